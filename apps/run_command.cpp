@@ -1,0 +1,167 @@
+// heatrk4 [run options]: validate everything, then set up, run, check and report.
+#include <omp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include "apps/commands.hpp"
+#include "apps/progress.hpp"
+#include "apps/run_summary.hpp"
+#include "io/input_file.hpp"
+#include "solver/errors.hpp"
+#include "solver/gpu_info.hpp"
+#include "solver/registry.hpp"
+#include "validation/reference.hpp"
+
+namespace heat {
+namespace {
+
+// MemAvailable from /proc/meminfo, in bytes (0 when unknown).
+std::size_t available_host_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
+// Host memory the run needs: the double initial field, the run's field, the cpu backend's
+// working arrays when it runs on the host, and for --check the double reference with its own.
+std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry) {
+  const std::size_t n = plan.problem.grid.points();
+  const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  std::size_t bytes = n * sizeof(double) + n * value;
+  if (!entry.uses_cuda) bytes += entry.working_bytes(plan.problem, value);
+  if (plan.check) bytes += n * sizeof(double) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
+  return bytes;
+}
+
+void require_host_memory(const RunPlan& plan, const BackendEntry& entry) {
+  const std::size_t need = host_bytes_needed(plan, entry), have = available_host_bytes();
+  if (have && need > have)
+    throw InputError("this run needs about " + std::to_string(need) + " bytes of host memory but " +
+                     std::to_string(have) + " are available: use a smaller grid" +
+                     (plan.check ? " or drop --check" : ""));
+}
+
+// With --init-file the grid comes from the file; a grid option that says otherwise is an error.
+void require_grid_options_agree(const CLI::App& app, const RunOptions& o, const Grid& file) {
+  auto clash = [&](const char* option, double given, double from_file) {
+    if (app.count(option) && given != from_file)
+      throw InputError(std::string(option) + " " + std::to_string(given) + " contradicts " + o.init_file + " (" +
+                       std::to_string(from_file) + "): drop the grid options when restarting from a file");
+  };
+  clash("--n", o.n, file.nx == file.ny && file.ny == file.nz ? file.nx : -1);
+  clash("--nx", o.nx, file.nx);
+  clash("--ny", o.ny, file.ny);
+  clash("--nz", o.nz, file.nz);
+  clash("--h", o.h, file.hx == file.hy && file.hy == file.hz ? file.hx : -1);
+  clash("--hx", o.hx, file.hx);
+  clash("--hy", o.hy, file.hy);
+  clash("--hz", o.hz, file.hz);
+}
+
+std::string device_description(const RunPlan& plan, const BackendEntry& entry) {
+  if (!entry.uses_cuda) return "host (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)";
+  const GpuInfo gpu = query_gpu(plan.backend_options.device);
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s (device %d, compute capability %d.%d, %.1f GiB, %.1f GiB free)",
+                gpu.name.c_str(), gpu.device, gpu.cc_major, gpu.cc_minor, gpu.total_bytes / 1073741824.0,
+                gpu.free_bytes / 1073741824.0);
+  return buf;
+}
+
+template <typename T>
+int execute(RunReport& report, const BackendEntry& entry, const Field<double>& initial,
+            std::chrono::steady_clock::time_point start) {
+  const RunPlan& plan = report.plan;
+  Field<T> u = field_cast<T>(initial);
+  auto backend = entry.make<T>(plan.problem, plan.backend_options);
+
+  std::unique_ptr<SnapshotWriter> writer;
+  if (plan.output.format != OutputFormat::None) {
+    RunDescription run;
+    run.problem = plan.problem;
+    run.backend = plan.backend;
+    run.precision = precision_name(plan.precision);
+    run.init = plan.init_name;
+    run.seed = plan.init.seed;
+    run.init_file = plan.init_file;
+    run.cfl = plan.cfl;
+    run.total_steps = plan.steps;
+    run.start_step = plan.start_step;
+    run.start_time = plan.start_time;
+    writer = std::make_unique<SnapshotWriter>(plan.output, run);
+  }
+  report.setup_s = seconds_since(start);
+
+  ProgressLine progress(plan.backend, !plan.quiet);
+  LoopHooks<T> hooks;
+  hooks.progress = [&](int done, int total, double busy) { progress.update(done, total, busy); };
+  hooks.output_every = plan.output_every;
+  if (writer)
+    hooks.snapshot = [&](const Field<T>& field, int done) {
+      writer->write(field, plan.start_step + done, plan.start_time + done * plan.problem.dt);
+    };
+  report.loop = run_time_loop(*backend, u, plan.steps, hooks);
+  progress.finish();
+  if (writer) report.files = writer->files();
+  report.final_step = plan.start_step + plan.steps;
+  report.final_time = plan.start_time + plan.steps * plan.problem.dt;
+
+  if (plan.check) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Field<double> reference = cpu_reference(plan.problem, field_cast<double>(field_cast<T>(initial)), plan.steps);
+    report.check = compare_fields(u, reference, plan.rtol, plan.atol);
+    report.checked = true;
+    report.check_s = seconds_since(t0);
+  }
+  if (!plan.quiet) print_summary(report);
+  if (!plan.json.empty()) write_json_summary(report, plan.json);
+  return report.checked && !report.check.pass() ? exit_code::mismatch : exit_code::ok;
+}
+
+int run(const CLI::App& app, const RunOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const bool from_file = options.init == "file";
+  LoadedField loaded;
+  if (from_file && !options.init_file.empty()) {
+    loaded = read_initial_field(options.init_file, options.init_array);
+    require_grid_options_agree(app, options, loaded.grid);
+  }
+  RunReport report;
+  report.plan = make_run_plan(options, from_file ? &loaded.grid : nullptr);
+  RunPlan& plan = report.plan;
+  if (from_file && loaded.has_run_state) {
+    plan.start_step = loaded.step;
+    plan.start_time = loaded.time;
+  }
+  const BackendEntry& entry = *default_registry().find(plan.backend);
+  require_host_memory(plan, entry);
+  report.device = device_description(plan, entry);
+  const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  report.bytes_per_point = entry.bytes_per_point(plan.problem, value);
+
+  const Field<double> initial = from_file ? std::move(loaded.values) : make_initial_field(plan.problem.grid, plan.init);
+  return plan.precision == Precision::Float ? execute<float>(report, entry, initial, start)
+                                            : execute<double>(report, entry, initial, start);
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, CommandAction& action) {
+  auto options = std::make_shared<RunOptions>();
+  add_run_options(app, *options);
+  // run is the default: the top-level callback fires after parsing; a subcommand's own
+  // callback runs first and sets the action, so only set it when none was chosen.
+  app.callback([&app, &action, options] {
+    if (!action) action = [&app, options] { return run(app, *options); };
+  });
+  app.add_subcommand("run", "run a simulation (the default; the options above apply)")->fallthrough();
+}
+
+}  // namespace heat

@@ -1,0 +1,210 @@
+#include "apps/run_options.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "solver/errors.hpp"
+#include "solver/gpu_info.hpp"
+#include "solver/registry.hpp"
+#include "stencils/stencil.hpp"
+
+namespace heat {
+namespace {
+
+std::string format_number(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+void require_positive(double value, const char* option) {
+  if (!(value > 0) || !std::isfinite(value))
+    throw InputError(std::string(option) + " " + format_number(value) + " must be a positive number");
+}
+
+Grid resolve_grid(const RunOptions& o) {
+  Grid g;
+  g.nx = o.nx ? o.nx : o.n;
+  g.ny = o.ny ? o.ny : o.n;
+  g.nz = o.nz ? o.nz : o.n;
+  const std::pair<int, const char*> axes[3] = {{g.nx, "--nx"}, {g.ny, "--ny"}, {g.nz, "--nz"}};
+  for (const auto& [n, name] : axes)
+    if (n < 1) throw InputError(std::string(name) + " " + std::to_string(n) + " must be a positive number of points");
+  auto spacing = [&](double axis_h, int n) {
+    if (axis_h != 0) return axis_h;
+    if (o.h != 0) return o.h;
+    return n > 1 ? 1.0 / (n - 1) : 1.0;
+  };
+  g.hx = spacing(o.hx, g.nx);
+  g.hy = spacing(o.hy, g.ny);
+  g.hz = spacing(o.hz, g.nz);
+  require_positive(g.hx, "--hx");
+  require_positive(g.hy, "--hy");
+  require_positive(g.hz, "--hz");
+  return g;
+}
+
+InitKind parse_init(const std::string& name) {
+  if (name == "gaussian") return InitKind::Gaussian;
+  if (name == "randn") return InitKind::Randn;
+  if (name == "sine") return InitKind::Sine;
+  if (name == "file") return InitKind::File;
+  throw InputError("--init " + name + " is not one of gaussian, randn, sine, file");
+}
+
+// auto: tiled where a CUDA device is present, else cpu.
+std::string resolve_backend(const RunOptions& o, std::string& note) {
+  const BackendRegistry& registry = default_registry();
+  if (o.backend == "auto") {
+    const GpuInfo gpu = query_gpu(o.device);
+    if (gpu.available && registry.find("tiled")) {
+      note = "auto: CUDA device " + std::to_string(o.device) + " (" + gpu.name + ") found";
+      return "tiled";
+    }
+    note = "auto: no CUDA GPU, so cpu (" + gpu.reason + ")";
+    return "cpu";
+  }
+  const BackendEntry* entry = registry.find(o.backend);
+  if (!entry) {
+    std::string names;
+    for (const auto& n : registry.names()) names += (names.empty() ? "" : ", ") + n;
+    throw InputError("--backend " + o.backend + " is unknown: this build has " + names + " and auto");
+  }
+  if (entry->uses_cuda) {
+    const GpuInfo gpu = query_gpu(o.device);
+    if (!gpu.available)
+      throw InputError("--backend " + o.backend + " needs a CUDA GPU: " + gpu.reason + "; use --backend cpu");
+  }
+  return o.backend;
+}
+
+}  // namespace
+
+double default_tolerance(Precision p) { return p == Precision::Float ? 1e-6 : 1e-12; }
+
+void require_supported_order(int order) {
+  if (!is_supported_order(order))
+    throw InputError("--order " + std::to_string(order) + " is not supported: choose 2, 4, 6 or 8");
+}
+
+void require_grid_fits_order(const Grid& g, int order) {
+  const int need = order + 1;  // 2r + 1
+  const std::pair<int, const char*> axes[3] = {{g.nx, "nx"}, {g.ny, "ny"}, {g.nz, "nz"}};
+  for (const auto& [n, name] : axes)
+    if (n < need)
+      throw InputError(std::string(name) + " = " + std::to_string(n) + " is too small for order " +
+                       std::to_string(order) + ": each axis needs at least 2r+1 = " + std::to_string(need) +
+                       " points");
+}
+
+RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
+  RunPlan plan;
+  require_supported_order(o.order);
+  plan.problem.order = o.order;
+  plan.problem.grid = file_grid ? *file_grid : resolve_grid(o);
+  require_grid_fits_order(plan.problem.grid, o.order);
+
+  require_positive(o.alpha, "--alpha");
+  plan.problem.alpha = o.alpha;
+  if (o.steps < 1) throw InputError("--steps " + std::to_string(o.steps) + " must be at least 1");
+  plan.steps = o.steps;
+
+  if (o.cfl_given && o.dt_given) throw InputError("--dt and --cfl both given: give one (dt = cfl / (alpha*S))");
+  if (o.dt_given) {
+    require_positive(o.dt, "--dt");
+    plan.problem.dt = o.dt;
+    plan.cfl = cfl_from_dt(plan.problem.grid, o.alpha, o.dt);
+  } else {
+    require_positive(o.cfl, "--cfl");
+    plan.cfl = o.cfl;
+    plan.problem.dt = dt_from_cfl(plan.problem.grid, o.alpha, o.cfl);
+  }
+  const double limit = max_stable_cfl(o.order);
+  if (plan.cfl > limit && !o.allow_unstable)
+    throw InputError((o.dt_given ? "--dt " + format_number(o.dt) + " (cfl " + format_number(plan.cfl) + ")"
+                                 : "--cfl " + format_number(plan.cfl)) +
+                     " is unstable for order " + std::to_string(o.order) + ": the largest stable cfl is " +
+                     format_number(std::floor(limit * 1e4) / 1e4) + " (add --allow-unstable to run it anyway)");
+
+  if (o.precision == "float") plan.precision = Precision::Float;
+  else if (o.precision == "double") plan.precision = Precision::Double;
+  else throw InputError("--precision " + o.precision + " is not one of float, double");
+
+  plan.backend_options.device = o.device;
+  if (o.device < 0) throw InputError("--device " + std::to_string(o.device) + " must be 0 or more");
+  plan.backend = resolve_backend(o, plan.backend_note);
+
+  plan.init.kind = parse_init(o.init);
+  plan.init_name = o.init;
+  plan.init.seed = o.seed;
+  plan.init.modes = o.modes;
+  for (int m : o.modes)
+    if (m < 1) throw InputError("--modes " + std::to_string(m) + " must be a positive mode number");
+  if (plan.init.kind == InitKind::File && o.init_file.empty())
+    throw InputError("--init file needs --init-file FILE.hdf");
+  if (plan.init.kind != InitKind::File && o.init_file_given)
+    throw InputError("--init-file is given but --init is " + o.init + ": use --init file");
+  plan.init_file = o.init_file;
+  plan.init_array = o.init_array;
+
+  plan.output.directory = o.output;
+  plan.output.format = parse_output_format(o.format);
+  const std::string why_not = output_format_unavailable_reason(plan.output.format);
+  if (!why_not.empty()) throw InputError("--format " + o.format + ": " + why_not);
+  if (o.compress < 0 || o.compress > 9)
+    throw InputError("--compress " + std::to_string(o.compress) + " must be a gzip level from 0 to 9");
+  plan.output.compress = o.compress;
+  if (o.output_every < 0)
+    throw InputError("--output-every " + std::to_string(o.output_every) + " must be 0 (final state only) or more");
+  plan.output_every = o.output_every;
+
+  plan.check = o.check;
+  const double tol = default_tolerance(plan.precision);
+  plan.rtol = o.rtol >= 0 ? o.rtol : tol;
+  plan.atol = o.atol >= 0 ? o.atol : tol;
+  plan.json = o.json;
+  plan.quiet = o.quiet;
+  return plan;
+}
+
+void add_run_options(CLI::App& app, RunOptions& o) {
+  app.set_config("--config", "", "read options from a TOML file (keys are the long option names)");
+  app.add_option("--n", o.n, "points along each axis (sets nx = ny = nz)")->capture_default_str();
+  app.add_option("--nx", o.nx, "points along x (overrides --n)");
+  app.add_option("--ny", o.ny, "points along y (overrides --n)");
+  app.add_option("--nz", o.nz, "points along z (overrides --n)");
+  app.add_option("--h", o.h, "grid spacing on every axis (default 1/(n-1): a unit cube)");
+  app.add_option("--hx", o.hx, "spacing along x");
+  app.add_option("--hy", o.hy, "spacing along y");
+  app.add_option("--hz", o.hz, "spacing along z");
+  app.add_option("--alpha", o.alpha, "diffusivity")->capture_default_str();
+  app.add_option("--order", o.order, "order of the stencil: 2, 4, 6 or 8")->capture_default_str();
+  app.add_option("--steps", o.steps, "RK4 steps")->capture_default_str();
+  auto* cfl = app.add_option("--cfl", o.cfl, "dt*alpha*(1/hx^2+1/hy^2+1/hz^2)")->capture_default_str();
+  auto* dt = app.add_option("--dt", o.dt, "time step (instead of --cfl)");
+  cfl->each([&o](const std::string&) { o.cfl_given = true; });
+  dt->each([&o](const std::string&) { o.dt_given = true; });
+  app.add_flag("--allow-unstable", o.allow_unstable, "run with a cfl above RK4's stability limit");
+  app.add_option("--precision", o.precision, "float or double")->capture_default_str();
+  app.add_option("--backend", o.backend, "cpu, naive, reuse, tiled or auto (see: heatrk4 backends)")
+      ->capture_default_str();
+  app.add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
+  app.add_option("--init", o.init, "initial field: gaussian, randn, sine or file")->capture_default_str();
+  app.add_option("--seed", o.seed, "seed of --init randn")->capture_default_str();
+  app.add_option("--modes", o.modes, "mode numbers of --init sine along x y z")->expected(3);
+  app.add_option("--init-file", o.init_file, "VTKHDF ImageData file for --init file")
+      ->each([&o](const std::string&) { o.init_file_given = true; });
+  app.add_option("--init-array", o.init_array, "point array to read from --init-file")->capture_default_str();
+  app.add_option("--output", o.output, "directory for snapshots")->capture_default_str();
+  app.add_option("--format", o.format, "hdf5, vtk, both or none")->capture_default_str();
+  app.add_option("--output-every", o.output_every, "snapshot every K steps (0: the final state only)")
+      ->capture_default_str();
+  app.add_option("--compress", o.compress, "gzip level 0..9 of HDF5 snapshots")->capture_default_str();
+  app.add_flag("--check", o.check, "compare with the cpu reference in double precision");
+  app.add_option("--rtol", o.rtol, "relative tolerance of --check (default 1e-6 float, 1e-12 double)");
+  app.add_option("--atol", o.atol, "absolute tolerance of --check (default 1e-6 float, 1e-12 double)");
+  app.add_option("--json", o.json, "write the summary as JSON to this file");
+  app.add_flag("--quiet,-q", o.quiet, "no progress line and no summary");
+}
+
+}  // namespace heat

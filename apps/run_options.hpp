@@ -1,0 +1,82 @@
+// The options of a run (design section 3) and their validation. Everything that can be wrong
+// with a command line is found here, before any field is allocated.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <array>
+#include <string>
+
+#include "io/snapshots.hpp"
+#include "solver/backend.hpp"
+#include "solver/initial_conditions.hpp"
+#include "solver/problem.hpp"
+
+namespace heat {
+
+struct RunOptions {
+  int n = 64;
+  int nx = 0, ny = 0, nz = 0;  // 0: take n
+  double h = 0, hx = 0, hy = 0, hz = 0;  // 0: 1/(n_axis - 1), a unit cube
+  double alpha = 1.0;
+  int order = 8;
+  int steps = 10;
+  double cfl = 0.05;
+  double dt = 0;  // 0: from cfl
+  bool cfl_given = false, dt_given = false;
+  bool allow_unstable = false;
+  std::string precision = "float";
+  std::string backend = "auto";
+  int device = 0;
+  std::string init = "gaussian";
+  unsigned long long seed = 42;
+  std::array<int, 3> modes = {1, 1, 1};
+  std::string init_file, init_array = "u";
+  bool init_file_given = false;
+  std::string output = "heatrk4-out";
+  std::string format = "hdf5";
+  int output_every = 0;
+  int compress = 0;
+  bool check = false;
+  double rtol = -1, atol = -1;  // < 0: the precision's default
+  std::string json;
+  bool quiet = false;
+};
+
+// Registers the run options on `app` (the top level, since run is the default command).
+void add_run_options(CLI::App& app, RunOptions& options);
+
+// A validated run: the problem and every choice resolved (auto backend, defaults, tolerances).
+struct RunPlan {
+  Problem problem;
+  double cfl = 0;
+  Precision precision = Precision::Float;
+  std::string backend;     // resolved: never "auto"
+  std::string backend_note;  // why auto chose it, for the summary
+  BackendOptions backend_options;
+  InitSpec init;
+  std::string init_name;
+  std::string init_file, init_array;
+  int steps = 0;
+  OutputSpec output;
+  int output_every = 0;
+  bool check = false;
+  double rtol = 0, atol = 0;
+  std::string json;
+  bool quiet = false;
+  int start_step = 0;
+  double start_time = 0;
+};
+
+// Resolves and validates; throws InputError naming the value, the limit and the fix.
+// `file_grid` carries the grid read from --init-file (nullptr otherwise).
+RunPlan make_run_plan(const RunOptions& options, const Grid* file_grid = nullptr);
+
+// The default tolerances of --check: 1e-6 for float, 1e-12 for double.
+double default_tolerance(Precision p);
+
+// Throws InputError unless every axis has at least 2r + 1 points for the order.
+void require_grid_fits_order(const Grid& g, int order);
+// Throws InputError for an order outside {2,4,6,8}.
+void require_supported_order(int order);
+
+}  // namespace heat

@@ -1,0 +1,77 @@
+#include "apps/run_summary.hpp"
+
+#include <cstdio>
+#include <fstream>
+
+#include "apps/json_writer.hpp"
+#include "solver/errors.hpp"
+
+namespace heat {
+
+double RunReport::points_per_second() const {
+  return loop.compute_s > 0 ? double(plan.problem.interior_points()) * plan.steps / loop.compute_s : 0;
+}
+
+double RunReport::effective_gb_per_s() const { return points_per_second() * bytes_per_point / 1e9; }
+
+void print_summary(const RunReport& r) {
+  const Problem& p = r.plan.problem;
+  const Grid& g = p.grid;
+  std::printf("heatrk4 run\n");
+  std::printf("  problem   %d x %d x %d points, h = (%g, %g, %g), order %d (%d-point), alpha %g\n", g.nx, g.ny,
+              g.nz, g.hx, g.hy, g.hz, p.order, 6 * p.radius() + 1, p.alpha);
+  std::printf("            dt %.6g (cfl %.4g), %d steps from step %d, %s, init %s\n", p.dt, r.plan.cfl, r.plan.steps,
+              r.plan.start_step, precision_name(r.plan.precision), r.plan.init_name.c_str());
+  std::printf("  backend   %s on %s%s%s\n", r.plan.backend.c_str(), r.device.c_str(),
+              r.plan.backend_note.empty() ? "" : "; ", r.plan.backend_note.c_str());
+  std::printf("  time      setup %.3f s, upload %.3f s, compute %.3f s, download %.3f s, check %.3f s, output %.3f s\n",
+              r.setup_s, r.loop.upload_s, r.loop.compute_s, r.loop.download_s, r.check_s, r.loop.output_s);
+  std::printf("  rate      %.3f ms/step, %.3e points/s, %.1f GB/s by the byte model (%.0f B/point/step)\n",
+              r.ms_per_step(), r.points_per_second(), r.effective_gb_per_s(), r.bytes_per_point);
+  if (r.checked) {
+    std::printf("  check     %s against the cpu reference in double (rtol %g, atol %g): %s\n",
+                r.check.pass() ? "PASS" : "FAIL", r.plan.rtol, r.plan.atol, describe(r.check).c_str());
+    for (const auto& m : r.check.first_failures)
+      std::printf("            failing (%d,%d,%d): %.17g vs %.17g\n", m.i, m.j, m.k, m.value, m.reference);
+    if (r.check.failures) std::printf("            %zu points outside the tolerance\n", r.check.failures);
+  }
+  if (!r.files.empty())
+    std::printf("  output    %zu file(s) in %s, last %s\n", r.files.size(), r.plan.output.directory.c_str(),
+                r.files.back().c_str());
+  std::fflush(stdout);
+}
+
+void write_json_summary(const RunReport& r, const std::string& path) {
+  const Problem& p = r.plan.problem;
+  JsonObject problem;
+  problem.add("nx", p.grid.nx).add("ny", p.grid.ny).add("nz", p.grid.nz);
+  problem.add("hx", p.grid.hx).add("hy", p.grid.hy).add("hz", p.grid.hz);
+  problem.add("order", p.order).add("alpha", p.alpha).add("dt", p.dt).add("cfl", r.plan.cfl);
+  problem.add("steps", r.plan.steps).add("start_step", r.plan.start_step);
+  problem.add("precision", precision_name(r.plan.precision)).add("init", r.plan.init_name);
+  problem.add("seed", (long long)r.plan.init.seed);
+  JsonObject timing;
+  timing.add("setup_s", r.setup_s).add("upload_s", r.loop.upload_s).add("compute_s", r.loop.compute_s);
+  timing.add("download_s", r.loop.download_s).add("check_s", r.check_s).add("output_s", r.loop.output_s);
+  JsonObject rate;
+  rate.add("ms_per_step", r.ms_per_step()).add("points_per_second", r.points_per_second());
+  rate.add("bytes_per_point_per_step", r.bytes_per_point).add("effective_gb_per_s", r.effective_gb_per_s());
+  JsonObject root;
+  root.add("problem", problem).add("backend", r.plan.backend).add("device", r.device);
+  root.add("timing", timing).add("rate", rate);
+  root.add("final_step", r.final_step).add("final_time", r.final_time);
+  if (r.checked) {
+    JsonObject check;
+    check.add("pass", r.check.pass()).add("rtol", r.plan.rtol).add("atol", r.plan.atol);
+    check.add("max_abs", r.check.max_abs).add("max_rel", r.check.max_rel).add("rel_l2", r.check.rel_l2);
+    check.add("failures", (long long)r.check.failures);
+    check.add("worst_i", r.check.worst.i).add("worst_j", r.check.worst.j).add("worst_k", r.check.worst.k);
+    root.add("check", check);
+  }
+  root.add("files", r.files);
+  std::ofstream out(path);
+  out << root.str() << "\n";
+  if (!out) throw RunError("cannot write the JSON summary to " + path);
+}
+
+}  // namespace heat

@@ -1,0 +1,34 @@
+// What a run reports: the text summary on stdout and the same as JSON for --json.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "apps/run_options.hpp"
+#include "solver/time_loop.hpp"
+#include "validation/norms.hpp"
+
+namespace heat {
+
+struct RunReport {
+  RunPlan plan;
+  std::string device;      // "host (N threads)" or the GPU's name, memory and capability
+  double bytes_per_point = 0;  // the backend's byte model, per interior point per step
+  double setup_s = 0, check_s = 0;
+  LoopTimings loop;
+  bool checked = false;
+  FieldDifference check;
+  std::vector<std::string> files;
+  int final_step = 0;
+  double final_time = 0;
+
+  double ms_per_step() const { return 1e3 * loop.compute_s / plan.steps; }
+  double points_per_second() const;
+  double effective_gb_per_s() const;
+};
+
+void print_summary(const RunReport& report);
+// Throws RunError when the file cannot be written.
+void write_json_summary(const RunReport& report, const std::string& path);
+
+}  // namespace heat

@@ -1,0 +1,153 @@
+#include "io/input_file.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "io/hdf5_support.hpp"
+#include "solver/errors.hpp"
+
+namespace heat {
+
+namespace {
+
+using h5::Handle;
+
+std::string shape_text(const std::vector<hsize_t>& dims) {
+  std::string out = "(";
+  for (std::size_t n = 0; n < dims.size(); ++n) out += (n ? ", " : "") + std::to_string(dims[n]);
+  return out + ")";
+}
+
+// An open VTKHDF ImageData file: the file, its /VTKHDF group and the grid it describes.
+struct ImageFile {
+  std::string path;
+  Handle file, vtkhdf;
+  Grid grid;
+
+  explicit ImageFile(const std::string& file_path) : path(file_path) {
+    h5::silence_automatic_error_printing();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw InputError(path + ": no such file");
+    if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path + ": not a regular file");
+    if (H5Fis_hdf5(path.c_str()) <= 0) {
+      h5::take_error_stack();
+      throw InputError(path + ": not an HDF5 file (a VTKHDF ImageData .hdf file is needed)");
+    }
+    file = Handle(h5::check<InputError>(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), path), H5Fclose);
+    if (H5Lexists(file.get(), "VTKHDF", H5P_DEFAULT) <= 0)
+      throw InputError(path + ": no /VTKHDF group: this HDF5 file is not in the VTKHDF layout");
+    vtkhdf = Handle(h5::check<InputError>(H5Gopen2(file.get(), "VTKHDF", H5P_DEFAULT), path + ": /VTKHDF"), H5Gclose);
+    try {
+      const std::string type = h5::read_string_attribute(vtkhdf.get(), "Type");
+      if (type != "ImageData") throw InputError("Type is " + type + ", not ImageData");
+      const auto extent = h5::read_number_attribute(vtkhdf.get(), "WholeExtent", 6);
+      const auto spacing = h5::read_number_attribute(vtkhdf.get(), "Spacing", 3);
+      int* sizes[3] = {&grid.nx, &grid.ny, &grid.nz};
+      for (int axis = 0; axis < 3; ++axis) *sizes[axis] = int(extent[2 * axis + 1] - extent[2 * axis] + 1);
+      grid.hx = spacing[0];
+      grid.hy = spacing[1];
+      grid.hz = spacing[2];
+    } catch (const InputError& e) {
+      throw InputError(path + ": /VTKHDF: " + e.what());
+    }
+    if (grid.nx < 2 || grid.ny < 2 || grid.nz < 2)
+      throw InputError(path + ": the image is " + std::to_string(grid.nx) + " x " + std::to_string(grid.ny) + " x " +
+                       std::to_string(grid.nz) + " points: a 3D grid (at least 2 points on each axis) is needed");
+    for (double h : {grid.hx, grid.hy, grid.hz})
+      if (!(h > 0) || !std::isfinite(h)) throw InputError(path + ": Spacing must be positive and finite");
+  }
+
+  std::vector<std::string> point_array_names() const {
+    std::vector<std::string> names;
+    if (H5Lexists(vtkhdf.get(), "PointData", H5P_DEFAULT) <= 0) return names;
+    Handle group(h5::check<InputError>(H5Gopen2(vtkhdf.get(), "PointData", H5P_DEFAULT), path + ": PointData"),
+                 H5Gclose);
+    const auto add_name = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+      static_cast<std::vector<std::string>*>(out)->push_back(name);
+      return 0;
+    };
+    H5Literate(group.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr, add_name, &names);
+    return names;
+  }
+
+  PointArray read(const std::string& name) const {
+    const auto names = point_array_names();
+    if (std::find(names.begin(), names.end(), name) == names.end()) {
+      std::string have;
+      for (const auto& n : names) have += (have.empty() ? "" : ", ") + n;
+      throw InputError(path + ": no point array '" + name + "' (the file has: " + (have.empty() ? "none" : have) +
+                       "); choose one with --init-array");
+    }
+    const std::string where = path + ": /VTKHDF/PointData/" + name;
+    Handle dataset(h5::check<InputError>(H5Dopen2(vtkhdf.get(), ("PointData/" + name).c_str(), H5P_DEFAULT), where),
+                   H5Dclose);
+    Handle space(h5::check<InputError>(H5Dget_space(dataset.get()), where), H5Sclose);
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    std::vector<hsize_t> dims(rank > 0 ? rank : 0);
+    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    const std::vector<hsize_t> expected = {hsize_t(grid.nz), hsize_t(grid.ny), hsize_t(grid.nx)};
+    if (dims != expected)
+      throw InputError(where + " is shaped " + shape_text(dims) + ", but WholeExtent needs a scalar array shaped " +
+                       "(nz, ny, nx) = " + shape_text(expected));
+    Handle type(h5::check<InputError>(H5Dget_type(dataset.get()), where), H5Tclose);
+    const H5T_class_t type_class = H5Tget_class(type.get());
+    if (type_class != H5T_FLOAT && type_class != H5T_INTEGER) throw InputError(where + " is not a numeric array");
+    PointArray out;
+    out.stored_as_float = type_class == H5T_FLOAT && H5Tget_size(type.get()) == sizeof(float);
+    out.values = Field<double>(grid);
+    if (H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()) < 0)
+      throw InputError(where + ": cannot read: " + h5::take_error_stack());
+    return out;
+  }
+};
+
+void refuse_non_finite(const std::string& path, const std::string& name, const Field<double>& u) {
+  std::size_t count = 0;
+  int first[3] = {0, 0, 0};
+  for (int k = 0; k < u.nz(); ++k)
+    for (int j = 0; j < u.ny(); ++j)
+      for (int i = 0; i < u.nx(); ++i)
+        if (!std::isfinite(u(i, j, k)) && count++ == 0) first[0] = i, first[1] = j, first[2] = k;
+  if (count)
+    throw InputError(path + ": array " + name + " has " + std::to_string(count) + " non-finite values, the first at (" +
+                     std::to_string(first[0]) + "," + std::to_string(first[1]) + "," + std::to_string(first[2]) +
+                     "): an initial field must be finite");
+}
+
+}  // namespace
+
+ImageFileInfo read_image_file_info(const std::string& path) {
+  const ImageFile file(path);
+  return {file.grid, file.point_array_names()};
+}
+
+PointArray read_point_array(const std::string& path, const std::string& array_name) {
+  return ImageFile(path).read(array_name);
+}
+
+LoadedField read_initial_field(const std::string& path, const std::string& array_name) {
+  const ImageFile file(path);
+  PointArray array = file.read(array_name);
+  refuse_non_finite(path, array_name, array.values);
+  LoadedField loaded;
+  loaded.values = std::move(array.values);
+  loaded.grid = file.grid;
+  loaded.stored_as_float = array.stored_as_float;
+  // Snapshots of heatrk4 carry where the run was; files from elsewhere start at step 0, time 0.
+  if (H5Lexists(file.file.get(), "heatrk4", H5P_DEFAULT) > 0) {
+    Handle run(h5::check<InputError>(H5Gopen2(file.file.get(), "heatrk4", H5P_DEFAULT), path + ": /heatrk4"), H5Gclose);
+    if (h5::has_attribute(run.get(), "step") && h5::has_attribute(run.get(), "time")) {
+      const double step = h5::read_number_attribute(run.get(), "step", 1)[0];
+      const double time = h5::read_number_attribute(run.get(), "time", 1)[0];
+      if (!(step >= 0) || !std::isfinite(time))
+        throw InputError(path + ": /heatrk4 step or time is not valid (step " + std::to_string(step) + ")");
+      loaded.has_run_state = true;
+      loaded.step = int(step);
+      loaded.time = time;
+    }
+  }
+  return loaded;
+}
+
+}  // namespace heat

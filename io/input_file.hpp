@@ -1,0 +1,42 @@
+// Reading VTKHDF ImageData files: the initial field of a run (--init file --init-file F.hdf,
+// which is also how a run restarts from a snapshot) and the arrays that `heatrk4 compare` reads.
+// Any VTKHDF 1.0 ImageData file works, not only heatrk4's own.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "solver/field.hpp"
+#include "solver/problem.hpp"
+
+namespace heat {
+
+struct LoadedField {
+  Field<double> values;  // float data widens exactly, so a float restart is bitwise
+  Grid grid;             // shape and spacing from the file
+  bool has_run_state = false;  // the file carries /heatrk4 time and step
+  int step = 0;
+  double time = 0;
+  bool stored_as_float = false;
+};
+
+// Throws InputError (exit 2) for a missing file, a file that is not HDF5, a missing array,
+// a shape that is not 3D, or non-finite values. The caller checks the order's minimum size.
+LoadedField read_initial_field(const std::string& path, const std::string& array_name = "u");
+
+// A file's grid and the names of its point arrays, without reading the arrays.
+struct ImageFileInfo {
+  Grid grid;
+  std::vector<std::string> point_arrays;
+};
+ImageFileInfo read_image_file_info(const std::string& path);
+
+// One point array, widened to double (exact for float data), with its stored precision.
+// Non-finite values are returned as they are. Throws InputError like read_initial_field.
+struct PointArray {
+  Field<double> values;
+  bool stored_as_float = false;
+};
+PointArray read_point_array(const std::string& path, const std::string& array_name);
+
+}  // namespace heat

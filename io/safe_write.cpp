@@ -1,0 +1,79 @@
+#include "io/safe_write.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "solver/errors.hpp"
+
+namespace heat {
+
+namespace {
+std::string errno_text() { return std::strerror(errno); }
+
+// The pid keeps two runs writing into one directory from sharing a temporary name.
+std::string temporary_name_for(const std::string& final_path) {
+  return final_path + ".tmp-" + std::to_string(::getpid());
+}
+
+void flush_to_disk(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) throw RunError("cannot reopen " + path + " to flush it: " + errno_text());
+  const int status = ::fsync(fd);
+  const std::string reason = errno_text();
+  ::close(fd);
+  if (status != 0) throw RunError("cannot flush " + path + " to disk: " + reason);
+}
+
+// Makes the rename itself durable; a failure here loses nothing already written, so it is ignored.
+void flush_directory_of(const std::string& path) {
+  std::string directory = std::filesystem::path(path).parent_path().string();
+  if (directory.empty()) directory = ".";
+  const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+}  // namespace
+
+PendingFile::PendingFile(std::string final_path)
+    : final_path_(std::move(final_path)), temporary_path_(temporary_name_for(final_path_)) {}
+
+PendingFile::~PendingFile() {
+  if (!committed_) std::remove(temporary_path_.c_str());
+}
+
+void PendingFile::commit() {
+  // fsync before rename: otherwise after a power loss the final name can point at an empty file.
+  flush_to_disk(temporary_path_);
+  if (std::rename(temporary_path_.c_str(), final_path_.c_str()) != 0)
+    throw RunError("cannot rename " + temporary_path_ + " to " + final_path_ + ": " + errno_text());
+  committed_ = true;
+  flush_directory_of(final_path_);
+}
+
+void write_text_file_safely(const std::string& final_path, const std::string& text) {
+  PendingFile file(final_path);
+  const int fd = ::open(file.temporary_path().c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) throw RunError("cannot create " + file.temporary_path() + ": " + errno_text());
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string reason = n < 0 ? errno_text() : "no progress";
+      ::close(fd);
+      throw RunError("cannot write " + file.temporary_path() + ": " + reason);
+    }
+    written += std::size_t(n);
+  }
+  if (::close(fd) != 0) throw RunError("cannot close " + file.temporary_path() + ": " + errno_text());
+  file.commit();
+}
+
+}  // namespace heat

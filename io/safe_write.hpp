@@ -1,0 +1,33 @@
+// Safe writes (design section 4): a file is written under a temporary name in its final
+// directory and renamed over the final name only when complete, so a crash or a full disk never
+// leaves a truncated file under a final name and never damages the file it would replace.
+#pragma once
+
+#include <string>
+
+namespace heat {
+
+// One file being written. The writer fills temporary_path(), then calls commit(); if commit()
+// is never reached (an exception on the way), the destructor removes the temporary file.
+class PendingFile {
+ public:
+  explicit PendingFile(std::string final_path);
+  ~PendingFile();
+  PendingFile(const PendingFile&) = delete;
+  PendingFile& operator=(const PendingFile&) = delete;
+
+  const std::string& temporary_path() const { return temporary_path_; }
+  const std::string& final_path() const { return final_path_; }
+  // Flushes the file to disk, then renames it over the final name. Throws RunError.
+  void commit();
+
+ private:
+  std::string final_path_;
+  std::string temporary_path_;
+  bool committed_ = false;
+};
+
+// Writes a small text file (the series files) the same safe way. Throws RunError.
+void write_text_file_safely(const std::string& final_path, const std::string& text);
+
+}  // namespace heat

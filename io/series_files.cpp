@@ -1,0 +1,85 @@
+#include "io/series_files.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+namespace heat {
+
+namespace {
+// %.17g: the time read back is the time written, bit for bit.
+std::string exact(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", value);
+  return buf;
+}
+
+template <typename ParseLine>
+std::vector<SeriesEntry> read_entries(const std::string& path, ParseLine parse_line) {
+  std::vector<SeriesEntry> entries;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    SeriesEntry entry;
+    char name[256] = {};
+    if (!parse_line(line.c_str(), name, &entry.time)) continue;
+    entry.name = name;
+    entry.step = step_from_snapshot_name(entry.name);
+    if (entry.step >= 0) record_entry(entries, entry);
+  }
+  return entries;
+}
+}  // namespace
+
+std::string hdf_series_text(const std::vector<SeriesEntry>& entries) {
+  std::string out = "{\n  \"file-series-version\": \"1.0\",\n  \"files\": [\n";
+  for (std::size_t n = 0; n < entries.size(); ++n)
+    out += "    {\"name\": \"" + entries[n].name + "\", \"time\": " + exact(entries[n].time) + "}" +
+           (n + 1 < entries.size() ? ",\n" : "\n");
+  return out + "  ]\n}\n";
+}
+
+std::string pvd_text(const std::vector<SeriesEntry>& entries) {
+  std::string out =
+      "<?xml version=\"1.0\"?>\n"
+      "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+      "  <Collection>\n";
+  for (const auto& e : entries)
+    out += "    <DataSet timestep=\"" + exact(e.time) + "\" group=\"\" part=\"0\" file=\"" + e.name + "\"/>\n";
+  return out + "  </Collection>\n</VTKFile>\n";
+}
+
+std::vector<SeriesEntry> read_hdf_series_entries(const std::string& path) {
+  return read_entries(path, [](const char* line, char* name, double* time) {
+    return std::sscanf(line, " {\"name\": \"%255[^\"]\", \"time\": %lf", name, time) == 2;
+  });
+}
+
+std::vector<SeriesEntry> read_pvd_entries(const std::string& path) {
+  return read_entries(path, [](const char* line, char* name, double* time) {
+    return std::sscanf(line, " <DataSet timestep=\"%lf\" group=\"\" part=\"0\" file=\"%255[^\"]\"", time, name) == 2;
+  });
+}
+
+void record_entry(std::vector<SeriesEntry>& entries, const SeriesEntry& entry) {
+  const auto at = std::lower_bound(entries.begin(), entries.end(), entry.step,
+                                   [](const SeriesEntry& e, int step) { return e.step < step; });
+  if (at != entries.end() && at->step == entry.step)
+    *at = entry;
+  else
+    entries.insert(at, entry);
+}
+
+std::string snapshot_name(int step, const std::string& extension) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "heat_%06d.", step);
+  return buf + extension;
+}
+
+int step_from_snapshot_name(const std::string& name) {
+  int step = -1, consumed = 0;
+  if (std::sscanf(name.c_str(), "heat_%d.%*[a-z]%n", &step, &consumed) < 1 || consumed != int(name.size())) return -1;
+  return step;
+}
+
+}  // namespace heat

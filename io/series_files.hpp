@@ -1,0 +1,33 @@
+// The files that make numbered snapshots play as a time series in ParaView: heat.hdf.series
+// (JSON, for the .hdf files) and heat.pvd (VTK collection XML, for the .vti files).
+// VTK's C++ API has no .pvd writer (vtkXMLPVDWriter belongs to ParaView), so both are written here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace heat {
+
+struct SeriesEntry {
+  int step = 0;
+  double time = 0;
+  std::string name;  // the file name, relative to the series file's directory
+};
+
+std::string hdf_series_text(const std::vector<SeriesEntry>& entries);
+std::string pvd_text(const std::vector<SeriesEntry>& entries);
+
+// The entries of a series file that heatrk4 wrote earlier (used when a restart writes into the
+// same directory, so the series keeps the snapshots before the restart). Lines that do not
+// parse are skipped; a missing file gives no entries.
+std::vector<SeriesEntry> read_hdf_series_entries(const std::string& path);
+std::vector<SeriesEntry> read_pvd_entries(const std::string& path);
+
+// Adds or replaces (same step) an entry, keeping the list in step order.
+void record_entry(std::vector<SeriesEntry>& entries, const SeriesEntry& entry);
+
+// "heat_000042.hdf" for step 42 and extension "hdf"; the step number back from such a name, or -1.
+std::string snapshot_name(int step, const std::string& extension);
+int step_from_snapshot_name(const std::string& name);
+
+}  // namespace heat

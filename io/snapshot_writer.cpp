@@ -1,0 +1,107 @@
+#include <algorithm>
+#include <filesystem>
+
+#include "io/hdf5_snapshot.hpp"
+#include "io/safe_write.hpp"
+#include "io/series_files.hpp"
+#include "io/snapshots.hpp"
+#include "io/vtk_snapshot.hpp"
+#include "solver/errors.hpp"
+
+namespace heat {
+
+namespace fs = std::filesystem;
+
+OutputFormat parse_output_format(const std::string& name) {
+  if (name == "hdf5") return OutputFormat::Hdf5;
+  if (name == "vtk") return OutputFormat::Vtk;
+  if (name == "both") return OutputFormat::Both;
+  if (name == "none") return OutputFormat::None;
+  throw InputError("--format " + name + " is not a format: use hdf5, vtk, both or none");
+}
+
+namespace {
+bool writes_hdf5(OutputFormat f) { return f == OutputFormat::Hdf5 || f == OutputFormat::Both; }
+bool writes_vtk(OutputFormat f) { return f == OutputFormat::Vtk || f == OutputFormat::Both; }
+}  // namespace
+
+std::string output_format_unavailable_reason(OutputFormat format) {
+  if (writes_hdf5(format) && !built_with_hdf5())
+    return "this build has no HDF5, so it cannot write .hdf snapshots: install libhdf5-dev and reconfigure, or use "
+           "--format vtk or none";
+  if (writes_vtk(format) && !built_with_vtk())
+    return "this build has no VTK, so it cannot write .vti snapshots: install libvtk9-dev and reconfigure with "
+           "-DHEAT_WITH_VTK=ON, or use --format hdf5 or none";
+  return {};
+}
+
+struct SnapshotWriter::Impl {
+  OutputSpec spec;
+  RunDescription run;
+  std::vector<std::string> files;
+  std::vector<SeriesEntry> hdf_entries, vtk_entries;
+
+  std::string path_of(const std::string& name) const { return (fs::path(spec.directory) / name).string(); }
+
+  void note_file(const std::string& path) {
+    if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
+  }
+
+  // A restart that writes into the directory it started from keeps the earlier snapshots in
+  // the series; a fresh run starts the series anew.
+  void adopt_earlier_entries(std::vector<SeriesEntry> earlier, std::vector<SeriesEntry>& into) const {
+    if (run.start_step <= 0) return;
+    for (const auto& e : earlier)
+      if (e.step < run.start_step && fs::exists(path_of(e.name))) record_entry(into, e);
+  }
+
+  template <typename T>
+  void write(const Field<T>& u, int step, double time) {
+    if (writes_hdf5(spec.format)) {
+      const std::string name = snapshot_name(step, "hdf");
+      PendingFile file(path_of(name));
+      write_vtkhdf_file(file.temporary_path(), u, run, step, time, spec.compress);
+      file.commit();
+      note_file(file.final_path());
+      record_entry(hdf_entries, {step, time, name});
+      write_text_file_safely(path_of("heat.hdf.series"), hdf_series_text(hdf_entries));
+    }
+    if (writes_vtk(spec.format)) {
+      const std::string name = snapshot_name(step, "vti");
+      PendingFile file(path_of(name));
+      write_vti_file(file.temporary_path(), u, run.problem.grid, step, time, spec.compress);
+      file.commit();
+      note_file(file.final_path());
+      record_entry(vtk_entries, {step, time, name});
+      write_text_file_safely(path_of("heat.pvd"), pvd_text(vtk_entries));
+    }
+  }
+};
+
+SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run) : impl_(std::make_unique<Impl>()) {
+  impl_->spec = spec;
+  impl_->run = run;
+  if (spec.format == OutputFormat::None) return;
+  if (const std::string reason = output_format_unavailable_reason(spec.format); !reason.empty()) throw InputError(reason);
+  if (spec.compress < 0 || spec.compress > 9)
+    throw InputError("--compress " + std::to_string(spec.compress) + " is out of range: use a gzip level 0..9");
+  if (spec.compress > 0 && writes_hdf5(spec.format))
+    if (const std::string reason = hdf5_gzip_unavailable_reason(); !reason.empty())
+      throw InputError("--compress " + std::to_string(spec.compress) + ": " + reason + "; use --compress 0");
+  std::error_code ec;
+  fs::create_directories(spec.directory, ec);
+  if (ec) throw RunError("cannot create the output directory " + spec.directory + ": " + ec.message());
+  if (!fs::is_directory(spec.directory))
+    throw RunError("the output path " + spec.directory + " exists and is not a directory");
+  impl_->adopt_earlier_entries(read_hdf_series_entries(impl_->path_of("heat.hdf.series")), impl_->hdf_entries);
+  impl_->adopt_earlier_entries(read_pvd_entries(impl_->path_of("heat.pvd")), impl_->vtk_entries);
+}
+
+SnapshotWriter::~SnapshotWriter() = default;
+
+void SnapshotWriter::write(const Field<float>& u, int step, double time) { impl_->write(u, step, time); }
+void SnapshotWriter::write(const Field<double>& u, int step, double time) { impl_->write(u, step, time); }
+
+const std::vector<std::string>& SnapshotWriter::files() const { return impl_->files; }
+
+}  // namespace heat

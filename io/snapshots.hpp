@@ -1,0 +1,61 @@
+// Snapshots of a run (design section 4): HDF5 VTKHDF ImageData files and a .hdf.series, VTK
+// .vti files and a .pvd. Each file is written under a temporary name and renamed when complete.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solver/field.hpp"
+#include "solver/problem.hpp"
+
+namespace heat {
+
+enum class OutputFormat { Hdf5, Vtk, Both, None };
+
+// "hdf5" -> Hdf5 ...; InputError for anything else.
+OutputFormat parse_output_format(const std::string& name);
+// Empty when this build can write the format, else why not (for an exit-2 message).
+std::string output_format_unavailable_reason(OutputFormat format);
+
+// What a snapshot records about the run besides the field (written to /heatrk4).
+struct RunDescription {
+  Problem problem;
+  std::string backend;
+  std::string precision;
+  std::string init;            // gaussian | randn | sine | file
+  unsigned long long seed = 0;
+  std::string init_file;       // for --init file
+  double cfl = 0;
+  int total_steps = 0;         // steps this run takes
+  int start_step = 0;          // the step number the run starts at (non-zero after a restart)
+  double start_time = 0;       // the physical time at start_step
+  std::string command_line;
+};
+
+struct OutputSpec {
+  std::string directory = "heatrk4-out";
+  OutputFormat format = OutputFormat::Hdf5;
+  int compress = 0;  // gzip level 0..9 for HDF5 (0: none)
+};
+
+// Writes numbered snapshots of one run into one directory and keeps the series files
+// (heat.hdf.series, heat.pvd) current after each snapshot.
+// Throws RunError (exit 3) when the directory cannot be created or a write fails; a failed
+// write leaves no file under a final name and earlier snapshots as they were.
+class SnapshotWriter {
+ public:
+  SnapshotWriter(const OutputSpec& spec, const RunDescription& run);
+  ~SnapshotWriter();
+  // step is the absolute step number (start_step + steps done); time the physical time.
+  void write(const Field<float>& u, int step, double time);
+  void write(const Field<double>& u, int step, double time);
+  // The files written so far, final names, for the summary.
+  const std::vector<std::string>& files() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace heat

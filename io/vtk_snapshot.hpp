@@ -1,0 +1,21 @@
+// One VTK XML ImageData snapshot (.vti) through VTK's own vtkXMLImageDataWriter.
+// Compiled only when the build has VTK (HEAT_HAVE_VTK); no_vtk.cpp stands in otherwise.
+#pragma once
+
+#include <string>
+
+#include "solver/field.hpp"
+#include "solver/problem.hpp"
+
+namespace heat {
+
+// True when this build links VTK.
+bool built_with_vtk();
+
+// Writes the file at `path` exactly (safe naming is the caller's business): point array u in
+// the field's precision, raw appended binary, zlib level `compress` (0: none), and field data
+// TimeValue and step. Throws RunError when VTK reports a failure.
+template <typename T>
+void write_vti_file(const std::string& path, const Field<T>& u, const Grid& grid, int step, double time, int compress);
+
+}  // namespace heat

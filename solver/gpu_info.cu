@@ -1,0 +1,47 @@
+#include "solver/cuda_check.cuh"
+#include "solver/gpu_info.hpp"
+
+namespace heat {
+
+bool built_with_cuda() { return true; }
+
+int gpu_count() {
+  int count = 0;
+  // Without a driver this fails ("driver version is insufficient"): that means no GPU.
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+GpuInfo query_gpu(int device) {
+  GpuInfo info;
+  info.device = device;
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    info.reason = std::string("no usable CUDA device (") + cudaGetErrorString(err) + ")";
+    return info;
+  }
+  if (device < 0 || device >= count) {
+    info.reason = "--device " + std::to_string(device) + " does not exist: this machine has " +
+                  std::to_string(count) + " CUDA device(s), numbered from 0";
+    return info;
+  }
+  cudaDeviceProp prop{};
+  HEAT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  HEAT_CUDA_CHECK(cudaSetDevice(device));
+  HEAT_CUDA_CHECK(cudaMemGetInfo(&info.free_bytes, &info.total_bytes));
+  info.available = true;
+  info.name = prop.name;
+  info.cc_major = prop.major;
+  info.cc_minor = prop.minor;
+  info.multiprocessors = prop.multiProcessorCount;
+  info.l2_bytes = std::size_t(prop.l2CacheSize);
+  info.shared_per_block_optin = prop.sharedMemPerBlockOptin;
+  return info;
+}
+
+}  // namespace heat

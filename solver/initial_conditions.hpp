@@ -1,0 +1,35 @@
+// Initial fields, generated in double and rounded once to the run's precision.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "solver/field.hpp"
+#include "solver/problem.hpp"
+
+namespace heat {
+
+enum class InitKind { Gaussian, Randn, Sine, File };
+
+struct InitSpec {
+  InitKind kind = InitKind::Gaussian;
+  std::uint64_t seed = 42;
+  std::array<int, 3> modes = {1, 1, 1};  // sine: mode numbers along x, y, z
+};
+
+// A smooth hot spot: exp(-|x - centre|^2 / (2 sigma^2)), sigma a tenth of the shortest side.
+Field<double> gaussian_field(const Grid& g);
+// Standard normal values; value n depends only on (seed, n), and is bitwise the same on every
+// machine and thread count (no libm: see initial_conditions.cpp).
+Field<double> randn_field(const Grid& g, std::uint64_t seed);
+// prod_a sin(m_a * pi * x_a / L_a) with x_a = index * h_a and L_a = (n_a - 1) * h_a.
+Field<double> sine_field(const Grid& g, const std::array<int, 3>& modes);
+
+// The generated kinds above; File is read by io/ and refused here.
+Field<double> make_initial_field(const Grid& g, const InitSpec& spec);
+
+// One standard normal draw for counter n of stream `seed` (exposed for tests).
+double standard_normal(std::uint64_t seed, std::uint64_t n);
+
+}  // namespace heat

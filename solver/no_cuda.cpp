@@ -1,0 +1,17 @@
+// Compiled instead of the CUDA sources when the build has no nvcc.
+#include "solver/gpu_info.hpp"
+#include "solver/registry.hpp"
+
+namespace heat {
+
+bool built_with_cuda() { return false; }
+int gpu_count() { return 0; }
+GpuInfo query_gpu(int device) {
+  GpuInfo info;
+  info.device = device;
+  info.reason = "this build has no CUDA (nvcc was not found at configure time)";
+  return info;
+}
+void register_cuda_backends(BackendRegistry&) {}
+
+}  // namespace heat

@@ -1,0 +1,49 @@
+// The problem a run solves: grid, spacing, order, diffusivity and time step.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace heat {
+
+enum class Precision { Float, Double };
+
+inline const char* precision_name(Precision p) { return p == Precision::Float ? "float" : "double"; }
+
+struct Grid {
+  int nx = 0, ny = 0, nz = 0;
+  double hx = 1.0, hy = 1.0, hz = 1.0;
+
+  std::size_t points() const { return std::size_t(nx) * std::size_t(ny) * std::size_t(nz); }
+  std::size_t index(int i, int j, int k) const {
+    return (std::size_t(k) * std::size_t(ny) + std::size_t(j)) * std::size_t(nx) + std::size_t(i);
+  }
+};
+
+struct Problem {
+  Grid grid;
+  int order = 8;
+  double alpha = 1.0;
+  double dt = 0.0;
+
+  int radius() const { return order / 2; }
+  // Points that are updated each step: the grid less the Dirichlet layer of width r.
+  std::size_t interior_points() const {
+    const auto inner = [&](int n) { return std::size_t(n > 2 * radius() ? n - 2 * radius() : 0); };
+    return inner(grid.nx) * inner(grid.ny) * inner(grid.nz);
+  }
+  bool in_interior(int i, int j, int k) const {
+    const int r = radius();
+    return i >= r && i < grid.nx - r && j >= r && j < grid.ny - r && k >= r && k < grid.nz - r;
+  }
+};
+
+// S = 1/hx^2 + 1/hy^2 + 1/hz^2, so that dt = cfl / (alpha * S).
+inline double inverse_h2_sum(const Grid& g) {
+  return 1.0 / (g.hx * g.hx) + 1.0 / (g.hy * g.hy) + 1.0 / (g.hz * g.hz);
+}
+inline double dt_from_cfl(const Grid& g, double alpha, double cfl) { return cfl / (alpha * inverse_h2_sum(g)); }
+inline double cfl_from_dt(const Grid& g, double alpha, double dt) { return dt * alpha * inverse_h2_sum(g); }
+
+}  // namespace heat

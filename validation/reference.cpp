@@ -1,0 +1,43 @@
+#include "validation/reference.hpp"
+
+#include "solver/errors.hpp"
+#include "solver/registry.hpp"
+#include "solver/time_loop.hpp"
+
+namespace heat {
+
+namespace {
+template <typename T>
+Field<T> run_backend(const std::string& name, const Problem& problem, Field<T> u, int steps, int device) {
+  const BackendEntry* entry = default_registry().find(name);
+  if (!entry) throw InputError("unknown backend " + name);
+  BackendOptions options;
+  options.device = device;
+  auto backend = entry->make<T>(problem, options);
+  backend->upload(u);
+  backend->step(steps);
+  backend->download(u);
+  return u;
+}
+}  // namespace
+
+Field<double> cpu_reference(const Problem& problem, const Field<double>& initial, int steps) {
+  return run_backend<double>("cpu", problem, initial, steps, 0);
+}
+
+template <typename T>
+FieldDifference check_against_reference(const std::string& name, const Problem& problem,
+                                        const Field<double>& initial, int steps, double rtol, double atol,
+                                        int device) {
+  const Field<T> start = field_cast<T>(initial);
+  const Field<T> result = run_backend<T>(name, problem, start, steps, device);
+  const Field<double> reference = cpu_reference(problem, field_cast<double>(start), steps);
+  return compare_fields(result, reference, rtol, atol);
+}
+
+template FieldDifference check_against_reference<float>(const std::string&, const Problem&, const Field<double>&,
+                                                        int, double, double, int);
+template FieldDifference check_against_reference<double>(const std::string&, const Problem&, const Field<double>&,
+                                                         int, double, double, int);
+
+}  // namespace heat

@@ -1,0 +1,50 @@
+#include "test_support.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+namespace heat::test {
+
+namespace {
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+}  // namespace
+
+CommandResult run_heatrk4(const std::vector<std::string>& args, const std::string& prefix) {
+  std::string cmd = prefix + " " + shell_quote(HEATRK4_EXE);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  cmd += " 2>&1";
+  CommandResult result;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return result;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, pipe)) result.output += buf;
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+std::string temp_directory(const std::string& tag) {
+  namespace fs = std::filesystem;
+  static std::vector<fs::path> made;
+  static const struct Cleanup {
+    ~Cleanup() {
+      std::error_code ec;
+      for (const auto& p : made) fs::remove_all(p, ec);
+    }
+  } cleanup;
+  std::random_device rd;
+  fs::path p = fs::temp_directory_path() / ("heatrk4-" + tag + "-" + std::to_string(rd()));
+  fs::create_directories(p);
+  made.push_back(p);
+  return p.string();
+}
+
+}  // namespace heat::test
