@@ -127,9 +127,9 @@ int execute(RunReport& report, const BackendEntry& entry, const Field<double>& i
 
 int run(const CLI::App& app, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  const bool from_file = options.init == "file";
+  const bool from_file = options.init == "file" && !options.init_file.empty();
   LoadedField loaded;
-  if (from_file && !options.init_file.empty()) {
+  if (from_file) {
     loaded = read_initial_field(options.init_file, options.init_array);
     require_grid_options_agree(app, options, loaded.grid);
   }

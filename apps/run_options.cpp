@@ -24,15 +24,16 @@ void require_positive(double value, const char* option) {
 
 Grid resolve_grid(const RunOptions& o) {
   Grid g;
-  g.nx = o.nx ? o.nx : o.n;
-  g.ny = o.ny ? o.ny : o.n;
-  g.nz = o.nz ? o.nz : o.n;
+  auto points = [&](int axis_n) { return axis_n != RunOptions::kUnset ? axis_n : o.n; };
+  g.nx = points(o.nx);
+  g.ny = points(o.ny);
+  g.nz = points(o.nz);
   const std::pair<int, const char*> axes[3] = {{g.nx, "--nx"}, {g.ny, "--ny"}, {g.nz, "--nz"}};
   for (const auto& [n, name] : axes)
     if (n < 1) throw InputError(std::string(name) + " " + std::to_string(n) + " must be a positive number of points");
   auto spacing = [&](double axis_h, int n) {
-    if (axis_h != 0) return axis_h;
-    if (o.h != 0) return o.h;
+    if (!std::isnan(axis_h)) return axis_h;
+    if (!std::isnan(o.h)) return o.h;
     return n > 1 ? 1.0 / (n - 1) : 1.0;
   };
   g.hx = spacing(o.hx, g.nx);

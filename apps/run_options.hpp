@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <array>
+#include <cmath>
 #include <string>
 
 #include "io/snapshots.hpp"
@@ -15,8 +16,10 @@ namespace heat {
 
 struct RunOptions {
   int n = 64;
-  int nx = 0, ny = 0, nz = 0;  // 0: take n
-  double h = 0, hx = 0, hy = 0, hz = 0;  // 0: 1/(n_axis - 1), a unit cube
+  // Unset (kUnset / NaN): take --n, and a spacing of 1/(n_axis - 1), a unit cube.
+  static constexpr int kUnset = -2147483647;
+  int nx = kUnset, ny = kUnset, nz = kUnset;
+  double h = NAN, hx = NAN, hy = NAN, hz = NAN;
   double alpha = 1.0;
   int order = 8;
   int steps = 10;

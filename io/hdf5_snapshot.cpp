@@ -49,18 +49,6 @@ void write_vtkhdf_attributes(const FileContext& file, hid_t vtkhdf, const Grid& 
                     "attribute Direction");
 }
 
-// ParaView shows FieldData arrays in its information panel, so time and step are visible there.
-template <typename Value>
-void write_one_value_dataset(const FileContext& file, hid_t group, const char* name, hid_t file_type,
-                             hid_t memory_type, Value value) {
-  const hsize_t one = 1;
-  Handle space(file.check(H5Screate_simple(1, &one, nullptr), name), H5Sclose);
-  Handle dataset(file.check(H5Dcreate2(group, name, file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), name),
-                 H5Dclose);
-  file.check_status(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &value), name);
-  file.check_status(dataset.close(), name);
-}
-
 // The run's configuration, so a snapshot says how it was made and a restart can continue it.
 void write_run_group(const FileContext& file, hid_t root, const RunDescription& run, int step, double time) {
   Handle group(file.check(H5Gcreate2(root, "heatrk4", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group /heatrk4"),
@@ -151,11 +139,13 @@ void write_vtkhdf_file(const std::string& path, const Field<T>& u, const RunDesc
                   H5Gclose);
     write_vtkhdf_attributes(file, vtkhdf.get(), g);
     write_point_data(file, vtkhdf.get(), u, g, compress);
-    Handle field_data(file.check(H5Gcreate2(vtkhdf.get(), "FieldData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                                 "FieldData"),
-                      H5Gclose);
-    write_one_value_dataset(file, field_data.get(), "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, time);
-    write_one_value_dataset(file, field_data.get(), "step", H5T_STD_I64LE, H5T_NATIVE_INT64, std::int64_t(step));
+    // CellData and FieldData stay empty. ParaView 5.11's VTKHDF reader reads ImageData field
+    // arrays as if they were image-shaped and fails the whole file on a one-value array
+    // ("Expecting ndims >= 3"), so time and step are in /heatrk4 and heat.hdf.series instead.
+    // The empty groups are there because that reader closes them unconditionally and prints
+    // HDF5 errors for each one that is missing.
+    for (const char* empty : {"CellData", "FieldData"})
+      Handle(file.check(H5Gcreate2(vtkhdf.get(), empty, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), empty), H5Gclose);
   }
   write_run_group(file, h5file.get(), run, step, time);
   // Closing flushes the metadata: on a full disk this is where the failure shows.

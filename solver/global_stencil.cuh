@@ -63,3 +63,25 @@ void launch_interior_pointwise(const Grid& g, int r, const Body& body) {
 }
 
 }  // namespace heat
+
+namespace heat {
+
+// A stage field starts as 0 on the boundary layer (where k is zero by definition and no kernel
+// writes) and NaN on the interior, so a point that a stage kernel fails to write poisons u.
+template <typename T>
+__global__ void prepare_stage_field_kernel(T* k, GridDims d, int r) {
+  const long long total = (long long)d.nz * d.stride_z;
+  for (long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x; p < total; p += (long long)gridDim.x * blockDim.x) {
+    const int i = int(p % d.nx), j = int((p / d.nx) % d.ny), kz = int(p / d.stride_z);
+    const bool interior = i >= r && i < d.nx - r && j >= r && j < d.ny - r && kz >= r && kz < d.nz - r;
+    k[p] = interior ? T(NAN) : T(0);
+  }
+}
+
+template <typename T>
+void prepare_stage_field(DeviceBuffer<T>& k, const Grid& g, int r) {
+  prepare_stage_field_kernel<T><<<1024, 256>>>(k.get(), grid_dims(g), r);
+  HEAT_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace heat

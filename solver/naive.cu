@@ -46,7 +46,7 @@ class NaiveBackend final : public CudaBackend<T> {
       : CudaBackend<T>(p, o, 5 * p.grid.points() * sizeof(T), "naive"), rk_(make_rk4_constants<T>(p.dt)) {
     for (auto& k : k_) {
       k = DeviceBuffer<T>(p.grid.points());
-      k.zero();  // the boundary layer of a stage field is zero, and no kernel writes it
+      prepare_stage_field(k, p.grid, p.radius());
     }
   }
 

@@ -51,7 +51,7 @@ class ReuseBackend final : public CudaBackend<T> {
       : CudaBackend<T>(p, o, 4 * p.grid.points() * sizeof(T), "reuse"), rk_(make_rk4_constants<T>(p.dt)) {
     for (auto& k : k_) {
       k = DeviceBuffer<T>(p.grid.points());
-      k.zero();  // stage fields are zero on the boundary layer; no kernel writes it
+      prepare_stage_field(k, p.grid, p.radius());
     }
   }
 

@@ -7,8 +7,10 @@
 
 #if defined(__CUDACC__)
 #define HD __host__ __device__
+#define HEAT_UNROLL _Pragma("unroll")
 #else
 #define HD
+#define HEAT_UNROLL _Pragma("GCC unroll 8")
 #endif
 
 namespace heat {
@@ -75,7 +77,7 @@ StencilWeights<R, T> make_weights(double alpha, double hx, double hy, double hz)
 template <int R, typename T, typename PairSum>
 HD inline T apply_stencil(const StencilWeights<R, T>& w, T center_value, PairSum&& pair_sum) {
   T acc = w.center * center_value;
-#pragma unroll
+HEAT_UNROLL
   for (int k = 1; k <= R; ++k) {
     acc += w.axis[0][k - 1] * pair_sum(0, k);
     acc += w.axis[1][k - 1] * pair_sum(1, k);

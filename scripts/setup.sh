@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks, then configures and builds heatrk4 in Release
+# under build/. Safe to run again: it installs only what is missing and rebuilds incrementally.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake g++ make libomp-dev libhdf5-dev hdf5-tools libcli11-dev libgtest-dev libvtk9-dev
+          paraview xvfb xauth python3-matplotlib python3-numpy)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# ParaView's Python modules conflict with python3-vtk9 (which libvtk9-dev needs), so they are
+# unpacked into the build tree instead of installed (shared/platform.md); pvbatch finds them
+# through PYTHONPATH in the ParaView test.
+paraview_python=build/paraview-python
+if [ ! -d "$paraview_python/usr/lib/python3/dist-packages/paraview" ]; then
+  mkdir -p "$paraview_python"
+  tmp=$(mktemp -d)
+  (cd "$tmp" && apt-get download python3-paraview >/dev/null 2>&1) ||
+    echo "setup: could not download python3-paraview: the ParaView test will report as skipped"
+  for deb in "$tmp"/python3-paraview_*.deb; do [ -f "$deb" ] && dpkg -x "$deb" "$paraview_python"; done
+  rm -rf "$tmp"
+fi
+
+# nvcc is used when present (CUDA code compiles without a GPU; GPU tests then skip).
+export PATH="$PATH:/usr/local/cuda/bin"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)"

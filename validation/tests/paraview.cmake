@@ -1,0 +1,14 @@
+# The ParaView test (issue 5): pvbatch opens heatrk4's .hdf, .hdf.series, .vti and .pvd files
+# and reads back exactly what was written. Reported as skipped (exit 77) where pvbatch, xvfb-run
+# or ParaView's python modules are missing; the test itself installs nothing.
+set(HEAT_PARAVIEW_PYTHONPATH "${CMAKE_BINARY_DIR}/paraview-python/usr/lib/python3/dist-packages"
+    CACHE PATH "folder holding ParaView's python modules (paraview/simple.py), unpacked from python3-paraview")
+
+if(HEAT_HAVE_HDF5)
+  add_executable(write_paraview_fixture paraview/write_paraview_fixture.cpp)
+  target_link_libraries(write_paraview_fixture PRIVATE heat_io)
+  add_test(NAME paraview_opens_snapshots
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/paraview/run_paraview_test.sh $<TARGET_FILE:write_paraview_fixture>
+                   ${HEAT_PARAVIEW_PYTHONPATH} ${CMAKE_CURRENT_BINARY_DIR}/paraview-test ${HEAT_HAVE_VTK})
+  set_tests_properties(paraview_opens_snapshots PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS paraview)
+endif()

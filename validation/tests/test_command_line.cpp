@@ -1,0 +1,105 @@
+// Bad command lines: exit code 2 and a message that names the problem, before any work.
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+namespace heat {
+namespace {
+
+struct BadLine {
+  std::vector<std::string> args;
+  std::string must_mention;
+};
+
+class BadCommandLine : public ::testing::TestWithParam<BadLine> {};
+
+TEST_P(BadCommandLine, ExitsWithTwoAndNamesTheProblem) {
+  const BadLine& line = GetParam();
+  auto args = line.args;
+  args.push_back("--format");
+  args.push_back("none");
+  const auto result = test::run_heatrk4(args);
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find(line.must_mention), std::string::npos)
+      << "expected the message to mention '" << line.must_mention << "', got:\n" << result.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Refused, BadCommandLine,
+    ::testing::Values(BadLine{{"--n", "8", "--order", "8"}, "at least 2r+1 = 9"},
+                      BadLine{{"--nx", "4", "--n", "16", "--order", "4"}, "nx = 4 is too small for order 4"},
+                      BadLine{{"--order", "5"}, "--order 5 is not supported"},
+                      BadLine{{"--cfl", "0.6", "--order", "8"}, "largest stable cfl is 0.4284"},
+                      BadLine{{"--cfl", "0.7", "--order", "2"}, "largest stable cfl is 0.6963"},
+                      BadLine{{"--cfl", "0.01", "--dt", "1e-5"}, "--dt and --cfl both given"},
+                      BadLine{{"--alpha", "-1"}, "--alpha -1 must be a positive number"},
+                      BadLine{{"--h", "0"}, "--hx 0 must be a positive number"},
+                      BadLine{{"--steps", "0"}, "--steps 0 must be at least 1"},
+                      BadLine{{"--dt", "-0.1"}, "--dt -0.1 must be a positive number"},
+                      BadLine{{"--backend", "warp"}, "--backend warp is unknown"},
+                      BadLine{{"--precision", "half"}, "--precision half is not one of float, double"},
+                      BadLine{{"--init", "file"}, "--init file needs --init-file"},
+                      BadLine{{"--init", "noise"}, "--init noise is not one of"},
+                      BadLine{{"--compress", "12"}, "--compress 12 must be a gzip level from 0 to 9"},
+                      BadLine{{"--output-every", "-3"}, "--output-every -3"},
+                      BadLine{{"--n", "abc"}, "--n"},
+                      BadLine{{"--no-such-option"}, "--no-such-option"},
+                      BadLine{{"--n", "200000"}, "bytes of host memory"}),
+    [](const auto& info) { return "case" + std::to_string(info.index); });
+
+TEST(CommandLine, UnstableCflRunsWhenAskedExplicitly) {
+  const auto result = test::run_heatrk4(
+      {"--n", "12", "--order", "2", "--cfl", "0.69", "--steps", "1", "--backend", "cpu", "--format", "none"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  const auto unstable = test::run_heatrk4({"--n", "12", "--order", "2", "--cfl", "0.8", "--steps", "1", "--backend",
+                                           "cpu", "--format", "none", "--allow-unstable"});
+  EXPECT_EQ(unstable.exit_code, 0) << unstable.output;
+}
+
+TEST(CommandLine, CudaBackendWithoutGpuIsRefusedAndAutoFallsBack) {
+  if (gpu_count() > 0) GTEST_SKIP() << "this machine has a GPU";
+  const auto refused = test::run_heatrk4({"--n", "12", "--backend", "naive", "--format", "none"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  const char* reason = built_with_cuda() ? "needs a CUDA GPU" : "--backend naive is unknown";
+  EXPECT_NE(refused.output.find(reason), std::string::npos) << refused.output;
+  const auto fallback = test::run_heatrk4({"--n", "12", "--steps", "2", "--format", "none"});
+  EXPECT_EQ(fallback.exit_code, 0) << fallback.output;
+  EXPECT_NE(fallback.output.find("auto: no CUDA GPU, so cpu"), std::string::npos) << fallback.output;
+}
+
+TEST(CommandLine, CheckPassesOnCpuFloatAndWritesJson) {
+  const std::string dir = test::temp_directory("json");
+  const auto result = test::run_heatrk4({"--n", "20", "--steps", "3", "--init", "randn", "--backend", "cpu",
+                                         "--check", "--format", "none", "--json", dir + "/run.json"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("PASS"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("ms/step"), std::string::npos) << result.output;
+  FILE* f = std::fopen((dir + "/run.json").c_str(), "r");
+  ASSERT_NE(f, nullptr);
+  char buf[4096] = {};
+  std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  EXPECT_NE(std::string(buf).find("\"pass\": true"), std::string::npos) << buf;
+}
+
+TEST(CommandLine, ConfigFileSetsOptions) {
+  const std::string dir = test::temp_directory("config");
+  const std::string config = dir + "/run.toml";
+  FILE* f = std::fopen(config.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("n = 14\norder = 4\nsteps = 2\nbackend = \"cpu\"\nformat = \"none\"\n", f);
+  std::fclose(f);
+  const auto result = test::run_heatrk4({"--config", config});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("14 x 14 x 14 points"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("order 4"), std::string::npos) << result.output;
+}
+
+TEST(CommandLine, BackendsListsEveryBackend) {
+  const auto result = test::run_heatrk4({"backends"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  for (const char* name : {"cpu", "auto"}) EXPECT_NE(result.output.find(name), std::string::npos) << name;
+}
+
+}  // namespace
+}  // namespace heat
