@@ -19,6 +19,7 @@ struct ConvergenceOptions {
 };
 
 int convergence(const ConvergenceOptions& o) {
+  find_runnable_backend(o.backend);  // refuse a bad name before printing anything
   ConvergenceRequest request;
   request.backend = o.backend;
   request.precision = o.precision == "float" ? Precision::Float : Precision::Double;

@@ -118,7 +118,7 @@ void write_point_data(const FileContext& file, hid_t vtkhdf, const Field<T>& u, 
 bool built_with_hdf5() { return true; }
 
 std::string hdf5_gzip_unavailable_reason() {
-  h5::silence_automatic_error_printing();
+  h5::initialize_library();
   if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) <= 0) return "this HDF5 library has no gzip (deflate) filter";
   return {};
 }
@@ -126,7 +126,7 @@ std::string hdf5_gzip_unavailable_reason() {
 template <typename T>
 void write_vtkhdf_file(const std::string& path, const Field<T>& u, const RunDescription& run, int step, double time,
                        int compress) {
-  h5::silence_automatic_error_printing();
+  h5::initialize_library();
   const FileContext file{path};
   Grid g = run.problem.grid;
   g.nx = u.nx();

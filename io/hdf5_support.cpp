@@ -23,15 +23,30 @@ herr_t Handle::close() {
   return status;
 }
 
-void silence_automatic_error_printing() {
+void initialize_library() {
   static std::once_flag once;
-  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+  std::call_once(once, [] {
+    H5dont_atexit();  // must come first: it only works before the library initializes itself
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  });
 }
 
 namespace {
+// The sec2 driver's description of a failed system call spans two lines and a dozen fields
+// ("file write failed: time = ..., errno = 27, error message = 'File too large', ..."); the
+// operation and the system's reason are what a user needs.
+std::string shorten(const std::string& description) {
+  const auto reason_at = description.find("error message = '");
+  if (reason_at == std::string::npos) return description;
+  const auto reason_begin = reason_at + 17;
+  const auto reason_end = description.find('\'', reason_begin);
+  const auto operation_end = description.find(':');
+  return description.substr(0, operation_end) + ": " + description.substr(reason_begin, reason_end - reason_begin);
+}
+
 herr_t collect_error(unsigned, const H5E_error2_t* error, void* lines) {
   auto& out = *static_cast<std::vector<std::string>*>(lines);
-  out.push_back(std::string(error->func_name ? error->func_name : "?") + ": " + (error->desc ? error->desc : ""));
+  out.push_back(std::string(error->func_name ? error->func_name : "?") + ": " + shorten(error->desc ? error->desc : ""));
   return 0;
 }
 }  // namespace

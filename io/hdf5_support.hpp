@@ -32,9 +32,12 @@ class Handle {
   Closer closer_ = nullptr;
 };
 
-// HDF5 prints its error stack to stderr by default; we turn that off once and report the stack
-// ourselves, inside the message of the exception that the failure becomes.
-void silence_automatic_error_printing();
+// Called before any other HDF5 call. HDF5 prints its error stack to stderr by default; we turn
+// that off and report the stack ourselves, inside the message of the exception the failure
+// becomes. It also keeps HDF5 from closing open files at exit: a file whose flush failed (a full
+// disk) stays open inside HDF5 1.10, and closing it again at exit crashes in H5F__close_cb, which
+// would turn the clean exit 3 into a segmentation fault. Every file we write is closed explicitly.
+void initialize_library();
 // The current error stack as one line ("H5Dwrite: file write failed: ... File too large"), cleared.
 std::string take_error_stack();
 

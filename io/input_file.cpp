@@ -26,7 +26,7 @@ struct ImageFile {
   Grid grid;
 
   explicit ImageFile(const std::string& file_path) : path(file_path) {
-    h5::silence_automatic_error_printing();
+    h5::initialize_library();
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw InputError(path + ": no such file");
     if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path + ": not a regular file");

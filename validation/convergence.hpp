@@ -47,6 +47,9 @@ struct ConvergenceRequest {
   BackendOptions options;
 };
 
+// The registry's entry; InputError when the name is unknown or the backend needs a GPU this
+// machine lacks.
+const BackendEntry& find_runnable_backend(const std::string& name);
 // Throw InputError for an unknown backend, RunError when the backend fails.
 ConvergenceStudy spatial_convergence(const ConvergenceRequest& request, int order);
 ConvergenceStudy temporal_convergence(const ConvergenceRequest& request, int order);

@@ -45,7 +45,8 @@ FieldDifference compare_fields(const Field<A>& x, const Field<B>& ref, double rt
         d.nonfinite_value += !v_ok;
         d.nonfinite_reference += !r_ok;
         const double err = (v_ok && r_ok) ? std::fabs(v - r) : INFINITY;
-        const double ratio = err / (atol + rtol * (r_ok ? std::fabs(r) : 0.0));
+        // err == 0 passes even at zero tolerance (compare --rtol 0 --atol 0), where 0/0 is NaN.
+        const double ratio = err == 0 ? 0.0 : err / (atol + rtol * (r_ok ? std::fabs(r) : 0.0));
         if (v_ok && r_ok) {
           d.max_abs = std::max(d.max_abs, err);
           if (r != 0) d.max_rel = std::max(d.max_rel, err / std::fabs(r));

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The GPU workflow, in one call on the device machine (no VTK, no network there):
+# configure and build, the test suites, heatrk4 verify, compute-sanitizer (memcheck and
+# racecheck) on a small grid for each CUDA backend, the reference problem with --check for each
+# CUDA backend, and the benchmark. Logs go under $OUT (default /tmp/heatrk4-device).
+#
+#   scripts/device_check.sh                 # everything
+#   scripts/device_check.sh build bench     # only the named phases, in the order given
+# Phases: build test verify sanitize reference bench sweep
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-/tmp/heatrk4-device}
+mkdir -p "$OUT"
+BUILD=${BUILD:-build-gpu}
+BIN=$BUILD/apps/heatrk4
+LOG=$OUT/device.log
+read -r -a CUDA_BACKENDS <<<"${BACKENDS:-naive reuse tiled}"
+phases=("$@")
+((${#phases[@]})) || phases=(build test verify sanitize reference bench)
+
+# Runs a command, appends its output to the log and prints its last lines and exit code.
+step() {
+  local name=$1
+  shift
+  echo "== $name: $*" | tee -a "$LOG"
+  local t0=$SECONDS
+  "$@" >"$OUT/current.log" 2>&1
+  local rc=$?
+  cat "$OUT/current.log" >>"$LOG"
+  tail -n "${TAIL_LINES:-4}" "$OUT/current.log"
+  echo "   -> exit $rc in $((SECONDS - t0)) s" | tee -a "$LOG"
+  rm -f "$OUT/current.log"
+  return $rc
+}
+
+phase_build() {
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv | tee -a "$LOG"
+  step configure cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHEAT_WITH_VTK=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES=90 || exit 1
+  step build cmake --build "$BUILD" -j16 || exit 1
+  grep -E "spill|stack frame" "$LOG" | grep -v " 0 bytes spill" | sort -u | head -5
+}
+
+phase_test() { TAIL_LINES=12 step ctest ctest --test-dir "$BUILD" -j8 --output-on-failure; }
+phase_verify() { TAIL_LINES=60 step verify "$BIN" verify; }
+
+phase_sanitize() {
+  for backend in "${CUDA_BACKENDS[@]}"; do
+    for tool in memcheck racecheck; do
+      for order in 2 8; do
+        TAIL_LINES=2 step "sanitize-$tool-$backend-o$order" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+          "$BIN" --nx 37 --ny 29 --nz 23 --order "$order" --steps 2 --init randn --backend "$backend" \
+          --format none --quiet
+      done
+    done
+  done
+}
+
+phase_reference() {
+  for backend in "${CUDA_BACKENDS[@]}"; do
+    TAIL_LINES=8 step "reference-$backend" "$BIN" --n 600 --steps 10 --order 8 --init randn --backend "$backend" \
+      --check --format none
+  done
+}
+
+phase_bench() {
+  TAIL_LINES=30 step bench "$BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 8 --precisions float \
+    --backends "${CUDA_BACKENDS[@]}" --csv "$OUT/bench.csv" --json "$OUT/bench.json"
+}
+
+# Every order and precision, for the tiled tuning worklog.
+phase_sweep() {
+  TAIL_LINES=60 step sweep "$BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 2 4 6 8 --precisions float double \
+    --backends "${CUDA_BACKENDS[@]}" --repeats 5 --csv "$OUT/sweep.csv"
+}
+
+for phase in "${phases[@]}"; do
+  "phase_$phase"
+done
+echo "== done; logs in $OUT"
