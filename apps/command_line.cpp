@@ -8,6 +8,8 @@ namespace heat {
 
 void build_command_line(CLI::App& app, CommandAction& action) {
   app.description("heatrk4: the 3D heat equation, RK4 in time, cpu and CUDA backends");
+  // --help only: CLI11 2.4 would refuse --h (the grid spacing) beside a -h help flag.
+  app.set_help_flag("--help", "print this help and exit");
   app.require_subcommand(0, 1);
   add_run_command(app, action);
   add_backends_command(app, action);

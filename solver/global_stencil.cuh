@@ -1,5 +1,6 @@
 // The global-memory stencil kernel that naive and reuse share: one thread per (x, y) point of
-// the interior, marching along z so the planes it needs stay warm in L1.
+// the interior, marching along z with its z neighbours in registers; x and y neighbours come
+// through L1, where the warps of the block share them.
 // An Op supplies value(p), the operand of the Laplacian at flat index p, and
 // store(p, lap), what to do with alpha*Lap at an interior point.
 #pragma once
@@ -12,9 +13,9 @@ namespace heat {
 // 32 threads along x keep each warp's loads one coalesced row; 8 rows give 256 threads.
 constexpr int kGlobalBlockX = 32;
 constexpr int kGlobalBlockY = 8;
-// Planes per block along z: enough work per thread to hide the start-up of the march, and
-// enough blocks (nz / 32 per tile column) to fill every SM at 600^3.
-constexpr int kGlobalPlanesPerBlock = 32;
+// Planes per block along z: long enough that priming the z column (2r loads) is a small
+// share of the march, short enough that 600^3 still gives ~14k blocks to spread over the SMs.
+constexpr int kGlobalPlanesPerBlock = 64;
 
 template <int R, typename T, typename Op>
 __global__ void __launch_bounds__(kGlobalBlockX * kGlobalBlockY)
@@ -24,13 +25,23 @@ __global__ void __launch_bounds__(kGlobalBlockX * kGlobalBlockY)
   if (i >= d.nx - R || j >= d.ny - R) return;
   const int k_begin = R + blockIdx.z * kGlobalPlanesPerBlock;
   const int k_end = min(k_begin + kGlobalPlanesPerBlock, d.nz - R);
-  const long long stride[3] = {1, d.stride_y, d.stride_z};
-  for (int k = k_begin; k < k_end; ++k) {
-    const long long p = k * d.stride_z + j * d.stride_y + i;
-    const T lap = apply_stencil<R, T>(w, op.value(p), [&](int axis, int dist) {
-      return op.value(p + dist * stride[axis]) + op.value(p - dist * stride[axis]);
+  // The 2R+1 operands along z that the current point needs, slid by one plane per iteration:
+  // each is loaded (and, for naive, formed) once per thread instead of 2R+1 times.
+  T column[2 * R + 1];
+  long long p = (long long)(k_begin - R) * d.stride_z + (long long)j * d.stride_y + i;
+#pragma unroll
+  for (int m = 0; m < 2 * R; ++m) column[m] = op.value(p + m * d.stride_z);
+  p += R * d.stride_z;
+  for (int k = k_begin; k < k_end; ++k, p += d.stride_z) {
+    column[2 * R] = op.value(p + R * d.stride_z);
+    const T lap = apply_stencil<R, T>(w, column[R], [&](int axis, int dist) {
+      if (axis == 2) return column[R + dist] + column[R - dist];
+      const long long s = axis == 0 ? 1 : d.stride_y;
+      return op.value(p + dist * s) + op.value(p - dist * s);
     });
     op.store(p, lap);
+#pragma unroll
+    for (int m = 0; m < 2 * R; ++m) column[m] = column[m + 1];
   }
 }
 
