@@ -6,6 +6,8 @@
 #pragma once
 
 #include "solver/cuda_backend.cuh"
+#include "solver/dispatch.hpp"
+#include "solver/registry.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {
@@ -93,6 +95,57 @@ template <typename T>
 void prepare_stage_field(DeviceBuffer<T>& k, const Grid& g, int r) {
   prepare_stage_field_kernel<T><<<1024, 256>>>(k.get(), grid_dims(g), r);
   HEAT_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace heat
+
+namespace heat {
+
+// A backend whose stage fields live in global memory: u plus `Fields` stage arrays, prepared
+// as above, and the RK4 constants in the working precision.
+template <typename T, int Fields>
+class GlobalMemoryBackend : public CudaBackend<T> {
+ public:
+  static constexpr int kResidentArrays = Fields + 1;
+
+ protected:
+  GlobalMemoryBackend(const Problem& p, const BackendOptions& o, const std::string& name)
+      : CudaBackend<T>(p, o, kResidentArrays * p.grid.points() * sizeof(T), name), rk_(make_rk4_constants<T>(p.dt)) {
+    for (auto& k : k_) {
+      k = DeviceBuffer<T>(p.grid.points());
+      prepare_stage_field(k, p.grid, p.radius());
+    }
+  }
+
+  // Calls launch(weights) with the stencil weights of the problem's radius as a compile-time R.
+  template <typename Launch>
+  void with_weights(Launch&& launch) {
+    const Problem& p = this->problem_;
+    with_radius(p.order, [&](auto radius) {
+      constexpr int R = decltype(radius)::value;
+      launch(make_weights<R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz));
+    });
+  }
+
+  Rk4Constants<T> rk_;
+  DeviceBuffer<T> k_[Fields];
+};
+
+// The registry entry of a global-memory backend Impl; `arrays_moved` is its byte model in
+// arrays read or written per interior point per step.
+template <template <typename> class Impl>
+void register_global_memory_backend(BackendRegistry& registry, const char* name, const char* description,
+                                    double arrays_moved) {
+  BackendEntry e;
+  e.name = name;
+  e.description = description;
+  e.uses_cuda = true;
+  e.bytes_per_point = [arrays_moved](const Problem&, std::size_t size) { return arrays_moved * double(size); };
+  e.working_bytes = [](const Problem& p, std::size_t size) {
+    return std::size_t(Impl<float>::kResidentArrays) * p.grid.points() * size;
+  };
+  set_factories<Impl>(e);
+  registry.add(std::move(e));
 }
 
 }  // namespace heat

@@ -40,48 +40,32 @@ struct Combine {
 };
 
 template <typename T>
-class NaiveBackend final : public CudaBackend<T> {
+class NaiveBackend final : public GlobalMemoryBackend<T, 4> {
  public:
-  NaiveBackend(const Problem& p, const BackendOptions& o)
-      : CudaBackend<T>(p, o, 5 * p.grid.points() * sizeof(T), "naive"), rk_(make_rk4_constants<T>(p.dt)) {
-    for (auto& k : k_) {
-      k = DeviceBuffer<T>(p.grid.points());
-      prepare_stage_field(k, p.grid, p.radius());
-    }
-  }
+  NaiveBackend(const Problem& p, const BackendOptions& o) : GlobalMemoryBackend<T, 4>(p, o, "naive") {}
 
  private:
   void step_once() override {
-    const Problem& p = this->problem_;
-    with_radius(p.order, [&](auto radius) {
-      constexpr int R = decltype(radius)::value;
-      const auto w = make_weights<R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz);
+    this->with_weights([&](const auto& w) {
+      constexpr int R = std::decay_t<decltype(w)>::kRadius;
+      const Grid& g = this->problem_.grid;
+      const auto& rk = this->rk_;
       T* u = this->u_.get();
-      launch_global_stencil<R, T>(p.grid, w, FirstStage<T>{u, k_[0].get()});
-      for (int s = 1; s < 4; ++s)
-        launch_global_stencil<R, T>(p.grid, w, LaterStage<T>{u, k_[s - 1].get(), rk_.stage_dt[s - 1], k_[s].get()});
-      launch_interior_pointwise<T>(p.grid, R,
-                                   Combine<T>{u, k_[0].get(), k_[1].get(), k_[2].get(), k_[3].get(), rk_.dt_over_6});
+      auto k = [&](int s) { return this->k_[s].get(); };
+      launch_global_stencil<R, T>(g, w, FirstStage<T>{u, k(0)});
+      for (int s = 1; s < 4; ++s) launch_global_stencil<R, T>(g, w, LaterStage<T>{u, k(s - 1), rk.stage_dt[s - 1], k(s)});
+      launch_interior_pointwise<T>(g, R, Combine<T>{u, k(0), k(1), k(2), k(3), rk.dt_over_6});
     });
   }
-
-  Rk4Constants<T> rk_;
-  DeviceBuffer<T> k_[4];
 };
 
 }  // namespace
 
 void register_naive_backend(BackendRegistry& registry) {
-  BackendEntry e;
-  e.name = "naive";
-  e.description = "CUDA: one global-memory kernel per RK4 stage plus a combine kernel";
-  e.uses_cuda = true;
   // Stage 1 reads u, writes k1; stages 2-4 read u and k_prev, write k_s; the combine reads u
   // and k1..k4 and writes u: 2 + 3*3 + 6 = 17 arrays per point per step.
-  e.bytes_per_point = [](const Problem&, std::size_t size) { return 17.0 * double(size); };
-  e.working_bytes = [](const Problem& p, std::size_t size) { return 5 * p.grid.points() * size; };
-  set_factories<NaiveBackend>(e);
-  registry.add(std::move(e));
+  register_global_memory_backend<NaiveBackend>(
+      registry, "naive", "CUDA: one global-memory kernel per RK4 stage plus a combine kernel", 17.0);
 }
 
 }  // namespace heat

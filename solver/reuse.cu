@@ -45,48 +45,35 @@ struct LastStage {
 };
 
 template <typename T>
-class ReuseBackend final : public CudaBackend<T> {
+class ReuseBackend final : public GlobalMemoryBackend<T, 3> {
  public:
-  ReuseBackend(const Problem& p, const BackendOptions& o)
-      : CudaBackend<T>(p, o, 4 * p.grid.points() * sizeof(T), "reuse"), rk_(make_rk4_constants<T>(p.dt)) {
-    for (auto& k : k_) {
-      k = DeviceBuffer<T>(p.grid.points());
-      prepare_stage_field(k, p.grid, p.radius());
-    }
-  }
+  ReuseBackend(const Problem& p, const BackendOptions& o) : GlobalMemoryBackend<T, 3>(p, o, "reuse") {}
 
  private:
   void step_once() override {
-    const Problem& p = this->problem_;
-    with_radius(p.order, [&](auto radius) {
-      constexpr int R = decltype(radius)::value;
-      const auto w = make_weights<R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz);
+    this->with_weights([&](const auto& w) {
+      constexpr int R = std::decay_t<decltype(w)>::kRadius;
+      const Grid& g = this->problem_.grid;
+      const auto& rk = this->rk_;
       T* u = this->u_.get();
-      T* k1 = k_[0].get(); T* k2 = k_[1].get(); T* k3 = k_[2].get();
-      launch_global_stencil<R, T>(p.grid, w, FirstStage<T>{u, k1});
-      launch_global_stencil<R, T>(p.grid, w, MiddleStage<T>{k1, k1, rk_.stage_dt[0], k2});
-      launch_global_stencil<R, T>(p.grid, w, MiddleStage<T>{k1, k2, rk_.stage_dt[1], k3});
-      launch_global_stencil<R, T>(p.grid, w, LastStage<T>{u, k1, k2, k3, rk_.stage_dt[2], rk_.dt_over_6});
+      T* k1 = this->k_[0].get();
+      T* k2 = this->k_[1].get();
+      T* k3 = this->k_[2].get();
+      launch_global_stencil<R, T>(g, w, FirstStage<T>{u, k1});
+      launch_global_stencil<R, T>(g, w, MiddleStage<T>{k1, k1, rk.stage_dt[0], k2});
+      launch_global_stencil<R, T>(g, w, MiddleStage<T>{k1, k2, rk.stage_dt[1], k3});
+      launch_global_stencil<R, T>(g, w, LastStage<T>{u, k1, k2, k3, rk.stage_dt[2], rk.dt_over_6});
     });
   }
-
-  Rk4Constants<T> rk_;
-  DeviceBuffer<T> k_[3];
 };
 
 }  // namespace
 
 void register_reuse_backend(BackendRegistry& registry) {
-  BackendEntry e;
-  e.name = "reuse";
-  e.description = "CUDA: k1 stencil reused by linearity, one global-memory kernel per stage";
-  e.uses_cuda = true;
   // Stage 1 reads u, writes k1 (2); stage 2 reads k1, writes k2 (2); stage 3 reads k1, k2,
   // writes k3 (3); stage 4 reads k3, k1, k2, u and writes u (5): 12 arrays per point per step.
-  e.bytes_per_point = [](const Problem&, std::size_t size) { return 12.0 * double(size); };
-  e.working_bytes = [](const Problem& p, std::size_t size) { return 4 * p.grid.points() * size; };
-  set_factories<ReuseBackend>(e);
-  registry.add(std::move(e));
+  register_global_memory_backend<ReuseBackend>(
+      registry, "reuse", "CUDA: k1 stencil reused by linearity, one global-memory kernel per stage", 12.0);
 }
 
 }  // namespace heat

@@ -3,9 +3,11 @@
 // stage field between them in global memory), the output tile and the items per thread.
 // benchmarks/tiled_analysis.md predicts which wins; a measured sweep on the device picks the
 // default per order and precision below.
+#include <cmath>
 #include <utility>
 
 #include "solver/dispatch.hpp"
+#include "solver/global_stencil.cuh"
 #include "solver/registry.hpp"
 #include "solver/tiled.hpp"
 #include "solver/tiled_kernel.cuh"
@@ -39,9 +41,9 @@ void for_each_config(ConfigList<Configs...>, F&& f) {
   (f(Configs{}), ...);
 }
 
-// The shapes built per radius and precision, and the one the registry uses (Default). Shared memory
-// and thread counts of each are in benchmarks/tiled_analysis.md; the kernels refuse shapes that
-// do not fit at compile time.
+// The shapes built per radius and precision, and the one the registry uses (Default). Each keeps
+// its warps within what leaves ptxas enough registers for the queues (no spills at -Xptxas -v).
+// The defaults are the paper model's picks (benchmarks/tiled_analysis.md) until the device sweep.
 template <int R, typename T>
 struct Built;
 template <>
@@ -51,38 +53,45 @@ struct Built<1, float> {
 };
 template <>
 struct Built<1, double> {
-  using Default = TiledConfig<1, double, 32, 16, 4, 2>;
+  using Default = TiledConfig<1, double, 32, 8, 2, 2>;
   using List = ConfigList<Default, TiledConfig<1, double, 32, 8, 4, 2>>;
 };
 template <>
 struct Built<2, float> {
-  using Default = TiledConfig<2, float, 32, 16, 4, 2>;
-  using List = ConfigList<Default, TiledConfig<2, float, 32, 16, 1, 2>, TiledConfig<2, float, 64, 16, 2, 2>>;
+  using Default = TiledConfig<2, float, 32, 16, 2, 1>;
+  using List = ConfigList<Default, TiledConfig<2, float, 32, 16, 1, 2>, TiledConfig<2, float, 32, 8, 4, 2>>;
 };
 template <>
 struct Built<2, double> {
-  using Default = TiledConfig<2, double, 32, 16, 2, 2>;
-  using List = ConfigList<Default, TiledConfig<2, double, 16, 16, 4, 2>>;
+  using Default = TiledConfig<2, double, 16, 16, 2, 1>;
+  using List = ConfigList<Default, TiledConfig<2, double, 16, 16, 1, 2>>;
 };
 template <>
 struct Built<3, float> {
-  using Default = TiledConfig<3, float, 32, 16, 1, 2>;
-  using List = ConfigList<Default, TiledConfig<3, float, 64, 16, 2, 2>, TiledConfig<3, float, 32, 16, 4, 2>>;
+  using Default = TiledConfig<3, float, 32, 16, 2, 1>;
+  using List = ConfigList<Default, TiledConfig<3, float, 32, 12, 1, 2>>;
 };
 template <>
 struct Built<3, double> {
-  using Default = TiledConfig<3, double, 32, 16, 2, 2>;
-  using List = ConfigList<Default, TiledConfig<3, double, 16, 16, 1, 2>>;
+  using Default = TiledConfig<3, double, 16, 12, 2, 1>;
+  using List = ConfigList<Default, TiledConfig<3, double, 16, 8, 2, 1>>;
 };
 template <>
 struct Built<4, float> {
-  using Default = TiledConfig<4, float, 32, 16, 1, 2>;
-  using List = ConfigList<Default, TiledConfig<4, float, 64, 16, 2, 2>, TiledConfig<4, float, 32, 32, 2, 2>>;
+  using Default = TiledConfig<4, float, 32, 16, 2, 1>;
+  using List = ConfigList<Default, TiledConfig<4, float, 32, 12, 1, 2>, TiledConfig<4, float, 16, 16, 1, 2>>;
 };
 template <>
 struct Built<4, double> {
-  using Default = TiledConfig<4, double, 16, 16, 2, 2>;
+  using Default = TiledConfig<4, double, 16, 8, 2, 1>;
   using List = ConfigList<Default, TiledConfig<4, double, 16, 8, 1, 2>>;
+};
+
+// NaN on the interior: a point that no kernel writes shows up in the first step's result.
+template <typename T>
+struct PoisonInterior {
+  T* field;
+  __device__ void operator()(long long q) const { field[q] = T(NAN); }
 };
 
 // The group kernels of one configuration: one, or two with the stage field between them.
@@ -110,21 +119,28 @@ class TiledBackend final : public CudaBackend<T> {
         rk_(make_rk4_constants<T>(p.dt)),
         u_next_(p.grid.points()),
         kernels_(p.grid, o.device) {
+    // Stage fields are zero on the boundary layer, which no kernel writes; their interior is
+    // poisoned until the first kernel writes it.
     if (kSplit < 4) {
       k_ = DeviceBuffer<T>(p.grid.points());
-      k_.zero();  // stage fields are zero on the boundary layer, which no kernel writes
+      k_.zero();
+      launch_interior_pointwise<T>(p.grid, R, PoisonInterior<T>{k_.get()});
     }
     if (kSplit == 2 || kSplit == 3) {
       sum_ = DeviceBuffer<T>(p.grid.points());
       sum_.zero();
+      launch_interior_pointwise<T>(p.grid, R, PoisonInterior<T>{sum_.get()});
     }
   }
 
   // Both u buffers carry the boundary layer, which no kernel writes: the kernels read one and
   // write the interior of the other, since neighbouring blocks still read u around their tiles.
+  // The other's interior starts as NaN, so the first step proves every point was written.
   void upload(const Field<T>& u) override {
     this->u_.copy_from_host(u.data());
     u_next_.copy_from(this->u_);
+    launch_interior_pointwise<T>(this->problem_.grid, R, PoisonInterior<T>{u_next_.get()});
+    HEAT_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
  private:

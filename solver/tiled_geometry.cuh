@@ -25,7 +25,7 @@ constexpr int kMaxThreadsPerBlock = 1024;
 // Registers of one SM sub-partition (a quarter of the SM's 64K), shared by the warps it holds.
 constexpr int kRegistersPerSubPartition = 16384;
 // Registers a loader thread may spend holding the next plane while the stages work on this one.
-constexpr int kLoaderPrefetchRegisters = 40;
+constexpr int kLoaderPrefetchRegisters = 72;
 
 template <int R, typename T, int TileX, int TileY, int FirstStage, int LastStage, int ItemsPerThread>
 struct GroupGeometry {
@@ -94,8 +94,8 @@ struct GroupGeometry {
   // as few warps as keep its prefetch within kLoaderPrefetchRegisters, to leave registers to stages.
   static constexpr int kLoaderVectors = ring_plane(0);
   static constexpr int kLoaderArrays = 1 + (kStageInputFromGlobal ? 1 : 0) + (FirstStage >= 3 ? 1 : 0);
-  static constexpr int kLoaderWarps =
-      ceil_div_hd(kLoaderVectors * kLoaderArrays * kVector, kLoaderPrefetchRegisters * kWarpSize);
+  static constexpr int kLoaderWarps =  // a 16-byte vector is 4 registers, for float and double alike
+      ceil_div_hd(kLoaderVectors * kLoaderArrays * 4, kLoaderPrefetchRegisters * kWarpSize);
 
   // Warp roles: loader warps first, then each stage's warps. A stage's lanes walk its ring rows
   // including the pad vectors (idle), so consecutive lanes read consecutive 16-byte vectors.

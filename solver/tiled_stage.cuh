@@ -106,18 +106,21 @@ class StageRole {
 #pragma unroll
         for (int p = 0; p < V; ++p) line[v * V + p] = part.v[p];
       }
-      Lanes<T> above[R], below[R];
+      // pair_sum(1, d) is u[y+d] + u[y-d]; forming it as the rows arrive keeps r vectors live, not 2r.
+      Lanes<T> y_pairs[R];
 #pragma unroll
       for (int d = 1; d <= R; ++d) {
-        above[d - 1] = load_shared(here + d * kPitch * V);
-        below[d - 1] = load_shared(here - d * kPitch * V);
+        const Lanes<T> above = load_shared(here + d * kPitch * V);
+        const Lanes<T> below = load_shared(here - d * kPitch * V);
+#pragma unroll
+        for (int p = 0; p < V; ++p) y_pairs[d - 1].v[p] = above.v[p] + below.v[p];
       }
 #pragma unroll
       for (int p = 0; p < V; ++p) {
         if (!(interior & (1u << p))) continue;
         k.v[p] = apply_stencil<R, T>(a_.weights, centre.v[p], [&](int axis, int d) -> T {
           if (axis == 0) return line[Geo::kPadX + p + d] + line[Geo::kPadX + p - d];
-          if (axis == 1) return above[d - 1].v[p] + below[d - 1].v[p];
+          if (axis == 1) return y_pairs[d - 1].v[p];
           return queue_[m][slot<Phase>(d)].v[p] + queue_[m][slot<Phase>(-d)].v[p];
         });
       }

@@ -57,6 +57,7 @@ constexpr double max_stable_cfl(int order) {
 // folds the three axes' c_0 together so one multiply handles it.
 template <int R, typename T>
 struct StencilWeights {
+  static constexpr int kRadius = R;
   T center;
   T axis[3][R];  // axis[a][k-1] multiplies u[+k] + u[-k] along axis a (0 = x, 1 = y, 2 = z)
 };

@@ -1,0 +1,161 @@
+// The tiled backend, configuration by configuration: every tile shape and stage grouping that is
+// built must give the cpu reference's answer for every order and precision, on awkward sizes and
+// on a grid smaller than one tile, leave the boundary layer bitwise untouched and repeat bitwise.
+// The backend poisons the interior of its output buffers before the first kernel runs, so a point
+// that no kernel writes fails as NaN. Skipped (and reported so) on a machine without a GPU.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "solver/errors.hpp"
+#include "solver/initial_conditions.hpp"
+#include "test_support.hpp"
+#include "validation/norms.hpp"
+#include "validation/reference.hpp"
+
+#if defined(HEAT_HAVE_CUDA)
+#include "solver/tiled.hpp"
+
+namespace heat {
+namespace {
+
+struct TiledCase {
+  int order;
+  Precision precision;
+  std::string configuration;
+};
+
+std::vector<TiledCase> all_built_cases() {
+  std::vector<TiledCase> cases;
+  for (int order : {2, 4, 6, 8})
+    for (Precision precision : {Precision::Float, Precision::Double})
+      for (const std::string& name : tiled_configurations(order, precision)) cases.push_back({order, precision, name});
+  return cases;
+}
+
+// "1+3/32x16/m2" -> "order8_float_1p3_32x16_m2": GoogleTest names are letters, digits and '_'.
+std::string case_name(const TiledCase& c) {
+  std::string name = "order" + std::to_string(c.order) + "_" + precision_name(c.precision) + "_";
+  for (char ch : c.configuration) name += ch == '+' ? 'p' : (ch == '/' ? '_' : ch);
+  return name;
+}
+
+Problem make_problem(const Grid& g, int order) {
+  Problem p;
+  p.grid = g;
+  p.order = order;
+  p.alpha = 0.8;
+  p.dt = dt_from_cfl(g, p.alpha, 0.2);  // well inside stability, large enough that steps matter
+  return p;
+}
+
+// 9^3 is smaller than every tile; the others are no multiple of any tile, and 130 and 23 are no
+// multiple of a 16-byte vector of floats, so the unaligned load and store paths run too.
+const Grid kGrids[] = {{9, 9, 9, 0.5, 0.5, 0.5},
+                       {23, 17, 29, 0.7, 1.3, 0.9},
+                       {130, 67, 45, 1.0, 0.6, 1.7},
+                       {64, 40, 21, 0.8, 0.9, 1.1}};
+
+template <typename T>
+Field<T> run_tiled(const TiledCase& c, const Problem& p, const Field<T>& start, int steps) {
+  auto backend = make_tiled_backend<T>(p, BackendOptions{}, c.configuration);
+  backend->upload(start);
+  backend->step(steps);
+  Field<T> u(p.grid, T(-12345));  // poison the host copy: download must overwrite every point
+  backend->download(u);
+  return u;
+}
+
+class TiledConfiguration : public ::testing::TestWithParam<TiledCase> {
+ protected:
+  void SetUp() override { HEAT_REQUIRE_GPU(); }
+};
+
+template <typename T>
+void expect_matches_reference(const TiledCase& c) {
+  const double tol = sizeof(T) == 4 ? 1e-6 : 1e-12;
+  for (const Grid& g : kGrids)
+    for (int steps : {1, 5}) {
+      const Problem p = make_problem(g, c.order);
+      const Field<T> start = field_cast<T>(randn_field(g, 300 + c.order + steps));
+      const Field<T> result = run_tiled<T>(c, p, start, steps);
+      const Field<double> reference = cpu_reference(p, field_cast<double>(start), steps);
+      const FieldDifference d = compare_fields(result, reference, tol, tol);
+      EXPECT_TRUE(d.pass()) << case_name(c) << " " << g.nx << "x" << g.ny << "x" << g.nz << ", " << steps
+                            << " steps: " << describe(d);
+    }
+}
+
+TEST_P(TiledConfiguration, MatchesCpuReference) {
+  const TiledCase& c = GetParam();
+  if (c.precision == Precision::Float) expect_matches_reference<float>(c);
+  else expect_matches_reference<double>(c);
+}
+
+template <typename T>
+void expect_boundary_unchanged_and_repeatable(const TiledCase& c) {
+  for (const Grid& g : kGrids) {
+    const Problem p = make_problem(g, c.order);
+    const Field<T> start = field_cast<T>(randn_field(g, 9));
+    const Field<T> first = run_tiled<T>(c, p, start, 4);
+    const Field<T> second = run_tiled<T>(c, p, start, 4);
+    EXPECT_EQ(std::memcmp(first.data(), second.data(), first.size() * sizeof(T)), 0)
+        << case_name(c) << " " << g.nx << "x" << g.ny << "x" << g.nz << ": two runs differ";
+    std::size_t changed_interior = 0;
+    for (int k = 0; k < g.nz; ++k)
+      for (int j = 0; j < g.ny; ++j)
+        for (int i = 0; i < g.nx; ++i) {
+          if (p.in_interior(i, j, k)) {
+            changed_interior += first(i, j, k) != start(i, j, k);
+            continue;
+          }
+          ASSERT_EQ(std::memcmp(&first(i, j, k), &start(i, j, k), sizeof(T)), 0)
+              << case_name(c) << " wrote the boundary at (" << i << "," << j << "," << k << ")";
+        }
+    EXPECT_GT(changed_interior, p.interior_points() / 2) << case_name(c) << " barely changed the interior";
+  }
+}
+
+TEST_P(TiledConfiguration, BoundaryBitwiseUnchangedAndRunsRepeatBitwise) {
+  const TiledCase& c = GetParam();
+  if (c.precision == Precision::Float) expect_boundary_unchanged_and_repeatable<float>(c);
+  else expect_boundary_unchanged_and_repeatable<double>(c);
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TiledConfiguration);
+INSTANTIATE_TEST_SUITE_P(Built, TiledConfiguration, ::testing::ValuesIn(all_built_cases()),
+                         [](const auto& info) { return case_name(info.param); });
+
+// These need no GPU: they check the configuration tables, not the kernels.
+TEST(TiledConfigurations, EveryOrderAndPrecisionHasABuiltDefault) {
+  for (int order : {2, 4, 6, 8})
+    for (Precision precision : {Precision::Float, Precision::Double}) {
+      const auto names = tiled_configurations(order, precision);
+      EXPECT_FALSE(names.empty()) << "order " << order << " " << precision_name(precision);
+      const std::string chosen = tiled_default_configuration(order, precision);
+      EXPECT_NE(std::find(names.begin(), names.end(), chosen), names.end())
+          << "order " << order << " " << precision_name(precision) << ": default " << chosen << " is not built";
+    }
+}
+
+TEST(TiledConfigurations, UnknownConfigurationIsRefusedByName) {
+  const Problem p = make_problem(kGrids[0], 8);
+  try {
+    make_tiled_backend<float>(p, BackendOptions{}, "5+0/1x1/m9");
+    FAIL() << "an unknown configuration was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("5+0/1x1/m9"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace heat
+
+#else
+
+TEST(TiledConfiguration, NeedsCuda) { GTEST_SKIP() << "this build has no CUDA backends"; }
+
+#endif
