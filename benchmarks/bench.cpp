@@ -17,6 +17,7 @@
 #include "solver/gpu_info.hpp"
 #include "solver/initial_conditions.hpp"
 #include "solver/registry.hpp"
+#include "solver/tiled.hpp"
 #include "solver/time_loop.hpp"
 #include "validation/reference.hpp"
 
@@ -95,11 +96,11 @@ Row measure(const Options& o, const BackendEntry& entry, int n, int order, doubl
 
 void print_row(const Row& r) {
   if (!r.checked_ok) {
-    std::printf("%-7s %-6s %5d %5d  FAILED the check, not timed: %s\n", r.backend.c_str(), r.precision.c_str(), r.n,
+    std::printf("%-22s %-6s %5d %5d  FAILED the check, not timed: %s\n", r.backend.c_str(), r.precision.c_str(), r.n,
                 r.order, r.check_note.c_str());
     return;
   }
-  std::printf("%-7s %-6s %5d %5d %10.3f %10.3f %8.2f %10.3e %6.0f %9.1f %7.1f%%\n", r.backend.c_str(),
+  std::printf("%-22s %-6s %5d %5d %10.3f %10.3f %8.2f %10.3e %6.0f %9.1f %7.1f%%\n", r.backend.c_str(),
               r.precision.c_str(), r.n, r.order, r.ms_per_step, r.floor_ms_per_step,
               r.ms_per_step / r.floor_ms_per_step, r.points_per_s(), r.bytes_per_point, r.gb_per_s,
               100.0 * r.gb_per_s / r.copy_gb_per_s);
@@ -134,6 +135,21 @@ void write_outputs(const Options& o, const std::vector<Row>& rows, const GpuInfo
   }
 }
 
+// A backend by name; "tiled:all" expands to every tiled configuration built for the order and
+// precision, "tiled:<configuration>" to that one (the measured sweep of issue 4).
+std::vector<BackendEntry> entries_named(const std::string& name, int order, bool is_float) {
+  if (name == "tiled:all") {
+    std::vector<BackendEntry> all;
+    for (const auto& c : tiled_configurations(order, is_float ? Precision::Float : Precision::Double))
+      all.push_back(tiled_configuration_entry(c));
+    return all;
+  }
+  if (name.rfind("tiled:", 0) == 0) return {tiled_configuration_entry(name.substr(6))};
+  const BackendEntry* entry = default_registry().find(name);
+  if (!entry) throw InputError("unknown backend " + name);
+  return {*entry};
+}
+
 int run(const Options& o) {
   const GpuInfo gpu = query_gpu(o.device);
   if (!gpu.available) {
@@ -142,7 +158,7 @@ int run(const Options& o) {
   }
   std::printf("device: %s, %d SMs, L2 %.0f MB; %d steps per timing, median of %d\n", gpu.name.c_str(),
               gpu.multiprocessors, gpu.l2_bytes / 1e6, o.steps, o.repeats);
-  std::printf("%-7s %-6s %5s %5s %10s %10s %8s %10s %6s %9s %8s\n", "backend", "prec", "n", "order", "ms/step",
+  std::printf("%-22s %-6s %5s %5s %10s %10s %8s %10s %6s %9s %8s\n", "backend", "prec", "n", "order", "ms/step",
               "floor ms", "x floor", "points/s", "B/pt", "GB/s", "of copy");
   std::vector<Row> rows;
   for (int n : o.sizes) {
@@ -153,11 +169,11 @@ int run(const Options& o) {
       std::printf("-- %d^3 %s: device-to-device copy %.1f GB/s (read + write)\n", n, precision.c_str(), copy_bw / 1e9);
       for (int order : o.orders)
         for (const auto& name : o.backends) {
-          const BackendEntry* entry = default_registry().find(name);
-          if (!entry) throw InputError("unknown backend " + name);
-          rows.push_back(value == sizeof(float) ? measure<float>(o, *entry, n, order, copy_bw, start, gpu.l2_bytes)
-                                                : measure<double>(o, *entry, n, order, copy_bw, start, gpu.l2_bytes));
-          print_row(rows.back());
+          for (const BackendEntry& entry : entries_named(name, order, value == sizeof(float))) {
+            rows.push_back(value == sizeof(float) ? measure<float>(o, entry, n, order, copy_bw, start, gpu.l2_bytes)
+                                                  : measure<double>(o, entry, n, order, copy_bw, start, gpu.l2_bytes));
+            print_row(rows.back());
+          }
         }
     }
   }

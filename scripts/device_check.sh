@@ -6,7 +6,7 @@
 #
 #   scripts/device_check.sh                 # everything
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
-# Phases: build test verify sanitize reference bench sweep
+# Phases: build test verify sanitize reference bench sweep cpu e2e results profile tiled_sweep
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/heatrk4-device}
@@ -66,6 +66,34 @@ phase_reference() {
 phase_bench() {
   TAIL_LINES=30 step bench "$BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 8 --precisions float \
     --backends "${CUDA_BACKENDS[@]}" --csv "$OUT/bench.csv" --json "$OUT/bench.json"
+}
+
+# The cpu reference backend's speed on the device machine's 16 cores (issue 2's benchmark).
+phase_cpu() { TAIL_LINES=6 step cpu-bench "$BUILD/benchmarks/cpu_bench" --sizes 128 256; }
+
+# The main job end to end, as a user runs it: where a whole process's time goes.
+phase_e2e() {
+  local dir=/tmp/heatrk4-e2e
+  rm -rf "$dir"
+  TAIL_LINES=9 step e2e bash -c "time $BIN --n 600 --steps 4 --backend tiled --output $dir --json $dir/e2e.json && cat $dir/e2e.json"
+}
+
+# The whole benchmark table, CSV, JSON, peers and pictures (benchmarks/run_all.sh).
+phase_results() { TAIL_LINES=40 step results benchmarks/run_all.sh "$BUILD" "$OUT"; }
+
+# Where a tiled step's time goes: ncu on each kernel of one step at 256^3, order 8, float.
+phase_profile() {
+  TAIL_LINES=120 step profile ncu --kernel-name regex:tiled_group_kernel --launch-skip 2 --launch-count 2 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+    --section MemoryWorkloadAnalysis --metrics \
+    l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,lts__t_bytes.sum,dram__bytes.sum \
+    "$BIN" --n 256 --steps 3 --order 8 --init randn --backend tiled --format none --quiet
+}
+
+# Every tiled configuration at the reference size, order 8 float (issue 4's measured sweep).
+phase_tiled_sweep() {
+  TAIL_LINES=40 step tiled-sweep "$BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 2 4 6 8 \
+    --precisions float double --backends tiled:all reuse --repeats 5 --csv "$OUT/tiled_sweep.csv"
 }
 
 # Every order and precision, for the tiled tuning worklog.

@@ -48,8 +48,8 @@ template <int R, typename T>
 struct Built;
 template <>
 struct Built<1, float> {
-  using Default = TiledConfig<1, float, 64, 16, 4, 4>;
-  using List = ConfigList<Default, TiledConfig<1, float, 32, 16, 4, 2>, TiledConfig<1, float, 64, 16, 2, 2>>;
+  using Default = TiledConfig<1, float, 64, 16, 2, 2>;
+  using List = ConfigList<Default, TiledConfig<1, float, 32, 16, 4, 2>>;
 };
 template <>
 struct Built<1, double> {
@@ -79,12 +79,12 @@ struct Built<3, double> {
 template <>
 struct Built<4, float> {
   using Default = TiledConfig<4, float, 32, 16, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<4, float, 32, 12, 1, 2>, TiledConfig<4, float, 16, 16, 1, 2>>;
+  using List = ConfigList<Default, TiledConfig<4, float, 16, 16, 1, 2>>;
 };
 template <>
 struct Built<4, double> {
   using Default = TiledConfig<4, double, 16, 8, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<4, double, 16, 8, 1, 2>>;
+  using List = ConfigList<Default>;
 };
 
 // NaN on the interior: a point that no kernel writes shows up in the first step's result.
@@ -230,26 +230,46 @@ template std::unique_ptr<Backend<float>> make_tiled_backend<float>(const Problem
 template std::unique_ptr<Backend<double>> make_tiled_backend<double>(const Problem&, const BackendOptions&,
                                                                      const std::string&);
 
-void register_tiled_backend(BackendRegistry& registry) {
+namespace {
+
+// The split of a configuration from its name: "4" (all fused) or "S+..." (first kernel ends at S).
+int split_of(const std::string& configuration) {
+  return configuration.rfind("4/", 0) == 0 ? 4 : configuration[0] - '0';
+}
+
+// One entry for the default of each order and precision (configuration empty), or for one
+// named configuration.
+BackendEntry make_tiled_entry(const std::string& configuration) {
   BackendEntry e;
-  e.name = "tiled";
+  e.name = configuration.empty() ? "tiled" : "tiled:" + configuration;
   e.description = "CUDA: RK4 stages fused in 2.5D shared-memory kernels (tiles with halos, streamed along z)";
   e.uses_cuda = true;
+  auto split = [configuration](const Problem& p, std::size_t size) {
+    return configuration.empty() ? default_split(p.order, size) : split_of(configuration);
+  };
   // All four stages fused: u read once and written once. Two kernels add the stage field written
   // and read back (1+3), and the partial RK4 sum as well (2+2, 3+1).
-  e.bytes_per_point = [](const Problem& p, std::size_t size) {
-    return double(arrays_per_point(default_split(p.order, size))) * double(size);
+  e.bytes_per_point = [split](const Problem& p, std::size_t size) {
+    return double(arrays_per_point(split(p, size))) * double(size);
   };
-  e.working_bytes = [](const Problem& p, std::size_t size) {
-    return std::size_t(working_arrays(default_split(p.order, size))) * p.grid.points() * size;
+  e.working_bytes = [split](const Problem& p, std::size_t size) {
+    return std::size_t(working_arrays(split(p, size))) * p.grid.points() * size;
   };
-  e.make_float = [](const Problem& p, const BackendOptions& o) {
-    return make_tiled_backend<float>(p, o, tiled_default_configuration(p.order, Precision::Float));
+  e.make_float = [configuration](const Problem& p, const BackendOptions& o) {
+    return make_tiled_backend<float>(
+        p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Float) : configuration);
   };
-  e.make_double = [](const Problem& p, const BackendOptions& o) {
-    return make_tiled_backend<double>(p, o, tiled_default_configuration(p.order, Precision::Double));
+  e.make_double = [configuration](const Problem& p, const BackendOptions& o) {
+    return make_tiled_backend<double>(
+        p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Double) : configuration);
   };
-  registry.add(std::move(e));
+  return e;
 }
+
+}  // namespace
+
+BackendEntry tiled_configuration_entry(const std::string& configuration) { return make_tiled_entry(configuration); }
+
+void register_tiled_backend(BackendRegistry& registry) { registry.add(make_tiled_entry("")); }
 
 }  // namespace heat

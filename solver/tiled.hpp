@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solver/backend.hpp"
+#include "solver/registry.hpp"
 
 namespace heat {
 
@@ -23,5 +24,9 @@ std::string tiled_default_configuration(int order, Precision precision);
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
                                                const std::string& configuration);
+
+// A registry-style entry named "tiled:<configuration>" that builds that configuration, with
+// its own byte model, so the benchmark can sweep configurations like backends.
+BackendEntry tiled_configuration_entry(const std::string& configuration);
 
 }  // namespace heat

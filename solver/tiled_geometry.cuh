@@ -55,7 +55,7 @@ struct GroupGeometry {
   HD static constexpr int lag(int j) { return (j + 1) * (R + 1); }
   // The sum of plane p is started in iteration p (by the loader) at the earliest and finished by
   // the last stage in iteration p + lag(kStages-1).
-  static constexpr int kSumDepth = (kStages - 1 + 1) * (R + 1) + 1;
+  static constexpr int kSumDepth = kStages * (R + 1) + 1;  // lag(kStages - 1) + 1
 
   HD static constexpr int halo_x(int j) { return (kStages - 1 - j) * kPadX; }
   HD static constexpr int halo_y(int j) { return (kStages - 1 - j) * R; }

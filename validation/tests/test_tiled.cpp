@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,9 @@ std::string case_name(const TiledCase& c) {
   for (char ch : c.configuration) name += ch == '+' ? 'p' : (ch == '/' ? '_' : ch);
   return name;
 }
+
+// GoogleTest prints a parameter with this instead of its raw bytes.
+void PrintTo(const TiledCase& c, std::ostream* os) { *os << case_name(c); }
 
 Problem make_problem(const Grid& g, int order) {
   Problem p;
