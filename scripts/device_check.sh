@@ -41,7 +41,7 @@ phase_build() {
   grep -E "spill|stack frame" "$LOG" | grep -v " 0 bytes spill" | sort -u | head -5
 }
 
-phase_test() { TAIL_LINES=12 step ctest ctest --test-dir "$BUILD" -j8 --output-on-failure; }
+phase_test() { TAIL_LINES=12 step ctest ctest --test-dir "$BUILD" -j8 --output-on-failure -R "${TEST_FILTER:-.}"; }
 phase_verify() { TAIL_LINES=60 step verify "$BIN" verify; }
 
 phase_sanitize() {

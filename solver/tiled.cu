@@ -11,6 +11,7 @@
 #include "solver/registry.hpp"
 #include "solver/tiled.hpp"
 #include "solver/tiled_kernel.cuh"
+#include "solver/tiled_planes.cuh"
 
 namespace heat {
 namespace {
@@ -22,9 +23,27 @@ struct TiledConfig {
   static constexpr int kSplit = Split;
   using First = GroupGeometry<R, T, TileX, TileY, 1, Split, Items>;
   using Second = GroupGeometry<R, T, TileX, TileY, (Split < 4 ? Split + 1 : 4), 4, Items>;
+  template <class Group>
+  using Launcher = GroupLauncher<Group>;
   static std::string name() {
     const std::string grouping = Split == 4 ? "4" : std::to_string(Split) + "+" + std::to_string(4 - Split);
     return grouping + "/" + std::to_string(TileX) + "x" + std::to_string(TileY) + "/m" + std::to_string(Items);
+  }
+};
+
+// The plane-synchronous family (tiled_planes.cuh): every thread does the same work, regions of
+// RX x (TY*M) columns per block, named "planes-<grouping>/<RX>x<TY*M>".
+template <int R, typename T, int RX, int TY, int M, int Split>
+struct PlaneConfig {
+  static constexpr int kRadius = R;
+  static constexpr int kSplit = Split;
+  using First = PlaneGroup<R, T, 1, Split, RX, TY, M>;
+  using Second = PlaneGroup<R, T, (Split < 4 ? Split + 1 : 4), (Split < 4 ? 4 - Split : 1), RX, TY, M>;
+  template <class Group>
+  using Launcher = PlaneGroupLauncher<Group>;
+  static std::string name() {
+    const std::string grouping = Split == 4 ? "4" : std::to_string(Split) + "+" + std::to_string(4 - Split);
+    return "planes-" + grouping + "/" + std::to_string(RX) + "x" + std::to_string(TY * M);
   }
 };
 
@@ -49,42 +68,45 @@ struct Built;
 template <>
 struct Built<1, float> {
   using Default = TiledConfig<1, float, 64, 16, 2, 2>;
-  using List = ConfigList<Default, TiledConfig<1, float, 32, 16, 4, 2>>;
+  using List = ConfigList<Default, TiledConfig<1, float, 32, 16, 4, 2>, PlaneConfig<1, float, 64, 8, 4, 4>,
+                          PlaneConfig<1, float, 64, 8, 4, 2>>;
 };
 template <>
 struct Built<1, double> {
   using Default = TiledConfig<1, double, 32, 8, 2, 2>;
-  using List = ConfigList<Default, TiledConfig<1, double, 32, 8, 4, 2>>;
+  using List = ConfigList<Default, TiledConfig<1, double, 32, 8, 4, 2>, PlaneConfig<1, double, 32, 16, 2, 4>>;
 };
 template <>
 struct Built<2, float> {
   using Default = TiledConfig<2, float, 32, 16, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<2, float, 32, 16, 1, 2>, TiledConfig<2, float, 32, 8, 4, 2>>;
+  using List = ConfigList<Default, TiledConfig<2, float, 32, 16, 1, 2>, TiledConfig<2, float, 32, 8, 4, 2>,
+                          PlaneConfig<2, float, 64, 8, 4, 4>, PlaneConfig<2, float, 64, 8, 4, 2>>;
 };
 template <>
 struct Built<2, double> {
   using Default = TiledConfig<2, double, 16, 16, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<2, double, 16, 16, 1, 2>>;
+  using List = ConfigList<Default, TiledConfig<2, double, 16, 16, 1, 2>, PlaneConfig<2, double, 32, 16, 2, 2>>;
 };
 template <>
 struct Built<3, float> {
   using Default = TiledConfig<3, float, 32, 16, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<3, float, 32, 12, 1, 2>>;
+  using List = ConfigList<Default, TiledConfig<3, float, 32, 12, 1, 2>, PlaneConfig<3, float, 64, 8, 4, 2>>;
 };
 template <>
 struct Built<3, double> {
   using Default = TiledConfig<3, double, 16, 12, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<3, double, 16, 8, 2, 1>>;
+  using List = ConfigList<Default, TiledConfig<3, double, 16, 8, 2, 1>, PlaneConfig<3, double, 32, 16, 2, 2>>;
 };
 template <>
 struct Built<4, float> {
   using Default = TiledConfig<4, float, 32, 16, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<4, float, 16, 16, 1, 2>>;
+  using List = ConfigList<Default, TiledConfig<4, float, 16, 16, 1, 2>, PlaneConfig<4, float, 64, 8, 4, 2>,
+                          PlaneConfig<4, float, 32, 16, 2, 2>>;
 };
 template <>
 struct Built<4, double> {
   using Default = TiledConfig<4, double, 16, 8, 2, 1>;
-  using List = ConfigList<Default>;
+  using List = ConfigList<Default, PlaneConfig<4, double, 32, 16, 2, 2>>;
 };
 
 // NaN on the interior: a point that no kernel writes shows up in the first step's result.
@@ -98,13 +120,13 @@ struct PoisonInterior {
 template <class Config, bool TwoKernels = (Config::kSplit < 4)>
 struct GroupLaunchers {
   GroupLaunchers(const Grid& g, int device) : first(g, device) {}
-  GroupLauncher<typename Config::First> first;
+  typename Config::template Launcher<typename Config::First> first;
 };
 template <class Config>
 struct GroupLaunchers<Config, true> {
   GroupLaunchers(const Grid& g, int device) : first(g, device), second(g, device) {}
-  GroupLauncher<typename Config::First> first;
-  GroupLauncher<typename Config::Second> second;
+  typename Config::template Launcher<typename Config::First> first;
+  typename Config::template Launcher<typename Config::Second> second;
 };
 
 template <typename T, class Config>
