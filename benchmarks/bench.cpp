@@ -63,7 +63,7 @@ Row measure(const Options& o, const BackendEntry& entry, int n, int order, doubl
   const double tol = sizeof(T) == 4 ? 1e-6 : 1e-12;
   const Problem small = reference_problem(o.check_n, order);
   const FieldDifference d =
-      check_against_reference<T>(entry.name, small, randn_field(small.grid, 7), 10, tol, tol, o.device);
+      check_against_reference<T>(entry, small, randn_field(small.grid, 7), 10, tol, tol, o.device);
   row.checked_ok = d.pass();
   row.check_note = describe(d);
   if (!row.checked_ok) return row;

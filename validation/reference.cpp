@@ -7,13 +7,17 @@
 namespace heat {
 
 namespace {
-template <typename T>
-Field<T> run_backend(const std::string& name, const Problem& problem, Field<T> u, int steps, int device) {
+const BackendEntry& registry_entry(const std::string& name) {
   const BackendEntry* entry = default_registry().find(name);
   if (!entry) throw InputError("unknown backend " + name);
+  return *entry;
+}
+
+template <typename T>
+Field<T> run_backend(const BackendEntry& entry, const Problem& problem, Field<T> u, int steps, int device) {
   BackendOptions options;
   options.device = device;
-  auto backend = entry->make<T>(problem, options);
+  auto backend = entry.make<T>(problem, options);
   backend->upload(u);
   backend->step(steps);
   backend->download(u);
@@ -22,19 +26,30 @@ Field<T> run_backend(const std::string& name, const Problem& problem, Field<T> u
 }  // namespace
 
 Field<double> cpu_reference(const Problem& problem, const Field<double>& initial, int steps) {
-  return run_backend<double>("cpu", problem, initial, steps, 0);
+  return run_backend<double>(registry_entry("cpu"), problem, initial, steps, 0);
+}
+
+template <typename T>
+FieldDifference check_against_reference(const BackendEntry& backend, const Problem& problem,
+                                        const Field<double>& initial, int steps, double rtol, double atol,
+                                        int device) {
+  const Field<T> start = field_cast<T>(initial);
+  const Field<T> result = run_backend<T>(backend, problem, start, steps, device);
+  const Field<double> reference = cpu_reference(problem, field_cast<double>(start), steps);
+  return compare_fields(result, reference, rtol, atol);
 }
 
 template <typename T>
 FieldDifference check_against_reference(const std::string& name, const Problem& problem,
                                         const Field<double>& initial, int steps, double rtol, double atol,
                                         int device) {
-  const Field<T> start = field_cast<T>(initial);
-  const Field<T> result = run_backend<T>(name, problem, start, steps, device);
-  const Field<double> reference = cpu_reference(problem, field_cast<double>(start), steps);
-  return compare_fields(result, reference, rtol, atol);
+  return check_against_reference<T>(registry_entry(name), problem, initial, steps, rtol, atol, device);
 }
 
+template FieldDifference check_against_reference<float>(const BackendEntry&, const Problem&, const Field<double>&,
+                                                        int, double, double, int);
+template FieldDifference check_against_reference<double>(const BackendEntry&, const Problem&, const Field<double>&,
+                                                         int, double, double, int);
 template FieldDifference check_against_reference<float>(const std::string&, const Problem&, const Field<double>&,
                                                         int, double, double, int);
 template FieldDifference check_against_reference<double>(const std::string&, const Problem&, const Field<double>&,
