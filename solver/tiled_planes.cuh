@@ -17,6 +17,10 @@
 
 namespace heat {
 
+// Non-binding prefetches: no register, no wait.
+__device__ inline void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
+__device__ inline void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
+
 template <int Radius, typename Value, int First, int Stages, int RX, int TY, int M>
 struct PlaneGroup {
   using T = Value;
@@ -72,6 +76,34 @@ __global__ void __launch_bounds__(G::kThreads, 1)
   int buffer = 0;
 
   for (int z_load = z_begin - H; z_load < z_end + H; ++z_load) {
+    // Planes this block will load soon go to the caches now, so the loads below and in the next
+    // iterations hit L1 or L2 instead of waiting on DRAM between two barriers.
+#pragma unroll
+    for (int m = 0; m < M; ++m) {
+      if (in_grid(m, z_load + 1)) prefetch_l1(a.u + at(m, z_load + 1));
+      if (in_grid(m, z_load + 3)) prefetch_l2(a.u + at(m, z_load + 3));
+      if constexpr (G::kFirst > 1) {
+        if (in_grid(m, z_load + 1)) prefetch_l1(a.k_prev + at(m, z_load + 1));
+        if (in_grid(m, z_load + 3)) prefetch_l2(a.k_prev + at(m, z_load + 3));
+      }
+    }
+    // Values this iteration needs at the stage centres, issued before the first barrier so their
+    // latency overlaps it: u where a stage forms the next input or the new u, and the RK4 sum
+    // through the stage before the group (k1 itself after stage 1).
+    T u_at[S][M], sum_before[M];
+#pragma unroll
+    for (int m = 0; m < M; ++m) {
+#pragma unroll
+      for (int s = 0; s < S; ++s) {
+        const int centre_z = z_load - (s + 1) * R;
+        const bool needed = (s + 1 < S) ? !(G::kFirst == 1 && s == 0) : G::kEndsStep;
+        u_at[s][m] = (needed && in_grid(m, centre_z)) ? a.u[at(m, centre_z)] : T(0);
+      }
+      const int first_centre = z_load - R;
+      sum_before[m] = T(0);
+      if (G::kFirst > 1 && in_grid(m, first_centre))
+        sum_before[m] = (G::kFirst == 2 ? a.k_prev : a.sum_in)[at(m, first_centre)];
+    }
     // The newest plane of the first stage's input: u, or u + c*k_prev for a later group
     // (k_prev is zero on the boundary layer, where that is u). Zero outside the grid.
 #pragma unroll
@@ -116,22 +148,12 @@ __global__ void __launch_bounds__(G::kThreads, 1)
             return queue[s][m][R + dist] + queue[s][m][R - dist];
           });
         }
-        T sum = sums[m][s * R];
-        if (s == 0) {
-          // The sum through the stage before the group: k1 itself after stage 1, else sum_in.
-          sum = T(0);
-          if (G::kFirst == 2 && active) sum = a.k_prev[at(m, centre_z)];
-          if (G::kFirst > 2 && active) sum = a.sum_in[at(m, centre_z)];
-        }
-        sum = rk4_accumulate(sum, stage, k);
+        const T sum = rk4_accumulate(s == 0 ? sum_before[m] : sums[m][s * R], stage, k);
         sums[m][s * R] = sum;
 
-        const bool have_u = in_grid(m, centre_z);
         if (s + 1 < S) {
           // The next stage's input at this plane: u + c*k (u itself on the boundary layer).
-          T u_here = T(0);
-          if (G::kFirst == 1 && s == 0) u_here = queue[0][m][R];
-          else if (have_u) u_here = a.u[at(m, centre_z)];
+          const T u_here = (G::kFirst == 1 && s == 0) ? queue[0][m][R] : u_at[s][m];
 #pragma unroll
           for (int q = 0; q + 1 < Q; ++q) queue[s + 1][m][q] = queue[s + 1][m][q + 1];
           queue[s + 1][m][Q - 1] = stage_input(u_here, a.rk.stage_dt[stage], k);
@@ -139,7 +161,7 @@ __global__ void __launch_bounds__(G::kThreads, 1)
                    y < RY - H) {
           const long long p = at(m, centre_z);
           if constexpr (G::kEndsStep) {
-            a.u_out[p] = rk4_finish(a.u[p], a.rk.dt_over_6, sum);
+            a.u_out[p] = rk4_finish(u_at[s][m], a.rk.dt_over_6, sum);
           } else {
             a.k_out[p] = k;
             if constexpr (G::kFirst + S - 1 >= 2) a.sum_out[p] = sum;  // after stage 1 the sum is k1
