@@ -1,8 +1,8 @@
 // tiled: RK4 stages fused in 2.5D shared-memory kernels (tiled_kernel.cuh). A configuration fixes,
 // at compile time, the stage grouping (all four stages in one kernel, or two kernels with the
-// stage field between them in global memory), the output tile and the items per thread.
-// benchmarks/tiled_analysis.md predicts which wins; a measured sweep on the device picks the
-// default per order and precision below.
+// stage field and the partial RK4 sum between them in global memory) and the block's region.
+// benchmarks/tiled_analysis.md and benchmarks/worklog.md say how the defaults below were chosen:
+// by a measured sweep of every built configuration at 600^3 on the device.
 #include <cmath>
 #include <utility>
 
@@ -11,39 +11,21 @@
 #include "solver/registry.hpp"
 #include "solver/tiled.hpp"
 #include "solver/tiled_kernel.cuh"
-#include "solver/tiled_planes.cuh"
 
 namespace heat {
 namespace {
 
-// Split is the last stage of the first kernel; 4: one kernel runs all four stages.
-template <int R, typename T, int TileX, int TileY, int Split, int Items>
-struct TiledConfig {
-  static constexpr int kRadius = R;
-  static constexpr int kSplit = Split;
-  using First = GroupGeometry<R, T, TileX, TileY, 1, Split, Items>;
-  using Second = GroupGeometry<R, T, TileX, TileY, (Split < 4 ? Split + 1 : 4), 4, Items>;
-  template <class Group>
-  using Launcher = GroupLauncher<Group>;
-  static std::string name() {
-    const std::string grouping = Split == 4 ? "4" : std::to_string(Split) + "+" + std::to_string(4 - Split);
-    return grouping + "/" + std::to_string(TileX) + "x" + std::to_string(TileY) + "/m" + std::to_string(Items);
-  }
-};
-
-// The plane-synchronous family (tiled_planes.cuh): every thread does the same work, regions of
-// RX x (TY*M) columns per block, named "planes-<grouping>/<RX>x<TY*M>".
+// Split is the last stage of the first kernel; 4: one kernel runs all four stages. A block is
+// RX x TY threads, each owning M columns, so its region is RX x (TY*M) columns.
 template <int R, typename T, int RX, int TY, int M, int Split>
-struct PlaneConfig {
+struct TiledConfig {
   static constexpr int kRadius = R;
   static constexpr int kSplit = Split;
   using First = PlaneGroup<R, T, 1, Split, RX, TY, M>;
   using Second = PlaneGroup<R, T, (Split < 4 ? Split + 1 : 4), (Split < 4 ? 4 - Split : 1), RX, TY, M>;
-  template <class Group>
-  using Launcher = PlaneGroupLauncher<Group>;
   static std::string name() {
     const std::string grouping = Split == 4 ? "4" : std::to_string(Split) + "+" + std::to_string(4 - Split);
-    return "planes-" + grouping + "/" + std::to_string(RX) + "x" + std::to_string(TY * M);
+    return grouping + "/" + std::to_string(RX) + "x" + std::to_string(TY * M);
   }
 };
 
@@ -60,53 +42,51 @@ void for_each_config(ConfigList<Configs...>, F&& f) {
   (f(Configs{}), ...);
 }
 
-// The shapes built per radius and precision, and the one the registry uses (Default). Each keeps
-// its warps within what leaves ptxas enough registers for the queues (no spills at -Xptxas -v).
-// The defaults are the paper model's picks (benchmarks/tiled_analysis.md) until the device sweep.
+// The configurations built per radius and precision, and the registry's Default: the fastest in
+// the sweep of benchmarks/worklog.md (v3). Double holds twice the registers per queue entry, so
+// its regions are 32 wide. A fused group needs a halo of (stages * r) on each side: order 8 fits
+// two stages per kernel in a 64 x 32 region (48 x 16 output), not four.
 template <int R, typename T>
 struct Built;
 template <>
 struct Built<1, float> {
-  using Default = TiledConfig<1, float, 64, 16, 2, 2>;
-  using List = ConfigList<Default, TiledConfig<1, float, 32, 16, 4, 2>, PlaneConfig<1, float, 64, 8, 4, 4>,
-                          PlaneConfig<1, float, 64, 8, 4, 2>>;
+  using Default = TiledConfig<1, float, 64, 8, 4, 4>;
+  using List = ConfigList<Default, TiledConfig<1, float, 64, 8, 4, 2>>;
 };
 template <>
 struct Built<1, double> {
-  using Default = TiledConfig<1, double, 32, 8, 2, 2>;
-  using List = ConfigList<Default, TiledConfig<1, double, 32, 8, 4, 2>, PlaneConfig<1, double, 32, 16, 2, 4>>;
+  using Default = TiledConfig<1, double, 32, 16, 2, 4>;
+  using List = ConfigList<Default, TiledConfig<1, double, 32, 16, 2, 2>>;
 };
 template <>
 struct Built<2, float> {
-  using Default = TiledConfig<2, float, 32, 16, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<2, float, 32, 16, 1, 2>, TiledConfig<2, float, 32, 8, 4, 2>,
-                          PlaneConfig<2, float, 64, 8, 4, 4>, PlaneConfig<2, float, 64, 8, 4, 2>>;
+  using Default = TiledConfig<2, float, 64, 8, 4, 2>;  // all four fused was slower, and spills
+  using List = ConfigList<Default>;
 };
 template <>
 struct Built<2, double> {
-  using Default = TiledConfig<2, double, 16, 16, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<2, double, 16, 16, 1, 2>, PlaneConfig<2, double, 32, 16, 2, 2>>;
+  using Default = TiledConfig<2, double, 32, 16, 2, 2>;
+  using List = ConfigList<Default>;
 };
 template <>
 struct Built<3, float> {
-  using Default = TiledConfig<3, float, 32, 16, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<3, float, 32, 12, 1, 2>, PlaneConfig<3, float, 64, 8, 4, 2>>;
+  using Default = TiledConfig<3, float, 64, 8, 4, 2>;
+  using List = ConfigList<Default>;
 };
 template <>
 struct Built<3, double> {
-  using Default = TiledConfig<3, double, 16, 12, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<3, double, 16, 8, 2, 1>, PlaneConfig<3, double, 32, 16, 2, 2>>;
+  using Default = TiledConfig<3, double, 32, 16, 2, 2>;
+  using List = ConfigList<Default>;
 };
 template <>
 struct Built<4, float> {
-  using Default = TiledConfig<4, float, 32, 16, 2, 1>;
-  using List = ConfigList<Default, TiledConfig<4, float, 16, 16, 1, 2>, PlaneConfig<4, float, 64, 8, 4, 2>,
-                          PlaneConfig<4, float, 32, 16, 2, 2>>;
+  using Default = TiledConfig<4, float, 64, 8, 4, 2>;
+  using List = ConfigList<Default, TiledConfig<4, float, 32, 16, 2, 2>>;
 };
 template <>
 struct Built<4, double> {
-  using Default = TiledConfig<4, double, 16, 8, 2, 1>;
-  using List = ConfigList<Default, PlaneConfig<4, double, 32, 16, 2, 2>>;
+  using Default = TiledConfig<4, double, 32, 16, 2, 2>;
+  using List = ConfigList<Default>;
 };
 
 // NaN on the interior: a point that no kernel writes shows up in the first step's result.
@@ -120,13 +100,13 @@ struct PoisonInterior {
 template <class Config, bool TwoKernels = (Config::kSplit < 4)>
 struct GroupLaunchers {
   GroupLaunchers(const Grid& g, int device) : first(g, device) {}
-  typename Config::template Launcher<typename Config::First> first;
+  PlaneGroupLauncher<typename Config::First> first;
 };
 template <class Config>
 struct GroupLaunchers<Config, true> {
   GroupLaunchers(const Grid& g, int device) : first(g, device), second(g, device) {}
-  typename Config::template Launcher<typename Config::First> first;
-  typename Config::template Launcher<typename Config::Second> second;
+  PlaneGroupLauncher<typename Config::First> first;
+  PlaneGroupLauncher<typename Config::Second> second;
 };
 
 template <typename T, class Config>
@@ -172,7 +152,6 @@ class TiledBackend final : public CudaBackend<T> {
     args.weights = weights_;
     args.rk = rk_;
     args.u = this->u_.get();
-    args.aligned_rows = this->problem_.grid.nx % Vector16<T>::kWidth == 0;
     if constexpr (kSplit == 4) {
       args.u_out = u_next_.get();
       kernels_.first.launch(args);
@@ -254,10 +233,8 @@ template std::unique_ptr<Backend<double>> make_tiled_backend<double>(const Probl
 
 namespace {
 
-// The split of a configuration from its name: "4" (all fused) or "S+..." (first kernel ends at S).
-int split_of(const std::string& configuration) {
-  return configuration.rfind("4/", 0) == 0 ? 4 : configuration[0] - '0';
-}
+// The split of a configuration from its name: "4/..." (all fused) or "S+.../..." (first kernel ends at S).
+int split_of(const std::string& configuration) { return configuration.empty() ? 4 : configuration[0] - '0'; }
 
 // One entry for the default of each order and precision (configuration empty), or for one
 // named configuration.

@@ -56,8 +56,8 @@ Problem make_problem(const Grid& g, int order) {
   return p;
 }
 
-// 9^3 is smaller than every tile; the others are no multiple of any tile, and 130 and 23 are no
-// multiple of a 16-byte vector of floats, so the unaligned load and store paths run too.
+// 9^3 is smaller than every tile; the others are no multiple of any tile or warp width, so the
+// partial tiles at the far faces and the out-of-grid columns of the halo are exercised.
 const Grid kGrids[] = {{9, 9, 9, 0.5, 0.5, 0.5},
                        {23, 17, 29, 0.7, 1.3, 0.9},
                        {130, 67, 45, 1.0, 0.6, 1.7},
