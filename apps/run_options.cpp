@@ -200,7 +200,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--format", o.format, "hdf5, vtk, both or none")->capture_default_str();
   app.add_option("--output-every", o.output_every, "snapshot every K steps (0: the final state only)")
       ->capture_default_str();
-  app.add_option("--compress", o.compress, "gzip level 0..9 of HDF5 snapshots")->capture_default_str();
+  app.add_option("--compress", o.compress, "compression level 0..9 (gzip for .hdf, zlib for .vti)")->capture_default_str();
   app.add_flag("--check", o.check, "compare with the cpu reference in double precision");
   app.add_option("--rtol", o.rtol, "relative tolerance of --check (default 1e-6 float, 1e-12 double)");
   app.add_option("--atol", o.atol, "absolute tolerance of --check (default 1e-6 float, 1e-12 double)");
