@@ -12,9 +12,14 @@
 
 namespace heat {
 
-// 32 threads along x keep each warp's loads one coalesced row; 8 rows give 256 threads.
+// 32 threads along x keep each warp's loads one coalesced row. The rows per block trade the y
+// halo re-read through L1 (2r rows per block) against blocks in flight; overridable at build
+// time (-DHEAT_GLOBAL_BLOCK_Y=N) for the measured sweep in benchmarks/worklog.md.
+#ifndef HEAT_GLOBAL_BLOCK_Y
+#define HEAT_GLOBAL_BLOCK_Y 8
+#endif
 constexpr int kGlobalBlockX = 32;
-constexpr int kGlobalBlockY = 8;
+constexpr int kGlobalBlockY = HEAT_GLOBAL_BLOCK_Y;
 // Planes per block along z: long enough that priming the z column (2r loads) is a small
 // share of the march, short enough that 600^3 still gives ~14k blocks to spread over the SMs.
 constexpr int kGlobalPlanesPerBlock = 64;
@@ -46,6 +51,15 @@ __global__ void __launch_bounds__(kGlobalBlockX * kGlobalBlockY)
     for (int m = 0; m < 2 * R; ++m) column[m] = column[m + 1];
   }
 }
+
+// Stage 1 of every global-memory backend: alpha*Lap(u) into k1.
+template <typename T>
+struct FirstStage {
+  const T* u;
+  T* k1;
+  __device__ T value(long long p) const { return u[p]; }
+  __device__ void store(long long p, T lap) const { k1[p] = lap; }
+};
 
 template <int R, typename T, typename Op>
 void launch_global_stencil(const Grid& g, const StencilWeights<R, T>& w, const Op& op) {

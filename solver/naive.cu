@@ -7,15 +7,6 @@
 namespace heat {
 namespace {
 
-// Stage 1 reads u alone.
-template <typename T>
-struct FirstStage {
-  const T* u;
-  T* k_out;
-  __device__ T value(long long p) const { return u[p]; }
-  __device__ void store(long long p, T lap) const { k_out[p] = lap; }
-};
-
 // Stages 2-4 read u + stage_dt * k_prev; k_prev is zero on the boundary layer.
 template <typename T>
 struct LaterStage {

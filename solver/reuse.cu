@@ -9,14 +9,6 @@
 namespace heat {
 namespace {
 
-template <typename T>
-struct FirstStage {
-  const T* u;
-  T* k1;
-  __device__ T value(long long p) const { return u[p]; }
-  __device__ void store(long long p, T lap) const { k1[p] = lap; }
-};
-
 // k_out = k1 + stage_dt * alpha*Lap(k_prev).
 template <typename T>
 struct MiddleStage {

@@ -63,13 +63,13 @@ LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
   // the loop costing anything measurable.
   int chunk = 1, done = 0;
   while (done < steps) {
-    int todo = std::min(chunk, steps - done);
-    if (hooks.output_every > 0) todo = std::min(todo, hooks.output_every - done % hooks.output_every);
+    int chunk_steps = std::min(chunk, steps - done);
+    if (hooks.output_every > 0) chunk_steps = std::min(chunk_steps, hooks.output_every - done % hooks.output_every);
     const auto t0 = clock::now();
-    backend.step(todo);
+    backend.step(chunk_steps);
     const double dt = seconds_since(t0);
     t.compute_s += dt;
-    done += todo;
+    done += chunk_steps;
     if (dt < 0.25) chunk *= 2;
     if (hooks.progress) hooks.progress(done, steps, t.compute_s);
     const bool snapshot_due = hooks.output_every > 0 && done % hooks.output_every == 0 && done < steps;

@@ -1,9 +1,13 @@
 // Helpers shared by the test programs.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "solver/field.hpp"
 #include "solver/gpu_info.hpp"
 
 namespace heat::test {
@@ -18,6 +22,26 @@ CommandResult run_heatrk4(const std::vector<std::string>& args, const std::strin
 
 // A fresh empty directory under the system temp dir, removed at process exit.
 std::string temp_directory(const std::string& tag);
+
+// A backend's result after some steps: the boundary layer bitwise as it started, and most of
+// the interior changed (a backend that did nothing would pass the first check alone).
+template <typename T>
+void expect_boundary_kept_interior_changed(const Problem& p, const Field<T>& start, const Field<T>& result,
+                                           const std::string& label) {
+  const Grid& g = p.grid;
+  std::size_t changed_interior = 0;
+  for (int k = 0; k < g.nz; ++k)
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) {
+        if (p.in_interior(i, j, k)) {
+          changed_interior += result(i, j, k) != start(i, j, k);
+          continue;
+        }
+        ASSERT_EQ(std::memcmp(&result(i, j, k), &start(i, j, k), sizeof(T)), 0)
+            << label << " wrote the boundary at (" << i << "," << j << "," << k << ")";
+      }
+  EXPECT_GT(changed_interior, p.interior_points() / 2) << label << " barely changed the interior";
+}
 
 }  // namespace heat::test
 
