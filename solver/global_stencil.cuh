@@ -16,7 +16,7 @@ namespace heat {
 // halo re-read through L1 (2r rows per block) against blocks in flight; overridable at build
 // time (-DHEAT_GLOBAL_BLOCK_Y=N) for the measured sweep in benchmarks/worklog.md.
 #ifndef HEAT_GLOBAL_BLOCK_Y
-#define HEAT_GLOBAL_BLOCK_Y 8
+#define HEAT_GLOBAL_BLOCK_Y 16
 #endif
 constexpr int kGlobalBlockX = 32;
 constexpr int kGlobalBlockY = HEAT_GLOBAL_BLOCK_Y;
