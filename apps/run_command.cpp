@@ -29,12 +29,13 @@ std::size_t available_host_bytes() {
   return 0;
 }
 
-// Host memory the run needs: the double initial field, the run's field, the cpu backend's
-// working arrays when it runs on the host, and for --check the double reference with its own.
+// Host memory the run needs: the run's field (and the file's values, held in double), the cpu
+// backend's working arrays when it runs on the host, and for --check the double reference's.
 std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry) {
   const std::size_t n = plan.problem.grid.points();
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
-  std::size_t bytes = n * sizeof(double) + n * value;
+  std::size_t bytes = n * value;
+  if (plan.init.kind == InitKind::File) bytes += n * sizeof(double);
   if (!entry.uses_cuda) bytes += entry.working_bytes(plan.problem, value);
   if (plan.check) bytes += n * sizeof(double) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
   return bytes;
@@ -75,11 +76,21 @@ std::string device_description(const RunPlan& plan, const BackendEntry& entry) {
   return buf;
 }
 
+// The initial field in the run's precision: generated in it, or read from the file (whose
+// values are held in double, which float data widens to exactly).
 template <typename T>
-int execute(RunReport& report, const BackendEntry& entry, const Field<double>& initial,
+Field<T> initial_field(const RunPlan& plan, LoadedField& loaded) {
+  if (plan.init.kind == InitKind::File) return field_cast<T>(loaded.values);
+  return make_initial_field<T>(plan.problem.grid, plan.init);
+}
+
+template <typename T>
+int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
             std::chrono::steady_clock::time_point start) {
   const RunPlan& plan = report.plan;
-  Field<T> u = field_cast<T>(initial);
+  Field<T> u = initial_field<T>(plan, loaded);
+  // --check starts the double reference from the same, already rounded, field.
+  const Field<double> check_start = plan.check ? field_cast<double>(u) : Field<double>();
   auto backend = entry.make<T>(plan.problem, plan.backend_options);
 
   std::unique_ptr<SnapshotWriter> writer;
@@ -115,7 +126,7 @@ int execute(RunReport& report, const BackendEntry& entry, const Field<double>& i
 
   if (plan.check) {
     const auto t0 = std::chrono::steady_clock::now();
-    const Field<double> reference = cpu_reference(plan.problem, field_cast<double>(field_cast<T>(initial)), plan.steps);
+    const Field<double> reference = cpu_reference(plan.problem, check_start, plan.steps);
     report.check = compare_fields(u, reference, plan.rtol, plan.atol);
     report.checked = true;
     report.check_s = seconds_since(t0);
@@ -146,9 +157,8 @@ int run(const CLI::App& app, const RunOptions& options) {
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   report.bytes_per_point = entry.bytes_per_point(plan.problem, value);
 
-  const Field<double> initial = from_file ? std::move(loaded.values) : make_initial_field(plan.problem.grid, plan.init);
-  return plan.precision == Precision::Float ? execute<float>(report, entry, initial, start)
-                                            : execute<double>(report, entry, initial, start);
+  return plan.precision == Precision::Float ? execute<float>(report, entry, loaded, start)
+                                            : execute<double>(report, entry, loaded, start);
 }
 
 }  // namespace

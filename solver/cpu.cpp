@@ -2,7 +2,6 @@
 // Straightforward loops over the interior, OpenMP over (z, y) rows and a unit-stride x loop
 // that the compiler vectorises. Each point is computed independently of the thread that owns
 // it, so the result is bitwise the same for any thread count.
-#include <vector>
 
 #include "solver/dispatch.hpp"
 #include "solver/registry.hpp"
@@ -14,13 +13,18 @@ namespace {
 template <typename T>
 class CpuBackend final : public Backend<T> {
  public:
-  CpuBackend(const Problem& p, const BackendOptions&) : problem_(p), rk_(make_rk4_constants<T>(p.dt)) {}
+  CpuBackend(const Problem& p, const BackendOptions&)
+      : problem_(p),
+        rk_(make_rk4_constants<T>(p.dt)),
+        u_(Field<T>::uninitialized(p.grid)),
+        stage_input_(Field<T>::uninitialized(p.grid)),
+        k_(p.grid),
+        sum_(p.grid) {}
 
+  // The boundary layer of a stage input is the boundary of u, so both start as u.
   void upload(const Field<T>& u) override {
-    u_ = u.values();
-    stage_input_ = u_;  // the boundary layer of a stage input is the boundary of u
-    k_.assign(u_.size(), T(0));
-    sum_.assign(u_.size(), T(0));
+    copy_points(u, u_);
+    copy_points(u, stage_input_);
   }
 
   void step(int count) override {
@@ -32,7 +36,7 @@ class CpuBackend final : public Backend<T> {
     });
   }
 
-  void download(Field<T>& u) override { u.values() = u_; }
+  void download(Field<T>& u) override { copy_points(u_, u); }
 
  private:
   // Calls body(p) for the flat index p of every interior point.
@@ -78,9 +82,15 @@ class CpuBackend final : public Backend<T> {
     for_interior([&](std::size_t p) { u[p] = rk4_finish(u[p], dt6, sum[p]); });
   }
 
+  static void copy_points(const Field<T>& from, Field<T>& to) {
+    const T* src = from.data();
+    T* dst = to.data();
+    parallel_for_points(from.size(), [&](std::size_t n) { dst[n] = src[n]; });
+  }
+
   Problem problem_;
   Rk4Constants<T> rk_;
-  std::vector<T> u_, stage_input_, k_, sum_;
+  Field<T> u_, stage_input_, k_, sum_;
 };
 
 }  // namespace

@@ -55,8 +55,9 @@ double standard_normal(std::uint64_t seed, std::uint64_t n) {
   }
 }
 
-Field<double> gaussian_field(const Grid& g) {
-  Field<double> u(g);
+template <typename T>
+Field<T> gaussian_field(const Grid& g) {
+  auto u = Field<T>::uninitialized(g);
   const double lx = (g.nx - 1) * g.hx, ly = (g.ny - 1) * g.hy, lz = (g.nz - 1) * g.hz;
   const double sigma = 0.1 * std::min({lx, ly, lz});
   const double inv_two_sigma2 = 1.0 / (2.0 * sigma * sigma);
@@ -65,22 +66,22 @@ Field<double> gaussian_field(const Grid& g) {
     for (int j = 0; j < g.ny; ++j)
       for (int i = 0; i < g.nx; ++i) {
         const double dx = i * g.hx - 0.5 * lx, dy = j * g.hy - 0.5 * ly, dz = k * g.hz - 0.5 * lz;
-        u(i, j, k) = std::exp(-(dx * dx + dy * dy + dz * dz) * inv_two_sigma2);
+        u(i, j, k) = static_cast<T>(std::exp(-(dx * dx + dy * dy + dz * dz) * inv_two_sigma2));
       }
   return u;
 }
 
-Field<double> randn_field(const Grid& g, std::uint64_t seed) {
-  Field<double> u(g);
-  double* data = u.data();
-  const std::int64_t count = std::int64_t(u.size());
-#pragma omp parallel for schedule(static)
-  for (std::int64_t n = 0; n < count; ++n) data[n] = standard_normal(seed, std::uint64_t(n));
+template <typename T>
+Field<T> randn_field(const Grid& g, std::uint64_t seed) {
+  auto u = Field<T>::uninitialized(g);
+  T* data = u.data();
+  parallel_for_points(u.size(), [&](std::size_t n) { data[n] = static_cast<T>(standard_normal(seed, n)); });
   return u;
 }
 
-Field<double> sine_field(const Grid& g, const std::array<int, 3>& modes) {
-  Field<double> u(g);
+template <typename T>
+Field<T> sine_field(const Grid& g, const std::array<int, 3>& modes) {
+  auto u = Field<T>::uninitialized(g);
   const double pi = 3.14159265358979323846;
   auto profile = [&](int n, int mode) {
     std::vector<double> s(n);
@@ -91,18 +92,27 @@ Field<double> sine_field(const Grid& g, const std::array<int, 3>& modes) {
 #pragma omp parallel for schedule(static)
   for (int k = 0; k < g.nz; ++k)
     for (int j = 0; j < g.ny; ++j)
-      for (int i = 0; i < g.nx; ++i) u(i, j, k) = sx[i] * sy[j] * sz[k];
+      for (int i = 0; i < g.nx; ++i) u(i, j, k) = static_cast<T>(sx[i] * sy[j] * sz[k]);
   return u;
 }
 
-Field<double> make_initial_field(const Grid& g, const InitSpec& spec) {
+template <typename T>
+Field<T> make_initial_field(const Grid& g, const InitSpec& spec) {
   switch (spec.kind) {
-    case InitKind::Gaussian: return gaussian_field(g);
-    case InitKind::Randn: return randn_field(g, spec.seed);
-    case InitKind::Sine: return sine_field(g, spec.modes);
+    case InitKind::Gaussian: return gaussian_field<T>(g);
+    case InitKind::Randn: return randn_field<T>(g, spec.seed);
+    case InitKind::Sine: return sine_field<T>(g, spec.modes);
     case InitKind::File: break;
   }
   throw InputError("--init file needs an input reader, which this build does not have yet");
 }
+
+#define HEAT_INSTANTIATE_INITIAL_FIELDS(T)                                          \
+  template Field<T> gaussian_field<T>(const Grid&);                                 \
+  template Field<T> randn_field<T>(const Grid&, std::uint64_t);                     \
+  template Field<T> sine_field<T>(const Grid&, const std::array<int, 3>&);          \
+  template Field<T> make_initial_field<T>(const Grid&, const InitSpec&);
+HEAT_INSTANTIATE_INITIAL_FIELDS(float)
+HEAT_INSTANTIATE_INITIAL_FIELDS(double)
 
 }  // namespace heat

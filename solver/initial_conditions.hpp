@@ -18,16 +18,23 @@ struct InitSpec {
   std::array<int, 3> modes = {1, 1, 1};  // sine: mode numbers along x, y, z
 };
 
+// Every field is computed in double and rounded once to T (float or double), point by point, so
+// a float run's field is the double field rounded, without a double copy of it in memory.
+
 // A smooth hot spot: exp(-|x - centre|^2 / (2 sigma^2)), sigma a tenth of the shortest side.
-Field<double> gaussian_field(const Grid& g);
+template <typename T = double>
+Field<T> gaussian_field(const Grid& g);
 // Standard normal values; value n depends only on (seed, n), and is bitwise the same on every
 // machine and thread count (no libm: see initial_conditions.cpp).
-Field<double> randn_field(const Grid& g, std::uint64_t seed);
+template <typename T = double>
+Field<T> randn_field(const Grid& g, std::uint64_t seed);
 // prod_a sin(m_a * pi * x_a / L_a) with x_a = index * h_a and L_a = (n_a - 1) * h_a.
-Field<double> sine_field(const Grid& g, const std::array<int, 3>& modes);
+template <typename T = double>
+Field<T> sine_field(const Grid& g, const std::array<int, 3>& modes);
 
 // The generated kinds above; File is read by io/ and refused here.
-Field<double> make_initial_field(const Grid& g, const InitSpec& spec);
+template <typename T = double>
+Field<T> make_initial_field(const Grid& g, const InitSpec& spec);
 
 // One standard normal draw for counter n of stream `seed` (exposed for tests).
 double standard_normal(std::uint64_t seed, std::uint64_t n);
