@@ -20,15 +20,6 @@ std::vector<std::string> cuda_backend_names() {
   return names;
 }
 
-Problem make_problem(const Grid& g, int order) {
-  Problem p;
-  p.grid = g;
-  p.order = order;
-  p.alpha = 0.8;
-  p.dt = dt_from_cfl(g, p.alpha, 0.2);  // well inside stability, large enough that steps matter
-  return p;
-}
-
 const Grid kAwkwardGrids[] = {{9, 9, 9, 0.5, 0.5, 0.5}, {23, 17, 29, 0.7, 1.3, 0.9}, {130, 67, 45, 1.0, 0.6, 1.7}};
 
 template <typename T>
@@ -52,7 +43,7 @@ void expect_matches_reference(const std::string& name) {
   const double tol = sizeof(T) == 4 ? 1e-6 : 1e-12;
   for (const Grid& g : kAwkwardGrids)
     for (int order : {2, 4, 6, 8}) {
-      const Problem p = make_problem(g, order);
+      const Problem p = test::gpu_test_problem(g, order);
       const Field<double> start = randn_field(g, 100 + order);
       const FieldDifference d = check_against_reference<T>(name, p, start, 5, tol, tol);
       EXPECT_TRUE(d.pass()) << name << " order " << order << " " << g.nx << "x" << g.ny << "x" << g.nz << ": "
@@ -66,7 +57,7 @@ TEST_P(CudaBackend, MatchesCpuReferenceDouble) { expect_matches_reference<double
 TEST_P(CudaBackend, BoundaryBitwiseUnchangedAndRunsRepeatBitwise) {
   for (const Grid& g : kAwkwardGrids)
     for (int order : {2, 8}) {
-      const Problem p = make_problem(g, order);
+      const Problem p = test::gpu_test_problem(g, order);
       const Field<float> start = field_cast<float>(randn_field(g, 9));
       const Field<float> first = run_steps(GetParam(), p, start, 4);
       const Field<float> second = run_steps(GetParam(), p, start, 4);

@@ -23,6 +23,17 @@ CommandResult run_heatrk4(const std::vector<std::string>& args, const std::strin
 // A fresh empty directory under the system temp dir, removed at process exit.
 std::string temp_directory(const std::string& tag);
 
+// The problem the GPU backend tests run: alpha 0.8 and cfl 0.2, well inside stability but large
+// enough that every stage changes the result.
+inline Problem gpu_test_problem(const Grid& g, int order) {
+  Problem p;
+  p.grid = g;
+  p.order = order;
+  p.alpha = 0.8;
+  p.dt = dt_from_cfl(g, p.alpha, 0.2);
+  return p;
+}
+
 // A backend's result after some steps: the boundary layer bitwise as it started, and most of
 // the interior changed (a backend that did nothing would pass the first check alone).
 template <typename T>

@@ -47,15 +47,6 @@ std::string case_name(const TiledCase& c) {
 // GoogleTest prints a parameter with this instead of its raw bytes.
 void PrintTo(const TiledCase& c, std::ostream* os) { *os << case_name(c); }
 
-Problem make_problem(const Grid& g, int order) {
-  Problem p;
-  p.grid = g;
-  p.order = order;
-  p.alpha = 0.8;
-  p.dt = dt_from_cfl(g, p.alpha, 0.2);  // well inside stability, large enough that steps matter
-  return p;
-}
-
 // 9^3 is smaller than every tile; the others are no multiple of any tile or warp width, so the
 // partial tiles at the far faces and the out-of-grid columns of the halo are exercised.
 const Grid kGrids[] = {{9, 9, 9, 0.5, 0.5, 0.5},
@@ -83,7 +74,7 @@ void expect_matches_reference(const TiledCase& c) {
   const double tol = sizeof(T) == 4 ? 1e-6 : 1e-12;
   for (const Grid& g : kGrids)
     for (int steps : {1, 5}) {
-      const Problem p = make_problem(g, c.order);
+      const Problem p = test::gpu_test_problem(g, c.order);
       const Field<T> start = field_cast<T>(randn_field(g, 300 + c.order + steps));
       const Field<T> result = run_tiled<T>(c, p, start, steps);
       const Field<double> reference = cpu_reference(p, field_cast<double>(start), steps);
@@ -102,7 +93,7 @@ TEST_P(TiledConfiguration, MatchesCpuReference) {
 template <typename T>
 void expect_boundary_unchanged_and_repeatable(const TiledCase& c) {
   for (const Grid& g : kGrids) {
-    const Problem p = make_problem(g, c.order);
+    const Problem p = test::gpu_test_problem(g, c.order);
     const Field<T> start = field_cast<T>(randn_field(g, 9));
     const Field<T> first = run_tiled<T>(c, p, start, 4);
     const Field<T> second = run_tiled<T>(c, p, start, 4);
@@ -135,7 +126,7 @@ TEST(TiledConfigurations, EveryOrderAndPrecisionHasABuiltDefault) {
 }
 
 TEST(TiledConfigurations, UnknownConfigurationIsRefusedByName) {
-  const Problem p = make_problem(kGrids[0], 8);
+  const Problem p = test::gpu_test_problem(kGrids[0], 8);
   try {
     make_tiled_backend<float>(p, BackendOptions{}, "5+0/1x1/m9");
     FAIL() << "an unknown configuration was accepted";
