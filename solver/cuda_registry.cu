@@ -9,9 +9,7 @@ void register_tiled_backend(BackendRegistry& registry);
 void register_cuda_backends(BackendRegistry& registry) {
   register_naive_backend(registry);
   register_reuse_backend(registry);
-#ifdef HEAT_HAVE_TILED
   register_tiled_backend(registry);
-#endif
 }
 
 }  // namespace heat
