@@ -83,7 +83,7 @@ phase_results() { TAIL_LINES=40 step results benchmarks/run_all.sh "$BUILD" "$OU
 
 # Where a tiled step's time goes: ncu on each kernel of one step at 256^3, order 8, float.
 phase_profile() {
-  TAIL_LINES=120 step profile ncu --kernel-name regex:tiled_group_kernel --launch-skip 2 --launch-count 2 \
+  TAIL_LINES=120 step profile ncu --kernel-name regex:plane_group_kernel --launch-skip 2 --launch-count 2 \
     --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section MemoryWorkloadAnalysis --metrics \
     l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,lts__t_bytes.sum,dram__bytes.sum \
