@@ -46,8 +46,9 @@ bool compare_array(const CompareOptions& o, const std::string& name) {
   const PointArray b = read_point_array(o.file_b, name);
   // The defaults of --check (design section 3): float data cannot agree better than float rounding.
   const bool either_float = a.stored_as_float || b.stored_as_float;
-  const double rtol = o.rtol >= 0 ? o.rtol : (either_float ? 1e-6 : 1e-12);
-  const double atol = o.atol >= 0 ? o.atol : (either_float ? 1e-6 : 1e-12);
+  const double tol = default_tolerance(either_float ? Precision::Float : Precision::Double);
+  const double rtol = o.rtol >= 0 ? o.rtol : tol;
+  const double atol = o.atol >= 0 ? o.atol : tol;
   const FieldDifference d = compare_fields(a.values, b.values, rtol, atol);
   std::printf("%s (%s vs %s, rtol %.3g, atol %.3g): %s\n", name.c_str(), a.stored_as_float ? "float" : "double",
               b.stored_as_float ? "float" : "double", rtol, atol, describe(d).c_str());

@@ -7,6 +7,7 @@
 #include "solver/gpu_info.hpp"
 #include "solver/registry.hpp"
 #include "stencils/stencil.hpp"
+#include "validation/norms.hpp"
 
 namespace heat {
 namespace {
@@ -81,7 +82,6 @@ std::string resolve_backend(const RunOptions& o, std::string& note) {
 
 }  // namespace
 
-double default_tolerance(Precision p) { return p == Precision::Float ? 1e-6 : 1e-12; }
 
 void require_supported_order(int order) {
   if (!is_supported_order(order))

@@ -74,8 +74,6 @@ struct RunPlan {
 // `file_grid` carries the grid read from --init-file (nullptr otherwise).
 RunPlan make_run_plan(const RunOptions& options, const Grid* file_grid = nullptr);
 
-// The default tolerances of --check: 1e-6 for float, 1e-12 for double.
-double default_tolerance(Precision p);
 
 // Throws InputError unless every axis has at least 2r + 1 points for the order.
 void require_grid_fits_order(const Grid& g, int order);

@@ -60,7 +60,7 @@ Row measure(const Options& o, const BackendEntry& entry, int n, int order, doubl
             const Field<double>& start_double, std::size_t l2_bytes) {
   Row row{entry.name, sizeof(T) == 4 ? "float" : "double", n, order};
   row.copy_gb_per_s = copy_bw / 1e9;
-  const double tol = sizeof(T) == 4 ? 1e-6 : 1e-12;
+  const double tol = default_tolerance<T>();
   const Problem small = reference_problem(o.check_n, order);
   const FieldDifference d =
       check_against_reference<T>(entry, small, randn_field(small.grid, 7), 10, tol, tol, o.device);

@@ -121,17 +121,15 @@ class TiledBackend final : public CudaBackend<T> {
         rk_(make_rk4_constants<T>(p.dt)),
         u_next_(p.grid.points()),
         kernels_(p.grid, o.device) {
-    // Stage fields are zero on the boundary layer, which no kernel writes; their interior is
-    // poisoned until the first kernel writes it.
+    // Stage field and partial sum between the two kernels: zero on the boundary layer, which no
+    // kernel writes, NaN on the interior until the first kernel writes it.
     if (kSplit < 4) {
       k_ = DeviceBuffer<T>(p.grid.points());
-      k_.zero();
-      launch_interior_pointwise<T>(p.grid, R, PoisonInterior<T>{k_.get()});
+      prepare_stage_field(k_, p.grid, R);
     }
     if (kSplit == 2 || kSplit == 3) {
       sum_ = DeviceBuffer<T>(p.grid.points());
-      sum_.zero();
-      launch_interior_pointwise<T>(p.grid, R, PoisonInterior<T>{sum_.get()});
+      prepare_stage_field(sum_, p.grid, R);
     }
   }
 

@@ -12,6 +12,14 @@
 
 namespace heat {
 
+// The default tolerances of design section 3 (--check, verify, compare): float results are
+// held to 1e-6 + 1e-6|ref|, double ones to 1e-12 + 1e-12|ref|.
+constexpr double default_tolerance(Precision p) { return p == Precision::Float ? 1e-6 : 1e-12; }
+template <typename T>
+constexpr double default_tolerance() {
+  return default_tolerance(sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double);
+}
+
 struct PointMismatch {
   int i = 0, j = 0, k = 0;
   double value = 0, reference = 0;

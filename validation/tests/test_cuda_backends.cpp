@@ -40,7 +40,7 @@ class CudaBackend : public ::testing::TestWithParam<std::string> {
 
 template <typename T>
 void expect_matches_reference(const std::string& name) {
-  const double tol = sizeof(T) == 4 ? 1e-6 : 1e-12;
+  const double tol = default_tolerance<T>();
   for (const Grid& g : kAwkwardGrids)
     for (int order : {2, 4, 6, 8}) {
       const Problem p = test::gpu_test_problem(g, order);

@@ -71,7 +71,7 @@ class TiledConfiguration : public ::testing::TestWithParam<TiledCase> {
 
 template <typename T>
 void expect_matches_reference(const TiledCase& c) {
-  const double tol = sizeof(T) == 4 ? 1e-6 : 1e-12;
+  const double tol = default_tolerance<T>();
   for (const Grid& g : kGrids)
     for (int steps : {1, 5}) {
       const Problem p = test::gpu_test_problem(g, c.order);
