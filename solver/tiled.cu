@@ -16,16 +16,18 @@ namespace heat {
 namespace {
 
 // Split is the last stage of the first kernel; 4: one kernel runs all four stages. A block is
-// RX x TY threads, each owning M columns, so its region is RX x (TY*M) columns.
-template <int R, typename T, int RX, int TY, int M, int Split>
+// RX x TY threads, each owning M columns, so its region is RX x (TY*M) columns; MinBlocks is the
+// number of blocks per SM its registers must allow.
+template <int R, typename T, int RX, int TY, int M, int Split, int MinBlocks = 1>
 struct TiledConfig {
   static constexpr int kRadius = R;
   static constexpr int kSplit = Split;
-  using First = PlaneGroup<R, T, 1, Split, RX, TY, M>;
-  using Second = PlaneGroup<R, T, (Split < 4 ? Split + 1 : 4), (Split < 4 ? 4 - Split : 1), RX, TY, M>;
+  using First = PlaneGroup<R, T, 1, Split, RX, TY, M, MinBlocks>;
+  using Second = PlaneGroup<R, T, (Split < 4 ? Split + 1 : 4), (Split < 4 ? 4 - Split : 1), RX, TY, M, MinBlocks>;
   static std::string name() {
     const std::string grouping = Split == 4 ? "4" : std::to_string(Split) + "+" + std::to_string(4 - Split);
-    return grouping + "/" + std::to_string(RX) + "x" + std::to_string(TY * M);
+    return grouping + "/" + std::to_string(RX) + "x" + std::to_string(TY * M) + "/m" + std::to_string(M) +
+           (MinBlocks > 1 ? "b" + std::to_string(MinBlocks) : "");
   }
 };
 
@@ -43,50 +45,52 @@ void for_each_config(ConfigList<Configs...>, F&& f) {
 }
 
 // The configurations built per radius and precision, and the registry's Default: the fastest in
-// the sweep of benchmarks/worklog.md (v3). Double holds twice the registers per queue entry, so
-// its regions are 32 wide. A fused group needs a halo of (stages * r) on each side: order 8 fits
-// two stages per kernel in a 64 x 32 region (48 x 16 output), not four.
+// the sweep of benchmarks/worklog.md (t6). A fused group needs a halo of (stages * r) on each side:
+// order 8 fits two stages per kernel in a 64 x 32 region (48 x 16 output), not four. Each column a
+// thread owns holds 2r+1 planes per stage in registers, so fewer columns per thread (m) buy more
+// warps per SM; double holds twice the registers per value, so its regions are 32 wide.
 template <int R, typename T>
 struct Built;
 template <>
 struct Built<1, float> {
   using Default = TiledConfig<1, float, 64, 8, 4, 4>;
-  using List = ConfigList<Default, TiledConfig<1, float, 64, 8, 4, 2>>;
+  using List = ConfigList<Default, TiledConfig<1, float, 64, 16, 2, 4>, TiledConfig<1, float, 32, 32, 1, 4, 2>,
+                          TiledConfig<1, float, 64, 8, 2, 4, 2>, TiledConfig<1, float, 64, 8, 4, 2>>;
 };
 template <>
 struct Built<1, double> {
   using Default = TiledConfig<1, double, 32, 16, 2, 4>;
-  using List = ConfigList<Default, TiledConfig<1, double, 32, 16, 2, 2>>;
+  using List = ConfigList<Default, TiledConfig<1, double, 32, 32, 1, 4>, TiledConfig<1, double, 32, 16, 2, 2>>;
 };
 template <>
 struct Built<2, float> {
   using Default = TiledConfig<2, float, 64, 8, 4, 2>;  // all four fused was slower, and spills
-  using List = ConfigList<Default>;
+  using List = ConfigList<Default, TiledConfig<2, float, 64, 16, 2, 2>, TiledConfig<2, float, 32, 32, 1, 2, 2>>;
 };
 template <>
 struct Built<2, double> {
   using Default = TiledConfig<2, double, 32, 16, 2, 2>;
-  using List = ConfigList<Default>;
+  using List = ConfigList<Default, TiledConfig<2, double, 32, 32, 1, 2>>;
 };
 template <>
 struct Built<3, float> {
   using Default = TiledConfig<3, float, 64, 8, 4, 2>;
-  using List = ConfigList<Default>;
+  using List = ConfigList<Default, TiledConfig<3, float, 64, 16, 2, 2>>;
 };
 template <>
 struct Built<3, double> {
   using Default = TiledConfig<3, double, 32, 16, 2, 2>;
-  using List = ConfigList<Default>;
+  using List = ConfigList<Default, TiledConfig<3, double, 32, 32, 1, 2>>;
 };
 template <>
 struct Built<4, float> {
   using Default = TiledConfig<4, float, 64, 8, 4, 2>;
-  using List = ConfigList<Default, TiledConfig<4, float, 32, 16, 2, 2>>;
+  using List = ConfigList<Default, TiledConfig<4, float, 64, 16, 2, 2>, TiledConfig<4, float, 32, 8, 4, 2, 2>>;
 };
 template <>
 struct Built<4, double> {
   using Default = TiledConfig<4, double, 32, 16, 2, 2>;
-  using List = ConfigList<Default>;
+  using List = ConfigList<Default, TiledConfig<4, double, 32, 32, 1, 2>>;
 };
 
 // NaN on the interior: a point that no kernel writes shows up in the first step's result.

@@ -10,6 +10,8 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
+#include <string>
 
 #include "solver/cuda_backend.cuh"
 #include "stencils/stencil.hpp"
@@ -30,11 +32,10 @@ struct GroupArgs {
   int z_chunk;       // output planes per block along z
 };
 
-// Non-binding prefetches: no register, no wait.
-__device__ inline void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
+// A non-binding prefetch into L2: no register, no wait.
 __device__ inline void prefetch_l2(const void* p) { asm volatile("prefetch.global.L2 [%0];" ::"l"(p)); }
 
-template <int Radius, typename Value, int First, int Stages, int RX, int TY, int M>
+template <int Radius, typename Value, int First, int Stages, int RX, int TY, int M, int MinBlocks = 1>
 struct PlaneGroup {
   using T = Value;
   static constexpr int R = Radius;
@@ -45,6 +46,9 @@ struct PlaneGroup {
   static constexpr int kHalo = Stages * R;  // stage s's results are needed r further out than s+1's
   static constexpr int kTileX = RX - 2 * kHalo, kTileY = kRegionY - 2 * kHalo;
   static constexpr int kThreads = RX * TY;
+  // Blocks per SM the compiler must fit (__launch_bounds__): more warps to hide the barriers, at
+  // the price of fewer registers per thread.
+  static constexpr int kMinBlocks = MinBlocks;
   static constexpr int kQueue = 2 * R + 1;
   // The partial RK4 sum of a plane is started by stage 0 and finished (Stages-1)*r planes later.
   static constexpr int kSumDepth = (Stages - 1) * R + 1;
@@ -54,29 +58,66 @@ struct PlaneGroup {
   static_assert(RX % 32 == 0 && kThreads <= 1024, "whole warps along x, at most 1024 threads");
 };
 
+// What a thread's column is, worked out once before the z loop rather than on every plane: bit 0,
+// inside the grid in x and y; bit 1+s, inside the region where stage s is computed (the interior,
+// and the output tile grown by the stages still to come). For the group's last stage that region
+// is the output tile itself.
+constexpr unsigned kColumnInGrid = 1u;
+__host__ __device__ constexpr unsigned column_computes(int stage) { return 2u << stage; }
+
 template <class G>
-__global__ void __launch_bounds__(G::kThreads, 1)
+__global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
     plane_group_kernel(const __grid_constant__ GroupArgs<G::R, typename G::T> a) {
   using T = typename G::T;
   constexpr int R = G::R, S = G::kStages, M = G::kRows, Q = G::kQueue, RX = G::kRegionX, RY = G::kRegionY;
   constexpr int H = G::kHalo;
+  constexpr bool kFromU = G::kFirst == 1;  // the group's first stage input is u itself
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   T* const planes = reinterpret_cast<T*>(shared_bytes);
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int gx = R + int(blockIdx.x) * G::kTileX - H + tx;
-  const bool x_in_grid = gx >= 0 && gx < d.nx;
-  const bool x_interior = gx >= R && gx < d.nx - R;
-  int gy[M];
-#pragma unroll
-  for (int m = 0; m < M; ++m) gy[m] = R + int(blockIdx.y) * G::kTileY - H + ty + m * G::kThreadsY;
   const int z_begin = R + int(blockIdx.z) * a.z_chunk;
   const int z_end = min(z_begin + a.z_chunk, d.nz - R);
-  auto at = [&](int m, int z) { return (long long)z * d.stride_z + (long long)gy[m] * d.stride_y + gx; };
-  auto in_grid = [&](int m, int z) { return x_in_grid && gy[m] >= 0 && gy[m] < d.ny && z >= 0 && z < d.nz; };
+  const int z_first = z_begin - H;  // the first plane the block loads
 
+  // Indices are 32-bit, relative to the block's first plane inside the grid: one integer add per
+  // address instead of 64-bit arithmetic (PlaneGroupLauncher keeps the block's span within int).
+  const int z_origin = max(z_first, 0);
+  const long long origin = (long long)z_origin * d.stride_z;
+  const int plane = int(d.stride_z);
+  auto from_origin = [&](auto* field) { return field + origin; };
+
+  int column[M];  // the column's offset within a plane
+  unsigned facts[M];
+  {
+    const int gx = R + int(blockIdx.x) * G::kTileX - H + tx;
+#pragma unroll
+    for (int m = 0; m < M; ++m) {
+      const int y = ty + m * G::kThreadsY;
+      const int gy = R + int(blockIdx.y) * G::kTileY - H + y;
+      const bool in_grid = gx >= 0 && gx < d.nx && gy >= 0 && gy < d.ny;
+      const bool interior = gx >= R && gx < d.nx - R && gy >= R && gy < d.ny - R;
+      column[m] = in_grid ? gy * d.nx + gx : 0;
+      unsigned f = in_grid ? kColumnInGrid : 0u;
+#pragma unroll
+      for (int s = 0; s < S; ++s) {
+        const int margin = (s + 1) * R;
+        if (interior && tx >= margin && tx < RX - margin && y >= margin && y < RY - margin) f |= column_computes(s);
+      }
+      facts[m] = f;
+    }
+  }
+  auto loads = [&](int m, int z) { return (facts[m] & kColumnInGrid) && unsigned(z) < unsigned(d.nz); };
+
+  // Stage s's input along each column, 2r+1 planes; for a group that starts from u, the u planes
+  // behind stage 0's window as far as the last stage's centre, so u at every centre is in registers.
+  constexpr int kOlderU = kFromU ? (S > 2 ? (S - 2) * R : 0) : 0;
   T queue[S][M][Q];
+  T older_u[M][kOlderU > 0 ? kOlderU : 1];
   T sums[M][G::kSumDepth];
+  // The input plane after the current one, loaded an iteration ahead so its latency overlaps the
+  // current iteration's barriers: u, and k_prev for a group that starts after stage 1.
+  T next_u[M], next_k[M];
 #pragma unroll
   for (int m = 0; m < M; ++m) {
 #pragma unroll
@@ -85,76 +126,84 @@ __global__ void __launch_bounds__(G::kThreads, 1)
       for (int q = 0; q < Q; ++q) queue[s][m][q] = T(0);
 #pragma unroll
     for (int i = 0; i < G::kSumDepth; ++i) sums[m][i] = T(0);
+#pragma unroll
+    for (int i = 0; i < kOlderU; ++i) older_u[m][i] = T(0);
+    const int at = column[m] + (z_first - z_origin) * plane;
+    next_u[m] = loads(m, z_first) ? from_origin(a.u)[at] : T(0);
+    next_k[m] = T(0);
+    if constexpr (!kFromU) next_k[m] = loads(m, z_first) ? from_origin(a.k_prev)[at] : T(0);
   }
   int buffer = 0;
 
-  for (int z_load = z_begin - H; z_load < z_end + H; ++z_load) {
-    // Planes this block will load soon go to the caches now, so the loads below and in the next
-    // iterations hit L1 or L2 instead of waiting on DRAM between two barriers.
+  for (int z_load = z_first; z_load < z_end + H; ++z_load) {
+    const int here = (z_load - z_origin) * plane;  // the newest plane, relative to the origin
+    T input[M], sum_before[M];
 #pragma unroll
     for (int m = 0; m < M; ++m) {
-      if (in_grid(m, z_load + 1)) prefetch_l1(a.u + at(m, z_load + 1));
-      if (in_grid(m, z_load + 3)) prefetch_l2(a.u + at(m, z_load + 3));
-      if constexpr (G::kFirst > 1) {
-        if (in_grid(m, z_load + 1)) prefetch_l1(a.k_prev + at(m, z_load + 1));
-        if (in_grid(m, z_load + 3)) prefetch_l2(a.k_prev + at(m, z_load + 3));
+      // The newest plane of the first stage's input: u, or u + c*k_prev (k_prev is zero on the
+      // boundary layer, where that is u). Zero outside the grid.
+      input[m] = next_u[m];
+      if constexpr (!kFromU) input[m] = stage_input(next_u[m], a.rk.stage_dt[G::kFirst - 2], next_k[m]);
+      const int ahead = column[m] + here + plane;
+      const bool load_ahead = loads(m, z_load + 1);
+      next_u[m] = load_ahead ? from_origin(a.u)[ahead] : T(0);
+      if (loads(m, z_load + 3)) prefetch_l2(from_origin(a.u) + ahead + 2 * plane);
+      if constexpr (!kFromU) {
+        next_k[m] = load_ahead ? from_origin(a.k_prev)[ahead] : T(0);
+        if (loads(m, z_load + 3)) prefetch_l2(from_origin(a.k_prev) + ahead + 2 * plane);
+        // A later group reads the RK4 sum through the stage before it (k1 itself after stage 1)
+        // before the first barrier, so the latency overlaps it.
+        sum_before[m] = T(0);
+        if (loads(m, z_load - R))
+          sum_before[m] = from_origin(G::kFirst == 2 ? a.k_prev : a.sum_in)[column[m] + here - R * plane];
       }
     }
-    // Values this iteration needs at the stage centres, issued before the first barrier so their
-    // latency overlaps it: u where a stage forms the next input or the new u, and the RK4 sum
-    // through the stage before the group (k1 itself after stage 1).
-    T u_at[S][M], sum_before[M];
 #pragma unroll
     for (int m = 0; m < M; ++m) {
+      if constexpr (kOlderU > 0) {
 #pragma unroll
-      for (int s = 0; s < S; ++s) {
-        const int centre_z = z_load - (s + 1) * R;
-        const bool needed = (s + 1 < S) ? !(G::kFirst == 1 && s == 0) : G::kEndsStep;
-        u_at[s][m] = (needed && in_grid(m, centre_z)) ? a.u[at(m, centre_z)] : T(0);
-      }
-      const int first_centre = z_load - R;
-      sum_before[m] = T(0);
-      if (G::kFirst > 1 && in_grid(m, first_centre))
-        sum_before[m] = (G::kFirst == 2 ? a.k_prev : a.sum_in)[at(m, first_centre)];
-    }
-    // The newest plane of the first stage's input: u, or u + c*k_prev for a later group
-    // (k_prev is zero on the boundary layer, where that is u). Zero outside the grid.
-#pragma unroll
-    for (int m = 0; m < M; ++m) {
-      T input = T(0);
-      if (in_grid(m, z_load)) {
-        const long long p = at(m, z_load);
-        input = a.u[p];
-        if constexpr (G::kFirst > 1) input = stage_input(input, a.rk.stage_dt[G::kFirst - 2], a.k_prev[p]);
+        for (int i = kOlderU - 1; i > 0; --i) older_u[m][i] = older_u[m][i - 1];
+        older_u[m][0] = queue[0][m][0];
       }
 #pragma unroll
       for (int q = 0; q + 1 < Q; ++q) queue[0][m][q] = queue[0][m][q + 1];
-      queue[0][m][Q - 1] = input;
+      queue[0][m][Q - 1] = input[m];
 #pragma unroll
       for (int i = G::kSumDepth - 1; i > 0; --i) sums[m][i] = sums[m][i - 1];
+      if constexpr (kFromU) sum_before[m] = T(0);
     }
 
 #pragma unroll
     for (int s = 0; s < S; ++s) {
       const int centre_z = z_load - (s + 1) * R;
       const int stage = G::kFirst - 1 + s;  // 0-based RK4 stage
-      T* const plane = planes + buffer * RX * RY;
+      // u at this stage's centre, where it forms the next input or the new u: in registers for a
+      // group that starts from u (in stage 0's window for s <= 1, behind it after), else loaded
+      // before the barrier so the latency overlaps it.
+      T u_centre[M];
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        if constexpr (kFromU) {
+          u_centre[m] = s == 0 ? queue[0][m][R] : (s == 1 ? queue[0][m][0] : older_u[m][s > 1 ? (s - 1) * R - 1 : 0]);
+        } else {
+          const bool needed = s + 1 < S || G::kEndsStep;
+          u_centre[m] = (needed && loads(m, centre_z)) ? from_origin(a.u)[column[m] + here - (s + 1) * R * plane] : T(0);
+        }
+      }
+      T* const shared_plane = planes + buffer * RX * RY;
       buffer ^= 1;
 #pragma unroll
-      for (int m = 0; m < M; ++m) plane[(ty + m * G::kThreadsY) * RX + tx] = queue[s][m][R];
+      for (int m = 0; m < M; ++m) shared_plane[(ty + m * G::kThreadsY) * RX + tx] = queue[s][m][R];
       __syncthreads();
 
-      // Stage s is needed on the output tile grown by (S-1-s)*r: a margin of (s+1)*r in the region.
-      const int margin = (s + 1) * R;
-      const bool x_active = x_interior && tx >= margin && tx < RX - margin;
       const bool z_interior = centre_z >= R && centre_z < d.nz - R;
 #pragma unroll
       for (int m = 0; m < M; ++m) {
         const int y = ty + m * G::kThreadsY;
-        const bool active = x_active && z_interior && y >= margin && y < RY - margin && gy[m] >= R && gy[m] < d.ny - R;
+        const bool active = z_interior && (facts[m] & column_computes(s));
         T k = T(0);  // stage fields are zero on the boundary layer
         if (active) {
-          const T* centre = plane + y * RX + tx;
+          const T* centre = shared_plane + y * RX + tx;
           k = apply_stencil<R, T>(a.weights, queue[s][m][R], [&](int axis, int dist) {
             if (axis == 0) return centre[dist] + centre[-dist];
             if (axis == 1) return centre[dist * RX] + centre[-dist * RX];
@@ -166,18 +215,17 @@ __global__ void __launch_bounds__(G::kThreads, 1)
 
         if (s + 1 < S) {
           // The next stage's input at this plane: u + c*k (u itself on the boundary layer).
-          const T u_here = (G::kFirst == 1 && s == 0) ? queue[0][m][R] : u_at[s][m];
 #pragma unroll
           for (int q = 0; q + 1 < Q; ++q) queue[s + 1][m][q] = queue[s + 1][m][q + 1];
-          queue[s + 1][m][Q - 1] = stage_input(u_here, a.rk.stage_dt[stage], k);
-        } else if (active && centre_z >= z_begin && centre_z < z_end && tx >= H && tx < RX - H && y >= H &&
-                   y < RY - H) {
-          const long long p = at(m, centre_z);
+          queue[s + 1][m][Q - 1] = stage_input(u_centre[m], a.rk.stage_dt[stage], k);
+        } else if (active && centre_z >= z_begin && centre_z < z_end) {
+          // The last stage is computed exactly on the output tile: store this block's planes.
+          const int at = column[m] + here - S * R * plane;
           if constexpr (G::kEndsStep) {
-            a.u_out[p] = rk4_finish(u_at[s][m], a.rk.dt_over_6, sum);
+            from_origin(a.u_out)[at] = rk4_finish(u_centre[m], a.rk.dt_over_6, sum);
           } else {
-            a.k_out[p] = k;
-            if constexpr (G::kFirst + S - 1 >= 2) a.sum_out[p] = sum;  // after stage 1 the sum is k1
+            from_origin(a.k_out)[at] = k;
+            if constexpr (G::kFirst + S - 1 >= 2) from_origin(a.sum_out)[at] = sum;  // after stage 1 the sum is k1
           }
         }
       }
@@ -198,6 +246,13 @@ class PlaneGroupLauncher {
     HEAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, plane_group_kernel<G>,
                                                                   G::kThreads, G::kSharedBytes));
     if (blocks_per_sm < 1) throw RunError("a tiled kernel does not fit on this GPU");
+    // The kernel indexes a block's span of planes with 32-bit integers: the z split below keeps
+    // (chunk + 2*halo + 3) planes within int, which needs the pipeline's planes to fit at least.
+    const long long plane = (long long)g.nx * g.ny;
+    const long long max_span = INT_MAX / plane;
+    if (max_span < 2 * G::kHalo + 4)
+      throw RunError("tiled needs an x-y plane of at most " + std::to_string(INT_MAX / (2 * G::kHalo + 4)) +
+                     " points at order " + std::to_string(2 * R) + "; this grid has " + std::to_string(plane));
     tiles_x_ = ceil_div(g.nx - 2 * R, G::kTileX);
     tiles_y_ = ceil_div(g.ny - 2 * R, G::kTileY);
     // Each block re-reads 2*G*r planes to fill its pipeline; split z only as far as it takes to
@@ -205,8 +260,10 @@ class PlaneGroupLauncher {
     const int inner_z = g.nz - 2 * R;
     const long long slots = (long long)sms * blocks_per_sm, tiles = (long long)tiles_x_ * tiles_y_;
     long long best = -1;
-    for (int chunks = 1; chunks <= 16 && chunks <= inner_z; ++chunks) {
+    for (int chunks = 1; chunks <= inner_z; ++chunks) {
       const int chunk = ceil_div(inner_z, chunks);
+      if (chunk + 2 * G::kHalo + 3 > max_span) continue;  // a span too long for int indices
+      if (chunks > 16 && best >= 0) break;
       const long long waves = (ceil_div(inner_z, chunk) * tiles + slots - 1) / slots;
       const long long cost = waves * (chunk + 2 * G::kHalo);
       if (best < 0 || cost < best) best = cost, z_chunk_ = chunk;
