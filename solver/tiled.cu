@@ -53,14 +53,14 @@ template <int R, typename T>
 struct Built;
 template <>
 struct Built<1, float> {
-  using Default = TiledConfig<1, float, 64, 8, 4, 4>;
-  using List = ConfigList<Default, TiledConfig<1, float, 64, 16, 2, 4>, TiledConfig<1, float, 32, 32, 1, 4, 2>,
+  using Default = TiledConfig<1, float, 64, 16, 2, 4>;
+  using List = ConfigList<TiledConfig<1, float, 64, 8, 4, 4>, Default, TiledConfig<1, float, 32, 32, 1, 4, 2>,
                           TiledConfig<1, float, 64, 8, 2, 4, 2>, TiledConfig<1, float, 64, 8, 4, 2>>;
 };
 template <>
 struct Built<1, double> {
-  using Default = TiledConfig<1, double, 32, 16, 2, 4>;
-  using List = ConfigList<Default, TiledConfig<1, double, 32, 32, 1, 4>, TiledConfig<1, double, 32, 16, 2, 2>>;
+  using Default = TiledConfig<1, double, 32, 32, 1, 4>;
+  using List = ConfigList<TiledConfig<1, double, 32, 16, 2, 4>, Default, TiledConfig<1, double, 32, 16, 2, 2>>;
 };
 template <>
 struct Built<2, float> {
@@ -74,23 +74,23 @@ struct Built<2, double> {
 };
 template <>
 struct Built<3, float> {
-  using Default = TiledConfig<3, float, 64, 8, 4, 2>;
-  using List = ConfigList<Default, TiledConfig<3, float, 64, 16, 2, 2>>;
+  using Default = TiledConfig<3, float, 64, 16, 2, 2>;
+  using List = ConfigList<TiledConfig<3, float, 64, 8, 4, 2>, Default>;
 };
 template <>
 struct Built<3, double> {
-  using Default = TiledConfig<3, double, 32, 16, 2, 2>;
-  using List = ConfigList<Default, TiledConfig<3, double, 32, 32, 1, 2>>;
+  using Default = TiledConfig<3, double, 32, 32, 1, 2>;
+  using List = ConfigList<TiledConfig<3, double, 32, 16, 2, 2>, Default>;
 };
 template <>
 struct Built<4, float> {
-  using Default = TiledConfig<4, float, 64, 8, 4, 2>;
-  using List = ConfigList<Default, TiledConfig<4, float, 64, 16, 2, 2>, TiledConfig<4, float, 32, 8, 4, 2, 2>>;
+  using Default = TiledConfig<4, float, 64, 16, 2, 2>;
+  using List = ConfigList<TiledConfig<4, float, 64, 8, 4, 2>, Default, TiledConfig<4, float, 32, 8, 4, 2, 2>>;
 };
 template <>
 struct Built<4, double> {
-  using Default = TiledConfig<4, double, 32, 16, 2, 2>;
-  using List = ConfigList<Default, TiledConfig<4, double, 32, 32, 1, 2>>;
+  using Default = TiledConfig<4, double, 32, 32, 1, 2>;
+  using List = ConfigList<TiledConfig<4, double, 32, 16, 2, 2>, Default>;
 };
 
 // NaN on the interior: a point that no kernel writes shows up in the first step's result.

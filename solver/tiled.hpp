@@ -1,8 +1,9 @@
 // The tiled backend's tile configurations, for the tests and the benchmark that iterate them.
-// A configuration is named "<grouping>/<tile x>x<tile y>/m<items per thread>", for example
-// "1+3/32x16/m2": stage 1 in one kernel and stages 2-4 fused in a second, on 32x16 output tiles,
-// each thread owning two 16-byte vectors per stage. "4" as the grouping means all four stages
-// fused in one kernel.
+// A configuration is named "<grouping>/<region x>x<region y>/m<columns per thread>[b<blocks>]",
+// for example "2+2/64x32/m2": stages 1-2 fused in one kernel and 3-4 in a second, each block
+// streaming a 64 x 32 region of columns (its output tile plus the halo) along z, each thread
+// owning two columns; "b2" asks the compiler to fit two blocks per SM. "4" as the grouping means
+// all four stages fused in one kernel.
 #pragma once
 
 #include <memory>

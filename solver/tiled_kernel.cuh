@@ -85,7 +85,12 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
   const int z_origin = max(z_first, 0);
   const long long origin = (long long)z_origin * d.stride_z;
   const int plane = int(d.stride_z);
-  auto from_origin = [&](auto* field) { return field + origin; };
+  // Each field's origin, once (unused fields are left at u, never at an offset from null).
+  const T* const u_base = a.u + origin;
+  const T* const k_base = kFromU ? a.u : a.k_prev + origin;
+  const T* const sum_base = G::kFirst <= 1 ? a.u : (G::kFirst == 2 ? a.k_prev : a.sum_in) + origin;
+  T* const out_base = (G::kEndsStep ? a.u_out : a.k_out) + origin;
+  T* const sum_out_base = G::kEndsStep || G::kFirst + S - 1 < 2 ? out_base : a.sum_out + origin;
 
   int column[M];  // the column's offset within a plane
   unsigned facts[M];
@@ -129,9 +134,9 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
 #pragma unroll
     for (int i = 0; i < kOlderU; ++i) older_u[m][i] = T(0);
     const int at = column[m] + (z_first - z_origin) * plane;
-    next_u[m] = loads(m, z_first) ? from_origin(a.u)[at] : T(0);
+    next_u[m] = loads(m, z_first) ? u_base[at] : T(0);
     next_k[m] = T(0);
-    if constexpr (!kFromU) next_k[m] = loads(m, z_first) ? from_origin(a.k_prev)[at] : T(0);
+    if constexpr (!kFromU) next_k[m] = loads(m, z_first) ? k_base[at] : T(0);
   }
   int buffer = 0;
 
@@ -146,16 +151,16 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
       if constexpr (!kFromU) input[m] = stage_input(next_u[m], a.rk.stage_dt[G::kFirst - 2], next_k[m]);
       const int ahead = column[m] + here + plane;
       const bool load_ahead = loads(m, z_load + 1);
-      next_u[m] = load_ahead ? from_origin(a.u)[ahead] : T(0);
-      if (loads(m, z_load + 3)) prefetch_l2(from_origin(a.u) + ahead + 2 * plane);
+      next_u[m] = load_ahead ? u_base[ahead] : T(0);
+      if (loads(m, z_load + 3)) prefetch_l2(u_base + ahead + 2 * plane);
       if constexpr (!kFromU) {
-        next_k[m] = load_ahead ? from_origin(a.k_prev)[ahead] : T(0);
-        if (loads(m, z_load + 3)) prefetch_l2(from_origin(a.k_prev) + ahead + 2 * plane);
+        next_k[m] = load_ahead ? k_base[ahead] : T(0);
+        if (loads(m, z_load + 3)) prefetch_l2(k_base + ahead + 2 * plane);
         // A later group reads the RK4 sum through the stage before it (k1 itself after stage 1)
         // before the first barrier, so the latency overlaps it.
         sum_before[m] = T(0);
         if (loads(m, z_load - R))
-          sum_before[m] = from_origin(G::kFirst == 2 ? a.k_prev : a.sum_in)[column[m] + here - R * plane];
+          sum_before[m] = sum_base[column[m] + here - R * plane];
       }
     }
 #pragma unroll
@@ -187,7 +192,7 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
           u_centre[m] = s == 0 ? queue[0][m][R] : (s == 1 ? queue[0][m][0] : older_u[m][s > 1 ? (s - 1) * R - 1 : 0]);
         } else {
           const bool needed = s + 1 < S || G::kEndsStep;
-          u_centre[m] = (needed && loads(m, centre_z)) ? from_origin(a.u)[column[m] + here - (s + 1) * R * plane] : T(0);
+          u_centre[m] = (needed && loads(m, centre_z)) ? u_base[column[m] + here - (s + 1) * R * plane] : T(0);
         }
       }
       T* const shared_plane = planes + buffer * RX * RY;
@@ -222,10 +227,10 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
           // The last stage is computed exactly on the output tile: store this block's planes.
           const int at = column[m] + here - S * R * plane;
           if constexpr (G::kEndsStep) {
-            from_origin(a.u_out)[at] = rk4_finish(u_centre[m], a.rk.dt_over_6, sum);
+            out_base[at] = rk4_finish(u_centre[m], a.rk.dt_over_6, sum);
           } else {
-            from_origin(a.k_out)[at] = k;
-            if constexpr (G::kFirst + S - 1 >= 2) from_origin(a.sum_out)[at] = sum;  // after stage 1 the sum is k1
+            out_base[at] = k;
+            if constexpr (G::kFirst + S - 1 >= 2) sum_out_base[at] = sum;  // after stage 1 the sum is k1
           }
         }
       }
