@@ -23,6 +23,15 @@ inline GridDims grid_dims(const Grid& g) {
   return GridDims{g.nx, g.ny, g.nz, (long long)g.nx, (long long)g.nx * g.ny};
 }
 
+// A register queue of the planes a z-marching thread holds, oldest first: drops the oldest and
+// appends the newest (unrolled, so only register moves remain).
+template <typename T, int N>
+__device__ __forceinline__ void slide_in(T (&queue)[N], T newest) {
+#pragma unroll
+  for (int i = 0; i + 1 < N; ++i) queue[i] = queue[i + 1];
+  queue[N - 1] = newest;
+}
+
 template <typename T>
 class CudaBackend : public Backend<T> {
  public:

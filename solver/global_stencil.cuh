@@ -37,18 +37,16 @@ __global__ void __launch_bounds__(kGlobalBlockX * kGlobalBlockY)
   T column[2 * R + 1];
   long long p = (long long)(k_begin - R) * d.stride_z + (long long)j * d.stride_y + i;
 #pragma unroll
-  for (int m = 0; m < 2 * R; ++m) column[m] = op.value(p + m * d.stride_z);
+  for (int m = 0; m < 2 * R; ++m) column[m + 1] = op.value(p + m * d.stride_z);
   p += R * d.stride_z;
   for (int k = k_begin; k < k_end; ++k, p += d.stride_z) {
-    column[2 * R] = op.value(p + R * d.stride_z);
+    slide_in(column, op.value(p + R * d.stride_z));
     const T lap = apply_stencil<R, T>(w, column[R], [&](int axis, int dist) {
       if (axis == 2) return column[R + dist] + column[R - dist];
       const long long s = axis == 0 ? 1 : d.stride_y;
       return op.value(p + dist * s) + op.value(p - dist * s);
     });
     op.store(p, lap);
-#pragma unroll
-    for (int m = 0; m < 2 * R; ++m) column[m] = column[m + 1];
   }
 }
 
@@ -93,22 +91,25 @@ void launch_interior_pointwise(const Grid& g, int r, const Body& body) {
 
 namespace heat {
 
+template <typename T>
+struct PoisonPoint {
+  T* field;
+  __device__ void operator()(long long p) const { field[p] = T(NAN); }
+};
+
+// NaN on the interior of a field whose boundary layer is left as it is: a point that no kernel
+// writes shows up in the first step's result.
+template <typename T>
+void poison_interior(DeviceBuffer<T>& field, const Grid& g, int r) {
+  launch_interior_pointwise<T>(g, r, PoisonPoint<T>{field.get()});
+}
+
 // A stage field starts as 0 on the boundary layer (where k is zero by definition and no kernel
 // writes) and NaN on the interior, so a point that a stage kernel fails to write poisons u.
 template <typename T>
-__global__ void prepare_stage_field_kernel(T* k, GridDims d, int r) {
-  const long long total = (long long)d.nz * d.stride_z;
-  for (long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x; p < total; p += (long long)gridDim.x * blockDim.x) {
-    const int i = int(p % d.nx), j = int((p / d.nx) % d.ny), kz = int(p / d.stride_z);
-    const bool interior = i >= r && i < d.nx - r && j >= r && j < d.ny - r && kz >= r && kz < d.nz - r;
-    k[p] = interior ? T(NAN) : T(0);
-  }
-}
-
-template <typename T>
 void prepare_stage_field(DeviceBuffer<T>& k, const Grid& g, int r) {
-  prepare_stage_field_kernel<T><<<1024, 256>>>(k.get(), grid_dims(g), r);
-  HEAT_CUDA_CHECK_LAUNCH();
+  k.zero();
+  poison_interior(k, g, r);
 }
 
 }  // namespace heat

@@ -52,6 +52,9 @@ struct PlaneGroup {
   static constexpr int kQueue = 2 * R + 1;
   // The partial RK4 sum of a plane is started by stage 0 and finished (Stages-1)*r planes later.
   static constexpr int kSumDepth = (Stages - 1) * R + 1;
+  // For a group that starts from u: the u planes kept behind stage 0's window, as far back as
+  // the last stage's centre, so u at every stage centre is in registers.
+  static constexpr int kOlderU = First == 1 && Stages > 2 ? (Stages - 2) * R : 0;
   // Two planes, alternated stage by stage, so one barrier per stage keeps writes off planes in use.
   static constexpr int kSharedBytes = 2 * RX * kRegionY * int(sizeof(T));
   static_assert(kTileX > 0 && kTileY > 0, "the halo leaves no output tile");
@@ -114,12 +117,13 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
   }
   auto loads = [&](int m, int z) { return (facts[m] & kColumnInGrid) && unsigned(z) < unsigned(d.nz); };
 
-  // Stage s's input along each column, 2r+1 planes; for a group that starts from u, the u planes
-  // behind stage 0's window as far as the last stage's centre, so u at every centre is in registers.
-  constexpr int kOlderU = kFromU ? (S > 2 ? (S - 2) * R : 0) : 0;
+  // Register queues along each column, oldest plane first: stage s's input (2r+1 planes), the
+  // older u planes (G::kOlderU), and the partial RK4 sums of the planes still between stage 0
+  // and the last stage (stage s works on the one r*s planes older than stage 0's).
+  constexpr int kOlderU = G::kOlderU, D = G::kSumDepth;
   T queue[S][M][Q];
   T older_u[M][kOlderU > 0 ? kOlderU : 1];
-  T sums[M][G::kSumDepth];
+  T sums[M][D];
   // The input plane after the current one, loaded an iteration ahead so its latency overlaps the
   // current iteration's barriers: u, and k_prev for a group that starts after stage 1.
   T next_u[M], next_k[M];
@@ -130,7 +134,7 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
 #pragma unroll
       for (int q = 0; q < Q; ++q) queue[s][m][q] = T(0);
 #pragma unroll
-    for (int i = 0; i < G::kSumDepth; ++i) sums[m][i] = T(0);
+    for (int i = 0; i < D; ++i) sums[m][i] = T(0);
 #pragma unroll
     for (int i = 0; i < kOlderU; ++i) older_u[m][i] = T(0);
     const int at = column[m] + (z_first - z_origin) * plane;
@@ -149,6 +153,7 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
       // boundary layer, where that is u). Zero outside the grid.
       input[m] = next_u[m];
       if constexpr (!kFromU) input[m] = stage_input(next_u[m], a.rk.stage_dt[G::kFirst - 2], next_k[m]);
+      sum_before[m] = T(0);
       const int ahead = column[m] + here + plane;
       const bool load_ahead = loads(m, z_load + 1);
       next_u[m] = load_ahead ? u_base[ahead] : T(0);
@@ -158,24 +163,15 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
         if (loads(m, z_load + 3)) prefetch_l2(k_base + ahead + 2 * plane);
         // A later group reads the RK4 sum through the stage before it (k1 itself after stage 1)
         // before the first barrier, so the latency overlaps it.
-        sum_before[m] = T(0);
         if (loads(m, z_load - R))
           sum_before[m] = sum_base[column[m] + here - R * plane];
       }
     }
 #pragma unroll
     for (int m = 0; m < M; ++m) {
-      if constexpr (kOlderU > 0) {
-#pragma unroll
-        for (int i = kOlderU - 1; i > 0; --i) older_u[m][i] = older_u[m][i - 1];
-        older_u[m][0] = queue[0][m][0];
-      }
-#pragma unroll
-      for (int q = 0; q + 1 < Q; ++q) queue[0][m][q] = queue[0][m][q + 1];
-      queue[0][m][Q - 1] = input[m];
-#pragma unroll
-      for (int i = G::kSumDepth - 1; i > 0; --i) sums[m][i] = sums[m][i - 1];
-      if constexpr (kFromU) sum_before[m] = T(0);
+      if constexpr (kOlderU > 0) slide_in(older_u[m], queue[0][m][0]);
+      slide_in(queue[0][m], input[m]);
+      slide_in(sums[m], T(0));  // the newest slot is set by stage 0 below
     }
 
 #pragma unroll
@@ -189,7 +185,7 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
 #pragma unroll
       for (int m = 0; m < M; ++m) {
         if constexpr (kFromU) {
-          u_centre[m] = s == 0 ? queue[0][m][R] : (s == 1 ? queue[0][m][0] : older_u[m][s > 1 ? (s - 1) * R - 1 : 0]);
+          u_centre[m] = s == 0 ? queue[0][m][R] : (s == 1 ? queue[0][m][0] : older_u[m][s > 1 ? kOlderU - (s - 1) * R : 0]);
         } else {
           const bool needed = s + 1 < S || G::kEndsStep;
           u_centre[m] = (needed && loads(m, centre_z)) ? u_base[column[m] + here - (s + 1) * R * plane] : T(0);
@@ -215,14 +211,13 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
             return queue[s][m][R + dist] + queue[s][m][R - dist];
           });
         }
-        const T sum = rk4_accumulate(s == 0 ? sum_before[m] : sums[m][s * R], stage, k);
-        sums[m][s * R] = sum;
+        T& partial = sums[m][D - 1 - s * R];
+        const T sum = rk4_accumulate(s == 0 ? sum_before[m] : partial, stage, k);
+        partial = sum;
 
         if (s + 1 < S) {
           // The next stage's input at this plane: u + c*k (u itself on the boundary layer).
-#pragma unroll
-          for (int q = 0; q + 1 < Q; ++q) queue[s + 1][m][q] = queue[s + 1][m][q + 1];
-          queue[s + 1][m][Q - 1] = stage_input(u_centre[m], a.rk.stage_dt[stage], k);
+          slide_in(queue[s + 1][m], stage_input(u_centre[m], a.rk.stage_dt[stage], k));
         } else if (active && centre_z >= z_begin && centre_z < z_end) {
           // The last stage is computed exactly on the output tile: store this block's planes.
           const int at = column[m] + here - S * R * plane;
@@ -265,10 +260,10 @@ class PlaneGroupLauncher {
     const int inner_z = g.nz - 2 * R;
     const long long slots = (long long)sms * blocks_per_sm, tiles = (long long)tiles_x_ * tiles_y_;
     long long best = -1;
-    for (int chunks = 1; chunks <= inner_z; ++chunks) {
+    const int longest = int(std::min<long long>(inner_z, max_span - 2 * G::kHalo - 3));
+    const int fewest = ceil_div(inner_z, longest);
+    for (int chunks = fewest; chunks < fewest + 16 && chunks <= inner_z; ++chunks) {
       const int chunk = ceil_div(inner_z, chunks);
-      if (chunk + 2 * G::kHalo + 3 > max_span) continue;  // a span too long for int indices
-      if (chunks > 16 && best >= 0) break;
       const long long waves = (ceil_div(inner_z, chunk) * tiles + slots - 1) / slots;
       const long long cost = waves * (chunk + 2 * G::kHalo);
       if (best < 0 || cost < best) best = cost, z_chunk_ = chunk;

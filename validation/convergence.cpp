@@ -11,6 +11,7 @@
 #include "solver/registry.hpp"
 #include "solver/time_loop.hpp"
 #include "validation/analytic.hpp"
+#include "validation/shell_quote.hpp"
 
 namespace heat {
 namespace {
@@ -199,14 +200,6 @@ void write_convergence_csv(const std::string& path, const std::vector<Convergenc
     }
   if (!csv.flush()) throw RunError("writing " + path + " failed");
 }
-
-namespace {
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-}  // namespace
 
 void plot_convergence(const std::string& csv_path, const std::string& png_path) {
   const std::string script = HEAT_PLOT_SCRIPT;

@@ -7,15 +7,10 @@
 #include <filesystem>
 #include <random>
 
+#include "validation/shell_quote.hpp"
+
 namespace heat::test {
 
-namespace {
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-}  // namespace
 
 CommandResult run_heatrk4(const std::vector<std::string>& args, const std::string& prefix) {
   std::string cmd = prefix + " " + shell_quote(HEATRK4_EXE);

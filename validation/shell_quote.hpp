@@ -1,0 +1,15 @@
+// Quoting for POSIX sh: the validation tools and the tests build command lines for popen/system.
+#pragma once
+
+#include <string>
+
+namespace heat {
+
+// s in single quotes, each ' written as '\'' so the shell passes s through unchanged.
+inline std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace heat
