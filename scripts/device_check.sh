@@ -81,13 +81,17 @@ phase_e2e() {
 # The whole benchmark table, CSV, JSON, peers and pictures (benchmarks/run_all.sh).
 phase_results() { TAIL_LINES=40 step results benchmarks/run_all.sh "$BUILD" "$OUT"; }
 
-# Where a tiled step's time goes: ncu on each kernel of one step at 256^3, order 8, float.
+# Where a tiled step's time goes: ncu on the four kernel launches of one timed step, order 8,
+# float, through the benchmark so any configuration can be named (PROFILE_BACKEND, e.g.
+# tiled:2+2/64x32/m2; PROFILE_N). The benchmark's check (10 steps at 64^3) and its warm-up step
+# come first: PROFILE_SKIP launches, 11 steps of 4 kernels for stage by stage (22 for a 2+2 grouping).
 phase_profile() {
-  TAIL_LINES=120 step profile ncu --kernel-name regex:plane_group_kernel --launch-skip 2 --launch-count 2 \
-    --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
-    --section MemoryWorkloadAnalysis --metrics \
-    l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,lts__t_bytes.sum,dram__bytes.sum \
-    "$BIN" --n 256 --steps 3 --order 8 --init randn --backend tiled --format none --quiet
+  TAIL_LINES=200 step profile ncu --kernel-name regex:"plane_group_kernel|plane_stencil_kernel" --launch-skip "${PROFILE_SKIP:-44}" \
+    --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+    --section MemoryWorkloadAnalysis --section SchedulerStats --metrics \
+    l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,lts__t_bytes.sum,dram__bytes.sum,smsp__inst_executed.sum \
+    "$BUILD/benchmarks/heatrk4-bench" --sizes "${PROFILE_N:-400}" --orders 8 --precisions float \
+    --backends "${PROFILE_BACKEND:-tiled}" --repeats 1 --steps 1
 }
 
 # Every tiled configuration at the reference size, order 8 float (issue 4's measured sweep).

@@ -1,8 +1,9 @@
 // The global-memory stencil kernel that naive and reuse share: one thread per (x, y) point of
 // the interior, marching along z with its z neighbours in registers; x and y neighbours come
 // through L1, where the warps of the block share them.
-// An Op supplies value(p), the operand of the Laplacian at flat index p, and
-// store(p, lap), what to do with alpha*Lap at an interior point.
+// An Op supplies value(p), the operand of the Laplacian at flat index p, centre(p), the other
+// arrays its result needs there, and store(p, lap, value, centre), what to do with alpha*Lap at
+// an interior point (linear_stages.cuh).
 #pragma once
 
 #include "solver/cuda_backend.cuh"
@@ -25,7 +26,7 @@ constexpr int kGlobalBlockY = HEAT_GLOBAL_BLOCK_Y;
 constexpr int kGlobalPlanesPerBlock = 64;
 
 template <int R, typename T, typename Op>
-__global__ void __launch_bounds__(kGlobalBlockX * kGlobalBlockY)
+__global__ void __launch_bounds__(kGlobalBlockX* kGlobalBlockY)
     global_stencil_kernel(GridDims d, StencilWeights<R, T> w, Op op) {
   const int i = R + blockIdx.x * kGlobalBlockX + threadIdx.x;
   const int j = R + blockIdx.y * kGlobalBlockY + threadIdx.y;
@@ -46,18 +47,9 @@ __global__ void __launch_bounds__(kGlobalBlockX * kGlobalBlockY)
       const long long s = axis == 0 ? 1 : d.stride_y;
       return op.value(p + dist * s) + op.value(p - dist * s);
     });
-    op.store(p, lap);
+    op.store(p, lap, column[R], op.centre(p));
   }
 }
-
-// Stage 1 of every global-memory backend: alpha*Lap(u) into k1.
-template <typename T>
-struct FirstStage {
-  const T* u;
-  T* k1;
-  __device__ T value(long long p) const { return u[p]; }
-  __device__ void store(long long p, T lap) const { k1[p] = lap; }
-};
 
 template <int R, typename T, typename Op>
 void launch_global_stencil(const Grid& g, const StencilWeights<R, T>& w, const Op& op) {

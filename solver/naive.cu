@@ -2,6 +2,7 @@
 // Stage s forms its input u + c*dt*k_{s-1} at every neighbour it reads, inside the stencil.
 #include "solver/dispatch.hpp"
 #include "solver/global_stencil.cuh"
+#include "solver/linear_stages.cuh"  // FirstStage: k1 = a*Lap(u), as in every backend
 #include "solver/registry.hpp"
 
 namespace heat {
@@ -14,8 +15,10 @@ struct LaterStage {
   const T* k_prev;
   T stage_dt;
   T* k_out;
+  struct Centre {};
   __device__ T value(long long p) const { return stage_input(u[p], stage_dt, k_prev[p]); }
-  __device__ void store(long long p, T lap) const { k_out[p] = lap; }
+  __device__ Centre centre(long long) const { return {}; }
+  __device__ void store(long long p, T lap, T, Centre) const { k_out[p] = lap; }
 };
 
 // u = u + dt/6 (k1 + 2k2 + 2k3 + k4) on the interior.
@@ -44,7 +47,8 @@ class NaiveBackend final : public GlobalMemoryBackend<T, 4> {
       T* u = this->u_.get();
       auto k = [&](int s) { return this->k_[s].get(); };
       launch_global_stencil<R, T>(g, w, FirstStage<T>{u, k(0)});
-      for (int s = 1; s < 4; ++s) launch_global_stencil<R, T>(g, w, LaterStage<T>{u, k(s - 1), rk.stage_dt[s - 1], k(s)});
+      for (int s = 1; s < 4; ++s)
+        launch_global_stencil<R, T>(g, w, LaterStage<T>{u, k(s - 1), rk.stage_dt[s - 1], k(s)});
       launch_interior_pointwise<T>(g, R, Combine<T>{u, k(0), k(1), k(2), k(3), rk.dt_over_6});
     });
   }

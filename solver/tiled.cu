@@ -1,13 +1,18 @@
 // tiled: RK4 stages fused in 2.5D shared-memory kernels (tiled_kernel.cuh). A configuration fixes,
-// at compile time, the stage grouping (all four stages in one kernel, or two kernels with the
-// stage field and the partial RK4 sum between them in global memory) and the block's region.
+// at compile time, the stage grouping (all four stages in one kernel, two kernels with the stage
+// field and the partial RK4 sum between them in global memory, or, where halos make fusing cost
+// more than it saves, one 2.5D pass per stage: plane_stencil.cuh) and the block's region.
 // benchmarks/tiled_analysis.md and benchmarks/worklog.md say how the defaults below were chosen:
 // by a measured sweep of every built configuration at 600^3 on the device.
 #include <cmath>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "solver/dispatch.hpp"
 #include "solver/global_stencil.cuh"
+#include "solver/linear_stages.cuh"
+#include "solver/plane_stencil.cuh"
 #include "solver/registry.hpp"
 #include "solver/tiled.hpp"
 #include "solver/tiled_kernel.cuh"
@@ -15,13 +20,22 @@
 namespace heat {
 namespace {
 
-// Split is the last stage of the first kernel; 4: one kernel runs all four stages. A block is
-// RX x TY threads, each owning M columns, so its region is RX x (TY*M) columns; MinBlocks is the
-// number of blocks per SM its registers must allow.
+// Arrays that cross global memory per point per step: u read and the new u written, plus, between
+// two kernels, the stage field written and read back, and the partial RK4 sum after stage 2 or 3.
+constexpr int arrays_per_point(int split) { return split == 4 ? 2 : (split == 1 ? 5 : 7); }
+// Device arrays: u, the new u, and the stage field and partial sum between two kernels.
+constexpr int working_arrays(int split) { return split == 4 ? 2 : (split == 1 ? 3 : 4); }
+
+// Fused groups. Split is the last stage of the first kernel; 4: one kernel runs all four stages.
+// A block is RX x TY threads, each owning M columns, so its region is RX x (TY*M) columns;
+// MinBlocks is the number of blocks per SM its registers must allow.
 template <int R, typename T, int RX, int TY, int M, int Split, int MinBlocks = 1>
 struct TiledConfig {
   static constexpr int kRadius = R;
   static constexpr int kSplit = Split;
+  static constexpr bool kStageByStage = false;
+  static constexpr int kArraysPerPoint = arrays_per_point(Split);
+  static constexpr int kWorkingArrays = working_arrays(Split);
   using First = PlaneGroup<R, T, 1, Split, RX, TY, M, MinBlocks>;
   using Second = PlaneGroup<R, T, (Split < 4 ? Split + 1 : 4), (Split < 4 ? 4 - Split : 1), RX, TY, M, MinBlocks>;
   static std::string name() {
@@ -31,11 +45,19 @@ struct TiledConfig {
   }
 };
 
-// Arrays that cross global memory per point per step: u read and the new u written, plus, between
-// two kernels, the stage field written and read back, and the partial RK4 sum after stage 2 or 3.
-constexpr int arrays_per_point(int split) { return split == 4 ? 2 : (split == 1 ? 5 : 7); }
-// Device arrays: u, the new u, and the stage field and partial sum between two kernels.
-constexpr int working_arrays(int split) { return split == 4 ? 2 : (split == 1 ? 3 : 4); }
+// Stage by stage ("1+1+1+1"): the four passes of linear_stages.cuh, each a 2.5D kernel on output
+// tiles of (2*TX) x (TY*M) columns with a halo of r, u and the three stage fields in global memory;
+// a thread owns an x pair of columns in M rows ("c2xM").
+template <int R, typename T, int TX, int TY, int M>
+struct StageByStageConfig {
+  static constexpr bool kStageByStage = true;
+  static constexpr int kArraysPerPoint = kLinearStepArrays;
+  static constexpr int kWorkingArrays = 4;
+  using Tile = PlaneTile<R, T, TX, TY, M>;
+  static std::string name() {
+    return "1+1+1+1/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M);
+  }
+};
 
 template <class... Configs>
 struct ConfigList {};
@@ -45,52 +67,78 @@ void for_each_config(ConfigList<Configs...>, F&& f) {
 }
 
 // The configurations built per radius and precision, and the registry's Default: the fastest in
-// the sweep of benchmarks/worklog.md (t6). A fused group needs a halo of (stages * r) on each side:
+// the sweep of benchmarks/worklog.md (t7). A fused group needs a halo of (stages * r) on each side:
 // order 8 fits two stages per kernel in a 64 x 32 region (48 x 16 output), not four. Each column a
 // thread owns holds 2r+1 planes per stage in registers, so fewer columns per thread (m) buy more
-// warps per SM; double holds twice the registers per value, so its regions are 32 wide.
+// warps per SM; double holds twice the registers per value, so its regions are 32 wide. From
+// order 4 up, the halo work of fused stages costs more than the stage fields' traffic it saves,
+// so the defaults there run stage by stage.
 template <int R, typename T>
 struct Built;
+// The stage-by-stage shapes built at every order: tiles 64 or 32 columns wide (a warp's pairs
+// span 64 or 32 columns), one or two rows per thread; double keeps one row, its queues taking
+// twice the registers.
+template <int R>
+using StageByStageFloat = ConfigList<StageByStageConfig<R, float, 32, 8, 2>, StageByStageConfig<R, float, 16, 16, 2>,
+                                     StageByStageConfig<R, float, 32, 16, 1>, StageByStageConfig<R, float, 32, 8, 1>>;
+template <int R>
+using StageByStageDouble =
+    ConfigList<StageByStageConfig<R, double, 16, 16, 1>, StageByStageConfig<R, double, 32, 8, 1>>;
+template <class... A, class... B>
+ConfigList<A..., B...> operator+(ConfigList<A...>, ConfigList<B...>);
+template <class... Lists>
+using Joined = decltype((Lists{} + ...));
+
 template <>
 struct Built<1, float> {
   using Default = TiledConfig<1, float, 64, 16, 2, 4>;
-  using List = ConfigList<TiledConfig<1, float, 64, 8, 4, 4>, Default, TiledConfig<1, float, 32, 32, 1, 4, 2>,
-                          TiledConfig<1, float, 64, 8, 2, 4, 2>, TiledConfig<1, float, 64, 8, 4, 2>>;
+  using List = Joined<ConfigList<TiledConfig<1, float, 64, 8, 4, 4>, Default, TiledConfig<1, float, 32, 32, 1, 4, 2>,
+                                 TiledConfig<1, float, 64, 8, 2, 4, 2>, TiledConfig<1, float, 64, 8, 4, 2>>,
+                      StageByStageFloat<1>>;
 };
 template <>
 struct Built<1, double> {
   using Default = TiledConfig<1, double, 32, 32, 1, 4>;
-  using List = ConfigList<TiledConfig<1, double, 32, 16, 2, 4>, Default, TiledConfig<1, double, 32, 16, 2, 2>>;
+  using List = Joined<ConfigList<TiledConfig<1, double, 32, 16, 2, 4>, Default, TiledConfig<1, double, 32, 16, 2, 2>>,
+                      StageByStageDouble<1>>;
 };
 template <>
 struct Built<2, float> {
-  using Default = TiledConfig<2, float, 64, 8, 4, 2>;  // all four fused was slower, and spills
-  using List = ConfigList<Default, TiledConfig<2, float, 64, 16, 2, 2>, TiledConfig<2, float, 32, 32, 1, 2, 2>>;
+  using Default = StageByStageConfig<2, float, 32, 8, 2>;
+  using List = Joined<ConfigList<TiledConfig<2, float, 64, 8, 4, 2>, TiledConfig<2, float, 64, 16, 2, 2>,
+                                 TiledConfig<2, float, 32, 32, 1, 2, 2>>,
+                      StageByStageFloat<2>>;
 };
 template <>
 struct Built<2, double> {
-  using Default = TiledConfig<2, double, 32, 16, 2, 2>;
-  using List = ConfigList<Default, TiledConfig<2, double, 32, 32, 1, 2>>;
+  using Default = StageByStageConfig<2, double, 16, 16, 1>;
+  using List = Joined<ConfigList<TiledConfig<2, double, 32, 16, 2, 2>, TiledConfig<2, double, 32, 32, 1, 2>>,
+                      StageByStageDouble<2>>;
 };
 template <>
 struct Built<3, float> {
-  using Default = TiledConfig<3, float, 64, 16, 2, 2>;
-  using List = ConfigList<TiledConfig<3, float, 64, 8, 4, 2>, Default>;
+  using Default = StageByStageConfig<3, float, 32, 8, 2>;
+  using List =
+      Joined<ConfigList<TiledConfig<3, float, 64, 8, 4, 2>, TiledConfig<3, float, 64, 16, 2, 2>>, StageByStageFloat<3>>;
 };
 template <>
 struct Built<3, double> {
-  using Default = TiledConfig<3, double, 32, 32, 1, 2>;
-  using List = ConfigList<TiledConfig<3, double, 32, 16, 2, 2>, Default>;
+  using Default = StageByStageConfig<3, double, 16, 16, 1>;
+  using List = Joined<ConfigList<TiledConfig<3, double, 32, 16, 2, 2>, TiledConfig<3, double, 32, 32, 1, 2>>,
+                      StageByStageDouble<3>>;
 };
 template <>
 struct Built<4, float> {
-  using Default = TiledConfig<4, float, 64, 16, 2, 2>;
-  using List = ConfigList<TiledConfig<4, float, 64, 8, 4, 2>, Default, TiledConfig<4, float, 32, 8, 4, 2, 2>>;
+  using Default = StageByStageConfig<4, float, 32, 8, 2>;
+  using List = Joined<ConfigList<TiledConfig<4, float, 64, 8, 4, 2>, TiledConfig<4, float, 64, 16, 2, 2>,
+                                 TiledConfig<4, float, 32, 8, 4, 2, 2>>,
+                      StageByStageFloat<4>>;
 };
 template <>
 struct Built<4, double> {
-  using Default = TiledConfig<4, double, 32, 32, 1, 2>;
-  using List = ConfigList<TiledConfig<4, double, 32, 16, 2, 2>, Default>;
+  using Default = StageByStageConfig<4, double, 16, 16, 1>;
+  using List = Joined<ConfigList<TiledConfig<4, double, 32, 16, 2, 2>, TiledConfig<4, double, 32, 32, 1, 2>>,
+                      StageByStageDouble<4>>;
 };
 
 // The group kernels of one configuration: one, or two with the stage field between them.
@@ -113,7 +161,7 @@ class TiledBackend final : public CudaBackend<T> {
 
  public:
   TiledBackend(const Problem& p, const BackendOptions& o)
-      : CudaBackend<T>(p, o, working_arrays(kSplit) * p.grid.points() * sizeof(T), "tiled"),
+      : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
         weights_(make_weights<R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
         rk_(make_rk4_constants<T>(p.dt)),
         u_next_(p.grid.points()),
@@ -170,6 +218,40 @@ class TiledBackend final : public CudaBackend<T> {
   GroupLaunchers<Config> kernels_;
 };
 
+// Stage by stage: reuse's four passes (linear_stages.cuh), each through the 2.5D shared-memory
+// kernel. The stage fields live in global memory (GlobalMemoryBackend prepares them).
+template <typename T, class Config>
+class StageByStageBackend final : public GlobalMemoryBackend<T, 3> {
+  using Tile = typename Config::Tile;
+  template <typename Op>
+  using Launcher = PlaneStencilLauncher<Tile, Op>;
+
+ public:
+  StageByStageBackend(const Problem& p, const BackendOptions& o)
+      : GlobalMemoryBackend<T, 3>(p, o, "tiled"),
+        weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
+        launchers_(Launcher<FirstStage<T>>(p.grid, o.device), Launcher<MiddleStage<T>>(p.grid, o.device),
+                   Launcher<LastStage<T>>(p.grid, o.device)) {}
+
+ private:
+  void step_once() override {
+    linear_rk4_step(
+        [&](const auto& op) { std::get<Launcher<std::decay_t<decltype(op)>>>(launchers_).launch(weights_, op); },
+        this->u_.get(), this->k_[0].get(), this->k_[1].get(), this->k_[2].get(), this->rk_);
+  }
+
+  StencilWeights<Tile::R, T> weights_;
+  std::tuple<Launcher<FirstStage<T>>, Launcher<MiddleStage<T>>, Launcher<LastStage<T>>> launchers_;
+};
+
+template <typename T, class Config>
+std::unique_ptr<Backend<T>> make_configured(const Problem& p, const BackendOptions& o) {
+  if constexpr (Config::kStageByStage)
+    return std::make_unique<StageByStageBackend<T, Config>>(p, o);
+  else
+    return std::make_unique<TiledBackend<T, Config>>(p, o);
+}
+
 template <typename T, typename F>
 decltype(auto) with_built(int order, F&& f) {
   return with_radius(order, [&](auto radius) -> decltype(auto) { return f(Built<decltype(radius)::value, T>{}); });
@@ -181,9 +263,22 @@ decltype(auto) with_built(int order, Precision precision, F&& f) {
   return with_built<double>(order, f);
 }
 
-int default_split(int order, std::size_t value_size) {
-  return with_built(order, value_size == sizeof(float) ? Precision::Float : Precision::Double,
-                    [](auto built) { return decltype(built)::Default::kSplit; });
+// Calls f(config) for the configuration of that name among those built for the order in T; an
+// InputError that lists the built ones if there is none.
+template <typename T, typename F>
+void with_configuration(int order, const std::string& name, F&& f) {
+  with_built<T>(order, [&](auto built) {
+    bool found = false;
+    std::string names;
+    for_each_config(typename decltype(built)::List{}, [&](auto config) {
+      names += (names.empty() ? "" : ", ") + decltype(config)::name();
+      if (!found && decltype(config)::name() == name) found = true, f(config);
+    });
+    if (!found)
+      throw InputError("tiled configuration '" + name + "' is not built for order " + std::to_string(order) + " in " +
+                       (sizeof(T) == 4 ? "float" : "double") + "; built: " + names);
+    return 0;
+  });
 }
 
 }  // namespace
@@ -205,20 +300,10 @@ std::string tiled_default_configuration(int order, Precision precision) {
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
                                                const std::string& configuration) {
-  return with_built<T>(problem.order, [&](auto built) {
-    std::unique_ptr<Backend<T>> made;
-    std::string names;
-    for_each_config(typename decltype(built)::List{}, [&](auto config) {
-      using Config = decltype(config);
-      names += (names.empty() ? "" : ", ") + Config::name();
-      if (!made && Config::name() == configuration) made = std::make_unique<TiledBackend<T, Config>>(problem, options);
-    });
-    if (!made)
-      throw InputError("tiled configuration '" + configuration + "' is not built for order " +
-                       std::to_string(problem.order) + " in " + (sizeof(T) == 4 ? "float" : "double") +
-                       "; built: " + names);
-    return made;
-  });
+  std::unique_ptr<Backend<T>> made;
+  with_configuration<T>(problem.order, configuration,
+                        [&](auto config) { made = make_configured<T, decltype(config)>(problem, options); });
+  return made;
 }
 
 template std::unique_ptr<Backend<float>> make_tiled_backend<float>(const Problem&, const BackendOptions&,
@@ -228,26 +313,39 @@ template std::unique_ptr<Backend<double>> make_tiled_backend<double>(const Probl
 
 namespace {
 
-// The split of a configuration from its name: "4/..." (all fused) or "S+.../..." (first kernel ends at S).
-int split_of(const std::string& configuration) { return configuration.empty() ? 4 : configuration[0] - '0'; }
+// What a configuration moves and holds (the default of the order and precision when the name is empty).
+struct Footprint {
+  int arrays_per_point;  // read or written per interior point per step: the byte model
+  int working_arrays;    // resident on the device
+};
+Footprint footprint(const Problem& p, std::size_t value_size, const std::string& configuration) {
+  const Precision precision = value_size == sizeof(float) ? Precision::Float : Precision::Double;
+  const std::string name = configuration.empty() ? tiled_default_configuration(p.order, precision) : configuration;
+  Footprint f{};
+  auto read = [&](auto config) { f = {decltype(config)::kArraysPerPoint, decltype(config)::kWorkingArrays}; };
+  if (precision == Precision::Float)
+    with_configuration<float>(p.order, name, read);
+  else
+    with_configuration<double>(p.order, name, read);
+  return f;
+}
 
 // One entry for the default of each order and precision (configuration empty), or for one
 // named configuration.
 BackendEntry make_tiled_entry(const std::string& configuration) {
   BackendEntry e;
   e.name = configuration.empty() ? "tiled" : "tiled:" + configuration;
-  e.description = "CUDA: RK4 stages fused in 2.5D shared-memory kernels (tiles with halos, streamed along z)";
+  e.description =
+      "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): RK4 stages fused at order 2, one "
+      "kernel per stage from order 4";
   e.uses_cuda = true;
-  auto split = [configuration](const Problem& p, std::size_t size) {
-    return configuration.empty() ? default_split(p.order, size) : split_of(configuration);
-  };
   // All four stages fused: u read once and written once. Two kernels add the stage field written
-  // and read back (1+3), and the partial RK4 sum as well (2+2, 3+1).
-  e.bytes_per_point = [split](const Problem& p, std::size_t size) {
-    return double(arrays_per_point(split(p, size))) * double(size);
+  // and read back (1+3), and the partial RK4 sum as well (2+2, 3+1); stage by stage moves reuse's 12.
+  e.bytes_per_point = [configuration](const Problem& p, std::size_t size) {
+    return double(footprint(p, size, configuration).arrays_per_point) * double(size);
   };
-  e.working_bytes = [split](const Problem& p, std::size_t size) {
-    return std::size_t(working_arrays(split(p, size))) * p.grid.points() * size;
+  e.working_bytes = [configuration](const Problem& p, std::size_t size) {
+    return std::size_t(footprint(p, size, configuration).working_arrays) * p.grid.points() * size;
   };
   e.make_float = [configuration](const Problem& p, const BackendOptions& o) {
     return make_tiled_backend<float>(

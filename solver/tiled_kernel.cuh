@@ -14,6 +14,7 @@
 #include <string>
 
 #include "solver/cuda_backend.cuh"
+#include "solver/z_split.cuh"
 #include "stencils/stencil.hpp"
 
 namespace heat {
@@ -23,13 +24,13 @@ struct GroupArgs {
   GridDims dims;
   StencilWeights<R, T> weights;
   Rk4Constants<T> rk;
-  const T* u;        // u at the start of the step; never written by this launch
-  const T* k_prev;   // k of the stage before the group (groups that start after stage 1)
-  const T* sum_in;   // k1 + 2k2 + ... through that stage (groups that start after stage 2)
-  T* k_out;          // k of the group's last stage, when the group ends before stage 4
-  T* sum_out;        // the partial sum through that stage (after stage 2 or 3)
-  T* u_out;          // the new u, when the group ends the step; a different buffer from u
-  int z_chunk;       // output planes per block along z
+  const T* u;       // u at the start of the step; never written by this launch
+  const T* k_prev;  // k of the stage before the group (groups that start after stage 1)
+  const T* sum_in;  // k1 + 2k2 + ... through that stage (groups that start after stage 2)
+  T* k_out;         // k of the group's last stage, when the group ends before stage 4
+  T* sum_out;       // the partial sum through that stage (after stage 2 or 3)
+  T* u_out;         // the new u, when the group ends the step; a different buffer from u
+  int z_chunk;      // output planes per block along z
 };
 
 // A non-binding prefetch into L2: no register, no wait.
@@ -163,8 +164,7 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
         if (loads(m, z_load + 3)) prefetch_l2(k_base + ahead + 2 * plane);
         // A later group reads the RK4 sum through the stage before it (k1 itself after stage 1)
         // before the first barrier, so the latency overlaps it.
-        if (loads(m, z_load - R))
-          sum_before[m] = sum_base[column[m] + here - R * plane];
+        if (loads(m, z_load - R)) sum_before[m] = sum_base[column[m] + here - R * plane];
       }
     }
 #pragma unroll
@@ -185,7 +185,8 @@ __global__ void __launch_bounds__(G::kThreads, G::kMinBlocks)
 #pragma unroll
       for (int m = 0; m < M; ++m) {
         if constexpr (kFromU) {
-          u_centre[m] = s == 0 ? queue[0][m][R] : (s == 1 ? queue[0][m][0] : older_u[m][s > 1 ? kOlderU - (s - 1) * R : 0]);
+          u_centre[m] =
+              s == 0 ? queue[0][m][R] : (s == 1 ? queue[0][m][0] : older_u[m][s > 1 ? kOlderU - (s - 1) * R : 0]);
         } else {
           const bool needed = s + 1 < S || G::kEndsStep;
           u_centre[m] = (needed && loads(m, centre_z)) ? u_base[column[m] + here - (s + 1) * R * plane] : T(0);
@@ -239,12 +240,12 @@ class PlaneGroupLauncher {
  public:
   PlaneGroupLauncher(const Grid& g, int device) {
     constexpr int R = G::R;
-    HEAT_CUDA_CHECK(cudaFuncSetAttribute(plane_group_kernel<G>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         G::kSharedBytes));
+    HEAT_CUDA_CHECK(
+        cudaFuncSetAttribute(plane_group_kernel<G>, cudaFuncAttributeMaxDynamicSharedMemorySize, G::kSharedBytes));
     int sms = 0, blocks_per_sm = 0;
     HEAT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    HEAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, plane_group_kernel<G>,
-                                                                  G::kThreads, G::kSharedBytes));
+    HEAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, plane_group_kernel<G>, G::kThreads,
+                                                                  G::kSharedBytes));
     if (blocks_per_sm < 1) throw RunError("a tiled kernel does not fit on this GPU");
     // The kernel indexes a block's span of planes with 32-bit integers: the z split below keeps
     // (chunk + 2*halo + 3) planes within int, which needs the pipeline's planes to fit at least.
@@ -255,26 +256,17 @@ class PlaneGroupLauncher {
                      " points at order " + std::to_string(2 * R) + "; this grid has " + std::to_string(plane));
     tiles_x_ = ceil_div(g.nx - 2 * R, G::kTileX);
     tiles_y_ = ceil_div(g.ny - 2 * R, G::kTileY);
-    // Each block re-reads 2*G*r planes to fill its pipeline; split z only as far as it takes to
-    // give every SM several blocks, choosing the split with the fewest planes on the busiest SM.
     const int inner_z = g.nz - 2 * R;
     const long long slots = (long long)sms * blocks_per_sm, tiles = (long long)tiles_x_ * tiles_y_;
-    long long best = -1;
     const int longest = int(std::min<long long>(inner_z, max_span - 2 * G::kHalo - 3));
-    const int fewest = ceil_div(inner_z, longest);
-    for (int chunks = fewest; chunks < fewest + 16 && chunks <= inner_z; ++chunks) {
-      const int chunk = ceil_div(inner_z, chunks);
-      const long long waves = (ceil_div(inner_z, chunk) * tiles + slots - 1) / slots;
-      const long long cost = waves * (chunk + 2 * G::kHalo);
-      if (best < 0 || cost < best) best = cost, z_chunk_ = chunk;
-    }
+    z_chunk_ = choose_z_chunk(inner_z, tiles, slots, 2 * G::kHalo, longest);
     z_blocks_ = ceil_div(inner_z, z_chunk_);
   }
 
   void launch(GroupArgs<G::R, typename G::T> args) const {
     args.z_chunk = z_chunk_;
-    plane_group_kernel<G><<<dim3(tiles_x_, tiles_y_, z_blocks_), dim3(G::kRegionX, G::kThreadsY), G::kSharedBytes>>>(
-        args);
+    plane_group_kernel<G>
+        <<<dim3(tiles_x_, tiles_y_, z_blocks_), dim3(G::kRegionX, G::kThreadsY), G::kSharedBytes>>>(args);
     HEAT_CUDA_CHECK_LAUNCH();
   }
 

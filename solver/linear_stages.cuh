@@ -1,0 +1,75 @@
+// RK4 by linearity, as four stencil passes over one operand each: k1 = a*Lap(u), then
+// k_{s+1} = k1 + c*dt * a*Lap(k_s), and the last pass forms u + dt/6*(k1 + 2k2 + 2k3 + k4) in place.
+// Stage fields are zero on the boundary layer, which is what makes the identity hold there.
+// The Ops follow global_stencil.cuh's interface, so any stencil kernel can run them (reuse's
+// global-memory kernel and tiled's stage-by-stage shared-memory kernel): value(p), the stencil's
+// operand at flat index p; centre(p), the other arrays the result needs at p, which a kernel may
+// load ahead of time so their latency overlaps other work; store(p, lap, value, centre), what to
+// do with a*Lap at p.
+#pragma once
+
+#include "stencils/stencil.hpp"
+
+namespace heat {
+
+// k1 = a*Lap(u).
+template <typename T>
+struct FirstStage {
+  const T* u;
+  T* k1;
+  struct Centre {};
+  __device__ T value(long long p) const { return u[p]; }
+  __device__ Centre centre(long long) const { return {}; }
+  __device__ void store(long long p, T lap, T, Centre) const { k1[p] = lap; }
+};
+
+// k_out = k1 + stage_dt * a*Lap(k_prev).
+template <typename T>
+struct MiddleStage {
+  const T* k1;
+  const T* k_prev;
+  T stage_dt;
+  T* k_out;
+  struct Centre {
+    T k1;
+  };
+  __device__ T value(long long p) const { return k_prev[p]; }
+  __device__ Centre centre(long long p) const { return {k1[p]}; }
+  __device__ void store(long long p, T lap, T, Centre c) const { k_out[p] = stage_input(c.k1, stage_dt, lap); }
+};
+
+// k4 = k1 + dt * a*Lap(k3), then the RK4 combination into u (which this pass does not read
+// around the point, so it is updated in place).
+template <typename T>
+struct LastStage {
+  T* u;
+  const T* k1;
+  const T* k2;
+  const T* k3;
+  T dt;
+  T dt_over_6;
+  struct Centre {
+    T u, k1, k2;
+  };
+  __device__ T value(long long p) const { return k3[p]; }
+  __device__ Centre centre(long long p) const { return {u[p], k1[p], k2[p]}; }
+  __device__ void store(long long p, T lap, T k3_here, Centre c) const {
+    const T k4 = stage_input(c.k1, dt, lap);
+    u[p] = rk4_combine(c.u, dt_over_6, c.k1, c.k2, k3_here, k4);
+  }
+};
+
+// One step: stage 1 reads u and writes k1 (2 arrays); stage 2 reads k1, writes k2 (2); stage 3
+// reads k2 and k1, writes k3 (3); stage 4 reads k3, k1, k2 and u, writes u (5).
+constexpr int kLinearStepArrays = 12;
+
+// Runs one step's four passes through launch(op), a stencil kernel's launcher.
+template <typename T, typename Rk, typename Launch>
+void linear_rk4_step(Launch&& launch, T* u, T* k1, T* k2, T* k3, const Rk& rk) {
+  launch(FirstStage<T>{u, k1});
+  launch(MiddleStage<T>{k1, k1, rk.stage_dt[0], k2});
+  launch(MiddleStage<T>{k1, k2, rk.stage_dt[1], k3});
+  launch(LastStage<T>{u, k1, k2, k3, rk.stage_dt[2], rk.dt_over_6});
+}
+
+}  // namespace heat

@@ -1,0 +1,221 @@
+// One stencil pass in 2.5D: the shared-memory counterpart of global_stencil.cuh's kernel, for
+// the same Ops (value, centre, store: linear_stages.cuh). tiled runs RK4 stage by stage through
+// it (its "1+1+1+1" grouping), where fusing stages costs more halo work than the stage fields'
+// traffic saves.
+//
+// A block owns an output tile of interior columns and marches along z over a chunk of planes.
+// Each plane of the operand goes to shared memory with a halo of r on the four sides (a star
+// stencil needs no corners); z neighbours stay in registers. Thread (tx, ty) owns an x pair of
+// columns in M consecutive rows, so its x neighbours come two at a time (8- or 16-byte shared
+// loads), and the y neighbours among its own rows come from registers: per point, r/2 + r/M
+// two-wide shared loads (rounded up) instead of 4r scalar ones. Everything the next plane needs
+// from global memory (the queue's new plane, the halo, the arrays the result is formed with) is
+// loaded a plane ahead, so its latency overlaps the current plane's arithmetic.
+#pragma once
+
+#include "solver/cuda_backend.cuh"
+#include "solver/z_split.cuh"
+#include "stencils/stencil.hpp"
+
+namespace heat {
+
+template <typename T>
+struct PairOf;
+template <>
+struct PairOf<float> {
+  using type = float2;
+};
+template <>
+struct PairOf<double> {
+  using type = double2;
+};
+
+template <int Radius, typename Value, int TX, int TY, int M>
+struct PlaneTile {
+  using T = Value;
+  static constexpr int R = Radius;
+  static constexpr int kThreadsX = TX, kThreadsY = TY, kRows = M;
+  static constexpr int kTileX = 2 * TX, kTileY = TY * M;  // columns: a pair per thread along x, M rows
+  static constexpr int kThreads = TX * TY;
+  // The x halo is padded to an even width so that every pair a thread reads is aligned.
+  static constexpr int kPad = (R + 1) / 2 * 2;
+  static constexpr int kPitch = kTileX + 2 * kPad;
+  static constexpr int kPlane = kPitch * (kTileY + 2 * R);
+  static constexpr int kHaloRowPoints = 2 * R * kTileX;                // strips above and below
+  static constexpr int kHaloPoints = kHaloRowPoints + 2 * R * kTileY;  // and left and right
+  static constexpr int kHaloPerThread = (kHaloPoints + kThreads - 1) / kThreads;
+  // Two planes, alternated along z, so one barrier per plane keeps writes off a plane in use.
+  static constexpr int kSharedBytes = 2 * kPlane * int(sizeof(T));
+  static_assert(TX % 16 == 0 && kThreads <= 1024, "a warp spans 32 columns or more, at most 1024 threads");
+  static_assert(kSharedBytes <= 48 * 1024, "static shared memory is limited to 48 KB");
+};
+
+template <class Tile, typename Op>
+__global__ void __launch_bounds__(Tile::kThreads)
+    plane_stencil_kernel(GridDims d, StencilWeights<Tile::R, typename Tile::T> w, Op op, int z_chunk) {
+  using T = typename Tile::T;
+  using Pair = typename PairOf<T>::type;
+  using Centre = typename Op::Centre;
+  constexpr int R = Tile::R, M = Tile::kRows, P = Tile::kPitch, H = Tile::kHaloPerThread, K = Tile::kPad;
+  constexpr int TX = Tile::kTileX, C = 2 * M;  // own column c = 2*row + (0 or 1)
+  __shared__ __align__(16) T planes[2][Tile::kPlane];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int x0 = R + int(blockIdx.x) * TX, y0 = R + int(blockIdx.y) * Tile::kTileY;  // the tile's first column
+  const int z_begin = R + int(blockIdx.z) * z_chunk;
+  const int z_end = min(z_begin + z_chunk, d.nz - R);
+
+  // The thread's own columns: loaded where inside the grid, computed where inside the interior.
+  const int gx = x0 + 2 * tx, gy0 = y0 + ty * M;
+  const long long column = (long long)gy0 * d.stride_y + gx;
+  auto own_at = [&](int c) { return column + (c / 2) * d.stride_y + c % 2; };
+  unsigned loads = 0, computes = 0;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    if (gx + c % 2 < d.nx && gy0 + c / 2 < d.ny) loads |= 1u << c;
+    if (gx + c % 2 < d.nx - R && gy0 + c / 2 < d.ny - R) computes |= 1u << c;
+  }
+  const int own_slot = (ty * M + R) * P + K + 2 * tx;  // the pair's first column; row m adds m*P
+
+  // The halo points this thread loads, spread over the block: strips above and below the tile
+  // first (whole rows, coalesced), then the strips left and right. -1: no point.
+  int halo_slot[H];
+  long long halo_at[H];
+#pragma unroll
+  for (int i = 0; i < H; ++i) {
+    const int h = ty * Tile::kThreadsX + tx + i * Tile::kThreads;
+    int x, y;
+    if (h < Tile::kHaloRowPoints) {
+      const int row = h / TX;
+      x = h % TX;
+      y = row < R ? row - R : Tile::kTileY + row - R;
+    } else {
+      const int e = (h - Tile::kHaloRowPoints) % (2 * R);
+      y = (h - Tile::kHaloRowPoints) / (2 * R);
+      x = e < R ? e - R : TX + e - R;
+    }
+    const bool in_grid = h < Tile::kHaloPoints && x0 + x < d.nx && y0 + y < d.ny;
+    halo_slot[i] = in_grid ? (y + R) * P + K + x : -1;
+    halo_at[i] = (long long)(y0 + y) * d.stride_y + x0 + x;
+  }
+
+  // What plane zc needs from global memory besides the queue: the operand's plane zc + r (the
+  // queue's newest), the halo of plane zc, and the other arrays at zc, loaded a plane ahead.
+  // (Two or three planes ahead measured slower: the registers cost more warps than the extra
+  // loads in flight bought; benchmarks/worklog.md, t7.)
+  struct Ahead {
+    T newest[C], halo[H];
+    Centre centre[C];
+  } ahead;
+  auto fetch = [&](Ahead& a, int zc) {
+    const long long plane_at = (long long)zc * d.stride_z;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      a.newest[c] = (loads & (1u << c)) ? op.value(plane_at + own_at(c) + R * d.stride_z) : T(0);
+      a.centre[c] = (computes & (1u << c)) ? op.centre(plane_at + own_at(c)) : Centre{};
+    }
+#pragma unroll
+    for (int i = 0; i < H; ++i) a.halo[i] = halo_slot[i] >= 0 ? op.value(plane_at + halo_at[i]) : T(0);
+  };
+
+  // The z queues of the own columns, oldest plane first; the loop slides in plane z + r.
+  T queue[C][2 * R + 1];
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+#pragma unroll
+    for (int q = 0; q < 2 * R; ++q)
+      queue[c][q + 1] = (loads & (1u << c)) ? op.value((long long)(z_begin - R + q) * d.stride_z + own_at(c)) : T(0);
+  fetch(ahead, z_begin);
+
+  for (int z = z_begin; z < z_end; ++z) {
+    T* const plane = planes[z & 1];
+    Centre here[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      slide_in(queue[c], ahead.newest[c]);
+      here[c] = ahead.centre[c];
+    }
+#pragma unroll
+    for (int m = 0; m < M; ++m)
+      *reinterpret_cast<Pair*>(plane + own_slot + m * P) = Pair{queue[2 * m][R], queue[2 * m + 1][R]};
+#pragma unroll
+    for (int i = 0; i < H; ++i)
+      if (halo_slot[i] >= 0) plane[halo_slot[i]] = ahead.halo[i];
+    if (z + 1 < z_end) fetch(ahead, z + 1);
+    __syncthreads();
+
+    // The neighbours from the shared plane, two at a time: x pairs left and right of each own
+    // row's pair (columns -K..-1 and 2..K+1), and the pairs of the r rows above and below.
+    auto pair_at = [&](int row, int column_offset) {
+      return *reinterpret_cast<const Pair*>(plane + own_slot + row * P + column_offset);
+    };
+    T x_side[M][2 * K], y_side[2 * R][2];
+#pragma unroll
+    for (int m = 0; m < M; ++m)
+#pragma unroll
+      for (int p = 0; p < K; p += 2) {
+        const Pair left = pair_at(m, p - K), right = pair_at(m, 2 + p);
+        x_side[m][p] = left.x, x_side[m][p + 1] = left.y;
+        x_side[m][K + p] = right.x, x_side[m][K + p + 1] = right.y;
+      }
+#pragma unroll
+    for (int i = 0; i < R; ++i) {
+      const Pair below = pair_at(i - R, 0), above = pair_at(M + i, 0);
+      y_side[i][0] = below.x, y_side[i][1] = below.y;
+      y_side[R + i][0] = above.x, y_side[R + i][1] = above.y;
+    }
+    // Column e of own row m (e in -K..K+1): the pair itself from registers, else the x sides.
+    auto x_at = [&](int m, int e) {
+      return e == 0 || e == 1 ? queue[2 * m + e][R] : x_side[m][e < 0 ? K + e : K + e - 2];
+    };
+    // Row r (own rows at 0..M-1) of column j of the pair: own rows from registers, else the y sides.
+    auto y_at = [&](int r, int j) {
+      return r >= 0 && r < M ? queue[2 * r + j][R] : y_side[r < 0 ? R + r : R + r - M][j];
+    };
+
+    T lap[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int m = c / 2, j = c % 2;
+      lap[c] = apply_stencil<R, T>(w, queue[c][R], [&](int axis, int dist) {
+        if (axis == 0) return x_at(m, j + dist) + x_at(m, j - dist);
+        if (axis == 1) return y_at(m + dist, j) + y_at(m - dist, j);
+        return queue[c][R + dist] + queue[c][R - dist];
+      });
+    }
+    const long long plane_at = (long long)z * d.stride_z;
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+      if (computes & (1u << c)) op.store(plane_at + own_at(c), lap[c], queue[c][R], here[c]);
+  }
+}
+
+// Launches one Op's pass over a grid's interior: the tiles and the z split, fixed per grid.
+template <class Tile, typename Op>
+class PlaneStencilLauncher {
+ public:
+  PlaneStencilLauncher(const Grid& g, int device) {
+    constexpr int R = Tile::R;
+    int sms = 0, blocks_per_sm = 0;
+    HEAT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    HEAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, plane_stencil_kernel<Tile, Op>,
+                                                                  Tile::kThreads, 0));
+    if (blocks_per_sm < 1) throw RunError("a tiled stencil kernel does not fit on this GPU");
+    tiles_ = dim3(ceil_div(g.nx - 2 * R, Tile::kTileX), ceil_div(g.ny - 2 * R, Tile::kTileY));
+    const int inner_z = g.nz - 2 * R;
+    z_chunk_ = choose_z_chunk(inner_z, (long long)tiles_.x * tiles_.y, (long long)sms * blocks_per_sm, 2 * R, inner_z);
+    tiles_.z = ceil_div(inner_z, z_chunk_);
+    dims_ = grid_dims(g);
+  }
+
+  void launch(const StencilWeights<Tile::R, typename Tile::T>& w, const Op& op) const {
+    plane_stencil_kernel<Tile, Op><<<tiles_, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(dims_, w, op, z_chunk_);
+    HEAT_CUDA_CHECK_LAUNCH();
+  }
+
+ private:
+  dim3 tiles_;
+  int z_chunk_ = 0;
+  GridDims dims_{};
+};
+
+}  // namespace heat
