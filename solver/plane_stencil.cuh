@@ -195,14 +195,10 @@ class PlaneStencilLauncher {
  public:
   PlaneStencilLauncher(const Grid& g, int device) {
     constexpr int R = Tile::R;
-    int sms = 0, blocks_per_sm = 0;
-    HEAT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    HEAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, plane_stencil_kernel<Tile, Op>,
-                                                                  Tile::kThreads, 0));
-    if (blocks_per_sm < 1) throw RunError("a tiled stencil kernel does not fit on this GPU");
+    const long long slots = resident_blocks(plane_stencil_kernel<Tile, Op>, Tile::kThreads, 0, device);
     tiles_ = dim3(ceil_div(g.nx - 2 * R, Tile::kTileX), ceil_div(g.ny - 2 * R, Tile::kTileY));
     const int inner_z = g.nz - 2 * R;
-    z_chunk_ = choose_z_chunk(inner_z, (long long)tiles_.x * tiles_.y, (long long)sms * blocks_per_sm, 2 * R, inner_z);
+    z_chunk_ = choose_z_chunk(inner_z, (long long)tiles_.x * tiles_.y, slots, 2 * R, inner_z);
     tiles_.z = ceil_div(inner_z, z_chunk_);
     dims_ = grid_dims(g);
   }

@@ -5,6 +5,7 @@
 // benchmarks/tiled_analysis.md and benchmarks/worklog.md say how the defaults below were chosen:
 // by a measured sweep of every built configuration at 600^3 on the device.
 #include <string>
+#include <type_traits>
 
 #include "solver/dispatch.hpp"
 #include "solver/linear_stages.cuh"
@@ -63,79 +64,85 @@ void for_each_config(ConfigList<Configs...>, F&& f) {
   (f(Configs{}), ...);
 }
 
-// The configurations built per radius and precision, and the registry's Default: the fastest in
-// the sweep of benchmarks/worklog.md (t7). A fused group needs a halo of (stages * r) on each side:
-// order 8 fits two stages per kernel in a 64 x 32 region (48 x 16 output), not four. Each column a
-// thread owns holds 2r+1 planes per stage in registers, so fewer columns per thread (m) buy more
-// warps per SM; double holds twice the registers per value, so its regions are 32 wide. From
-// order 4 up, the halo work of fused stages costs more than the stage fields' traffic it saves,
-// so the defaults there run stage by stage.
-template <int R, typename T>
-struct Built;
-// The stage-by-stage shapes built at every order: tiles 64 or 32 columns wide (a warp's pairs
-// span 64 or 32 columns), one or two rows per thread; double keeps one row, its queues taking
-// twice the registers.
-template <int R>
-using StageByStageFloat = ConfigList<StageByStageConfig<R, float, 32, 8, 2>, StageByStageConfig<R, float, 16, 16, 2>,
-                                     StageByStageConfig<R, float, 32, 16, 1>, StageByStageConfig<R, float, 32, 8, 1>>;
-template <int R>
-using StageByStageDouble =
-    ConfigList<StageByStageConfig<R, double, 16, 16, 1>, StageByStageConfig<R, double, 32, 8, 1>>;
 template <class... A, class... B>
 ConfigList<A..., B...> operator+(ConfigList<A...>, ConfigList<B...>);
 template <class... Lists>
 using Joined = decltype((Lists{} + ...));
 
+// The fused configurations built per radius and precision, Best being the fastest of them in the
+// sweep of benchmarks/worklog.md (t7; at order 2 double m1 and m2 within 1.5%, m1 kept). A fused group needs a halo of
+// (stages * r) on each side: order 8 fits two stages per kernel in a 64 x 32 region (48 x 16 output), not four. Each
+// column a thread owns holds 2r+1 planes per stage in registers, so fewer columns per thread (m) buy more warps per SM;
+// double holds twice the registers per value, so its regions are 32 wide.
+template <int R, typename T>
+struct Fused;
 template <>
-struct Built<1, float> {
-  using Default = TiledConfig<1, float, 64, 16, 2, 4>;
-  using List = Joined<ConfigList<TiledConfig<1, float, 64, 8, 4, 4>, Default, TiledConfig<1, float, 32, 32, 1, 4, 2>,
-                                 TiledConfig<1, float, 64, 8, 2, 4, 2>, TiledConfig<1, float, 64, 8, 4, 2>>,
-                      StageByStageFloat<1>>;
+struct Fused<1, float> {
+  using Best = TiledConfig<1, float, 64, 16, 2, 4>;
+  using List = ConfigList<TiledConfig<1, float, 64, 8, 4, 4>, Best, TiledConfig<1, float, 32, 32, 1, 4, 2>,
+                          TiledConfig<1, float, 64, 8, 2, 4, 2>, TiledConfig<1, float, 64, 8, 4, 2>>;
 };
 template <>
-struct Built<1, double> {
-  using Default = TiledConfig<1, double, 32, 32, 1, 4>;
-  using List = Joined<ConfigList<TiledConfig<1, double, 32, 16, 2, 4>, Default, TiledConfig<1, double, 32, 16, 2, 2>>,
-                      StageByStageDouble<1>>;
+struct Fused<1, double> {
+  using Best = TiledConfig<1, double, 32, 32, 1, 4>;
+  using List = ConfigList<TiledConfig<1, double, 32, 16, 2, 4>, Best, TiledConfig<1, double, 32, 16, 2, 2>>;
 };
 template <>
-struct Built<2, float> {
-  using Default = StageByStageConfig<2, float, 32, 8, 2>;
-  using List = Joined<ConfigList<TiledConfig<2, float, 64, 8, 4, 2>, TiledConfig<2, float, 64, 16, 2, 2>,
-                                 TiledConfig<2, float, 32, 32, 1, 2, 2>>,
-                      StageByStageFloat<2>>;
+struct Fused<2, float> {
+  using Best = TiledConfig<2, float, 64, 8, 4, 2>;
+  using List = ConfigList<Best, TiledConfig<2, float, 64, 16, 2, 2>, TiledConfig<2, float, 32, 32, 1, 2, 2>>;
 };
 template <>
-struct Built<2, double> {
-  using Default = StageByStageConfig<2, double, 16, 16, 1>;
-  using List = Joined<ConfigList<TiledConfig<2, double, 32, 16, 2, 2>, TiledConfig<2, double, 32, 32, 1, 2>>,
-                      StageByStageDouble<2>>;
+struct Fused<2, double> {
+  using Best = TiledConfig<2, double, 32, 16, 2, 2>;
+  using List = ConfigList<Best, TiledConfig<2, double, 32, 32, 1, 2>>;
 };
 template <>
-struct Built<3, float> {
-  using Default = StageByStageConfig<3, float, 32, 8, 2>;
-  using List =
-      Joined<ConfigList<TiledConfig<3, float, 64, 8, 4, 2>, TiledConfig<3, float, 64, 16, 2, 2>>, StageByStageFloat<3>>;
+struct Fused<3, float> {
+  using Best = TiledConfig<3, float, 64, 16, 2, 2>;
+  using List = ConfigList<TiledConfig<3, float, 64, 8, 4, 2>, Best>;
 };
 template <>
-struct Built<3, double> {
-  using Default = StageByStageConfig<3, double, 16, 16, 1>;
-  using List = Joined<ConfigList<TiledConfig<3, double, 32, 16, 2, 2>, TiledConfig<3, double, 32, 32, 1, 2>>,
-                      StageByStageDouble<3>>;
+struct Fused<3, double> {
+  using Best = TiledConfig<3, double, 32, 32, 1, 2>;
+  using List = ConfigList<TiledConfig<3, double, 32, 16, 2, 2>, Best>;
 };
 template <>
-struct Built<4, float> {
-  using Default = StageByStageConfig<4, float, 32, 8, 2>;
-  using List = Joined<ConfigList<TiledConfig<4, float, 64, 8, 4, 2>, TiledConfig<4, float, 64, 16, 2, 2>,
-                                 TiledConfig<4, float, 32, 8, 4, 2, 2>>,
-                      StageByStageFloat<4>>;
+struct Fused<4, float> {
+  using Best = TiledConfig<4, float, 64, 16, 2, 2>;
+  using List = ConfigList<TiledConfig<4, float, 64, 8, 4, 2>, Best, TiledConfig<4, float, 32, 8, 4, 2, 2>>;
 };
 template <>
-struct Built<4, double> {
-  using Default = StageByStageConfig<4, double, 16, 16, 1>;
-  using List = Joined<ConfigList<TiledConfig<4, double, 32, 16, 2, 2>, TiledConfig<4, double, 32, 32, 1, 2>>,
-                      StageByStageDouble<4>>;
+struct Fused<4, double> {
+  using Best = TiledConfig<4, double, 32, 32, 1, 2>;
+  using List = ConfigList<TiledConfig<4, double, 32, 16, 2, 2>, Best>;
+};
+
+// The stage-by-stage shapes built at every order, Best the fastest in the sweep from order 6 (at
+// order 4, within 5% of 64x8/c2x1): tiles 64
+// or 32 columns wide (a warp's pairs span 64 or 32 columns), one or two rows per thread; double
+// keeps one row, its queues taking twice the registers.
+template <int R, typename T>
+struct StageByStage;
+template <int R>
+struct StageByStage<R, float> {
+  using Best = StageByStageConfig<R, float, 32, 8, 2>;
+  using List = ConfigList<Best, StageByStageConfig<R, float, 16, 16, 2>, StageByStageConfig<R, float, 32, 16, 1>,
+                          StageByStageConfig<R, float, 32, 8, 1>>;
+};
+template <int R>
+struct StageByStage<R, double> {
+  using Best = StageByStageConfig<R, double, 16, 16, 1>;
+  using List = ConfigList<Best, StageByStageConfig<R, double, 32, 8, 1>>;
+};
+
+// Every configuration built for a radius and precision, and the registry's Default: all four
+// stages fused at order 2; from order 4 up the halo work of fused stages costs more than the stage
+// fields' traffic it saves, so the default runs stage by stage.
+template <int R, typename T>
+struct Built {
+  using Default = std::conditional_t<R == 1, typename Fused<R, T>::Best, typename StageByStage<R, T>::Best>;
+  using List = Joined<typename Fused<R, T>::List, typename StageByStage<R, T>::List>;
 };
 
 template <typename T, typename F>

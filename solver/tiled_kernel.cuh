@@ -242,11 +242,7 @@ class PlaneGroupLauncher {
     constexpr int R = G::R;
     HEAT_CUDA_CHECK(
         cudaFuncSetAttribute(plane_group_kernel<G>, cudaFuncAttributeMaxDynamicSharedMemorySize, G::kSharedBytes));
-    int sms = 0, blocks_per_sm = 0;
-    HEAT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    HEAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, plane_group_kernel<G>, G::kThreads,
-                                                                  G::kSharedBytes));
-    if (blocks_per_sm < 1) throw RunError("a tiled kernel does not fit on this GPU");
+    const long long slots = resident_blocks(plane_group_kernel<G>, G::kThreads, G::kSharedBytes, device);
     // The kernel indexes a block's span of planes with 32-bit integers: the z split below keeps
     // (chunk + 2*halo + 3) planes within int, which needs the pipeline's planes to fit at least.
     const long long plane = (long long)g.nx * g.ny;
@@ -257,7 +253,7 @@ class PlaneGroupLauncher {
     tiles_x_ = ceil_div(g.nx - 2 * R, G::kTileX);
     tiles_y_ = ceil_div(g.ny - 2 * R, G::kTileY);
     const int inner_z = g.nz - 2 * R;
-    const long long slots = (long long)sms * blocks_per_sm, tiles = (long long)tiles_x_ * tiles_y_;
+    const long long tiles = (long long)tiles_x_ * tiles_y_;
     const int longest = int(std::min<long long>(inner_z, max_span - 2 * G::kHalo - 3));
     z_chunk_ = choose_z_chunk(inner_z, tiles, slots, 2 * G::kHalo, longest);
     z_blocks_ = ceil_div(inner_z, z_chunk_);

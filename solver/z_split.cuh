@@ -1,9 +1,21 @@
-// How the 2.5D kernels (tiled's fused groups and its stage-by-stage passes) split z between blocks.
+// How the 2.5D kernels (tiled's fused groups and its stage-by-stage passes) split z between
+// blocks: as far as it takes to fill the GPU's block slots.
 #pragma once
 
 #include "solver/cuda_check.cuh"
 
 namespace heat {
+
+// The blocks of a kernel the GPU runs at once: SMs times the blocks per SM that its registers and
+// shared memory allow. RunError if not even one block fits.
+template <typename Kernel>
+long long resident_blocks(Kernel* kernel, int threads, int shared_bytes, int device) {
+  int sms = 0, blocks_per_sm = 0;
+  HEAT_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  HEAT_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads, shared_bytes));
+  if (blocks_per_sm < 1) throw RunError("a tiled kernel does not fit on this GPU");
+  return (long long)sms * blocks_per_sm;
+}
 
 // Planes per block along z. Each block re-reads `refill` planes to fill its register queues
 // before it writes anything, so split z only as far as it takes to give every block slot of the
