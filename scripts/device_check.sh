@@ -84,7 +84,7 @@ phase_results() { TAIL_LINES=40 step results benchmarks/run_all.sh "$BUILD" "$OU
 # Where a tiled step's time goes: ncu on the four kernel launches of one timed step, order 8,
 # float, through the benchmark so any configuration can be named (PROFILE_BACKEND, e.g.
 # tiled:2+2/64x32/m2; PROFILE_N). The benchmark's check (10 steps at 64^3) and its warm-up step
-# come first: PROFILE_SKIP launches, 11 steps of 4 kernels for stage by stage (22 for a 2+2 grouping).
+# come first: PROFILE_SKIP launches, 11 steps of 4 kernels for Horner's passes (22 for a 2+2 grouping).
 phase_profile() {
   TAIL_LINES=200 step profile ncu --kernel-name regex:"plane_group_kernel|plane_stencil_kernel" --launch-skip "${PROFILE_SKIP:-44}" \
     --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \

@@ -2,7 +2,7 @@
 // k_{s+1} = k1 + c*dt * a*Lap(k_s), and the last pass forms u + dt/6*(k1 + 2k2 + 2k3 + k4) in place.
 // Stage fields are zero on the boundary layer, which is what makes the identity hold there.
 // The Ops follow global_stencil.cuh's interface, so any stencil kernel can run them (reuse's
-// global-memory kernel and tiled's stage-by-stage shared-memory kernel): value(p), the stencil's
+// global-memory kernel, and tiled's 2.5D shared-memory kernel for the Horner form below): value(p), the stencil's
 // operand at flat index p; centre(p), the other arrays the result needs at p, which a kernel may
 // load ahead of time so their latency overlaps other work; store(p, lap, value, centre), what to
 // do with a*Lap at p.
@@ -23,19 +23,20 @@ struct FirstStage {
   __device__ void store(long long p, T lap, T, Centre) const { k1[p] = lap; }
 };
 
-// k_out = k1 + stage_dt * a*Lap(k_prev).
+// out = base + c * a*Lap(in): reuse's middle stages (k_{s+1} = k1 + c*dt * a*Lap(k_s)) and the
+// later passes of the Horner form below (v_s = u + c_s * a*Lap(v_{s-1})).
 template <typename T>
-struct MiddleStage {
-  const T* k1;
-  const T* k_prev;
-  T stage_dt;
-  T* k_out;
+struct BasePlusLap {
+  const T* base;
+  const T* in;
+  T c;
+  T* out;
   struct Centre {
-    T k1;
+    T base;
   };
-  __device__ T value(long long p) const { return k_prev[p]; }
-  __device__ Centre centre(long long p) const { return {k1[p]}; }
-  __device__ void store(long long p, T lap, T, Centre c) const { k_out[p] = stage_input(c.k1, stage_dt, lap); }
+  __device__ T value(long long p) const { return in[p]; }
+  __device__ Centre centre(long long p) const { return {base[p]}; }
+  __device__ void store(long long p, T lap, T, Centre here) const { out[p] = stage_input(here.base, c, lap); }
 };
 
 // k4 = k1 + dt * a*Lap(k3), then the RK4 combination into u (which this pass does not read
@@ -67,9 +68,50 @@ constexpr int kLinearStepArrays = 12;
 template <typename T, typename Rk, typename Launch>
 void linear_rk4_step(Launch&& launch, T* u, T* k1, T* k2, T* k3, const Rk& rk) {
   launch(FirstStage<T>{u, k1});
-  launch(MiddleStage<T>{k1, k1, rk.stage_dt[0], k2});
-  launch(MiddleStage<T>{k1, k2, rk.stage_dt[1], k3});
+  launch(BasePlusLap<T>{k1, k1, rk.stage_dt[0], k2});
+  launch(BasePlusLap<T>{k1, k2, rk.stage_dt[1], k3});
   launch(LastStage<T>{u, k1, k2, k3, rk.stage_dt[2], rk.dt_over_6});
+}
+
+// The same step by Horner's rule. For a linear operator RK4 is the Taylor polynomial of degree 4,
+// u + dt Lu + dt^2/2 L^2u + dt^3/6 L^3u + dt^4/24 L^4u = v4, where v0 = u and
+// v_s = u + c_s * a*Lap(v_{s-1}) with c = dt/4, dt/3, dt/2, dt: four passes that each read one
+// operand around the point and u at it, so a step moves 11 arrays instead of 12 and a pass holds
+// one value ahead per point instead of up to three. On the boundary layer a*Lap is zero by
+// definition, so there v_s = u: the scratch fields carry u's boundary layer.
+template <typename T>
+struct HornerConstants {
+  T c[4];
+};
+
+template <typename T>
+HornerConstants<T> make_horner_constants(double dt) {
+  return {{static_cast<T>(dt / 4), static_cast<T>(dt / 3), static_cast<T>(dt / 2), static_cast<T>(dt)}};
+}
+
+// v1 = u + c * a*Lap(u): u at the point is the operand itself.
+template <typename T>
+struct HornerFirstPass {
+  const T* u;
+  T c;
+  T* v_out;
+  struct Centre {};
+  __device__ T value(long long p) const { return u[p]; }
+  __device__ Centre centre(long long) const { return {}; }
+  __device__ void store(long long p, T lap, T u_here, Centre) const { v_out[p] = stage_input(u_here, c, lap); }
+};
+
+// Pass 1 reads u and writes v1 (2 arrays); passes 2-4 read v_{s-1} and u and write (3 each).
+constexpr int kHornerStepArrays = 11;
+
+// One step through launch(op), with two scratch fields that alternate as v1, v2, v3.
+template <typename T, typename Launch>
+void horner_rk4_step(Launch&& launch, T* u, T* a, T* b, const HornerConstants<T>& h) {
+  launch(HornerFirstPass<T>{u, h.c[0], a});
+  launch(BasePlusLap<T>{u, a, h.c[1], b});
+  launch(BasePlusLap<T>{u, b, h.c[2], a});
+  // The last pass writes u in place: it reads u only at the point it writes.
+  launch(BasePlusLap<T>{u, a, h.c[3], u});
 }
 
 }  // namespace heat

@@ -1,7 +1,7 @@
 // One stencil pass in 2.5D: the shared-memory counterpart of global_stencil.cuh's kernel, for
-// the same Ops (value, centre, store: linear_stages.cuh). tiled runs RK4 stage by stage through
-// it (its "1+1+1+1" grouping), where fusing stages costs more halo work than the stage fields'
-// traffic saves.
+// the same Ops (value, centre, store: linear_stages.cuh). tiled runs the step's four Horner passes
+// through it (its "horner" configurations), where fusing stages costs more halo work than the
+// stage fields' traffic saves.
 //
 // A block owns an output tile of interior columns and marches along z over a chunk of planes.
 // Each plane of the operand goes to shared memory with a halo of r on the four sides (a star
@@ -12,6 +12,9 @@
 // from global memory (the queue's new plane, the halo, the arrays the result is formed with) is
 // loaded a plane ahead, so its latency overlaps the current plane's arithmetic.
 #pragma once
+
+#include <climits>
+#include <string>
 
 #include "solver/cuda_backend.cuh"
 #include "solver/z_split.cuh"
@@ -66,8 +69,11 @@ __global__ void __launch_bounds__(Tile::kThreads)
 
   // The thread's own columns: loaded where inside the grid, computed where inside the interior.
   const int gx = x0 + 2 * tx, gy0 = y0 + ty * M;
-  const long long column = (long long)gy0 * d.stride_y + gx;
-  auto own_at = [&](int c) { return column + (c / 2) * d.stride_y + c % 2; };
+  // Offsets within a plane fit an int (the launcher refuses larger planes): half the registers
+  // of flat indices, and the plane's own offset is added once per access.
+  const int stride_y = int(d.stride_y);
+  const int column = gy0 * stride_y + gx;
+  auto own_at = [&](int c) { return column + (c / 2) * stride_y + c % 2; };
   unsigned loads = 0, computes = 0;
 #pragma unroll
   for (int c = 0; c < C; ++c) {
@@ -79,7 +85,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
   // The halo points this thread loads, spread over the block: strips above and below the tile
   // first (whole rows, coalesced), then the strips left and right. -1: no point.
   int halo_slot[H];
-  long long halo_at[H];
+  int halo_at[H];
 #pragma unroll
   for (int i = 0; i < H; ++i) {
     const int h = ty * Tile::kThreadsX + tx + i * Tile::kThreads;
@@ -95,7 +101,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
     }
     const bool in_grid = h < Tile::kHaloPoints && x0 + x < d.nx && y0 + y < d.ny;
     halo_slot[i] = in_grid ? (y + R) * P + K + x : -1;
-    halo_at[i] = (long long)(y0 + y) * d.stride_y + x0 + x;
+    halo_at[i] = (y0 + y) * stride_y + x0 + x;
   }
 
   // What plane zc needs from global memory besides the queue: the operand's plane zc + r (the
@@ -195,6 +201,10 @@ class PlaneStencilLauncher {
  public:
   PlaneStencilLauncher(const Grid& g, int device) {
     constexpr int R = Tile::R;
+    const long long plane = (long long)g.nx * g.ny;
+    if (plane > INT_MAX)
+      throw RunError("tiled needs an x-y plane of at most " + std::to_string(INT_MAX) + " points; this grid has " +
+                     std::to_string(plane));
     const long long slots = resident_blocks(plane_stencil_kernel<Tile, Op>, Tile::kThreads, 0, device);
     tiles_ = dim3(ceil_div(g.nx - 2 * R, Tile::kTileX), ceil_div(g.ny - 2 * R, Tile::kTileY));
     const int inner_z = g.nz - 2 * R;

@@ -1,7 +1,8 @@
 // tiled: RK4 stages fused in 2.5D shared-memory kernels (tiled_kernel.cuh). A configuration fixes,
 // at compile time, the stage grouping (all four stages in one kernel, two kernels with the stage
 // field and the partial RK4 sum between them in global memory, or, where halos make fusing cost
-// more than it saves, one 2.5D pass per stage: plane_stencil.cuh) and the block's region.
+// more than it saves, the step's four Horner passes, one 2.5D kernel each: plane_stencil.cuh) and
+// the block's region.
 // benchmarks/tiled_analysis.md and benchmarks/worklog.md say how the defaults below were chosen:
 // by a measured sweep of every built configuration at 600^3 on the device.
 #include <string>
@@ -31,7 +32,7 @@ template <int R, typename T, int RX, int TY, int M, int Split, int MinBlocks = 1
 struct TiledConfig {
   static constexpr int kRadius = R;
   static constexpr int kSplit = Split;
-  static constexpr bool kStageByStage = false;
+  static constexpr bool kHorner = false;
   static constexpr int kArraysPerPoint = arrays_per_point(Split);
   static constexpr int kWorkingArrays = working_arrays(Split);
   using First = PlaneGroup<R, T, 1, Split, RX, TY, M, MinBlocks>;
@@ -43,17 +44,17 @@ struct TiledConfig {
   }
 };
 
-// Stage by stage ("1+1+1+1"): the four passes of linear_stages.cuh, each a 2.5D kernel on output
-// tiles of (2*TX) x (TY*M) columns with a halo of r, u and the three stage fields in global memory;
-// a thread owns an x pair of columns in M rows ("c2xM").
+// Horner ("horner"): the four passes of linear_stages.cuh's Horner form of the RK4 step, each a 2.5D
+// kernel on output tiles of (2*TX) x (TY*M) columns with a halo of r, u and two scratch fields in
+// global memory; a thread owns an x pair of columns in M rows ("c2xM").
 template <int R, typename T, int TX, int TY, int M>
-struct StageByStageConfig {
-  static constexpr bool kStageByStage = true;
-  static constexpr int kArraysPerPoint = kLinearStepArrays;
-  static constexpr int kWorkingArrays = 4;
+struct HornerConfig {
+  static constexpr bool kHorner = true;
+  static constexpr int kArraysPerPoint = kHornerStepArrays;
+  static constexpr int kWorkingArrays = 3;
   using Tile = PlaneTile<R, T, TX, TY, M>;
   static std::string name() {
-    return "1+1+1+1/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M);
+    return "horner/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M);
   }
 };
 
@@ -118,31 +119,30 @@ struct Fused<4, double> {
   using List = ConfigList<TiledConfig<4, double, 32, 16, 2, 2>, Best>;
 };
 
-// The stage-by-stage shapes built at every order, Best the fastest in the sweep from order 6 (at
-// order 4, within 5% of 64x8/c2x1): tiles 64
-// or 32 columns wide (a warp's pairs span 64 or 32 columns), one or two rows per thread; double
-// keeps one row, its queues taking twice the registers.
+// The Horner shapes built at every order, Best the fastest in the sweep of benchmarks/worklog.md
+// (t8; float 64x8/c2x1 at every order, within 1.5% of 64x16/c2x1 at order 8; double 64x8 at order 4,
+// 32x16 from order 6, 5% apart): tiles 64 or 32 columns wide (a warp's pairs span 64 or 32
+// columns), one or two rows per thread; double keeps one row, its queues taking twice the registers.
 template <int R, typename T>
-struct StageByStage;
+struct HornerPasses;
 template <int R>
-struct StageByStage<R, float> {
-  using Best = StageByStageConfig<R, float, 32, 8, 2>;
-  using List = ConfigList<Best, StageByStageConfig<R, float, 16, 16, 2>, StageByStageConfig<R, float, 32, 16, 1>,
-                          StageByStageConfig<R, float, 32, 8, 1>>;
+struct HornerPasses<R, float> {
+  using Best = HornerConfig<R, float, 32, 8, 1>;
+  using List = ConfigList<Best, HornerConfig<R, float, 32, 16, 1>, HornerConfig<R, float, 32, 8, 2>>;
 };
 template <int R>
-struct StageByStage<R, double> {
-  using Best = StageByStageConfig<R, double, 16, 16, 1>;
-  using List = ConfigList<Best, StageByStageConfig<R, double, 32, 8, 1>>;
+struct HornerPasses<R, double> {
+  using Best = std::conditional_t<R == 2, HornerConfig<R, double, 32, 8, 1>, HornerConfig<R, double, 16, 16, 1>>;
+  using List = ConfigList<HornerConfig<R, double, 32, 8, 1>, HornerConfig<R, double, 16, 16, 1>>;
 };
 
 // Every configuration built for a radius and precision, and the registry's Default: all four
 // stages fused at order 2; from order 4 up the halo work of fused stages costs more than the stage
-// fields' traffic it saves, so the default runs stage by stage.
+// fields' traffic it saves, so the default runs Horner's passes one kernel each.
 template <int R, typename T>
 struct Built {
-  using Default = std::conditional_t<R == 1, typename Fused<R, T>::Best, typename StageByStage<R, T>::Best>;
-  using List = Joined<typename Fused<R, T>::List, typename StageByStage<R, T>::List>;
+  using Default = std::conditional_t<R == 1, typename Fused<R, T>::Best, typename HornerPasses<R, T>::Best>;
+  using List = Joined<typename Fused<R, T>::List, typename HornerPasses<R, T>::List>;
 };
 
 template <typename T, typename F>
@@ -230,10 +230,10 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   e.name = configuration.empty() ? "tiled" : "tiled:" + configuration;
   e.description =
       "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): RK4 stages fused at order 2, one "
-      "kernel per stage from order 4";
+      "kernel per pass of the step's Horner form from order 4";
   e.uses_cuda = true;
   // All four stages fused: u read once and written once. Two kernels add the stage field written
-  // and read back (1+3), and the partial RK4 sum as well (2+2, 3+1); stage by stage moves reuse's 12.
+  // and read back (1+3), and the partial RK4 sum as well (2+2, 3+1); Horner's passes move 11.
   e.bytes_per_point = [configuration](const Problem& p, std::size_t size) {
     return double(footprint(p, size, configuration).arrays_per_point) * double(size);
   };

@@ -3,9 +3,9 @@
 // for example "2+2/64x32/m2": stages 1-2 fused in one kernel and 3-4 in a second, each block
 // streaming a 64 x 32 region of columns (its output tile plus the halo) along z, each thread
 // owning two columns; "b2" asks the compiler to fit two blocks per SM. "4" as the grouping means
-// all four stages fused in one kernel. "1+1+1+1/<tile x>x<tile y>/c2x<rows>" runs the stages one
-// 2.5D kernel each, on output tiles of that size, each thread owning an x pair of columns in that
-// many rows.
+// all four stages fused in one kernel. "horner/<tile x>x<tile y>/c2x<rows>" runs the step as the
+// four passes of its Horner form (solver/linear_stages.cuh), one 2.5D kernel each, on output tiles
+// of that size, each thread owning an x pair of columns in that many rows.
 #pragma once
 
 #include <memory>

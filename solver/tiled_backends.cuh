@@ -1,11 +1,9 @@
 // The tiled backend's two kinds of Backend, for a configuration from tiled.cu: fused groups
 // (tiled_kernel.cuh; one kernel, or two with the stage field and partial sum between them) and
-// stage by stage (plane_stencil.cuh running linear_stages.cuh's passes).
+// Horner's four passes (plane_stencil.cuh running linear_stages.cuh's Horner form).
 #pragma once
 
 #include <memory>
-#include <tuple>
-#include <type_traits>
 #include <utility>
 
 #include "solver/global_stencil.cuh"
@@ -92,36 +90,50 @@ class TiledBackend final : public CudaBackend<T> {
   GroupLaunchers<Config> kernels_;
 };
 
-// Stage by stage: reuse's four passes (linear_stages.cuh), each through the 2.5D shared-memory
-// kernel. The stage fields live in global memory (GlobalMemoryBackend prepares them).
+// Horner's rule (linear_stages.cuh): four passes through the 2.5D shared-memory kernel with two
+// scratch fields, u's boundary layer copied into both (v_s = u there, and no pass writes it).
 template <typename T, class Config>
-class StageByStageBackend final : public GlobalMemoryBackend<T, 3> {
+class HornerBackend final : public CudaBackend<T> {
   using Tile = typename Config::Tile;
-  template <typename Op>
-  using Launcher = PlaneStencilLauncher<Tile, Op>;
 
  public:
-  StageByStageBackend(const Problem& p, const BackendOptions& o)
-      : GlobalMemoryBackend<T, 3>(p, o, "tiled"),
+  HornerBackend(const Problem& p, const BackendOptions& o)
+      : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
         weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
-        launchers_(Launcher<FirstStage<T>>(p.grid, o.device), Launcher<MiddleStage<T>>(p.grid, o.device),
-                   Launcher<LastStage<T>>(p.grid, o.device)) {}
+        constants_(make_horner_constants<T>(p.dt)),
+        first_(p.grid, o.device),
+        later_(p.grid, o.device) {
+    for (auto& v : v_) v = DeviceBuffer<T>(p.grid.points());
+  }
+
+  // The scratch fields' interiors start as NaN, so a point that a pass fails to write poisons u.
+  void upload(const Field<T>& u) override {
+    this->u_.copy_from_host(u.data());
+    for (auto& v : v_) {
+      v.copy_from(this->u_);
+      poison_interior(v, this->problem_.grid, Tile::R);
+    }
+    HEAT_CUDA_CHECK(cudaDeviceSynchronize());
+  }
 
  private:
   void step_once() override {
-    linear_rk4_step(
-        [&](const auto& op) { std::get<Launcher<std::decay_t<decltype(op)>>>(launchers_).launch(weights_, op); },
-        this->u_.get(), this->k_[0].get(), this->k_[1].get(), this->k_[2].get(), this->rk_);
+    horner_rk4_step([&](const auto& op) { launch(op); }, this->u_.get(), v_[0].get(), v_[1].get(), constants_);
   }
+  void launch(const HornerFirstPass<T>& op) const { first_.launch(weights_, op); }
+  void launch(const BasePlusLap<T>& op) const { later_.launch(weights_, op); }
 
   StencilWeights<Tile::R, T> weights_;
-  std::tuple<Launcher<FirstStage<T>>, Launcher<MiddleStage<T>>, Launcher<LastStage<T>>> launchers_;
+  HornerConstants<T> constants_;
+  DeviceBuffer<T> v_[2];
+  PlaneStencilLauncher<Tile, HornerFirstPass<T>> first_;
+  PlaneStencilLauncher<Tile, BasePlusLap<T>> later_;
 };
 
 template <typename T, class Config>
 std::unique_ptr<Backend<T>> make_configured(const Problem& p, const BackendOptions& o) {
-  if constexpr (Config::kStageByStage)
-    return std::make_unique<StageByStageBackend<T, Config>>(p, o);
+  if constexpr (Config::kHorner)
+    return std::make_unique<HornerBackend<T, Config>>(p, o);
   else
     return std::make_unique<TiledBackend<T, Config>>(p, o);
 }

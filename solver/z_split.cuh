@@ -1,4 +1,4 @@
-// How the 2.5D kernels (tiled's fused groups and its stage-by-stage passes) split z between
+// How the 2.5D kernels (tiled's fused groups and its Horner passes) split z between
 // blocks: as far as it takes to fill the GPU's block slots.
 #pragma once
 
