@@ -119,16 +119,18 @@ struct Fused<4, double> {
   using List = ConfigList<TiledConfig<4, double, 32, 16, 2, 2>, Best>;
 };
 
-// The Horner shapes built at every order, Best the fastest in the sweep of benchmarks/worklog.md
-// (t8; float 64x8/c2x1 at every order, within 1.5% of 64x16/c2x1 at order 8; double 64x8 at order 4,
-// 32x16 from order 6, 5% apart): tiles 64 or 32 columns wide (a warp's pairs span 64 or 32
-// columns), one or two rows per thread; double keeps one row, its queues taking twice the registers.
+// The Horner shapes built at every order, Best the fastest in the sweeps of benchmarks/worklog.md
+// (t8: float 64x8/c2x1 at orders 4 and 6, 64x16/c2x1 at order 8, by 2-3% in two runs; double
+// 64x8/c2x1 at order 4, 32x16/c2x1 from order 6, ~5%): tiles 64 or 32 columns wide (a warp's
+// pairs span 64 or 32 columns), one or two rows per thread; double keeps one row, its queues
+// taking twice the registers.
 template <int R, typename T>
 struct HornerPasses;
 template <int R>
 struct HornerPasses<R, float> {
-  using Best = HornerConfig<R, float, 32, 8, 1>;
-  using List = ConfigList<Best, HornerConfig<R, float, 32, 16, 1>, HornerConfig<R, float, 32, 8, 2>>;
+  using Best = std::conditional_t<R == 4, HornerConfig<R, float, 32, 16, 1>, HornerConfig<R, float, 32, 8, 1>>;
+  using List =
+      ConfigList<HornerConfig<R, float, 32, 8, 1>, HornerConfig<R, float, 32, 16, 1>, HornerConfig<R, float, 32, 8, 2>>;
 };
 template <int R>
 struct HornerPasses<R, double> {
