@@ -33,6 +33,7 @@ struct TiledConfig {
   static constexpr int kRadius = R;
   static constexpr int kSplit = Split;
   static constexpr bool kHorner = false;
+  static constexpr bool kPaired = false;
   static constexpr int kArraysPerPoint = arrays_per_point(Split);
   static constexpr int kWorkingArrays = working_arrays(Split);
   using First = PlaneGroup<R, T, 1, Split, RX, TY, M, MinBlocks>;
@@ -50,11 +51,27 @@ struct TiledConfig {
 template <int R, typename T, int TX, int TY, int M>
 struct HornerConfig {
   static constexpr bool kHorner = true;
+  static constexpr bool kPaired = false;
   static constexpr int kArraysPerPoint = kHornerStepArrays;
   static constexpr int kWorkingArrays = 3;
   using Tile = PlaneTile<R, T, TX, TY, M>;
   static std::string name() {
     return "horner/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M);
+  }
+};
+
+// Horner's passes two per kernel ("pairs"): paired_passes.cuh, output tiles of (2*TX) x (TY*M)
+// columns, the first pass of each pair also on the tile's ring of width r; u, the other u buffer
+// and v2 in global memory. Only where the planes fit static shared memory (orders 2-6).
+template <int R, typename T, int TX, int TY, int M>
+struct PairedConfig {
+  static constexpr bool kPaired = true;
+  // Passes 1-2 read u and write v2; passes 3-4 read v2 and u and write the new u.
+  static constexpr int kArraysPerPoint = 5;
+  static constexpr int kWorkingArrays = 3;
+  using Tile = PairTile<R, T, TX, TY, M>;
+  static std::string name() {
+    return "pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M);
   }
 };
 
@@ -138,13 +155,28 @@ struct HornerPasses<R, double> {
   using List = ConfigList<HornerConfig<R, double, 32, 8, 1>, HornerConfig<R, double, 16, 16, 1>>;
 };
 
-// Every configuration built for a radius and precision, and the registry's Default: all four
-// stages fused at order 2; from order 4 up the halo work of fused stages costs more than the stage
-// fields' traffic it saves, so the default runs Horner's passes one kernel each.
+// Horner's passes two per kernel, where their planes fit (a 2r halo on r+1 planes of the operand).
+template <int R, typename T>
+struct HornerPairs;
+template <int R>
+struct HornerPairs<R, float> {
+  using Best = PairedConfig<R, float, 32, 16, 1>;
+  using List = std::conditional_t<(R <= 3), ConfigList<Best, PairedConfig<R, float, 32, 8, 1>>, ConfigList<>>;
+};
+template <int R>
+struct HornerPairs<R, double> {
+  using Best = PairedConfig<R, double, 16, 16, 1>;
+  using List = std::conditional_t<(R <= 2), ConfigList<Best, PairedConfig<R, double, 32, 8, 1>>,
+                                  std::conditional_t<(R == 3), ConfigList<Best>, ConfigList<>>>;
+};
+
+// Every configuration built for a radius and precision, and the registry's Default: Horner's
+// passes two per kernel at orders 2 and 4; from order 6 up one pass per kernel (the fused RK4
+// stages' halo work costs more than the stage fields' traffic it saves).
 template <int R, typename T>
 struct Built {
-  using Default = std::conditional_t<R == 1, typename Fused<R, T>::Best, typename HornerPasses<R, T>::Best>;
-  using List = Joined<typename Fused<R, T>::List, typename HornerPasses<R, T>::List>;
+  using Default = std::conditional_t<R <= 2, typename HornerPairs<R, T>::Best, typename HornerPasses<R, T>::Best>;
+  using List = Joined<typename Fused<R, T>::List, typename HornerPasses<R, T>::List, typename HornerPairs<R, T>::List>;
 };
 
 template <typename T, typename F>

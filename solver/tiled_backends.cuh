@@ -8,6 +8,7 @@
 
 #include "solver/global_stencil.cuh"
 #include "solver/linear_stages.cuh"
+#include "solver/paired_passes.cuh"
 #include "solver/plane_stencil.cuh"
 #include "solver/tiled_kernel.cuh"
 
@@ -130,9 +131,62 @@ class HornerBackend final : public CudaBackend<T> {
   PlaneStencilLauncher<Tile, BasePlusLap<T>> later_;
 };
 
+// Horner's passes two per kernel (paired_passes.cuh): passes 1-2 from u into the scratch field v2,
+// passes 3-4 from v2 into the other u buffer (neighbouring blocks still read u around their tiles).
+template <typename T, class Config>
+class PairedBackend final : public CudaBackend<T> {
+  using Tile = typename Config::Tile;
+
+ public:
+  PairedBackend(const Problem& p, const BackendOptions& o)
+      : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
+        weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
+        constants_(make_horner_constants<T>(p.dt)),
+        u_next_(p.grid.points()),
+        v2_(p.grid.points()),
+        first_(p.grid, o.device),
+        second_(p.grid, o.device) {}
+
+  // Both carry u's boundary layer, which no kernel writes; their interiors start as NaN, so a
+  // point that a kernel fails to write poisons u.
+  void upload(const Field<T>& u) override {
+    this->u_.copy_from_host(u.data());
+    for (DeviceBuffer<T>* field : {&u_next_, &v2_}) {
+      field->copy_from(this->u_);
+      poison_interior(*field, this->problem_.grid, Tile::R);
+    }
+    HEAT_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+ private:
+  void step_once() override {
+    PairArgs<Tile::R, T> args{};
+    args.dims = grid_dims(this->problem_.grid);
+    args.weights = weights_;
+    args.u = this->u_.get();
+    args.in = this->u_.get();
+    args.c_first = constants_.c[0], args.c_second = constants_.c[1];
+    args.out = v2_.get();
+    first_.launch(args);
+    args.in = v2_.get();
+    args.c_first = constants_.c[2], args.c_second = constants_.c[3];
+    args.out = u_next_.get();
+    second_.launch(args);
+    std::swap(this->u_, u_next_);
+  }
+
+  StencilWeights<Tile::R, T> weights_;
+  HornerConstants<T> constants_;
+  DeviceBuffer<T> u_next_, v2_;
+  PairedPassesLauncher<Tile, true> first_;
+  PairedPassesLauncher<Tile, false> second_;
+};
+
 template <typename T, class Config>
 std::unique_ptr<Backend<T>> make_configured(const Problem& p, const BackendOptions& o) {
-  if constexpr (Config::kHorner)
+  if constexpr (Config::kPaired)
+    return std::make_unique<PairedBackend<T, Config>>(p, o);
+  else if constexpr (Config::kHorner)
     return std::make_unique<HornerBackend<T, Config>>(p, o);
   else
     return std::make_unique<TiledBackend<T, Config>>(p, o);
