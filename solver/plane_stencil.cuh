@@ -53,6 +53,49 @@ struct PlaneTile {
   static_assert(kSharedBytes <= 48 * 1024, "static shared memory is limited to 48 KB");
 };
 
+// a*Lap at the thread's own pair of columns in M rows of a shared plane (pitch P, own_slot the
+// pair's first column in its first row), the z neighbours from queue: x neighbours two at a time,
+// the y neighbours among the own rows from registers.
+template <int R, int M, int P, typename T, int C, int Q>
+__device__ __forceinline__ void pair_laplacians(const T* plane, int own_slot, const T (&queue)[C][Q],
+                                                const StencilWeights<R, T>& w, T (&lap)[C]) {
+  using Pair = typename PairOf<T>::type;
+  constexpr int K = (R + 1) / 2 * 2;
+  auto pair_at = [&](int row, int column_offset) {
+    return *reinterpret_cast<const Pair*>(plane + own_slot + row * P + column_offset);
+  };
+  T x_side[M][2 * K], y_side[2 * R][2];
+#pragma unroll
+  for (int m = 0; m < M; ++m)
+#pragma unroll
+    for (int p = 0; p < K; p += 2) {
+      const Pair left = pair_at(m, p - K), right = pair_at(m, 2 + p);
+      x_side[m][p] = left.x, x_side[m][p + 1] = left.y;
+      x_side[m][K + p] = right.x, x_side[m][K + p + 1] = right.y;
+    }
+#pragma unroll
+  for (int i = 0; i < R; ++i) {
+    const Pair below = pair_at(i - R, 0), above = pair_at(M + i, 0);
+    y_side[i][0] = below.x, y_side[i][1] = below.y;
+    y_side[R + i][0] = above.x, y_side[R + i][1] = above.y;
+  }
+  auto x_at = [&](int m, int e) {
+    return e == 0 || e == 1 ? queue[2 * m + e][R] : x_side[m][e < 0 ? K + e : K + e - 2];
+  };
+  auto y_at = [&](int r, int j) {
+    return r >= 0 && r < M ? queue[2 * r + j][R] : y_side[r < 0 ? R + r : R + r - M][j];
+  };
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const int m = c / 2, j = c % 2;
+    lap[c] = apply_stencil<R, T>(w, queue[c][R], [&](int axis, int dist) {
+      if (axis == 0) return x_at(m, j + dist) + x_at(m, j - dist);
+      if (axis == 1) return y_at(m + dist, j) + y_at(m - dist, j);
+      return queue[c][R + dist] + queue[c][R - dist];
+    });
+  }
+}
+
 template <class Tile, typename Op>
 __global__ void __launch_bounds__(Tile::kThreads)
     plane_stencil_kernel(GridDims d, StencilWeights<Tile::R, typename Tile::T> w, Op op, int z_chunk) {
@@ -149,45 +192,10 @@ __global__ void __launch_bounds__(Tile::kThreads)
     if (z + 1 < z_end) fetch(ahead, z + 1);
     __syncthreads();
 
-    // The neighbours from the shared plane, two at a time: x pairs left and right of each own
-    // row's pair (columns -K..-1 and 2..K+1), and the pairs of the r rows above and below.
-    auto pair_at = [&](int row, int column_offset) {
-      return *reinterpret_cast<const Pair*>(plane + own_slot + row * P + column_offset);
-    };
-    T x_side[M][2 * K], y_side[2 * R][2];
-#pragma unroll
-    for (int m = 0; m < M; ++m)
-#pragma unroll
-      for (int p = 0; p < K; p += 2) {
-        const Pair left = pair_at(m, p - K), right = pair_at(m, 2 + p);
-        x_side[m][p] = left.x, x_side[m][p + 1] = left.y;
-        x_side[m][K + p] = right.x, x_side[m][K + p + 1] = right.y;
-      }
-#pragma unroll
-    for (int i = 0; i < R; ++i) {
-      const Pair below = pair_at(i - R, 0), above = pair_at(M + i, 0);
-      y_side[i][0] = below.x, y_side[i][1] = below.y;
-      y_side[R + i][0] = above.x, y_side[R + i][1] = above.y;
-    }
-    // Column e of own row m (e in -K..K+1): the pair itself from registers, else the x sides.
-    auto x_at = [&](int m, int e) {
-      return e == 0 || e == 1 ? queue[2 * m + e][R] : x_side[m][e < 0 ? K + e : K + e - 2];
-    };
-    // Row r (own rows at 0..M-1) of column j of the pair: own rows from registers, else the y sides.
-    auto y_at = [&](int r, int j) {
-      return r >= 0 && r < M ? queue[2 * r + j][R] : y_side[r < 0 ? R + r : R + r - M][j];
-    };
-
+    // The neighbours from the shared plane, two at a time (x pairs, and the pairs of the r rows
+    // above and below).
     T lap[C];
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      const int m = c / 2, j = c % 2;
-      lap[c] = apply_stencil<R, T>(w, queue[c][R], [&](int axis, int dist) {
-        if (axis == 0) return x_at(m, j + dist) + x_at(m, j - dist);
-        if (axis == 1) return y_at(m + dist, j) + y_at(m - dist, j);
-        return queue[c][R + dist] + queue[c][R - dist];
-      });
-    }
+    pair_laplacians<R, M, P>(plane, own_slot, queue, w, lap);
     const long long plane_at = (long long)z * d.stride_z;
 #pragma unroll
     for (int c = 0; c < C; ++c)

@@ -1,8 +1,8 @@
-// tiled: RK4 stages fused in 2.5D shared-memory kernels (tiled_kernel.cuh). A configuration fixes,
-// at compile time, the stage grouping (all four stages in one kernel, two kernels with the stage
-// field and the partial RK4 sum between them in global memory, or, where halos make fusing cost
-// more than it saves, the step's four Horner passes, one 2.5D kernel each: plane_stencil.cuh) and
-// the block's region.
+// tiled: the RK4 step in 2.5D shared-memory kernels. A configuration fixes, at compile time, how the
+// step is split into kernels and the block's region: the RK4 stages fused (all four in one kernel,
+// or two kernels with the stage field and the partial RK4 sum between them: tiled_kernel.cuh), or
+// the step's Horner form (linear_stages.cuh) two passes per kernel (paired_passes.cuh) or one
+// (plane_stencil.cuh).
 // benchmarks/tiled_analysis.md and benchmarks/worklog.md say how the defaults below were chosen:
 // by a measured sweep of every built configuration at 600^3 on the device.
 #include <string>
@@ -62,7 +62,7 @@ struct HornerConfig {
 
 // Horner's passes two per kernel ("pairs"): paired_passes.cuh, output tiles of (2*TX) x (TY*M)
 // columns, the first pass of each pair also on the tile's ring of width r; u, the other u buffer
-// and v2 in global memory. Only where the planes fit static shared memory (orders 2-6).
+// and v2 in global memory.
 template <int R, typename T, int TX, int TY, int M>
 struct PairedConfig {
   static constexpr bool kPaired = true;
@@ -158,21 +158,29 @@ struct HornerPasses<R, double> {
 // Horner's passes two per kernel, where their planes fit (a 2r halo on r+1 planes of the operand).
 template <int R, typename T>
 struct HornerPairs;
+// Built at orders 2 and 4 only: at order 6 the ring's first pass made them slower than one pass
+// per kernel (float 3.84 against 3.61 ms, double 8.18 against 6.99; worklog t9), and at order 8
+// the planes exceed static shared memory. Best from the same sweep: 64x8 at order 2 (float 1.91
+// against 1.99 ms for 64x16, double within 1%), 64x16 (float) and 32x16 (double) at order 4.
 template <int R>
 struct HornerPairs<R, float> {
-  using Best = PairedConfig<R, float, 32, 16, 1>;
-  using List = std::conditional_t<(R <= 3), ConfigList<Best, PairedConfig<R, float, 32, 8, 1>>, ConfigList<>>;
+  using Best = std::conditional_t<R == 1, PairedConfig<R, float, 32, 8, 1>, PairedConfig<R, float, 32, 16, 1>>;
+  using List =
+      std::conditional_t<(R <= 2), ConfigList<PairedConfig<R, float, 32, 8, 1>, PairedConfig<R, float, 32, 16, 1>>,
+                         ConfigList<>>;
 };
 template <int R>
 struct HornerPairs<R, double> {
-  using Best = PairedConfig<R, double, 16, 16, 1>;
-  using List = std::conditional_t<(R <= 2), ConfigList<Best, PairedConfig<R, double, 32, 8, 1>>,
-                                  std::conditional_t<(R == 3), ConfigList<Best>, ConfigList<>>>;
+  using Best = std::conditional_t<R == 1, PairedConfig<R, double, 32, 8, 1>, PairedConfig<R, double, 16, 16, 1>>;
+  using List =
+      std::conditional_t<(R <= 2), ConfigList<PairedConfig<R, double, 32, 8, 1>, PairedConfig<R, double, 16, 16, 1>>,
+                         ConfigList<>>;
 };
 
 // Every configuration built for a radius and precision, and the registry's Default: Horner's
-// passes two per kernel at orders 2 and 4; from order 6 up one pass per kernel (the fused RK4
-// stages' halo work costs more than the stage fields' traffic it saves).
+// passes two per kernel at orders 2 and 4, one per kernel from order 6 (where the ring's recompute
+// costs more than the traffic it saves). The fused RK4 stages are no default any more: at order 2
+// the pairs beat them by 22% (float) and 15% (double).
 template <int R, typename T>
 struct Built {
   using Default = std::conditional_t<R <= 2, typename HornerPairs<R, T>::Best, typename HornerPasses<R, T>::Best>;
@@ -263,8 +271,8 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   BackendEntry e;
   e.name = configuration.empty() ? "tiled" : "tiled:" + configuration;
   e.description =
-      "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): RK4 stages fused at order 2, one "
-      "kernel per pass of the step's Horner form from order 4";
+      "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): the step's Horner form, two passes "
+      "per kernel at orders 2 and 4, one from order 6";
   e.uses_cuda = true;
   // All four stages fused: u read once and written once. Two kernels add the stage field written
   // and read back (1+3), and the partial RK4 sum as well (2+2, 3+1); Horner's passes move 11.

@@ -5,7 +5,8 @@
 // owning two columns; "b2" asks the compiler to fit two blocks per SM. "4" as the grouping means
 // all four stages fused in one kernel. "horner/<tile x>x<tile y>/c2x<rows>" runs the step as the
 // four passes of its Horner form (solver/linear_stages.cuh), one 2.5D kernel each, on output tiles
-// of that size, each thread owning an x pair of columns in that many rows.
+// of that size, each thread owning an x pair of columns in that many rows; "pairs/..." runs those
+// passes two per kernel (solver/paired_passes.cuh).
 #pragma once
 
 #include <memory>
