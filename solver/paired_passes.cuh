@@ -13,9 +13,6 @@
 // (b-r..b+r), the first pass at the own columns (b-r..b+r).
 #pragma once
 
-#include <climits>
-#include <string>
-
 #include "solver/cuda_backend.cuh"
 #include "solver/plane_stencil.cuh"
 #include "solver/z_split.cuh"
@@ -253,28 +250,20 @@ __global__ void __launch_bounds__(Tile::kThreads)
 template <class Tile, bool FromU>
 class PairedPassesLauncher {
  public:
-  PairedPassesLauncher(const Grid& g, int device) {
-    constexpr int R = Tile::R;
-    const long long plane = (long long)g.nx * g.ny;
-    if (plane > INT_MAX)
-      throw RunError("tiled needs an x-y plane of at most " + std::to_string(INT_MAX) + " points; this grid has " +
-                     std::to_string(plane));
-    const long long slots = resident_blocks(paired_passes_kernel<Tile, FromU>, Tile::kThreads, 0, device);
-    tiles_ = dim3(ceil_div(g.nx - 2 * R, Tile::kTileX), ceil_div(g.ny - 2 * R, Tile::kTileY));
-    const int inner_z = g.nz - 2 * R;
-    z_chunk_ = choose_z_chunk(inner_z, (long long)tiles_.x * tiles_.y, slots, 4 * R, inner_z);
-    tiles_.z = ceil_div(inner_z, z_chunk_);
-  }
+  // Each block computes 2r planes beyond its chunk and loads 2r more to fill its queues.
+  PairedPassesLauncher(const Grid& g, int device)
+      : plan_(plan_plane_launch(g, Tile::R, Tile::kTileX, Tile::kTileY,
+                                resident_blocks(paired_passes_kernel<Tile, FromU>, Tile::kThreads, 0, device),
+                                4 * Tile::R)) {}
 
   void launch(PairArgs<Tile::R, typename Tile::T> args) const {
-    args.z_chunk = z_chunk_;
-    paired_passes_kernel<Tile, FromU><<<tiles_, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(args);
+    args.z_chunk = plan_.z_chunk;
+    paired_passes_kernel<Tile, FromU><<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(args);
     HEAT_CUDA_CHECK_LAUNCH();
   }
 
  private:
-  dim3 tiles_;
-  int z_chunk_ = 0;
+  PlaneLaunch plan_;
 };
 
 }  // namespace heat

@@ -13,9 +13,6 @@
 // loaded a plane ahead, so its latency overlaps the current plane's arithmetic.
 #pragma once
 
-#include <climits>
-#include <string>
-
 #include "solver/cuda_backend.cuh"
 #include "solver/z_split.cuh"
 #include "stencils/stencil.hpp"
@@ -207,28 +204,20 @@ __global__ void __launch_bounds__(Tile::kThreads)
 template <class Tile, typename Op>
 class PlaneStencilLauncher {
  public:
-  PlaneStencilLauncher(const Grid& g, int device) {
-    constexpr int R = Tile::R;
-    const long long plane = (long long)g.nx * g.ny;
-    if (plane > INT_MAX)
-      throw RunError("tiled needs an x-y plane of at most " + std::to_string(INT_MAX) + " points; this grid has " +
-                     std::to_string(plane));
-    const long long slots = resident_blocks(plane_stencil_kernel<Tile, Op>, Tile::kThreads, 0, device);
-    tiles_ = dim3(ceil_div(g.nx - 2 * R, Tile::kTileX), ceil_div(g.ny - 2 * R, Tile::kTileY));
-    const int inner_z = g.nz - 2 * R;
-    z_chunk_ = choose_z_chunk(inner_z, (long long)tiles_.x * tiles_.y, slots, 2 * R, inner_z);
-    tiles_.z = ceil_div(inner_z, z_chunk_);
-    dims_ = grid_dims(g);
-  }
+  PlaneStencilLauncher(const Grid& g, int device)
+      : plan_(plan_plane_launch(g, Tile::R, Tile::kTileX, Tile::kTileY,
+                                resident_blocks(plane_stencil_kernel<Tile, Op>, Tile::kThreads, 0, device),
+                                2 * Tile::R)),
+        dims_(grid_dims(g)) {}
 
   void launch(const StencilWeights<Tile::R, typename Tile::T>& w, const Op& op) const {
-    plane_stencil_kernel<Tile, Op><<<tiles_, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(dims_, w, op, z_chunk_);
+    plane_stencil_kernel<Tile, Op>
+        <<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(dims_, w, op, plan_.z_chunk);
     HEAT_CUDA_CHECK_LAUNCH();
   }
 
  private:
-  dim3 tiles_;
-  int z_chunk_ = 0;
+  PlaneLaunch plan_;
   GridDims dims_{};
 };
 

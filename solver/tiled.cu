@@ -136,45 +136,39 @@ struct Fused<4, double> {
   using List = ConfigList<TiledConfig<4, double, 32, 16, 2, 2>, Best>;
 };
 
-// The Horner shapes built at every order, Best the fastest in the sweeps of benchmarks/worklog.md
-// (t8: float 64x8/c2x1 at orders 4 and 6, 64x16/c2x1 at order 8, by 2-3% in two runs; double
-// 64x8/c2x1 at order 4, 32x16/c2x1 from order 6, ~5%): tiles 64 or 32 columns wide (a warp's
-// pairs span 64 or 32 columns), one or two rows per thread; double keeps one row, its queues
-// taking twice the registers.
-template <int R, typename T>
-struct HornerPasses;
-template <int R>
-struct HornerPasses<R, float> {
-  using Best = std::conditional_t<R == 4, HornerConfig<R, float, 32, 16, 1>, HornerConfig<R, float, 32, 8, 1>>;
-  using List =
-      ConfigList<HornerConfig<R, float, 32, 8, 1>, HornerConfig<R, float, 32, 16, 1>, HornerConfig<R, float, 32, 8, 2>>;
-};
-template <int R>
-struct HornerPasses<R, double> {
-  using Best = std::conditional_t<R == 2, HornerConfig<R, double, 32, 8, 1>, HornerConfig<R, double, 16, 16, 1>>;
-  using List = ConfigList<HornerConfig<R, double, 32, 8, 1>, HornerConfig<R, double, 16, 16, 1>>;
+// The 2.5D shapes of both Horner groupings (a thread owns an x pair of columns in one row): 64x8
+// tiles, and 64x16 (float) or 32x16 (double, whose queues take twice the registers; a warp's
+// pairs span 64 or 32 columns).
+template <template <int, typename, int, int, int> class Config, int R, typename T>
+struct PassShapes {
+  using Narrow = Config<R, T, 32, 8, 1>;
+  using Wide = Config<R, T, sizeof(T) == sizeof(float) ? 32 : 16, 16, 1>;
 };
 
-// Horner's passes two per kernel, where their planes fit (a 2r halo on r+1 planes of the operand).
+// One pass per kernel, at every order; float also two rows per thread (64x16/c2x2). Best the
+// fastest in the sweeps of benchmarks/worklog.md (t8: float 64x8 at orders 4 and 6, 64x16 at order
+// 8 by 2-3% in two runs; double 64x8 at order 4, 32x16 from order 6, ~5%).
 template <int R, typename T>
-struct HornerPairs;
-// Built at orders 2 and 4 only: at order 6 the ring's first pass made them slower than one pass
-// per kernel (float 3.84 against 3.61 ms, double 8.18 against 6.99; worklog t9), and at order 8
-// the planes exceed static shared memory. Best from the same sweep: 64x8 at order 2 (float 1.91
-// against 1.99 ms for 64x16, double within 1%), 64x16 (float) and 32x16 (double) at order 4.
-template <int R>
-struct HornerPairs<R, float> {
-  using Best = std::conditional_t<R == 1, PairedConfig<R, float, 32, 8, 1>, PairedConfig<R, float, 32, 16, 1>>;
+struct HornerPasses {
+  using Shapes = PassShapes<HornerConfig, R, T>;
+  static constexpr bool kWideBest = sizeof(T) == sizeof(float) ? R == 4 : R != 2;
+  using Best = std::conditional_t<kWideBest, typename Shapes::Wide, typename Shapes::Narrow>;
   using List =
-      std::conditional_t<(R <= 2), ConfigList<PairedConfig<R, float, 32, 8, 1>, PairedConfig<R, float, 32, 16, 1>>,
-                         ConfigList<>>;
+      std::conditional_t<sizeof(T) == sizeof(float),
+                         ConfigList<typename Shapes::Narrow, typename Shapes::Wide, HornerConfig<R, T, 32, 8, 2>>,
+                         ConfigList<typename Shapes::Narrow, typename Shapes::Wide>>;
 };
-template <int R>
-struct HornerPairs<R, double> {
-  using Best = std::conditional_t<R == 1, PairedConfig<R, double, 32, 8, 1>, PairedConfig<R, double, 16, 16, 1>>;
-  using List =
-      std::conditional_t<(R <= 2), ConfigList<PairedConfig<R, double, 32, 8, 1>, PairedConfig<R, double, 16, 16, 1>>,
-                         ConfigList<>>;
+
+// Two passes per kernel, built at orders 2 and 4 only: at order 6 the ring's first pass made them
+// slower than one pass per kernel (float 3.84 against 3.61 ms, double 8.18 against 6.99; worklog
+// t9), and at order 8 the planes (r+1 of them with a 2r halo) exceed static shared memory. Best
+// from the same sweep: 64x8 at order 2 (float 1.91 against 1.99 ms, double within 1%), the wide
+// shape at order 4.
+template <int R, typename T>
+struct HornerPairs {
+  using Shapes = PassShapes<PairedConfig, R, T>;
+  using Best = std::conditional_t<R == 1, typename Shapes::Narrow, typename Shapes::Wide>;
+  using List = std::conditional_t<(R <= 2), ConfigList<typename Shapes::Narrow, typename Shapes::Wide>, ConfigList<>>;
 };
 
 // Every configuration built for a radius and precision, and the registry's Default: Horner's

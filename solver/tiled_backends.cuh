@@ -3,6 +3,7 @@
 // Horner's four passes (plane_stencil.cuh running linear_stages.cuh's Horner form).
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <utility>
 
@@ -13,6 +14,20 @@
 #include "solver/tiled_kernel.cuh"
 
 namespace heat {
+
+// Uploads u and prepares the device fields that carry u's boundary layer, which no kernel writes
+// (the other u buffer, Horner's scratch fields): a copy of u, with the interior NaN until a kernel
+// writes it, so a point a kernel fails to write poisons the result.
+template <typename T>
+void upload_with_boundary_copies(DeviceBuffer<T>& u, const Field<T>& host,
+                                 std::initializer_list<DeviceBuffer<T>*> fields, const Grid& g, int r) {
+  u.copy_from_host(host.data());
+  for (DeviceBuffer<T>* field : fields) {
+    field->copy_from(u);
+    poison_interior(*field, g, r);
+  }
+  HEAT_CUDA_CHECK(cudaDeviceSynchronize());
+}
 
 // The group kernels of one configuration: one, or two with the stage field between them.
 template <class Config, bool TwoKernels = (Config::kSplit < 4)>
@@ -51,14 +66,10 @@ class TiledBackend final : public CudaBackend<T> {
     }
   }
 
-  // Both u buffers carry the boundary layer, which no kernel writes: the kernels read one and
-  // write the interior of the other, since neighbouring blocks still read u around their tiles.
-  // The other's interior starts as NaN, so the first step proves every point was written.
+  // The kernels read one u buffer and write the interior of the other, since neighbouring blocks
+  // still read u around their tiles.
   void upload(const Field<T>& u) override {
-    this->u_.copy_from_host(u.data());
-    u_next_.copy_from(this->u_);
-    poison_interior(u_next_, this->problem_.grid, R);
-    HEAT_CUDA_CHECK(cudaDeviceSynchronize());
+    upload_with_boundary_copies(this->u_, u, {&u_next_}, this->problem_.grid, R);
   }
 
  private:
@@ -107,14 +118,8 @@ class HornerBackend final : public CudaBackend<T> {
     for (auto& v : v_) v = DeviceBuffer<T>(p.grid.points());
   }
 
-  // The scratch fields' interiors start as NaN, so a point that a pass fails to write poisons u.
   void upload(const Field<T>& u) override {
-    this->u_.copy_from_host(u.data());
-    for (auto& v : v_) {
-      v.copy_from(this->u_);
-      poison_interior(v, this->problem_.grid, Tile::R);
-    }
-    HEAT_CUDA_CHECK(cudaDeviceSynchronize());
+    upload_with_boundary_copies(this->u_, u, {&v_[0], &v_[1]}, this->problem_.grid, Tile::R);
   }
 
  private:
@@ -147,15 +152,8 @@ class PairedBackend final : public CudaBackend<T> {
         first_(p.grid, o.device),
         second_(p.grid, o.device) {}
 
-  // Both carry u's boundary layer, which no kernel writes; their interiors start as NaN, so a
-  // point that a kernel fails to write poisons u.
   void upload(const Field<T>& u) override {
-    this->u_.copy_from_host(u.data());
-    for (DeviceBuffer<T>* field : {&u_next_, &v2_}) {
-      field->copy_from(this->u_);
-      poison_interior(*field, this->problem_.grid, Tile::R);
-    }
-    HEAT_CUDA_CHECK(cudaDeviceSynchronize());
+    upload_with_boundary_copies(this->u_, u, {&u_next_, &v2_}, this->problem_.grid, Tile::R);
   }
 
  private:

@@ -2,7 +2,11 @@
 // blocks: as far as it takes to fill the GPU's block slots.
 #pragma once
 
+#include <climits>
+#include <string>
+
 #include "solver/cuda_check.cuh"
+#include "solver/problem.hpp"
 
 namespace heat {
 
@@ -32,6 +36,26 @@ inline int choose_z_chunk(int inner_z, long long tiles, long long slots, int ref
     if (best < 0 || cost < best) best = cost, best_chunk = chunk;
   }
   return best_chunk;
+}
+
+// How a 2.5D pass kernel (Horner's single or paired passes) covers a grid's interior: output tiles
+// of tile_x x tile_y columns, z split by choose_z_chunk. Those kernels index within a plane in
+// 32 bits, so a plane over INT_MAX points is a RunError.
+struct PlaneLaunch {
+  dim3 blocks;
+  int z_chunk = 0;
+};
+inline PlaneLaunch plan_plane_launch(const Grid& g, int r, int tile_x, int tile_y, long long slots, int refill) {
+  const long long plane = (long long)g.nx * g.ny;
+  if (plane > INT_MAX)
+    throw RunError("tiled needs an x-y plane of at most " + std::to_string(INT_MAX) + " points; this grid has " +
+                   std::to_string(plane));
+  PlaneLaunch p;
+  p.blocks = dim3(ceil_div(g.nx - 2 * r, tile_x), ceil_div(g.ny - 2 * r, tile_y));
+  const int inner_z = g.nz - 2 * r;
+  p.z_chunk = choose_z_chunk(inner_z, (long long)p.blocks.x * p.blocks.y, slots, refill, inner_z);
+  p.blocks.z = ceil_div(inner_z, p.z_chunk);
+  return p;
 }
 
 }  // namespace heat
