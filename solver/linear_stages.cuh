@@ -5,10 +5,22 @@
 // global-memory kernel, and tiled's 2.5D shared-memory kernel for the Horner form below): value(p), the stencil's
 // operand at flat index p; centre(p), the other arrays the result needs at p, which a kernel may
 // load ahead of time so their latency overlaps other work; store(p, lap, value, centre), what to
-// do with a*Lap at p.
+// do with a*Lap at p; and, for the 2.5D kernel, at(offset), the same Op with its arrays seen from
+// offset (so that a kernel can index within a plane in 32 bits).
 #pragma once
 
 #include "stencils/stencil.hpp"
+
+// p + offset, as a pointer whose origin the optimiser cannot see (an empty asm), still known to be
+// global memory: a kernel that takes its view of the arrays once (Op::at) then indexes it in 32
+// bits, where the optimiser would otherwise fold the offset back into a 64-bit index per access.
+template <typename T>
+__device__ __forceinline__ T* view_at(T* p, long long offset) {
+  T* view = p + offset;
+  asm volatile("" : "+l"(view));
+  __builtin_assume(__isGlobal(view));
+  return view;
+}
 
 namespace heat {
 
@@ -34,6 +46,9 @@ struct BasePlusLap {
   struct Centre {
     T base;
   };
+  __device__ BasePlusLap at(long long offset) const {
+    return {view_at(base, offset), view_at(in, offset), c, view_at(out, offset)};
+  }
   __device__ T value(long long p) const { return in[p]; }
   __device__ Centre centre(long long p) const { return {base[p]}; }
   __device__ void store(long long p, T lap, T, Centre here) const { out[p] = stage_input(here.base, c, lap); }
@@ -96,6 +111,7 @@ struct HornerFirstPass {
   T c;
   T* v_out;
   struct Centre {};
+  __device__ HornerFirstPass at(long long offset) const { return {view_at(u, offset), c, view_at(v_out, offset)}; }
   __device__ T value(long long p) const { return u[p]; }
   __device__ Centre centre(long long) const { return {}; }
   __device__ void store(long long p, T lap, T u_here, Centre) const { v_out[p] = stage_input(u_here, c, lap); }

@@ -144,59 +144,67 @@ __global__ void __launch_bounds__(Tile::kThreads)
     halo_at[i] = (y0 + y) * stride_y + x0 + x;
   }
 
-  // What plane zc needs from global memory besides the queue: the operand's plane zc + r (the
-  // queue's newest), the halo of plane zc, and the other arrays at zc, loaded a plane ahead.
-  // (Two or three planes ahead measured slower: the registers cost more warps than the extra
-  // loads in flight bought; benchmarks/worklog.md, t7.)
-  struct Ahead {
-    T newest[C], halo[H];
-    Centre centre[C];
-  } ahead;
-  auto fetch = [&](Ahead& a, int zc) {
-    const long long plane_at = (long long)zc * d.stride_z;
+  // The z queues of the own columns in Q = 2r+2 slots: the 2r+1 planes plane z's stencil needs
+  // and the one loading for plane z+1. The z loop is unrolled Q times and plane z0+k (k = 0..Q-1)
+  // finds its plane z+q (q = -r..r) in slot (k+r+q) % Q, so the queue slides by renaming, not by
+  // 2r moves per column; what each plane needs besides the queue (its halo, the arrays the result
+  // is formed with) alternates between two slots the same way. Everything the next plane needs
+  // from global memory is loaded a plane ahead, so its latency overlaps the current plane's
+  // arithmetic. (Two or three planes ahead measured slower: the registers cost more warps than
+  // the extra loads in flight bought; benchmarks/worklog.md, t7.)
+  constexpr int Q = 2 * R + 2;
+  T queue[C][Q], halo[2][H];
+  Centre centre[2][C];
+  // The Op's arrays seen from the block's first plane, z_begin - r: every index the block needs
+  // fits 32 bits (the launcher keeps its chunk of planes under INT_MAX points), which keeps an
+  // unrolled loop's addresses at one 32-bit add per access and its plane offsets in uniform
+  // registers.
+  const Op block = op.at((long long)(z_begin - R) * d.stride_z);
+  const int stride_z = int(d.stride_z);
+  auto at = [&](int zc, int offset) { return (zc - z_begin + R) * stride_z + offset; };
+  auto fetch_ahead = [&](int slot, int newest_slot, int zc) {
 #pragma unroll
     for (int c = 0; c < C; ++c) {
-      a.newest[c] = (loads & (1u << c)) ? op.value(plane_at + own_at(c) + R * d.stride_z) : T(0);
-      a.centre[c] = (computes & (1u << c)) ? op.centre(plane_at + own_at(c)) : Centre{};
+      queue[c][newest_slot] = (loads & (1u << c)) ? block.value(at(zc + R, own_at(c))) : T(0);
+      centre[slot][c] = (computes & (1u << c)) ? block.centre(at(zc, own_at(c))) : Centre{};
     }
 #pragma unroll
-    for (int i = 0; i < H; ++i) a.halo[i] = halo_slot[i] >= 0 ? op.value(plane_at + halo_at[i]) : T(0);
+    for (int i = 0; i < H; ++i) halo[slot][i] = halo_slot[i] >= 0 ? block.value(at(zc, halo_at[i])) : T(0);
   };
+#pragma unroll
+  for (int q = 0; q < 2 * R; ++q)
+#pragma unroll
+    for (int c = 0; c < C; ++c) queue[c][q] = (loads & (1u << c)) ? block.value(at(z_begin - R + q, own_at(c))) : T(0);
+  fetch_ahead(0, 2 * R, z_begin);
 
-  // The z queues of the own columns, oldest plane first; the loop slides in plane z + r.
-  T queue[C][2 * R + 1];
+  for (int z0 = z_begin;; z0 += Q) {
 #pragma unroll
-  for (int c = 0; c < C; ++c)
+    for (int k = 0; k < Q; ++k) {
+      const int z = z0 + k;
+      if (z >= z_end) return;  // the same for the whole block
+      T* const plane = planes[k & 1];
+      T here[C][2 * R + 1];  // this plane's z queue, oldest first (renamed registers)
 #pragma unroll
-    for (int q = 0; q < 2 * R; ++q)
-      queue[c][q + 1] = (loads & (1u << c)) ? op.value((long long)(z_begin - R + q) * d.stride_z + own_at(c)) : T(0);
-  fetch(ahead, z_begin);
+      for (int c = 0; c < C; ++c)
+#pragma unroll
+        for (int q = 0; q <= 2 * R; ++q) here[c][q] = queue[c][(k + q) % Q];
+#pragma unroll
+      for (int m = 0; m < M; ++m)
+        *reinterpret_cast<Pair*>(plane + own_slot + m * P) = Pair{here[2 * m][R], here[2 * m + 1][R]};
+#pragma unroll
+      for (int i = 0; i < H; ++i)
+        if (halo_slot[i] >= 0) plane[halo_slot[i]] = halo[k & 1][i];
+      if (z + 1 < z_end) fetch_ahead((k + 1) & 1, (k + 2 * R + 1) % Q, z + 1);
+      __syncthreads();
 
-  for (int z = z_begin; z < z_end; ++z) {
-    T* const plane = planes[z & 1];
-    Centre here[C];
+      // The neighbours from the shared plane, two at a time (x pairs, and the pairs of the r rows
+      // above and below).
+      T lap[C];
+      pair_laplacians<R, M, P>(plane, own_slot, here, w, lap);
 #pragma unroll
-    for (int c = 0; c < C; ++c) {
-      slide_in(queue[c], ahead.newest[c]);
-      here[c] = ahead.centre[c];
+      for (int c = 0; c < C; ++c)
+        if (computes & (1u << c)) block.store(at(z, own_at(c)), lap[c], here[c][R], centre[k & 1][c]);
     }
-#pragma unroll
-    for (int m = 0; m < M; ++m)
-      *reinterpret_cast<Pair*>(plane + own_slot + m * P) = Pair{queue[2 * m][R], queue[2 * m + 1][R]};
-#pragma unroll
-    for (int i = 0; i < H; ++i)
-      if (halo_slot[i] >= 0) plane[halo_slot[i]] = ahead.halo[i];
-    if (z + 1 < z_end) fetch(ahead, z + 1);
-    __syncthreads();
-
-    // The neighbours from the shared plane, two at a time (x pairs, and the pairs of the r rows
-    // above and below).
-    T lap[C];
-    pair_laplacians<R, M, P>(plane, own_slot, queue, w, lap);
-    const long long plane_at = (long long)z * d.stride_z;
-#pragma unroll
-    for (int c = 0; c < C; ++c)
-      if (computes & (1u << c)) op.store(plane_at + own_at(c), lap[c], queue[c][R], here[c]);
   }
 }
 

@@ -2,6 +2,7 @@
 // blocks: as far as it takes to fill the GPU's block slots.
 #pragma once
 
+#include <algorithm>
 #include <climits>
 #include <string>
 
@@ -39,21 +40,24 @@ inline int choose_z_chunk(int inner_z, long long tiles, long long slots, int ref
 }
 
 // How a 2.5D pass kernel (Horner's single or paired passes) covers a grid's interior: output tiles
-// of tile_x x tile_y columns, z split by choose_z_chunk. Those kernels index within a plane in
-// 32 bits, so a plane over INT_MAX points is a RunError.
+// of tile_x x tile_y columns, z split by choose_z_chunk. The single-pass kernel indexes a block's
+// planes (its chunk and r on either side) in 32 bits, so a chunk holds at most INT_MAX points with
+// those planes; a plane too large for even one is a RunError.
 struct PlaneLaunch {
   dim3 blocks;
   int z_chunk = 0;
 };
 inline PlaneLaunch plan_plane_launch(const Grid& g, int r, int tile_x, int tile_y, long long slots, int refill) {
   const long long plane = (long long)g.nx * g.ny;
-  if (plane > INT_MAX)
-    throw RunError("tiled needs an x-y plane of at most " + std::to_string(INT_MAX) + " points; this grid has " +
-                   std::to_string(plane));
+  const long long longest = INT_MAX / plane - 2 * r;
+  if (longest < 1)
+    throw RunError("tiled needs an x-y plane of at most " + std::to_string(INT_MAX / (2 * r + 1)) +
+                   " points at this order; this grid has " + std::to_string(plane));
   PlaneLaunch p;
   p.blocks = dim3(ceil_div(g.nx - 2 * r, tile_x), ceil_div(g.ny - 2 * r, tile_y));
   const int inner_z = g.nz - 2 * r;
-  p.z_chunk = choose_z_chunk(inner_z, (long long)p.blocks.x * p.blocks.y, slots, refill, inner_z);
+  p.z_chunk = choose_z_chunk(inner_z, (long long)p.blocks.x * p.blocks.y, slots, refill,
+                             (int)std::min<long long>(inner_z, longest));
   p.blocks.z = ceil_div(inner_z, p.z_chunk);
   return p;
 }
