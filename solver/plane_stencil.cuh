@@ -30,11 +30,16 @@ struct PairOf<double> {
   using type = double2;
 };
 
-template <int Radius, typename Value, int TX, int TY, int M>
+template <int Radius, typename Value, int TX, int TY, int M, int Ahead = 1>
 struct PlaneTile {
   using T = Value;
   static constexpr int R = Radius;
   static constexpr int kThreadsX = TX, kThreadsY = TY, kRows = M;
+  static constexpr int kAhead = Ahead;  // planes loaded ahead of the one being computed
+  // Blocks per SM the registers must allow: two planes ahead in float fit 64 registers per thread
+  // with 1024 threads per SM (without the bound ptxas takes 74-80, and loses a quarter or half of
+  // the warps); in double they would spill.
+  static constexpr int kMinBlocks = Ahead > 1 && sizeof(T) == sizeof(float) ? 1024 / (TX * TY) : 0;
   static constexpr int kTileX = 2 * TX, kTileY = TY * M;  // columns: a pair per thread along x, M rows
   static constexpr int kThreads = TX * TY;
   // The x halo is padded to an even width so that every pair a thread reads is aligned.
@@ -94,7 +99,7 @@ __device__ __forceinline__ void pair_laplacians(const T* plane, int own_slot, co
 }
 
 template <class Tile, typename Op>
-__global__ void __launch_bounds__(Tile::kThreads)
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     plane_stencil_kernel(GridDims d, StencilWeights<Tile::R, typename Tile::T> w, Op op, int z_chunk) {
   using T = typename Tile::T;
   using Pair = typename PairOf<T>::type;
@@ -144,25 +149,23 @@ __global__ void __launch_bounds__(Tile::kThreads)
     halo_at[i] = (y0 + y) * stride_y + x0 + x;
   }
 
-  // The z queues of the own columns in Q = 2r+2 slots: the 2r+1 planes plane z's stencil needs
-  // and the one loading for plane z+1. The z loop is unrolled Q times and plane z0+k (k = 0..Q-1)
-  // finds its plane z+q (q = -r..r) in slot (k+r+q) % Q, so the queue slides by renaming, not by
-  // 2r moves per column; what each plane needs besides the queue (its halo, the arrays the result
-  // is formed with) alternates between two slots the same way. Everything the next plane needs
-  // from global memory is loaded a plane ahead, so its latency overlaps the current plane's
-  // arithmetic. (Two or three planes ahead measured slower: the registers cost more warps than
-  // the extra loads in flight bought; benchmarks/worklog.md, t7.)
-  constexpr int Q = 2 * R + 2;
-  T queue[C][Q], halo[2][H];
-  Centre centre[2][C];
+  // The z queues of the own columns in Q slots: the 2r+1 planes plane z's stencil needs and the A
+  // loading for planes z+1..z+A (A = Tile::kAhead). The z loop is unrolled Q times and plane z0+k
+  // (k = 0..Q-1) finds plane z+q (q = -r..r) in slot (k+r+q) % Q, so the queue slides by renaming,
+  // not by 2r moves per column; what each plane needs besides the queue (its halo, the arrays the
+  // result is formed with) rotates through A+1 slots the same way, so Q is a multiple of A+1 (and
+  // even: the shared planes alternate).
+  constexpr int A = Tile::kAhead, L = (A + 1) % 2 ? 2 * (A + 1) : A + 1;
+  constexpr int Q = (2 * R + 1 + A + L - 1) / L * L;
+  T queue[C][Q], halo[A + 1][H];
+  Centre centre[A + 1][C];
   // The Op's arrays seen from the block's first plane, z_begin - r: every index the block needs
-  // fits 32 bits (the launcher keeps its chunk of planes under INT_MAX points), which keeps an
-  // unrolled loop's addresses at one 32-bit add per access and its plane offsets in uniform
-  // registers.
+  // fits 32 bits (the launcher keeps its chunk of planes under INT_MAX points), so each access is
+  // one 32-bit add from a per-block base, and the unrolled planes' offsets are uniform registers.
   const Op block = op.at((long long)(z_begin - R) * d.stride_z);
   const int stride_z = int(d.stride_z);
   auto at = [&](int zc, int offset) { return (zc - z_begin + R) * stride_z + offset; };
-  auto fetch_ahead = [&](int slot, int newest_slot, int zc) {
+  auto fetch = [&](int slot, int newest_slot, int zc) {  // plane zc's halo and centre, plane zc + r
 #pragma unroll
     for (int c = 0; c < C; ++c) {
       queue[c][newest_slot] = (loads & (1u << c)) ? block.value(at(zc + R, own_at(c))) : T(0);
@@ -175,7 +178,9 @@ __global__ void __launch_bounds__(Tile::kThreads)
   for (int q = 0; q < 2 * R; ++q)
 #pragma unroll
     for (int c = 0; c < C; ++c) queue[c][q] = (loads & (1u << c)) ? block.value(at(z_begin - R + q, own_at(c))) : T(0);
-  fetch_ahead(0, 2 * R, z_begin);
+#pragma unroll
+  for (int j = 0; j < A; ++j)
+    if (j == 0 || z_begin + j < z_end) fetch(j, 2 * R + j, z_begin + j);  // a chunk has a plane or more
 
   for (int z0 = z_begin;; z0 += Q) {
 #pragma unroll
@@ -193,8 +198,8 @@ __global__ void __launch_bounds__(Tile::kThreads)
         *reinterpret_cast<Pair*>(plane + own_slot + m * P) = Pair{here[2 * m][R], here[2 * m + 1][R]};
 #pragma unroll
       for (int i = 0; i < H; ++i)
-        if (halo_slot[i] >= 0) plane[halo_slot[i]] = halo[k & 1][i];
-      if (z + 1 < z_end) fetch_ahead((k + 1) & 1, (k + 2 * R + 1) % Q, z + 1);
+        if (halo_slot[i] >= 0) plane[halo_slot[i]] = halo[k % (A + 1)][i];
+      if (z + A < z_end) fetch((k + A) % (A + 1), (k + 2 * R + A) % Q, z + A);
       __syncthreads();
 
       // The neighbours from the shared plane, two at a time (x pairs, and the pairs of the r rows
@@ -203,7 +208,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
       pair_laplacians<R, M, P>(plane, own_slot, here, w, lap);
 #pragma unroll
       for (int c = 0; c < C; ++c)
-        if (computes & (1u << c)) block.store(at(z, own_at(c)), lap[c], here[c][R], centre[k & 1][c]);
+        if (computes & (1u << c)) block.store(at(z, own_at(c)), lap[c], here[c][R], centre[k % (A + 1)][c]);
     }
   }
 }

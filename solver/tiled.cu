@@ -48,15 +48,16 @@ struct TiledConfig {
 // Horner ("horner"): the four passes of linear_stages.cuh's Horner form of the RK4 step, each a 2.5D
 // kernel on output tiles of (2*TX) x (TY*M) columns with a halo of r, u and two scratch fields in
 // global memory; a thread owns an x pair of columns in M rows ("c2xM").
-template <int R, typename T, int TX, int TY, int M>
+template <int R, typename T, int TX, int TY, int M, int Ahead = 1>
 struct HornerConfig {
   static constexpr bool kHorner = true;
   static constexpr bool kPaired = false;
   static constexpr int kArraysPerPoint = kHornerStepArrays;
   static constexpr int kWorkingArrays = 3;
-  using Tile = PlaneTile<R, T, TX, TY, M>;
+  using Tile = PlaneTile<R, T, TX, TY, M, Ahead>;
   static std::string name() {
-    return "horner/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M);
+    return "horner/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
+           (Ahead > 1 ? "/a" + std::to_string(Ahead) : "");
   }
 };
 
@@ -155,8 +156,10 @@ struct HornerPasses {
   using Best = std::conditional_t<kWideBest, typename Shapes::Wide, typename Shapes::Narrow>;
   using List =
       std::conditional_t<sizeof(T) == sizeof(float),
-                         ConfigList<typename Shapes::Narrow, typename Shapes::Wide, HornerConfig<R, T, 32, 8, 2>>,
-                         ConfigList<typename Shapes::Narrow, typename Shapes::Wide>>;
+                         ConfigList<typename Shapes::Narrow, typename Shapes::Wide, HornerConfig<R, T, 32, 8, 2>,
+                                    HornerConfig<R, T, 32, 8, 1, 2>, HornerConfig<R, T, 32, 16, 1, 2>>,
+                         ConfigList<typename Shapes::Narrow, typename Shapes::Wide, HornerConfig<R, T, 32, 8, 1, 2>,
+                                    HornerConfig<R, T, 16, 16, 1, 2>>>;
 };
 
 // Two passes per kernel, built at orders 2 and 4 only: at order 6 the ring's first pass made them
