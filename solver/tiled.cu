@@ -157,7 +157,8 @@ struct HornerPasses {
   using List =
       std::conditional_t<sizeof(T) == sizeof(float),
                          ConfigList<typename Shapes::Narrow, typename Shapes::Wide, HornerConfig<R, T, 32, 8, 2>,
-                                    HornerConfig<R, T, 32, 8, 1, 2>, HornerConfig<R, T, 32, 16, 1, 2>>,
+                                    HornerConfig<R, T, 32, 8, 1, 2>, HornerConfig<R, T, 32, 16, 1, 2>,
+                                    HornerConfig<R, T, 32, 32, 1>, HornerConfig<R, T, 32, 32, 1, 2>>,
                          ConfigList<typename Shapes::Narrow, typename Shapes::Wide, HornerConfig<R, T, 32, 8, 1, 2>,
                                     HornerConfig<R, T, 16, 16, 1, 2>>>;
 };
