@@ -64,7 +64,7 @@ struct HornerConfig {
 // Horner's passes two per kernel ("pairs"): paired_passes.cuh, output tiles of (2*TX) x (TY*M)
 // columns, the first pass of each pair also on the tile's ring of width r; u, the other u buffer
 // and v2 in global memory.
-template <int R, typename T, int TX, int TY, int M>
+template <int R, typename T, int TX, int TY, int M, int...>
 struct PairedConfig {
   static constexpr bool kPaired = true;
   // Passes 1-2 read u and write v2; passes 3-4 read v2 and u and write the new u.
@@ -139,28 +139,29 @@ struct Fused<4, double> {
 
 // The 2.5D shapes of both Horner groupings (a thread owns an x pair of columns in one row): 64x8
 // tiles, and 64x16 (float) or 32x16 (double, whose queues take twice the registers; a warp's
-// pairs span 64 or 32 columns).
-template <template <int, typename, int, int, int> class Config, int R, typename T>
+// pairs span 64 or 32 columns). Config's trailing parameters (planes loaded ahead) keep their
+// defaults.
+template <template <int, typename, int, int, int, int...> class Config, int R, typename T>
 struct PassShapes {
+  static constexpr int kWideThreadsX = sizeof(T) == sizeof(float) ? 32 : 16;
   using Narrow = Config<R, T, 32, 8, 1>;
-  using Wide = Config<R, T, sizeof(T) == sizeof(float) ? 32 : 16, 16, 1>;
+  using Wide = Config<R, T, kWideThreadsX, 16, 1>;
 };
 
-// One pass per kernel, at every order; float also two rows per thread (64x16/c2x2). Best the
-// fastest in the sweeps of benchmarks/worklog.md (t8: float 64x8 at orders 4 and 6, 64x16 at order
-// 8 by 2-3% in two runs; double 64x8 at order 4, 32x16 from order 6, ~5%).
+// One pass per kernel, at every order, loading one or two planes ahead ("/a2"); float also two rows
+// per thread (64x16/c2x2). Best the fastest in the sweeps of benchmarks/worklog.md, where it is the
+// default (order 6 and 8): the wide shape two planes ahead (t10: float order 8 3.59 ms against 3.66
+// for the best one plane ahead, double 6.25 against 6.84; order 6 within 0.5% of 64x8/a2).
 template <int R, typename T>
 struct HornerPasses {
   using Shapes = PassShapes<HornerConfig, R, T>;
-  static constexpr bool kWideBest = sizeof(T) == sizeof(float) ? R == 4 : R != 2;
-  using Best = std::conditional_t<kWideBest, typename Shapes::Wide, typename Shapes::Narrow>;
+  using NarrowAhead2 = HornerConfig<R, T, 32, 8, 1, 2>;
+  using WideAhead2 = HornerConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2>;
+  using Best = std::conditional_t<(R >= 3), WideAhead2, typename Shapes::Narrow>;
+  using Common = ConfigList<typename Shapes::Narrow, typename Shapes::Wide, NarrowAhead2, WideAhead2>;
   using List =
-      std::conditional_t<sizeof(T) == sizeof(float),
-                         ConfigList<typename Shapes::Narrow, typename Shapes::Wide, HornerConfig<R, T, 32, 8, 2>,
-                                    HornerConfig<R, T, 32, 8, 1, 2>, HornerConfig<R, T, 32, 16, 1, 2>,
-                                    HornerConfig<R, T, 32, 32, 1>, HornerConfig<R, T, 32, 32, 1, 2>>,
-                         ConfigList<typename Shapes::Narrow, typename Shapes::Wide, HornerConfig<R, T, 32, 8, 1, 2>,
-                                    HornerConfig<R, T, 16, 16, 1, 2>>>;
+      Joined<Common,
+             std::conditional_t<sizeof(T) == sizeof(float), ConfigList<HornerConfig<R, T, 32, 8, 2>>, ConfigList<>>>;
 };
 
 // Two passes per kernel, built at orders 2 and 4 only: at order 6 the ring's first pass made them
