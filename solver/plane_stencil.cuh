@@ -8,9 +8,10 @@
 // stencil needs no corners); z neighbours stay in registers. Thread (tx, ty) owns an x pair of
 // columns in M consecutive rows, so its x neighbours come two at a time (8- or 16-byte shared
 // loads), and the y neighbours among its own rows come from registers: per point, r/2 + r/M
-// two-wide shared loads (rounded up) instead of 4r scalar ones. Everything the next plane needs
-// from global memory (the queue's new plane, the halo, the arrays the result is formed with) is
-// loaded a plane ahead, so its latency overlaps the current plane's arithmetic.
+// two-wide shared loads (rounded up) instead of 4r scalar ones. Everything a plane needs from
+// global memory (the queue's new plane, the halo, the arrays the result is formed with) is loaded
+// one or two planes ahead (Tile::kAhead), so its latency overlaps the arithmetic of the planes
+// before it.
 #pragma once
 
 #include "solver/cuda_backend.cuh"
