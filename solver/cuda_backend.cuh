@@ -19,7 +19,9 @@ struct GridDims {
   long long stride_y, stride_z;  // elements between neighbours along y and z
 };
 
-inline GridDims grid_dims(const Grid& g) { return GridDims{g.nx, g.ny, g.nz, (long long)g.nx, (long long)g.nx * g.ny}; }
+inline GridDims grid_dims(const Grid& g) {
+  return GridDims{g.nx, g.ny, g.nz, (long long)g.nx, (long long)g.nx * g.ny};
+}
 
 // A register queue of the planes a z-marching thread holds, oldest first: drops the oldest and
 // appends the newest (unrolled, so only register moves remain).

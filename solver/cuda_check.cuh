@@ -17,10 +17,11 @@ namespace heat {
 
 }  // namespace heat
 
-#define HEAT_CUDA_CHECK(expr)                                                                                     \
-  do {                                                                                                            \
-    const cudaError_t heat_cuda_status_ = (expr);                                                                 \
-    if (heat_cuda_status_ != cudaSuccess) ::heat::throw_cuda_error(heat_cuda_status_, #expr, __FILE__, __LINE__); \
+#define HEAT_CUDA_CHECK(expr)                                                       \
+  do {                                                                              \
+    const cudaError_t heat_cuda_status_ = (expr);                                   \
+    if (heat_cuda_status_ != cudaSuccess)                                           \
+      ::heat::throw_cuda_error(heat_cuda_status_, #expr, __FILE__, __LINE__);       \
   } while (0)
 
 // After a kernel launch: launch-configuration errors surface here, execution errors at the

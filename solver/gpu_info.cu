@@ -26,8 +26,8 @@ GpuInfo query_gpu(int device) {
     return info;
   }
   if (device < 0 || device >= count) {
-    info.reason = "--device " + std::to_string(device) + " does not exist: this machine has " + std::to_string(count) +
-                  " CUDA device(s), numbered from 0";
+    info.reason = "--device " + std::to_string(device) + " does not exist: this machine has " +
+                  std::to_string(count) + " CUDA device(s), numbered from 0";
     return info;
   }
   cudaDeviceProp prop{};
