@@ -11,6 +11,8 @@
 
 #include "stencils/stencil.hpp"
 
+namespace heat {
+
 // p + offset, as a pointer whose origin the optimiser cannot see (an empty asm), still known to be
 // global memory: a kernel that takes its view of the arrays once (Op::at) then indexes it in 32
 // bits, where the optimiser would otherwise fold the offset back into a 64-bit index per access.
@@ -21,8 +23,6 @@ __device__ __forceinline__ T* view_at(T* p, long long offset) {
   __builtin_assume(__isGlobal(view));
   return view;
 }
-
-namespace heat {
 
 // k1 = a*Lap(u).
 template <typename T>

@@ -115,8 +115,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 
   // The thread's own columns: loaded where inside the grid, computed where inside the interior.
   const int gx = x0 + 2 * tx, gy0 = y0 + ty * M;
-  // Offsets within a plane fit an int (the launcher refuses larger planes): half the registers
-  // of flat indices, and the plane's own offset is added once per access.
+  // Offsets within a plane fit an int, and so do those of a block's planes from its first (the
+  // launcher sizes the chunks for it): half the registers of flat indices.
   const int stride_y = int(d.stride_y);
   const int column = gy0 * stride_y + gx;
   auto own_at = [&](int c) { return column + (c / 2) * stride_y + c % 2; };

@@ -64,6 +64,7 @@ struct HornerConfig {
 // Horner's passes two per kernel ("pairs"): paired_passes.cuh, output tiles of (2*TX) x (TY*M)
 // columns, the first pass of each pair also on the tile's ring of width r; u, the other u buffer
 // and v2 in global memory.
+// (The trailing pack is empty: it lets PassShapes take this template and HornerConfig alike.)
 template <int R, typename T, int TX, int TY, int M, int...>
 struct PairedConfig {
   static constexpr bool kPaired = true;
