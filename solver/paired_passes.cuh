@@ -63,7 +63,6 @@ template <class Tile, bool FromU>
 __global__ void __launch_bounds__(Tile::kThreads)
     paired_passes_kernel(const __grid_constant__ PairArgs<Tile::R, typename Tile::T> a) {
   using T = typename Tile::T;
-  using Pair = typename PairOf<T>::type;
   constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, Q = 2 * R + 1;
   constexpr int PI = Tile::kPitchIn, PV = Tile::kPitchV, S = Tile::kSlotsIn;
   constexpr int H = Tile::kHaloInPerThread, G = Tile::kRingPerThread;
@@ -194,7 +193,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
     for (int i = 0; i < G; ++i) ring_u_b[i] = FromU ? T(0) : ahead.ring_u_b[i];
 #pragma unroll
     for (int m = 0; m < M; ++m)
-      *reinterpret_cast<Pair*>(plane_a + own_in_slot + m * PI) = Pair{in_q[2 * m][R], in_q[2 * m + 1][R]};
+      store_pair(plane_a + own_in_slot + m * PI, in_q[2 * m][R], in_q[2 * m + 1][R]);
 #pragma unroll
     for (int i = 0; i < H; ++i)
       if (halo_slot[i] >= 0) plane_a[halo_slot[i]] = ahead.halo[i];
@@ -233,7 +232,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
     }
 #pragma unroll
     for (int m = 0; m < M; ++m)
-      *reinterpret_cast<Pair*>(v_plane + own_v_slot + m * PV) = Pair{v_q[2 * m][R], v_q[2 * m + 1][R]};
+      store_pair(v_plane + own_v_slot + m * PV, v_q[2 * m][R], v_q[2 * m + 1][R]);
     __syncthreads();
 
     // The second pass on plane b at the own columns.
