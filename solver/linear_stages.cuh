@@ -6,12 +6,9 @@
 // operand at flat index p; centre(p), the other arrays the result needs at p, which a kernel may
 // load ahead of time so their latency overlaps other work; store(p, lap, value, centre), what to
 // do with a*Lap at p; and, for the 2.5D kernel, at(offset), the same Op with its arrays seen from
-// offset (so that a kernel can index within a plane in 32 bits), and value_pair, centre_pair and
-// store_pair, the same for two neighbouring columns p and p + 1 with p even (one vector access per
-// array: column_pairs.cuh).
+// offset (so that a kernel can index within a plane in 32 bits).
 #pragma once
 
-#include "solver/column_pairs.cuh"
 #include "stencils/stencil.hpp"
 
 namespace heat {
@@ -55,14 +52,6 @@ struct BasePlusLap {
   __device__ T value(long long p) const { return in[p]; }
   __device__ Centre centre(long long p) const { return {base[p]}; }
   __device__ void store(long long p, T lap, T, Centre here) const { out[p] = stage_input(here.base, c, lap); }
-  __device__ Pair<T> value_pair(long long p) const { return load_pair(in + p); }
-  __device__ CentrePair<Centre> centre_pair(long long p) const {
-    const Pair<T> b = load_pair(base + p);
-    return {{{b.x}, {b.y}}};
-  }
-  __device__ void store_pair(long long p, Pair<T> lap, Pair<T>, CentrePair<Centre> here) const {
-    heat::store_pair(out + p, stage_input(here.lane[0].base, c, lap.x), stage_input(here.lane[1].base, c, lap.y));
-  }
 };
 
 // k4 = k1 + dt * a*Lap(k3), then the RK4 combination into u (which this pass does not read
@@ -126,11 +115,6 @@ struct HornerFirstPass {
   __device__ T value(long long p) const { return u[p]; }
   __device__ Centre centre(long long) const { return {}; }
   __device__ void store(long long p, T lap, T u_here, Centre) const { v_out[p] = stage_input(u_here, c, lap); }
-  __device__ Pair<T> value_pair(long long p) const { return load_pair(u + p); }
-  __device__ CentrePair<Centre> centre_pair(long long) const { return {}; }
-  __device__ void store_pair(long long p, Pair<T> lap, Pair<T> u_here, CentrePair<Centre>) const {
-    heat::store_pair(v_out + p, stage_input(u_here.x, c, lap.x), stage_input(u_here.y, c, lap.y));
-  }
 };
 
 // Pass 1 reads u and writes v1 (2 arrays); passes 2-4 read v_{s-1} and u and write (3 each).

@@ -192,8 +192,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
 #pragma unroll
     for (int i = 0; i < G; ++i) ring_u_b[i] = FromU ? T(0) : ahead.ring_u_b[i];
 #pragma unroll
-    for (int m = 0; m < M; ++m)
-      store_pair(plane_a + own_in_slot + m * PI, in_q[2 * m][R], in_q[2 * m + 1][R]);
+    for (int m = 0; m < M; ++m) store_pair(plane_a + own_in_slot + m * PI, in_q[2 * m][R], in_q[2 * m + 1][R]);
 #pragma unroll
     for (int i = 0; i < H; ++i)
       if (halo_slot[i] >= 0) plane_a[halo_slot[i]] = ahead.halo[i];
@@ -231,8 +230,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
       v_plane[ring_v_slot[i]] = v;
     }
 #pragma unroll
-    for (int m = 0; m < M; ++m)
-      store_pair(v_plane + own_v_slot + m * PV, v_q[2 * m][R], v_q[2 * m + 1][R]);
+    for (int m = 0; m < M; ++m) store_pair(v_plane + own_v_slot + m * PV, v_q[2 * m][R], v_q[2 * m + 1][R]);
     __syncthreads();
 
     // The second pass on plane b at the own columns.

@@ -86,10 +86,7 @@ __device__ __forceinline__ void pair_laplacians(const T* plane, int own_slot, co
   }
 }
 
-// ColumnPairs: every own pair of columns starts at an even index (r and nx even: the launcher
-// checks), so each row's pair is loaded and stored as one vector, and both columns of a pair are
-// loaded, and computed, alike.
-template <class Tile, typename Op, bool ColumnPairs>
+template <class Tile, typename Op>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     plane_stencil_kernel(GridDims d, StencilWeights<Tile::R, typename Tile::T> w, Op op, int z_chunk) {
   using T = typename Tile::T;
@@ -115,13 +112,6 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     if (gx + c % 2 < d.nx && gy0 + c / 2 < d.ny) loads |= 1u << c;
     if (gx + c % 2 < d.nx - R && gy0 + c / 2 < d.ny - R) computes |= 1u << c;
   }
-  auto has = [](unsigned mask, int c) { return (mask & (1u << c)) != 0; };
-  // A pair outside the grid (or the interior, for the centre arrays) reads its plane's first point
-  // instead: a vector load with a fallback value becomes a branch, and what such a pair reads
-  // reaches no column that is computed, nor memory. Single columns keep the predicated load (its
-  // unconditional form measured more instructions in SASS).
-  auto pair_value_at = [&](int c) { return has(loads, c) ? own_at(c) : 0; };
-  auto pair_centre_at = [&](int c) { return has(computes, c) ? own_at(c) : 0; };
   const int own_slot = (ty * M + R) * P + K + 2 * tx;  // the pair's first column; row m adds m*P
 
   // The halo points this thread loads, spread over the block: strips above and below the tile
@@ -143,7 +133,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     }
     const bool in_grid = h < Tile::kHaloPoints && x0 + x < d.nx && y0 + y < d.ny;
     halo_slot[i] = in_grid ? (y + R) * P + K + x : -1;
-    halo_at[i] = in_grid ? (y0 + y) * stride_y + x0 + x : 0;  // loaded, not stored: no predicate
+    halo_at[i] = in_grid ? (y0 + y) * stride_y + x0 + x : 0;  // loaded unconditionally, stored only in grid
   }
 
   // The z queues of the own columns in Q slots: the 2r+1 planes plane z's stencil needs and the A
@@ -162,35 +152,19 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   const Op block = op.at((long long)(z_begin - R) * d.stride_z);
   const int stride_z = int(d.stride_z);
   auto at = [&](int zc, int offset) { return (zc - z_begin + R) * stride_z + offset; };
-  auto load_queue = [&](int queue_slot, int zc) {  // the own columns of plane zc
-#pragma unroll
-    for (int c = 0; c < C; c += 2) {
-      if constexpr (ColumnPairs) {
-        const Pair<T> v = block.value_pair(at(zc, pair_value_at(c)));
-        queue[c][queue_slot] = v.x, queue[c + 1][queue_slot] = v.y;
-      } else {
-#pragma unroll
-        for (int j = c; j < c + 2; ++j) queue[j][queue_slot] = has(loads, j) ? block.value(at(zc, own_at(j))) : T(0);
-      }
-    }
-  };
   auto fetch = [&](int slot, int newest_slot, int zc) {  // plane zc's halo and centre, plane zc + r
-    load_queue(newest_slot, zc + R);
 #pragma unroll
-    for (int c = 0; c < C; c += 2) {
-      if constexpr (ColumnPairs) {
-        const CentrePair<Centre> p = block.centre_pair(at(zc, pair_centre_at(c)));
-        centre[slot][c] = p.lane[0], centre[slot][c + 1] = p.lane[1];
-      } else {
-#pragma unroll
-        for (int j = c; j < c + 2; ++j) centre[slot][j] = has(computes, j) ? block.centre(at(zc, own_at(j))) : Centre{};
-      }
+    for (int c = 0; c < C; ++c) {
+      queue[c][newest_slot] = (loads & (1u << c)) ? block.value(at(zc + R, own_at(c))) : T(0);
+      centre[slot][c] = (computes & (1u << c)) ? block.centre(at(zc, own_at(c))) : Centre{};
     }
 #pragma unroll
     for (int i = 0; i < H; ++i) halo[slot][i] = block.value(at(zc, halo_at[i]));
   };
 #pragma unroll
-  for (int q = 0; q < 2 * R; ++q) load_queue(q, z_begin - R + q);
+  for (int q = 0; q < 2 * R; ++q)
+#pragma unroll
+    for (int c = 0; c < C; ++c) queue[c][q] = (loads & (1u << c)) ? block.value(at(z_begin - R + q, own_at(c))) : T(0);
 #pragma unroll
   for (int j = 0; j < A; ++j)
     if (j == 0 || z_begin + j < z_end) fetch(j, 2 * R + j, z_begin + j);  // a chunk has a plane or more
@@ -207,8 +181,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 #pragma unroll
         for (int q = 0; q <= 2 * R; ++q) here[c][q] = queue[c][(k + q) % Q];
 #pragma unroll
-      for (int m = 0; m < M; ++m)
-        store_pair(plane + own_slot + m * P, here[2 * m][R], here[2 * m + 1][R]);
+      for (int m = 0; m < M; ++m) store_pair(plane + own_slot + m * P, here[2 * m][R], here[2 * m + 1][R]);
 #pragma unroll
       for (int i = 0; i < H; ++i)
         if (halo_slot[i] >= 0) plane[halo_slot[i]] = halo[k % (A + 1)][i];
@@ -219,45 +192,30 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       // above and below).
       T lap[C];
       pair_laplacians<R, M, P>(plane, own_slot, here, w, lap);
-      const Centre* const centres = centre[k % (A + 1)];
 #pragma unroll
-      for (int c = 0; c < C; c += 2) {
-        if constexpr (ColumnPairs) {
-          if (has(computes, c))
-            block.store_pair(at(z, own_at(c)), Pair<T>{lap[c], lap[c + 1]}, Pair<T>{here[c][R], here[c + 1][R]},
-                             CentrePair<Centre>{{centres[c], centres[c + 1]}});
-        } else {
-#pragma unroll
-          for (int j = c; j < c + 2; ++j)
-            if (has(computes, j)) block.store(at(z, own_at(j)), lap[j], here[j][R], centres[j]);
-        }
-      }
+      for (int c = 0; c < C; ++c)
+        if (computes & (1u << c)) block.store(at(z, own_at(c)), lap[c], here[c][R], centre[k % (A + 1)][c]);
     }
   }
 }
 
 // Launches one Op's pass over a grid's interior: the tiles and the z split, fixed per grid.
-// Own columns go in vector pairs where every pair is aligned: a tile's first column is r plus a
-// multiple of its even width, and rows and planes of even length keep that parity in every row
-// and plane. Otherwise column by column (odd r, or odd nx).
 template <class Tile, typename Op>
 class PlaneStencilLauncher {
  public:
   PlaneStencilLauncher(const Grid& g, int device)
-      : kernel_(Tile::R % 2 == 0 && g.nx % 2 == 0 ? plane_stencil_kernel<Tile, Op, Tile::R % 2 == 0>
-                                                  : plane_stencil_kernel<Tile, Op, false>),
-        plan_(plan_plane_launch(g, Tile::R, Tile::kTileX, Tile::kTileY,
-                                resident_blocks(kernel_, Tile::kThreads, 0, device), 2 * Tile::R)),
+      : plan_(plan_plane_launch(g, Tile::R, Tile::kTileX, Tile::kTileY,
+                                resident_blocks(plane_stencil_kernel<Tile, Op>, Tile::kThreads, 0, device),
+                                2 * Tile::R)),
         dims_(grid_dims(g)) {}
 
   void launch(const StencilWeights<Tile::R, typename Tile::T>& w, const Op& op) const {
-    kernel_<<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(dims_, w, op, plan_.z_chunk);
+    plane_stencil_kernel<Tile, Op>
+        <<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(dims_, w, op, plan_.z_chunk);
     HEAT_CUDA_CHECK_LAUNCH();
   }
 
  private:
-  using Kernel = void(GridDims, StencilWeights<Tile::R, typename Tile::T>, Op, int);
-  Kernel* kernel_;
   PlaneLaunch plan_;
   GridDims dims_{};
 };
