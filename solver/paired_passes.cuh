@@ -20,11 +20,14 @@
 
 namespace heat {
 
-template <int Radius, typename Value, int TX, int TY, int M>
+template <int Radius, typename Value, int TX, int TY, int M, int MinBlocks = 0>
 struct PairTile {
   using T = Value;
   static constexpr int R = Radius;
   static constexpr int kThreadsX = TX, kThreadsY = TY, kRows = M;
+  // Blocks per SM the registers must allow (0: as many as ptxas's own choice allows). Unbounded,
+  // the order 4 float kernel from v2 takes 74 registers, one 512-thread block per SM.
+  static constexpr int kMinBlocks = MinBlocks;
   static constexpr int kTileX = 2 * TX, kTileY = TY * M;
   static constexpr int kThreads = TX * TY;
   static constexpr int kReach = (R + 1) / 2 * 2;  // x pairs read this far either side, even
@@ -60,7 +63,7 @@ struct PairArgs {
 // FromU: `in` is u itself (passes 1-2), so u at every point the passes need is in the queues;
 // otherwise (passes 3-4) u is loaded at those points a plane ahead.
 template <class Tile, bool FromU>
-__global__ void __launch_bounds__(Tile::kThreads)
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     paired_passes_kernel(const __grid_constant__ PairArgs<Tile::R, typename Tile::T> a) {
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, Q = 2 * R + 1;

@@ -63,17 +63,17 @@ struct HornerConfig {
 
 // Horner's passes two per kernel ("pairs"): paired_passes.cuh, output tiles of (2*TX) x (TY*M)
 // columns, the first pass of each pair also on the tile's ring of width r; u, the other u buffer
-// and v2 in global memory.
-// (The trailing pack is empty: it lets PassShapes take this template and HornerConfig alike.)
-template <int R, typename T, int TX, int TY, int M, int...>
+// and v2 in global memory. MinBlocks > 0 bounds the registers to that many blocks per SM ("/b2").
+template <int R, typename T, int TX, int TY, int M, int MinBlocks = 0>
 struct PairedConfig {
   static constexpr bool kPaired = true;
   // Passes 1-2 read u and write v2; passes 3-4 read v2 and u and write the new u.
   static constexpr int kArraysPerPoint = 5;
   static constexpr int kWorkingArrays = 3;
-  using Tile = PairTile<R, T, TX, TY, M>;
+  using Tile = PairTile<R, T, TX, TY, M, MinBlocks>;
   static std::string name() {
-    return "pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M);
+    return "pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
+           (MinBlocks > 0 ? "/b" + std::to_string(MinBlocks) : "");
   }
 };
 
@@ -170,11 +170,19 @@ struct HornerPasses {
 // t9), and at order 8 the planes (r+1 of them with a 2r halo) exceed static shared memory. Best
 // from the same sweep: 64x8 at order 2 (float 1.91 against 1.99 ms, double within 1%), the wide
 // shape at order 4.
+//
+// The wide shape also with its registers bounded (t12): to 1024 threads per SM in float (64
+// registers; unbounded, the order 4 kernel from v2 takes 74 and runs one block per SM), 768 in
+// double (80 registers, 116-124 unbounded, small spills). Float at order 2 is already there.
 template <int R, typename T>
 struct HornerPairs {
   using Shapes = PassShapes<PairedConfig, R, T>;
   using Best = std::conditional_t<R == 1, typename Shapes::Narrow, typename Shapes::Wide>;
-  using List = std::conditional_t<(R <= 2), ConfigList<typename Shapes::Narrow, typename Shapes::Wide>, ConfigList<>>;
+  static constexpr bool kFloat = sizeof(T) == sizeof(float);
+  using WideBounded = PairedConfig<R, T, Shapes::kWideThreadsX, 16, 1, kFloat ? 2 : 3>;
+  using Bounded = std::conditional_t<(R == 2 || !kFloat), ConfigList<WideBounded>, ConfigList<>>;
+  using List = std::conditional_t<(R <= 2), Joined<ConfigList<typename Shapes::Narrow, typename Shapes::Wide>, Bounded>,
+                                  ConfigList<>>;
 };
 
 // Every configuration built for a radius and precision, and the registry's Default: Horner's
