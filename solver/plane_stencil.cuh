@@ -133,7 +133,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     }
     const bool in_grid = h < Tile::kHaloPoints && x0 + x < d.nx && y0 + y < d.ny;
     halo_slot[i] = in_grid ? (y + R) * P + K + x : -1;
-    halo_at[i] = in_grid ? (y0 + y) * stride_y + x0 + x : 0;  // loaded unconditionally, stored only in grid
+    // A point outside the grid loads the plane's first point instead (no predicate) and is never stored.
+    halo_at[i] = in_grid ? (y0 + y) * stride_y + x0 + x : 0;
   }
 
   // The z queues of the own columns in Q slots: the 2r+1 planes plane z's stencil needs and the A
