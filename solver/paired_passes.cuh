@@ -20,16 +20,13 @@
 
 namespace heat {
 
+// MinBlocks: unbounded, the order 4 float kernel from v2 takes 74 registers, one 512-thread block
+// per SM (tiled.cu bounds it to two).
 template <int Radius, typename Value, int TX, int TY, int M, int MinBlocks = 0>
-struct PairTile {
-  using T = Value;
-  static constexpr int R = Radius;
-  static constexpr int kThreadsX = TX, kThreadsY = TY, kRows = M;
-  // Blocks per SM the registers must allow (0: as many as ptxas's own choice allows). Unbounded,
-  // the order 4 float kernel from v2 takes 74 registers, one 512-thread block per SM.
-  static constexpr int kMinBlocks = MinBlocks;
-  static constexpr int kTileX = 2 * TX, kTileY = TY * M;
-  static constexpr int kThreads = TX * TY;
+struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, MinBlocks> {
+  using Base = ColumnPairTile<Radius, Value, TX, TY, M, MinBlocks>;
+  using Base::R, Base::kTileX, Base::kTileY, Base::kThreads;
+  using typename Base::T;
   static constexpr int kReach = (R + 1) / 2 * 2;  // x pairs read this far either side, even
   // Planes of `in`: the tile with a halo of 2r (even, so the own pairs stay aligned).
   static constexpr int kPadIn = 2 * R;
@@ -45,7 +42,6 @@ struct PairTile {
   static constexpr int kRing = kRingRowPoints + 2 * R * kTileY;
   static constexpr int kRingPerThread = (kRing + kThreads - 1) / kThreads;
   static constexpr int kSharedBytes = (kSlotsIn * kPlaneIn + kPlaneV) * int(sizeof(T));
-  static_assert(TX % 16 == 0 && kThreads <= 1024, "a warp spans 32 columns or more, at most 1024 threads");
   static_assert(kSharedBytes <= 48 * 1024, "static shared memory is limited to 48 KB");
 };
 

@@ -21,18 +21,33 @@
 
 namespace heat {
 
-template <int Radius, typename Value, int TX, int TY, int M, int Ahead = 1>
-struct PlaneTile {
+// What the tiles of both 2.5D pass kernels (this one and paired_passes.cuh's) share: TX x TY
+// threads, each owning an x pair of columns in M rows, so an output tile of (2*TX) x (TY*M)
+// columns; MinBlocks the blocks per SM the registers must allow (0: no bound).
+template <int Radius, typename Value, int TX, int TY, int M, int MinBlocks>
+struct ColumnPairTile {
   using T = Value;
   static constexpr int R = Radius;
   static constexpr int kThreadsX = TX, kThreadsY = TY, kRows = M;
-  static constexpr int kAhead = Ahead;  // planes loaded ahead of the one being computed
-  // Blocks per SM the registers must allow: two planes ahead in float fit 64 registers per thread
-  // with 1024 threads per SM (without the bound ptxas takes 74-80, and loses a quarter or half of
-  // the warps); in double they would spill.
-  static constexpr int kMinBlocks = Ahead > 1 && sizeof(T) == sizeof(float) ? 1024 / (TX * TY) : 0;
-  static constexpr int kTileX = 2 * TX, kTileY = TY * M;  // columns: a pair per thread along x, M rows
+  static constexpr int kTileX = 2 * TX, kTileY = TY * M;
   static constexpr int kThreads = TX * TY;
+  static constexpr int kMinBlocks = MinBlocks;
+  static_assert(TX % 16 == 0 && kThreads <= 1024, "a warp spans 32 columns or more, at most 1024 threads");
+};
+
+// Two planes ahead in float fit 64 registers per thread with 1024 threads per SM (without the
+// bound ptxas takes 74-80, and loses a quarter or half of the warps); in double they would spill.
+template <typename T, int Ahead, int Threads>
+constexpr int plane_min_blocks() {
+  return Ahead > 1 && sizeof(T) == sizeof(float) ? 1024 / Threads : 0;
+}
+
+template <int Radius, typename Value, int TX, int TY, int M, int Ahead = 1>
+struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Value, Ahead, TX * TY>()> {
+  using Base = ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Value, Ahead, TX * TY>()>;
+  using Base::R, Base::kTileX, Base::kTileY, Base::kThreads;
+  using typename Base::T;
+  static constexpr int kAhead = Ahead;  // planes loaded ahead of the one being computed
   // The x halo is padded to an even width so that every pair a thread reads is aligned.
   static constexpr int kPad = (R + 1) / 2 * 2;
   static constexpr int kPitch = kTileX + 2 * kPad;
@@ -42,7 +57,6 @@ struct PlaneTile {
   static constexpr int kHaloPerThread = (kHaloPoints + kThreads - 1) / kThreads;
   // Two planes, alternated along z, so one barrier per plane keeps writes off a plane in use.
   static constexpr int kSharedBytes = 2 * kPlane * int(sizeof(T));
-  static_assert(TX % 16 == 0 && kThreads <= 1024, "a warp spans 32 columns or more, at most 1024 threads");
   static_assert(kSharedBytes <= 48 * 1024, "static shared memory is limited to 48 KB");
 };
 
