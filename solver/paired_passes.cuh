@@ -10,23 +10,37 @@
 // pass on the own columns. Planes of `in` go to a ring of r+1 shared planes with a halo of 2r (the
 // ring's own neighbours); the first pass's plane b goes to one shared plane with a halo of r. z
 // neighbours stay in registers: `in` at the own columns (planes a-r..a+r) and at the ring points
-// (b-r..b+r), the first pass at the own columns (b-r..b+r).
+// (b-r..b+r), the first pass at the own columns (b-r..b+r), and, when `in` is not u, u at the own
+// columns and ring points (b..a). As in plane_stencil.cuh, the z loop is unrolled so that these
+// queues rotate by renaming, what global memory gives is loaded A planes ahead, and every access
+// is a 32-bit index from the block's first plane.
 #pragma once
 
 #include "solver/cuda_backend.cuh"
+#include "solver/linear_stages.cuh"
 #include "solver/plane_stencil.cuh"
 #include "solver/z_split.cuh"
 #include "stencils/stencil.hpp"
 
 namespace heat {
 
-// MinBlocks: unbounded, the order 4 float kernel from v2 takes 74 registers, one 512-thread block
-// per SM (tiled.cu bounds it to two).
+// The smallest multiple of `step` that is `least` or more.
+constexpr int round_up_to(int least, int step) { return (least + step - 1) / step * step; }
+constexpr int lcm_of(int a, int b) {
+  int m = a;
+  while (m % b) m += a;
+  return m;
+}
+
+// MinBlocks: a bound on the registers (tiled.cu's HornerPairs says where it pays).
 template <int Radius, typename Value, int TX, int TY, int M, int MinBlocks = 0>
 struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, MinBlocks> {
   using Base = ColumnPairTile<Radius, Value, TX, TY, M, MinBlocks>;
   using Base::R, Base::kTileX, Base::kTileY, Base::kThreads;
   using typename Base::T;
+  // Planes loaded ahead of the one computed. Two would spill: the kernel of passes 3-4 at order 4
+  // float bounded to 64 registers spills 164 bytes two ahead, 56 one ahead (ptxas).
+  static constexpr int kAhead = 1;
   static constexpr int kReach = (R + 1) / 2 * 2;  // x pairs read this far either side, even
   // Planes of `in`: the tile with a halo of 2r (even, so the own pairs stay aligned).
   static constexpr int kPadIn = 2 * R;
@@ -43,6 +57,10 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, MinBlocks> {
   static constexpr int kRingPerThread = (kRing + kThreads - 1) / kThreads;
   static constexpr int kSharedBytes = (kSlotsIn * kPlaneIn + kPlaneV) * int(sizeof(T));
   static_assert(kSharedBytes <= 48 * 1024, "static shared memory is limited to 48 KB");
+  // The z loop is unrolled kUnroll times, so that each queue's slot of a plane is known at compile
+  // time: a multiple of the shared planes' and of the loaded-ahead slots' periods (r+1, A+1), and
+  // room for the longest queue (`in` at the own columns: 2r+1 planes and A ahead).
+  static constexpr int kUnroll = round_up_to(2 * R + 1 + kAhead, lcm_of(kSlotsIn, kAhead + 1));
 };
 
 template <int R, typename T>
@@ -56,13 +74,18 @@ struct PairArgs {
   int z_chunk;
 };
 
-// FromU: `in` is u itself (passes 1-2), so u at every point the passes need is in the queues;
-// otherwise (passes 3-4) u is loaded at those points a plane ahead.
+// FromU: `in` is u itself (passes 1-2), so u at every point the passes need is in the queues of
+// `in`; otherwise (passes 3-4) u is loaded too, at the own columns and the ring points.
+//
+// Queue slots: the unrolled iteration k (plane a, k = a - a_first modulo Q) finds plane p of `in`
+// at the own columns in slot (p - a_first + r) % Q, and plane p of everything else (the first
+// pass, the ring's `in`, u) in slot (p - a_first) % Q; what it loads goes into the slots of plane
+// a + A (a + A + r for the own columns' `in`), which no longer hold a plane still needed.
 template <class Tile, bool FromU>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     paired_passes_kernel(const __grid_constant__ PairArgs<Tile::R, typename Tile::T> a) {
   using T = typename Tile::T;
-  constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, Q = 2 * R + 1;
+  constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, A = Tile::kAhead, Q = Tile::kUnroll;
   constexpr int PI = Tile::kPitchIn, PV = Tile::kPitchV, S = Tile::kSlotsIn;
   constexpr int H = Tile::kHaloInPerThread, G = Tile::kRingPerThread;
   constexpr int TXC = Tile::kTileX, TYC = Tile::kTileY;
@@ -73,29 +96,29 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   const int x0 = R + int(blockIdx.x) * TXC, y0 = R + int(blockIdx.y) * TYC;
   const int z_begin = R + int(blockIdx.z) * a.z_chunk;
   const int z_end = min(z_begin + a.z_chunk, d.nz - R);
-  const int stride_y = int(d.stride_y);  // in-plane offsets fit an int (the launcher checks)
+  // The first pass runs on planes a_first..a_end-1: the chunk and r planes either side.
+  const int a_first = z_begin - R, a_end = z_end + R;
+  const int stride_y = int(d.stride_y), stride_z = int(d.stride_z);
   auto in_grid = [&](int x, int y) { return x >= 0 && x < d.nx && y >= 0 && y < d.ny; };
   auto interior = [&](int x, int y) { return x >= R && x < d.nx - R && y >= R && y < d.ny - R; };
-  // A field at (plane, in-plane offset); zero for planes outside the grid.
-  auto at = [&](const T* field, int plane, int offset) {
-    return unsigned(plane) < unsigned(d.nz) ? field[(long long)plane * d.stride_z + offset] : T(0);
-  };
 
-  // Own columns c = 2*row + (0 or 1).
+  // Own columns c = 2*row + (0 or 1), as offsets within a plane. Points outside the grid (and
+  // below, planes outside it) read the plane's first point (the grid's nearest plane) instead of a
+  // predicated load: their values only reach stencils that are never computed, so are never stored.
   const int gx = x0 + 2 * tx, gy0 = y0 + ty * M;
-  const int column = gy0 * stride_y + gx;
-  auto own_at = [&](int c) { return column + (c / 2) * stride_y + c % 2; };
-  unsigned loads = 0, computes = 0;
+  int own_at[C];
+  unsigned computes = 0;
 #pragma unroll
   for (int c = 0; c < C; ++c) {
-    if (in_grid(gx + c % 2, gy0 + c / 2)) loads |= 1u << c;
-    if (interior(gx + c % 2, gy0 + c / 2)) computes |= 1u << c;
+    const int x = gx + c % 2, y = gy0 + c / 2;
+    own_at[c] = in_grid(x, y) ? y * stride_y + x : 0;
+    if (interior(x, y)) computes |= 1u << c;
   }
   const int own_in_slot = (ty * M + 2 * R) * PI + Tile::kPadIn + 2 * tx;
   const int own_v_slot = (ty * M + R) * PV + Tile::kReach + 2 * tx;
 
   // The halo of `in` this thread loads: strips of 2r rows above and below (full width), then 2r
-  // columns left and right of the tile's rows. -1: outside the grid.
+  // columns left and right of the tile's rows. -1: not stored (outside the grid, or no point).
   int halo_slot[H], halo_at[H];
 #pragma unroll
   for (int i = 0; i < H; ++i) {
@@ -111,134 +134,134 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       y = (h - rows) / (4 * R);
       x = e < 2 * R ? e - 2 * R : TXC + e - 2 * R;
     }
-    halo_slot[i] = h < Tile::kHaloIn && in_grid(x0 + x, y0 + y) ? (y + 2 * R) * PI + Tile::kPadIn + x : -1;
-    halo_at[i] = (y0 + y) * stride_y + x0 + x;
+    const bool stored = h < Tile::kHaloIn && in_grid(x0 + x, y0 + y);
+    halo_slot[i] = stored ? (y + 2 * R) * PI + Tile::kPadIn + x : -1;
+    halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
   }
   // The ring points whose first pass this thread computes (strips of r above and below, r left
-  // and right; no corners): their slots in both kinds of plane, whether computed or u itself.
+  // and right; no corners): their slots in both kinds of plane and whether computed or u itself.
+  // Every thread runs the first pass on all G (a select keeps u where it is not computed), so a
+  // point beyond the ring (the last i only) reads the tile's first point and is not stored.
   int ring_in_slot[G], ring_v_slot[G], ring_at[G];
-  unsigned ring_exists = 0, ring_computes = 0;
+  unsigned ring_computes = 0;
+  const bool last_ring_point = t + (G - 1) * Tile::kThreads < Tile::kRing;
 #pragma unroll
   for (int i = 0; i < G; ++i) {
     const int h = t + i * Tile::kThreads;
-    int x, y;
+    int x = 0, y = 0;
     if (h < Tile::kRingRowPoints) {
       const int row = h / TXC;
       x = h % TXC;
       y = row < R ? row - R : TYC + row - R;
-    } else {
+    } else if (h < Tile::kRing) {
       const int e = (h - Tile::kRingRowPoints) % (2 * R);
       y = (h - Tile::kRingRowPoints) / (2 * R);
       x = e < R ? e - R : TXC + e - R;
     }
-    if (h < Tile::kRing && in_grid(x0 + x, y0 + y)) ring_exists |= 1u << i;
     if (h < Tile::kRing && interior(x0 + x, y0 + y)) ring_computes |= 1u << i;
     ring_in_slot[i] = (y + 2 * R) * PI + Tile::kPadIn + x;
     ring_v_slot[i] = (y + R) * PV + Tile::kReach + x;
-    ring_at[i] = (y0 + y) * stride_y + x0 + x;
+    ring_at[i] = in_grid(x0 + x, y0 + y) ? (y0 + y) * stride_y + x0 + x : 0;
   }
 
-  // Queues, oldest plane first: `in` at the own columns (planes a-r..a+r), the first pass at the
-  // own columns (b-r..b+r) and `in` at the ring points (b-r..b+r).
-  T in_q[C][Q], v_q[C][Q], ring_q[G][Q];
-  const int a_first = z_begin - R;
-#pragma unroll
-  for (int c = 0; c < C; ++c)
-#pragma unroll
-    for (int q = 0; q < Q; ++q) {
-      in_q[c][q] = q > 0 && (loads & (1u << c)) ? at(a.in, a_first - R - 1 + q, own_at(c)) : T(0);
-      v_q[c][q] = T(0);
-    }
-#pragma unroll
-  for (int i = 0; i < G; ++i)
-#pragma unroll
-    for (int q = 0; q < Q; ++q) ring_q[i][q] = T(0);
+  // The arrays seen from the block's first plane: every index the block needs fits 32 bits (the
+  // launcher keeps its planes, a_first - r .. a_end - 1 + r, under INT_MAX points).
+  const long long block_at = (long long)a_first * d.stride_z;
+  const T* const in = view_at(a.in, block_at);
+  const T* const u = FromU ? in : view_at(a.u, block_at);
+  T* const out = view_at(a.out, block_at);
+  auto plane_at = [&](int p) { return (p - a_first) * stride_z; };
+  auto clamped_plane_at = [&](int p) { return plane_at(min(max(p, 0), d.nz - 1)); };
 
-  // Loaded a plane ahead: the own columns' newest plane of `in` (a + r), the halo of plane a, and
-  // u where the passes need it when `in` is not u (own columns at a and b, ring points at b).
-  struct Ahead {
-    T newest[C], halo[H], u_a[C], u_b[C], ring_u_b[G];
-  } ahead;
-  auto fetch = [&](int za) {
+  T in_q[C][Q], v_q[C][Q], ring_q[G][Q], u_q[C][Q], ring_u_q[G][Q], halo[A + 1][H];
+#pragma unroll
+  for (int j = 0; j < 2 * R; ++j)
+#pragma unroll
+    for (int c = 0; c < C; ++c) in_q[c][j] = in[clamped_plane_at(a_first - R + j) + own_at[c]];
+  // What iteration k (plane za) needs from global memory: the own columns' newest plane za + r, the
+  // halo of za, and u at za where `in` is not u.
+  auto fetch = [&](int k, int za) {
 #pragma unroll
     for (int c = 0; c < C; ++c) {
-      ahead.newest[c] = (loads & (1u << c)) ? at(a.in, za + R, own_at(c)) : T(0);
-      if constexpr (!FromU) {
-        ahead.u_a[c] = (loads & (1u << c)) ? at(a.u, za, own_at(c)) : T(0);
-        ahead.u_b[c] = (computes & (1u << c)) ? at(a.u, za - R, own_at(c)) : T(0);
-      }
+      in_q[c][(k + 2 * R) % Q] = in[clamped_plane_at(za + R) + own_at[c]];
+      if constexpr (!FromU) u_q[c][k % Q] = u[plane_at(za) + own_at[c]];
     }
 #pragma unroll
-    for (int i = 0; i < H; ++i) ahead.halo[i] = halo_slot[i] >= 0 ? at(a.in, za, halo_at[i]) : T(0);
+    for (int i = 0; i < H; ++i) halo[k % (A + 1)][i] = in[plane_at(za) + halo_at[i]];
     if constexpr (!FromU)
 #pragma unroll
-      for (int i = 0; i < G; ++i) ahead.ring_u_b[i] = (ring_exists & (1u << i)) ? at(a.u, za - R, ring_at[i]) : T(0);
+      for (int i = 0; i < G; ++i) ring_u_q[i][k % Q] = u[plane_at(za) + ring_at[i]];
   };
-  fetch(a_first);
+#pragma unroll
+  for (int j = 0; j < A; ++j) fetch(j, a_first + j);  // a block has 2r+1 planes a or more
 
-  for (int za = a_first; za < z_end + R; ++za) {
-    const int zb = za - R;
-    T* const plane_a = in_planes[za % S];
-    const T* const plane_b = in_planes[(za + S - R) % S];
-    T u_a[C], u_b[C], ring_u_b[G];
+  for (int z0 = a_first;; z0 += Q) {
 #pragma unroll
-    for (int c = 0; c < C; ++c) slide_in(in_q[c], ahead.newest[c]);
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      u_a[c] = FromU ? in_q[c][R] : ahead.u_a[c];
-      u_b[c] = FromU ? in_q[c][0] : ahead.u_b[c];
-    }
-#pragma unroll
-    for (int i = 0; i < G; ++i) ring_u_b[i] = FromU ? T(0) : ahead.ring_u_b[i];
-#pragma unroll
-    for (int m = 0; m < M; ++m) store_pair(plane_a + own_in_slot + m * PI, in_q[2 * m][R], in_q[2 * m + 1][R]);
-#pragma unroll
-    for (int i = 0; i < H; ++i)
-      if (halo_slot[i] >= 0) plane_a[halo_slot[i]] = ahead.halo[i];
-    if (za + 1 < z_end + R) fetch(za + 1);
-    __syncthreads();
-
-    // The first pass on plane a at the own columns (u itself on the boundary layer).
-    {
-      T lap[C];
-      pair_laplacians<R, M, PI>(plane_a, own_in_slot, in_q, a.weights, lap);
-      const bool z_inside = za >= R && za < d.nz - R;
+    for (int k = 0; k < Q; ++k) {
+      const int za = z0 + k, zb = za - R;
+      if (za >= a_end) return;  // the same for the whole block
+      T* const plane_a = in_planes[k % S];
+      const T* const plane_b = in_planes[(k + S - R) % S];
+      const int kb = (k + Q - R) % Q;  // plane b's slot
+      T here[C][2 * R + 1];                // `in` at the own columns, planes a-r..a+r (renamed registers)
 #pragma unroll
       for (int c = 0; c < C; ++c)
-        slide_in(v_q[c], z_inside && (computes & (1u << c)) ? stage_input(u_a[c], a.c_first, lap[c]) : u_a[c]);
-    }
 #pragma unroll
-    for (int i = 0; i < G; ++i) slide_in(ring_q[i], (ring_exists & (1u << i)) ? plane_a[ring_in_slot[i]] : T(0));
-    if (zb < z_begin) continue;  // the first r planes fill the queues (uniform across the block)
+        for (int q = 0; q <= 2 * R; ++q) here[c][q] = in_q[c][(k + q) % Q];
+#pragma unroll
+      for (int m = 0; m < M; ++m) store_pair(plane_a + own_in_slot + m * PI, here[2 * m][R], here[2 * m + 1][R]);
+#pragma unroll
+      for (int i = 0; i < H; ++i)
+        if (halo_slot[i] >= 0) plane_a[halo_slot[i]] = halo[k % (A + 1)][i];
+      if (za + A < a_end) fetch(k + A, za + A);
+      __syncthreads();
+
+      // The first pass on plane a at the own columns (u itself on the boundary layer).
+      {
+        T lap[C];
+        pair_laplacians<R, M, PI>(plane_a, own_in_slot, here, a.weights, lap);
+        const bool z_inside = za >= R && za < d.nz - R;
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+          const T u_a = FromU ? here[c][R] : u_q[c][k % Q];
+          v_q[c][k % Q] = z_inside && (computes & (1u << c)) ? stage_input(u_a, a.c_first, lap[c]) : u_a;
+        }
+      }
+#pragma unroll
+      for (int i = 0; i < G; ++i) ring_q[i][k % Q] = plane_a[ring_in_slot[i]];
+      if (zb < z_begin) continue;  // the first 2r planes a fill the queues (uniform across the block)
 
       // The first pass on plane b at the ring points, then the plane to shared memory.
 #pragma unroll
-    for (int i = 0; i < G; ++i) {
-      if (!(ring_exists & (1u << i))) continue;
-      const T base = FromU ? ring_q[i][R] : ring_u_b[i];
-      T v = base;
-      if (ring_computes & (1u << i)) {
+      for (int i = 0; i < G; ++i) {
+        const T base = FromU ? ring_q[i][kb] : ring_u_q[i][kb];
         const T* centre = plane_b + ring_in_slot[i];
-        const T lap = apply_stencil<R, T>(a.weights, ring_q[i][R], [&](int axis, int dist) {
+        const T lap = apply_stencil<R, T>(a.weights, ring_q[i][kb], [&](int axis, int dist) {
           if (axis == 0) return centre[dist] + centre[-dist];
           if (axis == 1) return centre[dist * PI] + centre[-dist * PI];
-          return ring_q[i][R + dist] + ring_q[i][R - dist];
+          return ring_q[i][(kb + dist) % Q] + ring_q[i][(kb + Q - dist) % Q];
         });
-        v = stage_input(base, a.c_first, lap);
+        if (i + 1 < G || last_ring_point)
+          v_plane[ring_v_slot[i]] = (ring_computes & (1u << i)) ? stage_input(base, a.c_first, lap) : base;
       }
-      v_plane[ring_v_slot[i]] = v;
-    }
 #pragma unroll
-    for (int m = 0; m < M; ++m) store_pair(v_plane + own_v_slot + m * PV, v_q[2 * m][R], v_q[2 * m + 1][R]);
-    __syncthreads();
+      for (int m = 0; m < M; ++m) store_pair(v_plane + own_v_slot + m * PV, v_q[2 * m][kb], v_q[2 * m + 1][kb]);
+      __syncthreads();
 
-    // The second pass on plane b at the own columns.
-    T lap[C];
-    pair_laplacians<R, M, PV>(v_plane, own_v_slot, v_q, a.weights, lap);
-    const long long plane_at = (long long)zb * d.stride_z;
+      // The second pass on plane b at the own columns.
+      T v_here[C][2 * R + 1];
 #pragma unroll
-    for (int c = 0; c < C; ++c)
-      if (computes & (1u << c)) a.out[plane_at + own_at(c)] = stage_input(u_b[c], a.c_second, lap[c]);
+      for (int c = 0; c < C; ++c)
+#pragma unroll
+        for (int q = 0; q <= 2 * R; ++q) v_here[c][q] = v_q[c][(kb + Q - R + q) % Q];
+      T lap[C];
+      pair_laplacians<R, M, PV>(v_plane, own_v_slot, v_here, a.weights, lap);
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        const T u_b = FromU ? here[c][0] : u_q[c][kb];
+        if (computes & (1u << c)) out[plane_at(zb) + own_at[c]] = stage_input(u_b, a.c_second, lap[c]);
+      }
+    }
   }
 }
 
@@ -246,11 +269,12 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 template <class Tile, bool FromU>
 class PairedPassesLauncher {
  public:
-  // Each block computes 2r planes beyond its chunk and loads 2r more to fill its queues.
+  // Each block computes 2r planes beyond its chunk and loads 2r more to fill its queues; it indexes
+  // from r planes before its chunk to 3r after it.
   PairedPassesLauncher(const Grid& g, int device)
       : plan_(plan_plane_launch(g, Tile::R, Tile::kTileX, Tile::kTileY,
                                 resident_blocks(paired_passes_kernel<Tile, FromU>, Tile::kThreads, 0, device),
-                                4 * Tile::R)) {}
+                                4 * Tile::R, 3 * Tile::R)) {}
 
   void launch(PairArgs<Tile::R, typename Tile::T> args) const {
     args.z_chunk = plan_.z_chunk;

@@ -168,25 +168,23 @@ struct HornerPasses {
 // Two passes per kernel, built at orders 2 and 4 only: at order 6 the ring's first pass made them
 // slower than one pass per kernel (float 3.84 against 3.61 ms, double 8.18 against 6.99; worklog
 // t9), and at order 8 the planes (r+1 of them with a 2r halo) exceed static shared memory.
-// Bounded: the wide shape with its registers bounded where that costs no spills to speak of (t12):
-// order 4 float to 2 blocks of 512 threads per SM (64 registers; unbounded, the kernel from v2 takes
-// 74 and runs one block), order 2 double to 3 blocks of 256 (80 registers, 4 bytes spilled; 89
-// unbounded, two blocks). (Order 4 double bounded so spills 96 bytes and was 50% slower; order 2
-// float already runs 1024 threads per SM.) Best from the sweeps: the bounded shapes (order 4
-// float 2.75 ms against 3.06, order 2 double 3.23 against 3.40), 64x8 at order 2 float (1.91
-// against 1.99), the wide shape at order 4 double.
+// Bounded: the wide shape with its registers bounded to more blocks per SM than ptxas would give
+// it (t13, ptxas, the kernel of passes 3-4): order 4 float to 2 blocks of 512 threads (64
+// registers, 56 bytes spilled; 97 unbounded, one block), order 2 double to 3 blocks of 256 (80,
+// 72 bytes spilled; 92 unbounded, two blocks), order 4 double to 2 blocks of 256 (128, 68 bytes
+// spilled; 158 unbounded, one block). Order 2 float runs 1024 threads per SM unbounded.
 template <int R, typename T>
 struct HornerPairs {
   using Shapes = PassShapes<PairedConfig, R, T>;
   static constexpr bool kFloat = sizeof(T) == sizeof(float);
-  static constexpr bool kBounded = kFloat ? R == 2 : R == 1;
-  using WideBounded = PairedConfig<R, T, Shapes::kWideThreadsX, 16, 1, kFloat ? 2 : 3>;
-  using Best = std::conditional_t<kBounded, WideBounded,
+  static constexpr int kBound = kFloat ? (R == 2 ? 2 : 0) : (R == 1 ? 3 : 2);
+  using WideBounded = PairedConfig<R, T, Shapes::kWideThreadsX, 16, 1, kBound>;
+  using Best = std::conditional_t<(kBound > 0), WideBounded,
                                   std::conditional_t<R == 1, typename Shapes::Narrow, typename Shapes::Wide>>;
   using Common = ConfigList<typename Shapes::Narrow, typename Shapes::Wide>;
-  using List =
-      std::conditional_t<(R <= 2), Joined<Common, std::conditional_t<kBounded, ConfigList<WideBounded>, ConfigList<>>>,
-                         ConfigList<>>;
+  using List = std::conditional_t<(R <= 2),
+                                  Joined<Common, std::conditional_t<(kBound > 0), ConfigList<WideBounded>, ConfigList<>>>,
+                                  ConfigList<>>;
 };
 
 // Every configuration built for a radius and precision, and the registry's Default: Horner's
