@@ -45,11 +45,16 @@ phase_test() { TAIL_LINES=12 step ctest ctest --test-dir "$BUILD" -j8 --output-o
 phase_verify() { TAIL_LINES=60 step verify "$BIN" verify; }
 
 phase_sanitize() {
+  # Every CUDA backend at orders 2 and 8 in float; tiled also at order 4 and in double, where its
+  # defaults are other kernels (the pairs at orders 2 and 4, bounded differently per precision).
   for backend in "${CUDA_BACKENDS[@]}"; do
+    local runs=("2 float" "8 float")
+    [[ $backend == tiled ]] && runs+=("4 float" "2 double" "4 double")
     for tool in memcheck racecheck; do
-      for order in 2 8; do
-        TAIL_LINES=2 step "sanitize-$tool-$backend-o$order" compute-sanitizer --tool "$tool" --error-exitcode 9 \
-          "$BIN" --nx 37 --ny 29 --nz 23 --order "$order" --steps 2 --init randn --backend "$backend" \
+      for run in "${runs[@]}"; do
+        set -- $run
+        TAIL_LINES=2 step "sanitize-$tool-$backend-o$1-$2" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+          "$BIN" --nx 37 --ny 29 --nz 23 --order "$1" --precision "$2" --steps 2 --init randn --backend "$backend" \
           --format none --quiet
       done
     done
@@ -86,12 +91,13 @@ phase_results() { TAIL_LINES=40 step results benchmarks/run_all.sh "$BUILD" "$OU
 # tiled:2+2/64x32/m2; PROFILE_N). The benchmark's check (10 steps at 64^3) and its warm-up step
 # come first: PROFILE_SKIP launches, 11 steps of 4 kernels for Horner's passes (22 for a 2+2 grouping).
 phase_profile() {
-  TAIL_LINES=200 step profile ncu --kernel-name regex:"plane_group_kernel|plane_stencil_kernel" --launch-skip "${PROFILE_SKIP:-44}" \
-    --launch-count 4 --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+  TAIL_LINES=200 step profile ncu --clock-control none \
+    --kernel-name regex:"${PROFILE_KERNELS:-plane_group_kernel|plane_stencil_kernel}" --launch-skip "${PROFILE_SKIP:-44}" \
+    --launch-count "${PROFILE_COUNT:-4}" --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section MemoryWorkloadAnalysis --section SchedulerStats --metrics \
     l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,lts__t_bytes.sum,dram__bytes.sum,smsp__inst_executed.sum \
-    "$BUILD/benchmarks/heatrk4-bench" --sizes "${PROFILE_N:-400}" --orders 8 --precisions float \
-    --backends "${PROFILE_BACKEND:-tiled}" --repeats 1 --steps 1
+    "$BUILD/benchmarks/heatrk4-bench" --sizes "${PROFILE_N:-400}" --orders "${PROFILE_ORDER:-8}" \
+    --precisions "${PROFILE_PRECISION:-float}" --backends "${PROFILE_BACKEND:-tiled}" --repeats 1 --steps 1
 }
 
 # Every tiled configuration at the reference size, order 8 float (issue 4's measured sweep).

@@ -12,8 +12,8 @@
 // neighbours stay in registers: `in` at the own columns (planes a-r..a+r) and at the ring points
 // (b-r..b+r), the first pass at the own columns (b-r..b+r), and, when `in` is not u, u at the own
 // columns and ring points (b..a). As in plane_stencil.cuh, the z loop is unrolled so that these
-// queues rotate by renaming, what global memory gives is loaded A planes ahead, and every access
-// is a 32-bit index from the block's first plane.
+// queues rotate by renaming, what global memory gives is loaded a plane ahead, and every access is
+// a 32-bit index from the block's first plane.
 #pragma once
 
 #include "solver/cuda_backend.cuh"
@@ -32,12 +32,15 @@ constexpr int lcm_of(int a, int b) {
   return m;
 }
 
-// MinBlocks: a bound on the registers (tiled.cu's HornerPairs says where it pays).
-template <int Radius, typename Value, int TX, int TY, int M, int MinBlocks = 0>
-struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, MinBlocks> {
-  using Base = ColumnPairTile<Radius, Value, TX, TY, M, MinBlocks>;
+// FirstMinBlocks, SecondMinBlocks: the blocks per SM the registers of the kernel of passes 1-2
+// (ColumnPairTile's kMinBlocks) and of passes 3-4 must allow, 0 for no bound. Two bounds, because
+// the second kernel also holds u's queues: tiled.cu's HornerPairs says where each pays.
+template <int Radius, typename Value, int TX, int TY, int M, int FirstMinBlocks = 0, int SecondMinBlocks = 0>
+struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
+  using Base = ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks>;
   using Base::R, Base::kTileX, Base::kTileY, Base::kThreads;
   using typename Base::T;
+  static constexpr int kSecondMinBlocks = SecondMinBlocks;
   // Planes loaded ahead of the one computed. Two would spill: the kernel of passes 3-4 at order 4
   // float bounded to 64 registers spills 164 bytes two ahead, 56 one ahead (ptxas).
   static constexpr int kAhead = 1;
@@ -82,7 +85,7 @@ struct PairArgs {
 // pass, the ring's `in`, u) in slot (p - a_first) % Q; what it loads goes into the slots of plane
 // a + A (a + A + r for the own columns' `in`), which no longer hold a plane still needed.
 template <class Tile, bool FromU>
-__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
+__global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Tile::kSecondMinBlocks)
     paired_passes_kernel(const __grid_constant__ PairArgs<Tile::R, typename Tile::T> a) {
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, A = Tile::kAhead, Q = Tile::kUnroll;
@@ -102,9 +105,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   auto in_grid = [&](int x, int y) { return x >= 0 && x < d.nx && y >= 0 && y < d.ny; };
   auto interior = [&](int x, int y) { return x >= R && x < d.nx - R && y >= R && y < d.ny - R; };
 
-  // Own columns c = 2*row + (0 or 1), as offsets within a plane. Points outside the grid (and
-  // below, planes outside it) read the plane's first point (the grid's nearest plane) instead of a
-  // predicated load: their values only reach stencils that are never computed, so are never stored.
+  // Own columns c = 2*row + (0 or 1), as offsets within a plane. Instead of predicated loads, a
+  // point outside the grid reads its plane's first point, and a plane outside it the grid's nearest
+  // plane: their values only reach stencils that are never computed, so are never stored.
   const int gx = x0 + 2 * tx, gy0 = y0 + ty * M;
   int own_at[C];
   unsigned computes = 0;
@@ -203,7 +206,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       T* const plane_a = in_planes[k % S];
       const T* const plane_b = in_planes[(k + S - R) % S];
       const int kb = (k + Q - R) % Q;  // plane b's slot
-      T here[C][2 * R + 1];                // `in` at the own columns, planes a-r..a+r (renamed registers)
+      T here[C][2 * R + 1];            // `in` at the own columns, planes a-r..a+r (renamed registers)
 #pragma unroll
       for (int c = 0; c < C; ++c)
 #pragma unroll
@@ -231,7 +234,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       for (int i = 0; i < G; ++i) ring_q[i][k % Q] = plane_a[ring_in_slot[i]];
       if (zb < z_begin) continue;  // the first 2r planes a fill the queues (uniform across the block)
 
-      // The first pass on plane b at the ring points, then the plane to shared memory.
+        // The first pass on plane b at the ring points, then the plane to shared memory.
 #pragma unroll
       for (int i = 0; i < G; ++i) {
         const T base = FromU ? ring_q[i][kb] : ring_u_q[i][kb];

@@ -63,17 +63,19 @@ struct HornerConfig {
 
 // Horner's passes two per kernel ("pairs"): paired_passes.cuh, output tiles of (2*TX) x (TY*M)
 // columns, the first pass of each pair also on the tile's ring of width r; u, the other u buffer
-// and v2 in global memory. MinBlocks > 0 bounds the registers to that many blocks per SM ("/b2").
-template <int R, typename T, int TX, int TY, int M, int MinBlocks = 0>
+// and v2 in global memory. Bounds on the blocks per SM the registers of the two kernels (passes
+// 1-2, passes 3-4) must allow, 0 for none ("/b2+0": the first kernel bounded to two).
+template <int R, typename T, int TX, int TY, int M, int FirstMinBlocks = 0, int SecondMinBlocks = 0>
 struct PairedConfig {
   static constexpr bool kPaired = true;
   // Passes 1-2 read u and write v2; passes 3-4 read v2 and u and write the new u.
   static constexpr int kArraysPerPoint = 5;
   static constexpr int kWorkingArrays = 3;
-  using Tile = PairTile<R, T, TX, TY, M, MinBlocks>;
+  using Tile = PairTile<R, T, TX, TY, M, FirstMinBlocks, SecondMinBlocks>;
   static std::string name() {
+    const bool bounded = FirstMinBlocks > 0 || SecondMinBlocks > 0;
     return "pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
-           (MinBlocks > 0 ? "/b" + std::to_string(MinBlocks) : "");
+           (bounded ? "/b" + std::to_string(FirstMinBlocks) + "+" + std::to_string(SecondMinBlocks) : "");
   }
 };
 
@@ -168,23 +170,25 @@ struct HornerPasses {
 // Two passes per kernel, built at orders 2 and 4 only: at order 6 the ring's first pass made them
 // slower than one pass per kernel (float 3.84 against 3.61 ms, double 8.18 against 6.99; worklog
 // t9), and at order 8 the planes (r+1 of them with a 2r halo) exceed static shared memory.
-// Bounded: the wide shape with its registers bounded to more blocks per SM than ptxas would give
-// it (t13, ptxas, the kernel of passes 3-4): order 4 float to 2 blocks of 512 threads (64
-// registers, 56 bytes spilled; 97 unbounded, one block), order 2 double to 3 blocks of 256 (80,
-// 72 bytes spilled; 92 unbounded, two blocks), order 4 double to 2 blocks of 256 (128, 68 bytes
-// spilled; 158 unbounded, one block). Order 2 float runs 1024 threads per SM unbounded.
+// Bounded (float): a kernel's registers bounded where that buys warps without spilling to speak of
+// (t13, ptxas): at order 4 the wide shape's first kernel to 2 blocks of 512 threads per SM (64
+// registers; 76 unbounded, one block), at order 2 the narrow shape's second kernel to 4 blocks
+// of 256 (64 registers, 4 bytes spilled; 78 unbounded, three blocks). The second kernel at order 4
+// and both in double spill 56-72 bytes under the bound that would add a block, and ran 4-22%
+// slower for it. Best from t13's sweep: the bounded shapes in float (order 4 2.47 ms against 2.67
+// unbounded, order 2 1.82 against 1.84), 64x8 at order 2 double (32x16 the same, 3.23), the
+// wide shape at order 4 double (4.44 against 4.88).
 template <int R, typename T>
 struct HornerPairs {
   using Shapes = PassShapes<PairedConfig, R, T>;
   static constexpr bool kFloat = sizeof(T) == sizeof(float);
-  static constexpr int kBound = kFloat ? (R == 2 ? 2 : 0) : (R == 1 ? 3 : 2);
-  using WideBounded = PairedConfig<R, T, Shapes::kWideThreadsX, 16, 1, kBound>;
-  using Best = std::conditional_t<(kBound > 0), WideBounded,
-                                  std::conditional_t<R == 1, typename Shapes::Narrow, typename Shapes::Wide>>;
+  using Bounded = std::conditional_t<R == 1, PairedConfig<R, T, 32, 8, 1, 0, 4>, PairedConfig<R, T, 32, 16, 1, 2, 0>>;
+  using Best =
+      std::conditional_t<kFloat, Bounded, std::conditional_t<R == 1, typename Shapes::Narrow, typename Shapes::Wide>>;
   using Common = ConfigList<typename Shapes::Narrow, typename Shapes::Wide>;
-  using List = std::conditional_t<(R <= 2),
-                                  Joined<Common, std::conditional_t<(kBound > 0), ConfigList<WideBounded>, ConfigList<>>>,
-                                  ConfigList<>>;
+  using List =
+      std::conditional_t<(R <= 2), Joined<Common, std::conditional_t<kFloat, ConfigList<Bounded>, ConfigList<>>>,
+                         ConfigList<>>;
 };
 
 // Every configuration built for a radius and precision, and the registry's Default: Horner's
