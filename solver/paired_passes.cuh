@@ -41,6 +41,10 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
   using Base::R, Base::kTileX, Base::kTileY, Base::kThreads;
   using typename Base::T;
   static constexpr int kSecondMinBlocks = SecondMinBlocks;
+  // The first tile starts at column 0, not at the interior's first (r), so that where a row is a
+  // multiple of 8 floats every tile row's loads start on a 32-byte sector: 2-3% faster at 600^3
+  // than tiles from column r (t14), for a column of tiles that overlaps the boundary layer.
+  static constexpr int kFirstX = 0;
   // Planes loaded ahead of the one computed. Two would spill: the kernel of passes 3-4 at order 4
   // float bounded to 64 registers spills 164 bytes two ahead, 56 one ahead (ptxas).
   static constexpr int kAhead = 1;
@@ -96,7 +100,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
   __shared__ __align__(16) T v_plane[Tile::kPlaneV];
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y, t = ty * Tile::kThreadsX + tx;
-  const int x0 = R + int(blockIdx.x) * TXC, y0 = R + int(blockIdx.y) * TYC;
+  const int x0 = Tile::kFirstX + int(blockIdx.x) * TXC, y0 = R + int(blockIdx.y) * TYC;
   const int z_begin = R + int(blockIdx.z) * a.z_chunk;
   const int z_end = min(z_begin + a.z_chunk, d.nz - R);
   // The first pass runs on planes a_first..a_end-1: the chunk and r planes either side.
@@ -275,7 +279,7 @@ class PairedPassesLauncher {
   // Each block computes 2r planes beyond its chunk and loads 2r more to fill its queues; it indexes
   // from r planes before its chunk to 3r after it.
   PairedPassesLauncher(const Grid& g, int device)
-      : plan_(plan_plane_launch(g, Tile::R, Tile::kTileX, Tile::kTileY,
+      : plan_(plan_plane_launch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY,
                                 resident_blocks(paired_passes_kernel<Tile, FromU>, Tile::kThreads, 0, device),
                                 4 * Tile::R, 3 * Tile::R)) {}
 

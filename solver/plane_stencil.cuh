@@ -219,7 +219,7 @@ template <class Tile, typename Op>
 class PlaneStencilLauncher {
  public:
   PlaneStencilLauncher(const Grid& g, int device)
-      : plan_(plan_plane_launch(g, Tile::R, Tile::kTileX, Tile::kTileY,
+      : plan_(plan_plane_launch(g, Tile::R, Tile::R, Tile::kTileX, Tile::kTileY,
                                 resident_blocks(plane_stencil_kernel<Tile, Op>, Tile::kThreads, 0, device), 2 * Tile::R,
                                 2 * Tile::R)),
         dims_(grid_dims(g)) {}

@@ -40,23 +40,23 @@ inline int choose_z_chunk(int inner_z, long long tiles, long long slots, int ref
 }
 
 // How a 2.5D pass kernel (Horner's single or paired passes) covers a grid's interior: output tiles
-// of tile_x x tile_y columns, z split by choose_z_chunk. The kernels index a block's planes in 32
-// bits from the plane r before its chunk, over the chunk and `beyond` planes more (2r for one
-// pass, 3r for two), so a chunk holds at most INT_MAX points with those planes; a plane too large
-// for even one is a RunError.
+// of tile_x x tile_y columns, the first from column first_x (r; the pairs 0, to align rows), z
+// split by choose_z_chunk. The kernels index a block's planes in 32 bits from the plane r before
+// its chunk, over the chunk and `beyond` planes more (2r for one pass, 3r for two), so a chunk
+// holds at most INT_MAX points with those planes; a plane too large for even one is a RunError.
 struct PlaneLaunch {
   dim3 blocks;
   int z_chunk = 0;
 };
-inline PlaneLaunch plan_plane_launch(const Grid& g, int r, int tile_x, int tile_y, long long slots, int refill,
-                                     int beyond) {
+inline PlaneLaunch plan_plane_launch(const Grid& g, int r, int first_x, int tile_x, int tile_y, long long slots,
+                                     int refill, int beyond) {
   const long long plane = (long long)g.nx * g.ny;
   const long long longest = INT_MAX / plane - beyond;
   if (longest < 1)
     throw RunError("tiled needs an x-y plane of at most " + std::to_string(INT_MAX / (beyond + 1)) +
                    " points at this order; this grid has " + std::to_string(plane));
   PlaneLaunch p;
-  p.blocks = dim3(ceil_div(g.nx - 2 * r, tile_x), ceil_div(g.ny - 2 * r, tile_y));
+  p.blocks = dim3(ceil_div(g.nx - r - first_x, tile_x), ceil_div(g.ny - 2 * r, tile_y));
   const int inner_z = g.nz - 2 * r;
   p.z_chunk = choose_z_chunk(inner_z, (long long)p.blocks.x * p.blocks.y, slots, refill,
                              (int)std::min<long long>(inner_z, longest));
