@@ -86,10 +86,11 @@ phase_e2e() {
 # The whole benchmark table, CSV, JSON, peers and pictures (benchmarks/run_all.sh).
 phase_results() { TAIL_LINES=40 step results benchmarks/run_all.sh "$BUILD" "$OUT"; }
 
-# Where a tiled step's time goes: ncu on the four kernel launches of one timed step, order 8,
-# float, through the benchmark so any configuration can be named (PROFILE_BACKEND, e.g.
-# tiled:2+2/64x32/m2; PROFILE_N). The benchmark's check (10 steps at 64^3) and its warm-up step
-# come first: PROFILE_SKIP launches, 11 steps of 4 kernels for Horner's passes (22 for a 2+2 grouping).
+# Where a tiled step's time goes: ncu on the kernel launches of one timed step (order 8 float by
+# default: PROFILE_ORDER, PROFILE_PRECISION), through the benchmark so any configuration can be
+# named (PROFILE_BACKEND, e.g. tiled:2+2/64x32/m2; PROFILE_N; PROFILE_KERNELS a regex). The
+# benchmark's check (10 steps at 64^3) and its warm-up step come first: PROFILE_SKIP launches, 11
+# steps of 4 kernels for Horner's passes (44), of 2 for the pairs (22; PROFILE_COUNT=2).
 phase_profile() {
   TAIL_LINES=200 step profile ncu --clock-control none \
     --kernel-name regex:"${PROFILE_KERNELS:-plane_group_kernel|plane_stencil_kernel}" --launch-skip "${PROFILE_SKIP:-44}" \
