@@ -142,7 +142,7 @@ struct Fused<4, double> {
 
 // The 2.5D shapes of both Horner groupings (a thread owns an x pair of columns in one row): 64x8
 // tiles, and 64x16 (float) or 32x16 (double, whose queues take twice the registers; a warp's
-// pairs span 64 or 32 columns). Config's trailing parameters (planes loaded ahead, a bound on
+// pairs span 64 or 32 columns). Config's trailing parameters (planes loaded ahead, bounds on
 // blocks per SM) keep their defaults.
 template <template <int, typename, int, int, int, int...> class Config, int R, typename T>
 struct PassShapes {
