@@ -24,14 +24,6 @@
 
 namespace heat {
 
-// The smallest multiple of `step` that is `least` or more.
-constexpr int round_up_to(int least, int step) { return (least + step - 1) / step * step; }
-constexpr int lcm_of(int a, int b) {
-  int m = a;
-  while (m % b) m += a;
-  return m;
-}
-
 // FirstMinBlocks, SecondMinBlocks: the blocks per SM the registers of the kernel of passes 1-2
 // (ColumnPairTile's kMinBlocks) and of passes 3-4 must allow, 0 for no bound. Two bounds, because
 // the second kernel also holds u's queues: tiled.cu's HornerPairs says where each pays.
@@ -55,19 +47,19 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
   static constexpr int kPlaneIn = kPitchIn * (kTileY + 4 * R);
   static constexpr int kSlotsIn = R + 1;  // planes b..a: two barriers per plane keep writes off them
   static constexpr int kHaloIn = kPlaneIn - kTileX * kTileY;
-  static constexpr int kHaloInPerThread = (kHaloIn + kThreads - 1) / kThreads;
+  static constexpr int kHaloInPerThread = ceil_div(kHaloIn, kThreads);
   // The first pass's plane: the tile with a halo of r (no corners).
   static constexpr int kPitchV = kTileX + 2 * kReach;
   static constexpr int kPlaneV = kPitchV * (kTileY + 2 * R);
   static constexpr int kRingRowPoints = 2 * R * kTileX;
   static constexpr int kRing = kRingRowPoints + 2 * R * kTileY;
-  static constexpr int kRingPerThread = (kRing + kThreads - 1) / kThreads;
+  static constexpr int kRingPerThread = ceil_div(kRing, kThreads);
   static constexpr int kSharedBytes = (kSlotsIn * kPlaneIn + kPlaneV) * int(sizeof(T));
   static_assert(kSharedBytes <= 48 * 1024, "static shared memory is limited to 48 KB");
   // The z loop is unrolled kUnroll times, so that each queue's slot of a plane is known at compile
   // time: a multiple of the shared planes' and of the loaded-ahead slots' periods (r+1, A+1), and
   // room for the longest queue (`in` at the own columns: 2r+1 planes and A ahead).
-  static constexpr int kUnroll = round_up_to(2 * R + 1 + kAhead, lcm_of(kSlotsIn, kAhead + 1));
+  static constexpr int kUnroll = z_unroll(2 * R + 1 + kAhead, kSlotsIn, kAhead + 1);
 };
 
 template <int R, typename T>
@@ -210,16 +202,9 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
       T* const plane_a = in_planes[k % S];
       const T* const plane_b = in_planes[(k + S - R) % S];
       const int kb = (k + Q - R) % Q;  // plane b's slot
-      T here[C][2 * R + 1];            // `in` at the own columns, planes a-r..a+r (renamed registers)
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-#pragma unroll
-        for (int q = 0; q <= 2 * R; ++q) here[c][q] = in_q[c][(k + q) % Q];
-#pragma unroll
-      for (int m = 0; m < M; ++m) store_pair(plane_a + own_in_slot + m * PI, here[2 * m][R], here[2 * m + 1][R]);
-#pragma unroll
-      for (int i = 0; i < H; ++i)
-        if (halo_slot[i] >= 0) plane_a[halo_slot[i]] = halo[k % (A + 1)][i];
+      T here[C][2 * R + 1];            // `in` at the own columns, planes a-r..a+r
+      queue_window(in_q, k, here);
+      store_plane_share<M, PI>(plane_a, own_in_slot, here, halo_slot, halo[k % (A + 1)]);
       if (za + A < a_end) fetch(k + A, za + A);
       __syncthreads();
 
@@ -257,10 +242,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
 
       // The second pass on plane b at the own columns.
       T v_here[C][2 * R + 1];
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-#pragma unroll
-        for (int q = 0; q <= 2 * R; ++q) v_here[c][q] = v_q[c][(kb + Q - R + q) % Q];
+      queue_window(v_q, kb + Q - R, v_here);
       T lap[C];
       pair_laplacians<R, M, PV>(v_plane, own_v_slot, v_here, a.weights, lap);
 #pragma unroll

@@ -42,6 +42,15 @@ constexpr int plane_min_blocks() {
   return Ahead > 1 && sizeof(T) == sizeof(float) ? 1024 / Threads : 0;
 }
 
+// How many times a 2.5D kernel unrolls its z loop so that every rotating slot of a plane is known
+// at compile time: the smallest common multiple of two rotations' periods that holds the longest
+// queue (`span` slots).
+constexpr int z_unroll(int span, int period_a, int period_b) {
+  int common = period_a;
+  while (common % period_b) common += period_a;
+  return ceil_div(span, common) * common;
+}
+
 template <int Radius, typename Value, int TX, int TY, int M, int Ahead = 1>
 struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Value, Ahead, TX * TY>()> {
   using Base = ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Value, Ahead, TX * TY>()>;
@@ -54,10 +63,13 @@ struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Val
   static constexpr int kPlane = kPitch * (kTileY + 2 * R);
   static constexpr int kHaloRowPoints = 2 * R * kTileX;                // strips above and below
   static constexpr int kHaloPoints = kHaloRowPoints + 2 * R * kTileY;  // and left and right
-  static constexpr int kHaloPerThread = (kHaloPoints + kThreads - 1) / kThreads;
+  static constexpr int kHaloPerThread = ceil_div(kHaloPoints, kThreads);
   // Two planes, alternated along z, so one barrier per plane keeps writes off a plane in use.
   static constexpr int kSharedBytes = 2 * kPlane * int(sizeof(T));
   static_assert(kSharedBytes <= 48 * 1024, "static shared memory is limited to 48 KB");
+  // The z loop's unrolling (the kernel says why): the queue's 2r+1 planes and A ahead, rotating
+  // with the two shared planes and the A+1 slots of what is loaded ahead.
+  static constexpr int kUnroll = z_unroll(2 * R + 1 + Ahead, 2, Ahead + 1);
 };
 
 // a*Lap at the thread's own pair of columns in M rows of a shared plane (pitch P, own_slot the
@@ -98,6 +110,29 @@ __device__ __forceinline__ void pair_laplacians(const T* plane, int own_slot, co
       return queue[c][R + dist] + queue[c][R - dist];
     });
   }
+}
+
+// The 2r+1 planes (W) of a z queue rotating through Q slots that start at slot `first`, oldest
+// first: with `first` known at compile time (an unrolled z loop), a renaming, not a copy.
+template <int W, typename T, int C, int Q>
+__device__ __forceinline__ void queue_window(const T (&queue)[C][Q], int first, T (&window)[C][W]) {
+#pragma unroll
+  for (int c = 0; c < C; ++c)
+#pragma unroll
+    for (int q = 0; q < W; ++q) window[c][q] = queue[c][(first + q) % Q];
+}
+
+// A thread's share of a shared plane: its own pairs of columns in M rows of pitch P (the centre of
+// each column's window) and its halo points (slot -1: none).
+template <int M, int P, typename T, int C, int W, int H>
+__device__ __forceinline__ void store_plane_share(T* plane, int own_slot, const T (&window)[C][W],
+                                                  const int (&halo_slot)[H], const T (&halo)[H]) {
+  constexpr int centre = W / 2;
+#pragma unroll
+  for (int m = 0; m < M; ++m) store_pair(plane + own_slot + m * P, window[2 * m][centre], window[2 * m + 1][centre]);
+#pragma unroll
+  for (int i = 0; i < H; ++i)
+    if (halo_slot[i] >= 0) plane[halo_slot[i]] = halo[i];
 }
 
 template <class Tile, typename Op>
@@ -157,8 +192,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   // not by 2r moves per column; what each plane needs besides the queue (its halo, the arrays the
   // result is formed with) rotates through A+1 slots the same way, so Q is a multiple of A+1 (and
   // even: the shared planes alternate).
-  constexpr int A = Tile::kAhead, L = (A + 1) % 2 ? 2 * (A + 1) : A + 1;
-  constexpr int Q = (2 * R + 1 + A + L - 1) / L * L;
+  constexpr int A = Tile::kAhead, Q = Tile::kUnroll;
   T queue[C][Q], halo[A + 1][H];
   Centre centre[A + 1][C];
   // The Op's arrays seen from the block's first plane, z_begin - r: every index the block needs
@@ -190,16 +224,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       const int z = z0 + k;
       if (z >= z_end) return;  // the same for the whole block
       T* const plane = planes[k & 1];
-      T here[C][2 * R + 1];  // this plane's z queue, oldest first (renamed registers)
-#pragma unroll
-      for (int c = 0; c < C; ++c)
-#pragma unroll
-        for (int q = 0; q <= 2 * R; ++q) here[c][q] = queue[c][(k + q) % Q];
-#pragma unroll
-      for (int m = 0; m < M; ++m) store_pair(plane + own_slot + m * P, here[2 * m][R], here[2 * m + 1][R]);
-#pragma unroll
-      for (int i = 0; i < H; ++i)
-        if (halo_slot[i] >= 0) plane[halo_slot[i]] = halo[k % (A + 1)][i];
+      T here[C][2 * R + 1];  // this plane's z queue, oldest first
+      queue_window(queue, k, here);
+      store_plane_share<M, P>(plane, own_slot, here, halo_slot, halo[k % (A + 1)]);
       if (z + A < z_end) fetch((k + A) % (A + 1), (k + 2 * R + A) % Q, z + A);
       __syncthreads();
 
