@@ -45,16 +45,17 @@ phase_test() { TAIL_LINES=12 step ctest ctest --test-dir "$BUILD" -j8 --output-o
 phase_verify() { TAIL_LINES=60 step verify "$BIN" verify; }
 
 phase_sanitize() {
-  # Every CUDA backend at orders 2 and 8 in float; tiled also at order 4 and in double, where its
-  # defaults are other kernels (the pairs at orders 2 and 4, bounded differently per precision).
+  # Every CUDA backend at orders 2 and 8 in float on rows of odd length; tiled also at orders 2 and
+  # 4 in both precisions on rows of even length, where its defaults are other kernels (the pairs,
+  # bounded differently per precision, with the own pairs as vector accesses).
   for backend in "${CUDA_BACKENDS[@]}"; do
-    local runs=("2 float" "8 float")
-    [[ $backend == tiled ]] && runs+=("4 float" "2 double" "4 double")
+    local runs=("37 2 float" "37 8 float")
+    [[ $backend == tiled ]] && runs+=("38 2 float" "38 4 float" "38 2 double" "38 4 double")
     for tool in memcheck racecheck; do
       for run in "${runs[@]}"; do
         set -- $run
-        TAIL_LINES=2 step "sanitize-$tool-$backend-o$1-$2" compute-sanitizer --tool "$tool" --error-exitcode 9 \
-          "$BIN" --nx 37 --ny 29 --nz 23 --order "$1" --precision "$2" --steps 2 --init randn --backend "$backend" \
+        TAIL_LINES=2 step "sanitize-$tool-$backend-nx$1-o$2-$3" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+          "$BIN" --nx "$1" --ny 29 --nz 23 --order "$2" --precision "$3" --steps 2 --init randn --backend "$backend" \
           --format none --quiet
       done
     done
@@ -96,7 +97,7 @@ phase_profile() {
     --kernel-name regex:"${PROFILE_KERNELS:-plane_group_kernel|plane_stencil_kernel}" --launch-skip "${PROFILE_SKIP:-44}" \
     --launch-count "${PROFILE_COUNT:-4}" --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section MemoryWorkloadAnalysis --section SchedulerStats --metrics \
-    l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,lts__t_bytes.sum,dram__bytes.sum,smsp__inst_executed.sum \
+    l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,lts__t_bytes.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,dram__bytes.sum,smsp__inst_executed.sum \
     "$BUILD/benchmarks/heatrk4-bench" --sizes "${PROFILE_N:-400}" --orders "${PROFILE_ORDER:-8}" \
     --precisions "${PROFILE_PRECISION:-float}" --backends "${PROFILE_BACKEND:-tiled}" --repeats 1 --steps 1
 }

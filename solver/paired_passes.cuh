@@ -16,6 +16,8 @@
 // a 32-bit index from the block's first plane.
 #pragma once
 
+#include <cstdint>
+
 #include "solver/cuda_backend.cuh"
 #include "solver/linear_stages.cuh"
 #include "solver/plane_stencil.cuh"
@@ -80,7 +82,10 @@ struct PairArgs {
 // at the own columns in slot (p - a_first + r) % Q, and plane p of everything else (the first
 // pass, the ring's `in`, u) in slot (p - a_first) % Q; what it loads goes into the slots of plane
 // a + A (a + A + r for the own columns' `in`), which no longer hold a plane still needed.
-template <class Tile, bool FromU>
+//
+// AlignedPairs: every own pair starts on a pair boundary (nx even, the arrays aligned to a pair), so
+// the own columns are loaded and stored as one 8- or 16-byte access per pair instead of two.
+template <class Tile, bool FromU, bool AlignedPairs>
 __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Tile::kSecondMinBlocks)
     paired_passes_kernel(const __grid_constant__ PairArgs<Tile::R, typename Tile::T> a) {
   using T = typename Tile::T;
@@ -92,6 +97,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
   __shared__ __align__(16) T v_plane[Tile::kPlaneV];
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y, t = ty * Tile::kThreadsX + tx;
+  static_assert(Tile::kFirstX % 2 == 0, "own pairs start on even columns: AlignedPairs needs it");
   const int x0 = Tile::kFirstX + int(blockIdx.x) * TXC, y0 = R + int(blockIdx.y) * TYC;
   const int z_begin = R + int(blockIdx.z) * a.z_chunk;
   const int z_end = min(z_begin + a.z_chunk, d.nz - R);
@@ -173,18 +179,25 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
   auto clamped_plane_at = [&](int p) { return plane_at(min(max(p, 0), d.nz - 1)); };
 
   T in_q[C][Q], v_q[C][Q], ring_q[G][Q], u_q[C][Q], ring_u_q[G][Q], halo[A + 1][H];
+  // An array's own columns on one plane into slot s of a queue.
+  auto load_own = [&](const T* array, int plane, T(&queue)[C][Q], int s) {
 #pragma unroll
-  for (int j = 0; j < 2 * R; ++j)
+    for (int m = 0; m < M; ++m) {
+      if constexpr (AlignedPairs) {
+        const Pair<T> pair = load_pair(array + plane + own_at[2 * m]);
+        queue[2 * m][s] = pair.x, queue[2 * m + 1][s] = pair.y;
+      } else {
+        queue[2 * m][s] = array[plane + own_at[2 * m]], queue[2 * m + 1][s] = array[plane + own_at[2 * m + 1]];
+      }
+    }
+  };
 #pragma unroll
-    for (int c = 0; c < C; ++c) in_q[c][j] = in[clamped_plane_at(a_first - R + j) + own_at[c]];
+  for (int j = 0; j < 2 * R; ++j) load_own(in, clamped_plane_at(a_first - R + j), in_q, j);
   // What iteration k (plane za) needs from global memory: the own columns' newest plane za + r, the
   // halo of za, and u at za where `in` is not u.
   auto fetch = [&](int k, int za) {
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      in_q[c][(k + 2 * R) % Q] = in[clamped_plane_at(za + R) + own_at[c]];
-      if constexpr (!FromU) u_q[c][k % Q] = u[plane_at(za) + own_at[c]];
-    }
+    load_own(in, clamped_plane_at(za + R), in_q, (k + 2 * R) % Q);
+    if constexpr (!FromU) load_own(u, plane_at(za), u_q, k % Q);
 #pragma unroll
     for (int i = 0; i < H; ++i) halo[k % (A + 1)][i] = in[plane_at(za) + halo_at[i]];
     if constexpr (!FromU)
@@ -245,33 +258,57 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
       queue_window(v_q, kb + Q - R, v_here);
       T lap[C];
       pair_laplacians<R, M, PV>(v_plane, own_v_slot, v_here, a.weights, lap);
+      T result[C];
 #pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const T u_b = FromU ? here[c][0] : u_q[c][kb];
-        if (computes & (1u << c)) out[plane_at(zb) + own_at[c]] = stage_input(u_b, a.c_second, lap[c]);
+      for (int c = 0; c < C; ++c) result[c] = stage_input(FromU ? here[c][0] : u_q[c][kb], a.c_second, lap[c]);
+#pragma unroll
+      for (int m = 0; m < M; ++m) {
+        const unsigned pair = 3u << (2 * m);
+        if (AlignedPairs && (computes & pair) == pair) {
+          store_pair(out + plane_at(zb) + own_at[2 * m], result[2 * m], result[2 * m + 1]);
+          continue;
+        }
+#pragma unroll
+        for (int c = 2 * m; c < 2 * m + 2; ++c)
+          if (computes & (1u << c)) out[plane_at(zb) + own_at[c]] = result[c];
       }
     }
   }
 }
 
-// Launches one kernel of the pair over a grid's interior: the tiles and the z split, fixed per grid.
+// Launches one kernel of the pair over a grid's interior: the tiles and the z split, fixed per grid,
+// and the own pairs as single accesses where the rows have an even length.
 template <class Tile, bool FromU>
 class PairedPassesLauncher {
- public:
-  // Each block computes 2r planes beyond its chunk and loads 2r more to fill its queues; it indexes
-  // from r planes before its chunk to 3r after it.
-  PairedPassesLauncher(const Grid& g, int device)
-      : plan_(plan_plane_launch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY,
-                                resident_blocks(paired_passes_kernel<Tile, FromU>, Tile::kThreads, 0, device),
-                                4 * Tile::R, 3 * Tile::R)) {}
+  using T = typename Tile::T;
 
-  void launch(PairArgs<Tile::R, typename Tile::T> args) const {
+ public:
+  PairedPassesLauncher(const Grid& g, int device)
+      : even_rows_(g.nx % 2 == 0), plan_(even_rows_ ? plan<true>(g, device) : plan<false>(g, device)) {}
+
+  void launch(PairArgs<Tile::R, T> args) const {
     args.z_chunk = plan_.z_chunk;
-    paired_passes_kernel<Tile, FromU><<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(args);
+    const dim3 threads(Tile::kThreadsX, Tile::kThreadsY);
+    if (even_rows_ && pair_aligned(args.in) && pair_aligned(args.u) && pair_aligned(args.out))
+      paired_passes_kernel<Tile, FromU, true><<<plan_.blocks, threads>>>(args);
+    else
+      paired_passes_kernel<Tile, FromU, false><<<plan_.blocks, threads>>>(args);
     HEAT_CUDA_CHECK_LAUNCH();
   }
 
  private:
+  // Each block computes 2r planes beyond its chunk and loads 2r more to fill its queues; it indexes
+  // from r planes before its chunk to 3r after it.
+  template <bool AlignedPairs>
+  static PlaneLaunch plan(const Grid& g, int device) {
+    return plan_plane_launch(
+        g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY,
+        resident_blocks(paired_passes_kernel<Tile, FromU, AlignedPairs>, Tile::kThreads, 0, device), 4 * Tile::R,
+        3 * Tile::R);
+  }
+  static bool pair_aligned(const T* p) { return reinterpret_cast<std::uintptr_t>(p) % sizeof(Pair<T>) == 0; }
+
+  bool even_rows_;
   PlaneLaunch plan_;
 };
 
