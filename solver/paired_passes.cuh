@@ -260,17 +260,22 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
       pair_laplacians<R, M, PV>(v_plane, own_v_slot, v_here, a.weights, lap);
       T result[C];
 #pragma unroll
-      for (int c = 0; c < C; ++c) result[c] = stage_input(FromU ? here[c][0] : u_q[c][kb], a.c_second, lap[c]);
+      for (int c = 0; c < C; ++c) {
+        const T u_b = FromU ? here[c][0] : u_q[c][kb];
+        result[c] = computes & (1u << c) ? stage_input(u_b, a.c_second, lap[c]) : u_b;
+      }
 #pragma unroll
       for (int m = 0; m < M; ++m) {
-        const unsigned pair = 3u << (2 * m);
-        if (AlignedPairs && (computes & pair) == pair) {
-          store_pair(out + plane_at(zb) + own_at[2 * m], result[2 * m], result[2 * m + 1]);
-          continue;
-        }
+        // A pair with one column on the boundary layer stores u there, the value `out` already
+        // holds: one predicated store, where choosing between a pair and a column would branch.
+        if constexpr (AlignedPairs) {
+          if (computes & (3u << (2 * m)))
+            store_pair(out + plane_at(zb) + own_at[2 * m], result[2 * m], result[2 * m + 1]);
+        } else {
 #pragma unroll
-        for (int c = 2 * m; c < 2 * m + 2; ++c)
-          if (computes & (1u << c)) out[plane_at(zb) + own_at[c]] = result[c];
+          for (int c = 2 * m; c < 2 * m + 2; ++c)
+            if (computes & (1u << c)) out[plane_at(zb) + own_at[c]] = result[c];
+        }
       }
     }
   }
