@@ -175,9 +175,9 @@ struct HornerPasses {
 // registers; 76 unbounded, one block), at order 2 the narrow shape's second kernel to 4 blocks
 // of 256 (64 registers, 4 bytes spilled; 78 unbounded, three blocks). The second kernel at order 4
 // and both in double spill 56-72 bytes under the bound that would add a block, and ran 4-22%
-// slower for it. Best from t13's sweep: the bounded shapes in float (order 4 2.47 ms against 2.67
-// unbounded, order 2 1.82 against 1.84), 64x8 at order 2 double (32x16 the same, 3.23), the
-// wide shape at order 4 double (4.44 against 4.88).
+// slower for it. Best in t15's sweep (own pairs as vector accesses): the bounded shapes in float
+// (order 4 2.32 ms against 2.94 unbounded, order 2 1.54 against 1.60), 64x8 at order 2 double
+// (2.98 against 3.10), the wide shape at order 4 double (4.22 against 5.29).
 template <int R, typename T>
 struct HornerPairs {
   using Shapes = PassShapes<PairedConfig, R, T>;
