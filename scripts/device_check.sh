@@ -92,12 +92,13 @@ phase_results() { TAIL_LINES=40 step results benchmarks/run_all.sh "$BUILD" "$OU
 # named (PROFILE_BACKEND, e.g. tiled:2+2/64x32/m2; PROFILE_N; PROFILE_KERNELS a regex). The
 # benchmark's check (10 steps at 64^3) and its warm-up step come first: PROFILE_SKIP launches, 11
 # steps of 4 kernels for Horner's passes (44), of 2 for the pairs (22; PROFILE_COUNT=2).
+# PROFILE_STALLS=1 adds why warps waited (cycles per issued instruction, by stall reason).
 phase_profile() {
   TAIL_LINES=200 step profile ncu --clock-control none \
     --kernel-name regex:"${PROFILE_KERNELS:-plane_group_kernel|plane_stencil_kernel}" --launch-skip "${PROFILE_SKIP:-44}" \
     --launch-count "${PROFILE_COUNT:-4}" --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section MemoryWorkloadAnalysis --section SchedulerStats --metrics \
-    l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,lts__t_bytes.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,dram__bytes.sum,smsp__inst_executed.sum \
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,lts__t_bytes.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,dram__bytes.sum,smsp__inst_executed.sum${PROFILE_STALLS:+,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio}" \
     "$BUILD/benchmarks/heatrk4-bench" --sizes "${PROFILE_N:-400}" --orders "${PROFILE_ORDER:-8}" \
     --precisions "${PROFILE_PRECISION:-float}" --backends "${PROFILE_BACKEND:-tiled}" --repeats 1 --steps 1
 }
