@@ -14,7 +14,8 @@
 // columns and ring points (b..a). As in plane_stencil.cuh, the z loop is unrolled so that these
 // queues rotate by renaming, what global memory gives is loaded a plane ahead, and every access is
 // a 32-bit index from the block's first plane. Where rows have an even length, each own pair is
-// loaded and stored as one vector access: two 4-byte stores to one sector cost L2 two writes.
+// loaded and stored as one vector access (t15: the defaults 3-13% faster, from the leaner code
+// ptxas makes with both more than from L2's halved writes; benchmarks/worklog.md).
 #pragma once
 
 #include <cstdint>
