@@ -44,7 +44,7 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
   // Planes loaded ahead of the one computed. Two would spill: the kernel of passes 3-4 at order 4
   // float bounded to 64 registers spills 164 bytes two ahead, 56 one ahead (ptxas).
   static constexpr int kAhead = 1;
-  static constexpr int kReach = (R + 1) / 2 * 2;  // x pairs read this far either side, even
+  static constexpr int kReach = pair_reach(R);
   // Planes of `in`: the tile with a halo of 2r (even, so the own pairs stay aligned).
   static constexpr int kPadIn = 2 * R;
   static constexpr int kPitchIn = kTileX + 2 * kPadIn;
@@ -55,8 +55,7 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
   // The first pass's plane: the tile with a halo of r (no corners).
   static constexpr int kPitchV = kTileX + 2 * kReach;
   static constexpr int kPlaneV = kPitchV * (kTileY + 2 * R);
-  static constexpr int kRingRowPoints = 2 * R * kTileX;
-  static constexpr int kRing = kRingRowPoints + 2 * R * kTileY;
+  static constexpr int kRing = 2 * R * (kTileX + kTileY);
   static constexpr int kRingPerThread = ceil_div(kRing, kThreads);
   static constexpr int kSharedBytes = (kSlotsIn * kPlaneIn + kPlaneV) * int(sizeof(T));
   static_assert(kSharedBytes <= 48 * 1024, "static shared memory is limited to 48 KB");
@@ -129,18 +128,9 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
   int halo_slot[H], halo_at[H];
 #pragma unroll
   for (int i = 0; i < H; ++i) {
-    constexpr int W = PI, rows = 4 * R * W;
     const int h = t + i * Tile::kThreads;
     int x, y;
-    if (h < rows) {
-      const int row = h / W;
-      x = h % W - 2 * R;
-      y = row < 2 * R ? row - 2 * R : TYC + row - 2 * R;
-    } else {
-      const int e = (h - rows) % (4 * R);
-      y = (h - rows) / (4 * R);
-      x = e < 2 * R ? e - 2 * R : TXC + e - 2 * R;
-    }
+    ring_point(h, 2 * R, -2 * R, PI, TXC, TYC, x, y);
     const bool stored = h < Tile::kHaloIn && in_grid(x0 + x, y0 + y);
     halo_slot[i] = stored ? (y + 2 * R) * PI + Tile::kPadIn + x : -1;
     halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
@@ -156,15 +146,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
   for (int i = 0; i < G; ++i) {
     const int h = t + i * Tile::kThreads;
     int x = 0, y = 0;
-    if (h < Tile::kRingRowPoints) {
-      const int row = h / TXC;
-      x = h % TXC;
-      y = row < R ? row - R : TYC + row - R;
-    } else if (h < Tile::kRing) {
-      const int e = (h - Tile::kRingRowPoints) % (2 * R);
-      y = (h - Tile::kRingRowPoints) / (2 * R);
-      x = e < R ? e - R : TXC + e - R;
-    }
+    if (h < Tile::kRing) ring_point(h, R, 0, TXC, TXC, TYC, x, y);
     if (h < Tile::kRing && interior(x0 + x, y0 + y)) ring_computes |= 1u << i;
     ring_in_slot[i] = (y + 2 * R) * PI + Tile::kPadIn + x;
     ring_v_slot[i] = (y + R) * PV + Tile::kReach + x;

@@ -35,6 +35,28 @@ struct ColumnPairTile {
   static_assert(TX % 16 == 0 && kThreads <= 1024, "a warp spans 32 columns or more, at most 1024 threads");
 };
 
+// How far either side of its pair a thread reads x neighbours as pairs: r rounded up to even, so a
+// shared plane's x halo of that width keeps every pair aligned.
+__host__ __device__ constexpr int pair_reach(int r) { return (r + 1) / 2 * 2; }
+
+// Point h of a ring of strips `depth` deep around a tile_x x tile_y tile, as (x, y) from the tile's
+// first column and row: first the strips above and below, rows of `row_width` points from column
+// `row_x` (whole rows, coalesced loads), then the strips left and right of the tile's rows. Both
+// 2.5D kernels spread their halo (and the pairs their ring) over a block this way.
+__device__ __forceinline__ void ring_point(int h, int depth, int row_x, int row_width, int tile_x, int tile_y, int& x,
+                                           int& y) {
+  const int row_points = 2 * depth * row_width;
+  if (h < row_points) {
+    const int row = h / row_width;
+    x = row_x + h % row_width;
+    y = row < depth ? row - depth : tile_y + row - depth;
+  } else {
+    const int e = (h - row_points) % (2 * depth);
+    y = (h - row_points) / (2 * depth);
+    x = e < depth ? e - depth : tile_x + e - depth;
+  }
+}
+
 // Two planes ahead in float fit 64 registers per thread with 1024 threads per SM (without the
 // bound ptxas takes 74-80, and loses a quarter or half of the warps); in double they would spill.
 template <typename T, int Ahead, int Threads>
@@ -58,11 +80,10 @@ struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Val
   using typename Base::T;
   static constexpr int kAhead = Ahead;  // planes loaded ahead of the one being computed
   // The x halo is padded to an even width so that every pair a thread reads is aligned.
-  static constexpr int kPad = (R + 1) / 2 * 2;
+  static constexpr int kPad = pair_reach(R);
   static constexpr int kPitch = kTileX + 2 * kPad;
   static constexpr int kPlane = kPitch * (kTileY + 2 * R);
-  static constexpr int kHaloRowPoints = 2 * R * kTileX;                // strips above and below
-  static constexpr int kHaloPoints = kHaloRowPoints + 2 * R * kTileY;  // and left and right
+  static constexpr int kHaloPoints = 2 * R * (kTileX + kTileY);  // strips above, below, left, right
   static constexpr int kHaloPerThread = ceil_div(kHaloPoints, kThreads);
   // Two planes, alternated along z, so one barrier per plane keeps writes off a plane in use.
   static constexpr int kSharedBytes = 2 * kPlane * int(sizeof(T));
@@ -78,7 +99,7 @@ struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Val
 template <int R, int M, int P, typename T, int C, int Q>
 __device__ __forceinline__ void pair_laplacians(const T* plane, int own_slot, const T (&queue)[C][Q],
                                                 const StencilWeights<R, T>& w, T (&lap)[C]) {
-  constexpr int K = (R + 1) / 2 * 2;
+  constexpr int K = pair_reach(R);
   auto pair_at = [&](int row, int column_offset) { return load_pair(plane + own_slot + row * P + column_offset); };
   T x_side[M][2 * K], y_side[2 * R][2];
 #pragma unroll
@@ -171,15 +192,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   for (int i = 0; i < H; ++i) {
     const int h = ty * Tile::kThreadsX + tx + i * Tile::kThreads;
     int x, y;
-    if (h < Tile::kHaloRowPoints) {
-      const int row = h / TX;
-      x = h % TX;
-      y = row < R ? row - R : Tile::kTileY + row - R;
-    } else {
-      const int e = (h - Tile::kHaloRowPoints) % (2 * R);
-      y = (h - Tile::kHaloRowPoints) / (2 * R);
-      x = e < R ? e - R : TX + e - R;
-    }
+    ring_point(h, R, 0, TX, TX, Tile::kTileY, x, y);
     const bool in_grid = h < Tile::kHaloPoints && x0 + x < d.nx && y0 + y < d.ny;
     halo_slot[i] = in_grid ? (y + R) * P + K + x : -1;
     // A point outside the grid loads the plane's first point instead (no predicate) and is never stored.
