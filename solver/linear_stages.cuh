@@ -1,28 +1,16 @@
 // RK4 by linearity, as four stencil passes over one operand each: k1 = a*Lap(u), then
 // k_{s+1} = k1 + c*dt * a*Lap(k_s), and the last pass forms u + dt/6*(k1 + 2k2 + 2k3 + k4) in place.
 // Stage fields are zero on the boundary layer, which is what makes the identity hold there.
-// The Ops follow global_stencil.cuh's interface, so any stencil kernel can run them (reuse's
-// global-memory kernel, and tiled's 2.5D shared-memory kernel for the Horner form below): value(p), the stencil's
-// operand at flat index p; centre(p), the other arrays the result needs at p, which a kernel may
-// load ahead of time so their latency overlaps other work; store(p, lap, value, centre), what to
-// do with a*Lap at p; and, for the 2.5D kernel, at(offset), the same Op with its arrays seen from
-// offset (so that a kernel can index within a plane in 32 bits).
+// The Ops follow global_stencil.cuh's interface (reuse runs them through its global-memory
+// kernel): value(p), the stencil's operand at flat index p; centre(p), the other arrays the result
+// needs at p, which a kernel may load ahead of time so their latency overlaps other work;
+// store(p, lap, value, centre), what to do with a*Lap at p. The Horner form below is a list of
+// passes instead, which tiled's 2.5D kernels read as arrays (plane_stencil.cuh's PassArgs).
 #pragma once
 
 #include "stencils/stencil.hpp"
 
 namespace heat {
-
-// p + offset, as a pointer whose origin the optimiser cannot see (an empty asm), still known to be
-// global memory: a kernel that takes its view of the arrays once (Op::at) then indexes it in 32
-// bits, where the optimiser would otherwise fold the offset back into a 64-bit index per access.
-template <typename T>
-__device__ __forceinline__ T* view_at(T* p, long long offset) {
-  T* view = p + offset;
-  asm volatile("" : "+l"(view));
-  __builtin_assume(__isGlobal(view));
-  return view;
-}
 
 // k1 = a*Lap(u).
 template <typename T>
@@ -35,8 +23,7 @@ struct FirstStage {
   __device__ void store(long long p, T lap, T, Centre) const { k1[p] = lap; }
 };
 
-// out = base + c * a*Lap(in): reuse's middle stages (k_{s+1} = k1 + c*dt * a*Lap(k_s)) and the
-// later passes of the Horner form below (v_s = u + c_s * a*Lap(v_{s-1})).
+// out = base + c * a*Lap(in): reuse's middle stages (k_{s+1} = k1 + c*dt * a*Lap(k_s)).
 template <typename T>
 struct BasePlusLap {
   const T* base;
@@ -46,9 +33,6 @@ struct BasePlusLap {
   struct Centre {
     T base;
   };
-  __device__ BasePlusLap at(long long offset) const {
-    return {view_at(base, offset), view_at(in, offset), c, view_at(out, offset)};
-  }
   __device__ T value(long long p) const { return in[p]; }
   __device__ Centre centre(long long p) const { return {base[p]}; }
   __device__ void store(long long p, T lap, T, Centre here) const { out[p] = stage_input(here.base, c, lap); }
@@ -104,17 +88,13 @@ HornerConstants<T> make_horner_constants(double dt) {
   return {{static_cast<T>(dt / 4), static_cast<T>(dt / 3), static_cast<T>(dt / 2), static_cast<T>(dt)}};
 }
 
-// v1 = u + c * a*Lap(u): u at the point is the operand itself.
+// One pass of the Horner form: out = u + c * a*Lap(in), `in` being u itself for the first.
 template <typename T>
-struct HornerFirstPass {
+struct HornerPass {
+  const T* in;
   const T* u;
   T c;
-  T* v_out;
-  struct Centre {};
-  __device__ HornerFirstPass at(long long offset) const { return {view_at(u, offset), c, view_at(v_out, offset)}; }
-  __device__ T value(long long p) const { return u[p]; }
-  __device__ Centre centre(long long) const { return {}; }
-  __device__ void store(long long p, T lap, T u_here, Centre) const { v_out[p] = stage_input(u_here, c, lap); }
+  T* out;
 };
 
 // Pass 1 reads u and writes v1 (2 arrays); passes 2-4 read v_{s-1} and u and write (3 each).
@@ -123,11 +103,11 @@ constexpr int kHornerStepArrays = 11;
 // One step through launch(op), with two scratch fields that alternate as v1, v2, v3.
 template <typename T, typename Launch>
 void horner_rk4_step(Launch&& launch, T* u, T* a, T* b, const HornerConstants<T>& h) {
-  launch(HornerFirstPass<T>{u, h.c[0], a});
-  launch(BasePlusLap<T>{u, a, h.c[1], b});
-  launch(BasePlusLap<T>{u, b, h.c[2], a});
+  launch(HornerPass<T>{u, u, h.c[0], a});
+  launch(HornerPass<T>{a, u, h.c[1], b});
+  launch(HornerPass<T>{b, u, h.c[2], a});
   // The last pass writes u in place: it reads u only at the point it writes.
-  launch(BasePlusLap<T>{u, a, h.c[3], u});
+  launch(HornerPass<T>{a, u, h.c[3], u});
 }
 
 }  // namespace heat

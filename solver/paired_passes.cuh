@@ -18,10 +18,7 @@
 // ptxas makes with both more than from L2's halved writes; benchmarks/worklog.md).
 #pragma once
 
-#include <cstdint>
-
 #include "solver/cuda_backend.cuh"
-#include "solver/linear_stages.cuh"
 #include "solver/plane_stencil.cuh"
 #include "solver/z_split.cuh"
 #include "stencils/stencil.hpp"
@@ -37,10 +34,6 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
   using Base::R, Base::kTileX, Base::kTileY, Base::kThreads;
   using typename Base::T;
   static constexpr int kSecondMinBlocks = SecondMinBlocks;
-  // The first tile starts at column 0, not at the interior's first (r), so that where a row is a
-  // multiple of 8 floats every tile row's loads start on a 32-byte sector: 2-3% faster at 600^3
-  // than tiles from column r (t14), for a column of tiles that overlaps the boundary layer.
-  static constexpr int kFirstX = 0;
   // Planes loaded ahead of the one computed. Two would spill: the kernel of passes 3-4 at order 4
   // float bounded to 64 registers spills 164 bytes two ahead, 56 one ahead (ptxas).
   static constexpr int kAhead = 1;
@@ -65,17 +58,6 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
   static constexpr int kUnroll = z_unroll(2 * R + 1 + kAhead, kSlotsIn, kAhead + 1);
 };
 
-template <int R, typename T>
-struct PairArgs {
-  GridDims dims;
-  StencilWeights<R, T> weights;
-  const T* in;  // the first pass's operand: u, or v2 for passes 3-4
-  const T* u;   // the step's u, the base of both passes
-  T c_first, c_second;
-  T* out;  // never `in` or `u`: neighbouring blocks still read them
-  int z_chunk;
-};
-
 // FromU: `in` is u itself (passes 1-2), so u at every point the passes need is in the queues of
 // `in`; otherwise (passes 3-4) u is loaded too, at the own columns and the ring points.
 //
@@ -84,11 +66,10 @@ struct PairArgs {
 // pass, the ring's `in`, u) in slot (p - a_first) % Q; what it loads goes into the slots of plane
 // a + A (a + A + r for the own columns' `in`), which no longer hold a plane still needed.
 //
-// AlignedPairs: every own pair starts on a pair boundary (nx even, the arrays aligned to a pair), so
-// the own columns are loaded and stored as one 8- or 16-byte access per pair instead of two.
+// AlignedPairs: the own columns loaded and stored as one 8- or 16-byte access per pair (load_own).
 template <class Tile, bool FromU, bool AlignedPairs>
 __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Tile::kSecondMinBlocks)
-    paired_passes_kernel(const __grid_constant__ PairArgs<Tile::R, typename Tile::T> a) {
+    paired_passes_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 2> a) {
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, A = Tile::kAhead, Q = Tile::kUnroll;
   constexpr int PI = Tile::kPitchIn, PV = Tile::kPitchV, S = Tile::kSlotsIn;
@@ -98,28 +79,15 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
   __shared__ __align__(16) T v_plane[Tile::kPlaneV];
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y, t = ty * Tile::kThreadsX + tx;
-  static_assert(Tile::kFirstX % 2 == 0, "own pairs start on even columns: AlignedPairs needs it");
   const int x0 = Tile::kFirstX + int(blockIdx.x) * TXC, y0 = R + int(blockIdx.y) * TYC;
   const int z_begin = R + int(blockIdx.z) * a.z_chunk;
   const int z_end = min(z_begin + a.z_chunk, d.nz - R);
   // The first pass runs on planes a_first..a_end-1: the chunk and r planes either side.
   const int a_first = z_begin - R, a_end = z_end + R;
   const int stride_y = int(d.stride_y), stride_z = int(d.stride_z);
-  auto in_grid = [&](int x, int y) { return x >= 0 && x < d.nx && y >= 0 && y < d.ny; };
-  auto interior = [&](int x, int y) { return x >= R && x < d.nx - R && y >= R && y < d.ny - R; };
 
-  // Own columns c = 2*row + (0 or 1), as offsets within a plane. Instead of predicated loads, a
-  // point outside the grid reads its plane's first point, and a plane outside it the grid's nearest
-  // plane: their values only reach stencils that are never computed, so are never stored.
-  const int gx = x0 + 2 * tx, gy0 = y0 + ty * M;
   int own_at[C];
-  unsigned computes = 0;
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    const int x = gx + c % 2, y = gy0 + c / 2;
-    own_at[c] = in_grid(x, y) ? y * stride_y + x : 0;
-    if (interior(x, y)) computes |= 1u << c;
-  }
+  const unsigned computes = own_columns<R>(d, x0 + 2 * tx, y0 + ty * M, own_at);
   const int own_in_slot = (ty * M + 2 * R) * PI + Tile::kPadIn + 2 * tx;
   const int own_v_slot = (ty * M + R) * PV + Tile::kReach + 2 * tx;
 
@@ -131,7 +99,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
     const int h = t + i * Tile::kThreads;
     int x, y;
     ring_point(h, 2 * R, -2 * R, PI, TXC, TYC, x, y);
-    const bool stored = h < Tile::kHaloIn && in_grid(x0 + x, y0 + y);
+    const bool stored = h < Tile::kHaloIn && in_grid(d, x0 + x, y0 + y);
     halo_slot[i] = stored ? (y + 2 * R) * PI + Tile::kPadIn + x : -1;
     halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
   }
@@ -147,10 +115,10 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
     const int h = t + i * Tile::kThreads;
     int x = 0, y = 0;
     if (h < Tile::kRing) ring_point(h, R, 0, TXC, TXC, TYC, x, y);
-    if (h < Tile::kRing && interior(x0 + x, y0 + y)) ring_computes |= 1u << i;
+    if (h < Tile::kRing && in_interior<R>(d, x0 + x, y0 + y)) ring_computes |= 1u << i;
     ring_in_slot[i] = (y + 2 * R) * PI + Tile::kPadIn + x;
     ring_v_slot[i] = (y + R) * PV + Tile::kReach + x;
-    ring_at[i] = in_grid(x0 + x, y0 + y) ? (y0 + y) * stride_y + x0 + x : 0;
+    ring_at[i] = in_grid(d, x0 + x, y0 + y) ? (y0 + y) * stride_y + x0 + x : 0;
   }
 
   // The arrays seen from the block's first plane: every index the block needs fits 32 bits (the
@@ -160,28 +128,18 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
   const T* const u = FromU ? in : view_at(a.u, block_at);
   T* const out = view_at(a.out, block_at);
   auto plane_at = [&](int p) { return (p - a_first) * stride_z; };
+  // The queues' first planes run r beyond the grid at its first and last chunks: a plane outside
+  // it reads the grid's nearest plane, whose values reach only stencils that are never computed.
   auto clamped_plane_at = [&](int p) { return plane_at(min(max(p, 0), d.nz - 1)); };
 
   T in_q[C][Q], v_q[C][Q], ring_q[G][Q], u_q[C][Q], ring_u_q[G][Q], halo[A + 1][H];
-  // An array's own columns on one plane into slot s of a queue.
-  auto load_own = [&](const T* array, int plane, T(&queue)[C][Q], int s) {
 #pragma unroll
-    for (int m = 0; m < M; ++m) {
-      if constexpr (AlignedPairs) {
-        const Pair<T> pair = load_pair(array + plane + own_at[2 * m]);
-        queue[2 * m][s] = pair.x, queue[2 * m + 1][s] = pair.y;
-      } else {
-        queue[2 * m][s] = array[plane + own_at[2 * m]], queue[2 * m + 1][s] = array[plane + own_at[2 * m + 1]];
-      }
-    }
-  };
-#pragma unroll
-  for (int j = 0; j < 2 * R; ++j) load_own(in, clamped_plane_at(a_first - R + j), in_q, j);
+  for (int j = 0; j < 2 * R; ++j) load_own<AlignedPairs>(in, clamped_plane_at(a_first - R + j), own_at, in_q, j);
   // What iteration k (plane za) needs from global memory: the own columns' newest plane za + r, the
   // halo of za, and u at za where `in` is not u.
   auto fetch = [&](int k, int za) {
-    load_own(in, clamped_plane_at(za + R), in_q, (k + 2 * R) % Q);
-    if constexpr (!FromU) load_own(u, plane_at(za), u_q, k % Q);
+    load_own<AlignedPairs>(in, clamped_plane_at(za + R), own_at, in_q, (k + 2 * R) % Q);
+    if constexpr (!FromU) load_own<AlignedPairs>(u, plane_at(za), own_at, u_q, k % Q);
 #pragma unroll
     for (int i = 0; i < H; ++i) halo[k % (A + 1)][i] = in[plane_at(za) + halo_at[i]];
     if constexpr (!FromU)
@@ -213,7 +171,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
 #pragma unroll
         for (int c = 0; c < C; ++c) {
           const T u_a = FromU ? here[c][R] : u_q[c][k % Q];
-          v_q[c][k % Q] = z_inside && (computes & (1u << c)) ? stage_input(u_a, a.c_first, lap[c]) : u_a;
+          v_q[c][k % Q] = z_inside && (computes & (1u << c)) ? stage_input(u_a, a.c[0], lap[c]) : u_a;
         }
       }
 #pragma unroll
@@ -231,7 +189,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
           return ring_q[i][(kb + dist) % Q] + ring_q[i][(kb + Q - dist) % Q];
         });
         if (i + 1 < G || last_ring_point)
-          v_plane[ring_v_slot[i]] = (ring_computes & (1u << i)) ? stage_input(base, a.c_first, lap) : base;
+          v_plane[ring_v_slot[i]] = (ring_computes & (1u << i)) ? stage_input(base, a.c[0], lap) : base;
       }
 #pragma unroll
       for (int m = 0; m < M; ++m) store_pair(v_plane + own_v_slot + m * PV, v_q[2 * m][kb], v_q[2 * m + 1][kb]);
@@ -246,59 +204,24 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         const T u_b = FromU ? here[c][0] : u_q[c][kb];
-        result[c] = computes & (1u << c) ? stage_input(u_b, a.c_second, lap[c]) : u_b;
+        result[c] = computes & (1u << c) ? stage_input(u_b, a.c[1], lap[c]) : u_b;
       }
-#pragma unroll
-      for (int m = 0; m < M; ++m) {
-        // A pair with one column on the boundary layer stores u there, the value `out` already
-        // holds: one predicated store, where choosing between a pair and a column would branch.
-        if constexpr (AlignedPairs) {
-          if (computes & (3u << (2 * m)))
-            store_pair(out + plane_at(zb) + own_at[2 * m], result[2 * m], result[2 * m + 1]);
-        } else {
-#pragma unroll
-          for (int c = 2 * m; c < 2 * m + 2; ++c)
-            if (computes & (1u << c)) out[plane_at(zb) + own_at[c]] = result[c];
-        }
-      }
+      store_own<AlignedPairs>(out, plane_at(zb), own_at, computes, result);
     }
   }
 }
 
-// Launches one kernel of the pair over a grid's interior: the tiles and the z split, fixed per grid,
-// and the own pairs as single accesses where the rows have an even length.
-template <class Tile, bool FromU>
-class PairedPassesLauncher {
-  using T = typename Tile::T;
-
- public:
-  PairedPassesLauncher(const Grid& g, int device)
-      : even_rows_(g.nx % 2 == 0), plan_(even_rows_ ? plan<true>(g, device) : plan<false>(g, device)) {}
-
-  void launch(PairArgs<Tile::R, T> args) const {
-    args.z_chunk = plan_.z_chunk;
-    const dim3 threads(Tile::kThreadsX, Tile::kThreadsY);
-    if (even_rows_ && pair_aligned(args.in) && pair_aligned(args.u) && pair_aligned(args.out))
-      paired_passes_kernel<Tile, FromU, true><<<plan_.blocks, threads>>>(args);
-    else
-      paired_passes_kernel<Tile, FromU, false><<<plan_.blocks, threads>>>(args);
-    HEAT_CUDA_CHECK_LAUNCH();
-  }
-
- private:
-  // Each block computes 2r planes beyond its chunk and loads 2r more to fill its queues; it indexes
-  // from r planes before its chunk to 3r after it.
+// Passes 1-2 (FromU) or 3-4 per kernel: each block computes 2r planes beyond its chunk and loads
+// 2r more to fill its queues; it indexes from r planes before its chunk to 3r after it.
+template <class PairedTile, bool FromU>
+struct PairedPasses {
+  using Tile = PairedTile;
+  using Args = PassArgs<Tile::R, typename Tile::T, 2>;
+  static constexpr int kRefill = 4 * Tile::R, kBeyond = 3 * Tile::R;
   template <bool AlignedPairs>
-  static PlaneLaunch plan(const Grid& g, int device) {
-    return plan_plane_launch(
-        g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY,
-        resident_blocks(paired_passes_kernel<Tile, FromU, AlignedPairs>, Tile::kThreads, 0, device), 4 * Tile::R,
-        3 * Tile::R);
+  static auto kernel() {
+    return paired_passes_kernel<Tile, FromU, AlignedPairs>;
   }
-  static bool pair_aligned(const T* p) { return reinterpret_cast<std::uintptr_t>(p) % sizeof(Pair<T>) == 0; }
-
-  bool even_rows_;
-  PlaneLaunch plan_;
 };
 
 }  // namespace heat

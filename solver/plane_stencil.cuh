@@ -14,6 +14,8 @@
 // before it.
 #pragma once
 
+#include <cstdint>
+
 #include "solver/column_pairs.cuh"
 #include "solver/cuda_backend.cuh"
 #include "solver/z_split.cuh"
@@ -32,6 +34,11 @@ struct ColumnPairTile {
   static constexpr int kTileX = 2 * TX, kTileY = TY * M;
   static constexpr int kThreads = TX * TY;
   static constexpr int kMinBlocks = MinBlocks;
+  // The first tile starts at column 0, not at the interior's first (r), so that where a row is a
+  // multiple of 8 floats every tile row's loads start on a 32-byte sector (t14: the pairs 2-3%
+  // faster at 600^3 than from column r), for a column of tiles that overlaps the boundary layer.
+  static constexpr int kFirstX = 0;
+  static_assert(kFirstX % 2 == 0, "own pairs start on even columns: the vector accesses need it");
   static_assert(TX % 16 == 0 && kThreads <= 1024, "a warp spans 32 columns or more, at most 1024 threads");
 };
 
@@ -156,32 +163,107 @@ __device__ __forceinline__ void store_plane_share(T* plane, int own_slot, const 
     if (halo_slot[i] >= 0) plane[halo_slot[i]] = halo[i];
 }
 
-template <class Tile, typename Op>
+// p + offset, as a pointer whose origin the optimiser cannot see (an empty asm), still known to be
+// global memory: a kernel that takes its view of the arrays once then indexes it in 32
+// bits, where the optimiser would otherwise fold the offset back into a 64-bit index per access.
+template <typename T>
+__device__ __forceinline__ T* view_at(T* p, long long offset) {
+  T* view = p + offset;
+  asm volatile("" : "+l"(view));
+  __builtin_assume(__isGlobal(view));
+  return view;
+}
+
+// What a 2.5D kernel of Horner passes (this one, and paired_passes.cuh's two per kernel) reads and
+// writes: from `in`, `Passes` passes v = u + c[i] * a*Lap(v before), the last into `out`. `in` is
+// u itself for the step's first pass.
+template <int R, typename T, int Passes>
+struct PassArgs {
+  GridDims dims;
+  StencilWeights<R, T> weights;
+  const T* in;
+  const T* u;
+  T c[Passes];
+  T* out;  // never `in`; `u` only where a pass reads u at no point but the one it writes
+  int z_chunk;
+};
+
+__device__ __forceinline__ bool in_grid(const GridDims& d, int x, int y) {
+  return x >= 0 && x < d.nx && y >= 0 && y < d.ny;
+}
+template <int R>
+__device__ __forceinline__ bool in_interior(const GridDims& d, int x, int y) {
+  return x >= R && x < d.nx - R && y >= R && y < d.ny - R;
+}
+
+// A thread's own columns c = 2*row + (0 or 1) from (gx, gy0) as offsets within a plane, and which
+// of them are computed (bit c). Instead of predicated loads, a column outside the grid reads its
+// plane's first point: its value reaches only stencils that are never computed, so is never stored.
+template <int R, int C>
+__device__ __forceinline__ unsigned own_columns(const GridDims& d, int gx, int gy0, int (&own_at)[C]) {
+  unsigned computes = 0;
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    const int x = gx + c % 2, y = gy0 + c / 2;
+    own_at[c] = in_grid(d, x, y) ? y * int(d.stride_y) + x : 0;
+    if (in_interior<R>(d, x, y)) computes |= 1u << c;
+  }
+  return computes;
+}
+
+// An array's own columns on the plane at offset `plane` into slot s of a queue. AlignedPairs: every
+// own pair starts on a pair boundary (rows of even length, tiles from an even column, the array
+// aligned to a pair), so each pair is one 8- or 16-byte access instead of two.
+template <bool AlignedPairs, typename T, int C, int Q>
+__device__ __forceinline__ void load_own(const T* array, int plane, const int (&own_at)[C], T (&queue)[C][Q], int s) {
+#pragma unroll
+  for (int m = 0; m < C / 2; ++m) {
+    if constexpr (AlignedPairs) {
+      const Pair<T> pair = load_pair(array + plane + own_at[2 * m]);
+      queue[2 * m][s] = pair.x, queue[2 * m + 1][s] = pair.y;
+    } else {
+      queue[2 * m][s] = array[plane + own_at[2 * m]], queue[2 * m + 1][s] = array[plane + own_at[2 * m + 1]];
+    }
+  }
+}
+
+// The computed own columns' results to the plane at offset `plane`. A pair with one column on the
+// boundary layer stores there what `result` holds for it, u: the value the array already holds
+// (every field a pass writes carries u's boundary layer). So the store stays one predicated
+// instruction, where choosing between a pair and a column would branch (t15).
+template <bool AlignedPairs, typename T, int C>
+__device__ __forceinline__ void store_own(T* array, int plane, const int (&own_at)[C], unsigned computes,
+                                          const T (&result)[C]) {
+#pragma unroll
+  for (int m = 0; m < C / 2; ++m) {
+    if constexpr (AlignedPairs) {
+      if (computes & (3u << (2 * m))) store_pair(array + plane + own_at[2 * m], result[2 * m], result[2 * m + 1]);
+    } else {
+#pragma unroll
+      for (int c = 2 * m; c < 2 * m + 2; ++c)
+        if (computes & (1u << c)) array[plane + own_at[c]] = result[c];
+    }
+  }
+}
+
+// One Horner pass: FromU, `in` is u itself (the step's first pass), so u at the point is the
+// queue's centre; otherwise u is loaded too, at the own columns, ahead like everything else.
+template <class Tile, bool FromU, bool AlignedPairs>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
-    plane_stencil_kernel(GridDims d, StencilWeights<Tile::R, typename Tile::T> w, Op op, int z_chunk) {
+    plane_stencil_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 1> a) {
   using T = typename Tile::T;
-  using Centre = typename Op::Centre;
   constexpr int R = Tile::R, M = Tile::kRows, P = Tile::kPitch, H = Tile::kHaloPerThread, K = Tile::kPad;
   constexpr int TX = Tile::kTileX, C = 2 * M;  // own column c = 2*row + (0 or 1)
   __shared__ __align__(16) T planes[2][Tile::kPlane];
+  const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int x0 = R + int(blockIdx.x) * TX, y0 = R + int(blockIdx.y) * Tile::kTileY;  // the tile's first column
-  const int z_begin = R + int(blockIdx.z) * z_chunk;
-  const int z_end = min(z_begin + z_chunk, d.nz - R);
+  const int x0 = Tile::kFirstX + int(blockIdx.x) * TX, y0 = R + int(blockIdx.y) * Tile::kTileY;
+  const int z_begin = R + int(blockIdx.z) * a.z_chunk;
+  const int z_end = min(z_begin + a.z_chunk, d.nz - R);
+  const int stride_y = int(d.stride_y), stride_z = int(d.stride_z);
 
-  // The thread's own columns: loaded where inside the grid, computed where inside the interior.
-  const int gx = x0 + 2 * tx, gy0 = y0 + ty * M;
-  // Offsets within a plane fit an int, and so do those of a block's planes from its first (the
-  // launcher sizes the chunks for it): half the registers of flat indices.
-  const int stride_y = int(d.stride_y);
-  const int column = gy0 * stride_y + gx;
-  auto own_at = [&](int c) { return column + (c / 2) * stride_y + c % 2; };
-  unsigned loads = 0, computes = 0;
-#pragma unroll
-  for (int c = 0; c < C; ++c) {
-    if (gx + c % 2 < d.nx && gy0 + c / 2 < d.ny) loads |= 1u << c;
-    if (gx + c % 2 < d.nx - R && gy0 + c / 2 < d.ny - R) computes |= 1u << c;
-  }
+  int own_at[C];
+  const unsigned computes = own_columns<R>(d, x0 + 2 * tx, y0 + ty * M, own_at);
   const int own_slot = (ty * M + R) * P + K + 2 * tx;  // the pair's first column; row m adds m*P
 
   // The halo points this thread loads, spread over the block: strips above and below the tile
@@ -193,40 +275,37 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     const int h = ty * Tile::kThreadsX + tx + i * Tile::kThreads;
     int x, y;
     ring_point(h, R, 0, TX, TX, Tile::kTileY, x, y);
-    const bool in_grid = h < Tile::kHaloPoints && x0 + x < d.nx && y0 + y < d.ny;
-    halo_slot[i] = in_grid ? (y + R) * P + K + x : -1;
+    const bool stored = h < Tile::kHaloPoints && in_grid(d, x0 + x, y0 + y);
+    halo_slot[i] = stored ? (y + R) * P + K + x : -1;
     // A point outside the grid loads the plane's first point instead (no predicate) and is never stored.
-    halo_at[i] = in_grid ? (y0 + y) * stride_y + x0 + x : 0;
+    halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
   }
+
+  // The arrays seen from the block's first plane, z_begin - r: every index the block needs fits
+  // 32 bits (the launcher keeps its chunk of planes under INT_MAX points), so each access is one
+  // 32-bit add from a per-block base, and the unrolled planes' offsets are uniform registers.
+  const long long block_at = (long long)(z_begin - R) * d.stride_z;
+  const T* const in = view_at(a.in, block_at);
+  const T* const u = FromU ? in : view_at(a.u, block_at);
+  T* const out = view_at(a.out, block_at);
+  auto plane_at = [&](int z) { return (z - z_begin + R) * stride_z; };
 
   // The z queues of the own columns in Q slots: the 2r+1 planes plane z's stencil needs and the A
   // loading for planes z+1..z+A (A = Tile::kAhead). The z loop is unrolled Q times and plane z0+k
   // (k = 0..Q-1) finds plane z+q (q = -r..r) in slot (k+r+q) % Q, so the queue slides by renaming,
-  // not by 2r moves per column; what each plane needs besides the queue (its halo, the arrays the
-  // result is formed with) rotates through A+1 slots the same way, so Q is a multiple of A+1 (and
-  // even: the shared planes alternate).
+  // not by 2r moves per column; what each plane needs besides the queue (its halo, u at the own
+  // columns) rotates through A+1 slots the same way, so Q is a multiple of A+1 (and even: the
+  // shared planes alternate).
   constexpr int A = Tile::kAhead, Q = Tile::kUnroll;
-  T queue[C][Q], halo[A + 1][H];
-  Centre centre[A + 1][C];
-  // The Op's arrays seen from the block's first plane, z_begin - r: every index the block needs
-  // fits 32 bits (the launcher keeps its chunk of planes under INT_MAX points), so each access is
-  // one 32-bit add from a per-block base, and the unrolled planes' offsets are uniform registers.
-  const Op block = op.at((long long)(z_begin - R) * d.stride_z);
-  const int stride_z = int(d.stride_z);
-  auto at = [&](int zc, int offset) { return (zc - z_begin + R) * stride_z + offset; };
-  auto fetch = [&](int slot, int newest_slot, int zc) {  // plane zc's halo and centre, plane zc + r
+  T queue[C][Q], halo[A + 1][H], u_ahead[C][A + 1];
+  auto fetch = [&](int slot, int newest_slot, int z) {  // plane z's halo and u, plane z + r
+    load_own<AlignedPairs>(in, plane_at(z + R), own_at, queue, newest_slot);
+    if constexpr (!FromU) load_own<AlignedPairs>(u, plane_at(z), own_at, u_ahead, slot);
 #pragma unroll
-    for (int c = 0; c < C; ++c) {
-      queue[c][newest_slot] = (loads & (1u << c)) ? block.value(at(zc + R, own_at(c))) : T(0);
-      centre[slot][c] = (computes & (1u << c)) ? block.centre(at(zc, own_at(c))) : Centre{};
-    }
-#pragma unroll
-    for (int i = 0; i < H; ++i) halo[slot][i] = block.value(at(zc, halo_at[i]));
+    for (int i = 0; i < H; ++i) halo[slot][i] = in[plane_at(z) + halo_at[i]];
   };
 #pragma unroll
-  for (int q = 0; q < 2 * R; ++q)
-#pragma unroll
-    for (int c = 0; c < C; ++c) queue[c][q] = (loads & (1u << c)) ? block.value(at(z_begin - R + q, own_at(c))) : T(0);
+  for (int q = 0; q < 2 * R; ++q) load_own<AlignedPairs>(in, plane_at(z_begin - R + q), own_at, queue, q);
 #pragma unroll
   for (int j = 0; j < A; ++j)
     if (j == 0 || z_begin + j < z_end) fetch(j, 2 * R + j, z_begin + j);  // a chunk has a plane or more
@@ -245,34 +324,65 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 
       // The neighbours from the shared plane, two at a time (x pairs, and the pairs of the r rows
       // above and below).
-      T lap[C];
-      pair_laplacians<R, M, P>(plane, own_slot, here, w, lap);
+      T lap[C], result[C];
+      pair_laplacians<R, M, P>(plane, own_slot, here, a.weights, lap);
 #pragma unroll
-      for (int c = 0; c < C; ++c)
-        if (computes & (1u << c)) block.store(at(z, own_at(c)), lap[c], here[c][R], centre[k % (A + 1)][c]);
+      for (int c = 0; c < C; ++c) {
+        const T u_here = FromU ? here[c][R] : u_ahead[c][k % (A + 1)];
+        result[c] = computes & (1u << c) ? stage_input(u_here, a.c[0], lap[c]) : u_here;
+      }
+      store_own<AlignedPairs>(out, plane_at(z), own_at, computes, result);
     }
   }
 }
 
-// Launches one Op's pass over a grid's interior: the tiles and the z split, fixed per grid.
-template <class Tile, typename Op>
-class PlaneStencilLauncher {
- public:
-  PlaneStencilLauncher(const Grid& g, int device)
-      : plan_(plan_plane_launch(g, Tile::R, Tile::R, Tile::kTileX, Tile::kTileY,
-                                resident_blocks(plane_stencil_kernel<Tile, Op>, Tile::kThreads, 0, device), 2 * Tile::R,
-                                2 * Tile::R)),
-        dims_(grid_dims(g)) {}
+// A 2.5D kernel's launches over a grid's interior: the tiles and the z split, fixed per grid, and
+// the kernel that loads and stores the own pairs as single accesses where the rows have an even
+// length and the arrays are aligned to a pair (Kernels::kernel<true>), the scalar one otherwise.
+// Kernels also names the Tile, the Args and how far a block reads beyond its chunk of planes.
+template <class Kernels>
+class TileLauncher {
+  using Tile = typename Kernels::Tile;
+  using Args = typename Kernels::Args;
 
-  void launch(const StencilWeights<Tile::R, typename Tile::T>& w, const Op& op) const {
-    plane_stencil_kernel<Tile, Op>
-        <<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(dims_, w, op, plan_.z_chunk);
+ public:
+  TileLauncher(const Grid& g, int device)
+      : even_rows_(g.nx % 2 == 0),
+        plan_(plan_plane_launch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY,
+                                resident_blocks(kernel(even_rows_), Tile::kThreads, 0, device), Kernels::kRefill,
+                                Kernels::kBeyond)) {}
+
+  void launch(Args args) const {
+    args.z_chunk = plan_.z_chunk;
+    const bool aligned = even_rows_ && pair_aligned(args.in) && pair_aligned(args.u) && pair_aligned(args.out);
+    kernel(aligned)<<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(args);
     HEAT_CUDA_CHECK_LAUNCH();
   }
 
  private:
+  static auto kernel(bool aligned_pairs) {
+    return aligned_pairs ? Kernels::template kernel<true>() : Kernels::template kernel<false>();
+  }
+  template <typename T>
+  static bool pair_aligned(const T* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % sizeof(Pair<T>) == 0;
+  }
+
+  bool even_rows_;
   PlaneLaunch plan_;
-  GridDims dims_{};
+};
+
+// One Horner pass per kernel: the block reads the r planes either side of its chunk (2r to fill
+// its queue first).
+template <class PassTile, bool FromU>
+struct PlaneStencil {
+  using Tile = PassTile;
+  using Args = PassArgs<Tile::R, typename Tile::T, 1>;
+  static constexpr int kRefill = 2 * Tile::R, kBeyond = 2 * Tile::R;
+  template <bool AlignedPairs>
+  static auto kernel() {
+    return plane_stencil_kernel<Tile, FromU, AlignedPairs>;
+  }
 };
 
 }  // namespace heat

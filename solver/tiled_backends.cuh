@@ -124,16 +124,22 @@ class HornerBackend final : public CudaBackend<T> {
 
  private:
   void step_once() override {
-    horner_rk4_step([&](const auto& op) { launch(op); }, this->u_.get(), v_[0].get(), v_[1].get(), constants_);
+    horner_rk4_step([&](const HornerPass<T>& pass) { launch(pass); }, this->u_.get(), v_[0].get(), v_[1].get(),
+                    constants_);
   }
-  void launch(const HornerFirstPass<T>& op) const { first_.launch(weights_, op); }
-  void launch(const BasePlusLap<T>& op) const { later_.launch(weights_, op); }
+  void launch(const HornerPass<T>& pass) const {
+    const PassArgs<Tile::R, T, 1> args{grid_dims(this->problem_.grid), weights_, pass.in, pass.u, {pass.c}, pass.out};
+    if (pass.in == pass.u)
+      first_.launch(args);
+    else
+      later_.launch(args);
+  }
 
   StencilWeights<Tile::R, T> weights_;
   HornerConstants<T> constants_;
   DeviceBuffer<T> v_[2];
-  PlaneStencilLauncher<Tile, HornerFirstPass<T>> first_;
-  PlaneStencilLauncher<Tile, BasePlusLap<T>> later_;
+  TileLauncher<PlaneStencil<Tile, true>> first_;  // the first pass, from u
+  TileLauncher<PlaneStencil<Tile, false>> later_;
 };
 
 // Horner's passes two per kernel (paired_passes.cuh): passes 1-2 from u into the scratch field v2,
@@ -158,26 +164,18 @@ class PairedBackend final : public CudaBackend<T> {
 
  private:
   void step_once() override {
-    PairArgs<Tile::R, T> args{};
-    args.dims = grid_dims(this->problem_.grid);
-    args.weights = weights_;
-    args.u = this->u_.get();
-    args.in = this->u_.get();
-    args.c_first = constants_.c[0], args.c_second = constants_.c[1];
-    args.out = v2_.get();
-    first_.launch(args);
-    args.in = v2_.get();
-    args.c_first = constants_.c[2], args.c_second = constants_.c[3];
-    args.out = u_next_.get();
-    second_.launch(args);
+    const GridDims dims = grid_dims(this->problem_.grid);
+    T* const u = this->u_.get();
+    first_.launch({dims, weights_, u, u, {constants_.c[0], constants_.c[1]}, v2_.get()});
+    second_.launch({dims, weights_, v2_.get(), u, {constants_.c[2], constants_.c[3]}, u_next_.get()});
     std::swap(this->u_, u_next_);
   }
 
   StencilWeights<Tile::R, T> weights_;
   HornerConstants<T> constants_;
   DeviceBuffer<T> u_next_, v2_;
-  PairedPassesLauncher<Tile, true> first_;
-  PairedPassesLauncher<Tile, false> second_;
+  TileLauncher<PairedPasses<Tile, true>> first_;  // passes 1-2, from u
+  TileLauncher<PairedPasses<Tile, false>> second_;
 };
 
 template <typename T, class Config>
