@@ -153,14 +153,17 @@ struct PassShapes {
 
 // One pass per kernel, at every order, loading one or two planes ahead ("/a2"); float also two rows
 // per thread (64x16/c2x2). Best the fastest in the sweeps of benchmarks/worklog.md, where it is the
-// default (order 6 and 8): the wide shape two planes ahead (t10: float order 8 3.59 ms against 3.66
-// for the best one plane ahead, double 6.25 against 6.84; order 6 within 0.5% of 64x8/a2).
+// default (order 6 and 8): two planes ahead (t10: float order 8 3.59 ms against 3.66 for the best
+// one plane ahead, double 6.25 against 6.84), the wide shape but for order 6 float, where 64x8 is
+// ahead since t16's vector own pairs (3.09 ms against 3.21; 1.5% ahead before them).
 template <int R, typename T>
 struct HornerPasses {
   using Shapes = PassShapes<HornerConfig, R, T>;
   using NarrowAhead2 = HornerConfig<R, T, 32, 8, 1, 2>;
   using WideAhead2 = HornerConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2>;
-  using Best = std::conditional_t<(R >= 3), WideAhead2, typename Shapes::Narrow>;
+  static constexpr bool kNarrowAhead = R == 3 && sizeof(T) == sizeof(float);
+  using Best =
+      std::conditional_t<kNarrowAhead, NarrowAhead2, std::conditional_t<(R >= 3), WideAhead2, typename Shapes::Narrow>>;
   using Common = ConfigList<typename Shapes::Narrow, typename Shapes::Wide, NarrowAhead2, WideAhead2>;
   using List =
       Joined<Common,
