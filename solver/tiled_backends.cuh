@@ -1,6 +1,7 @@
-// The tiled backend's two kinds of Backend, for a configuration from tiled.cu: fused groups
-// (tiled_kernel.cuh; one kernel, or two with the stage field and partial sum between them) and
-// Horner's four passes (plane_stencil.cuh running linear_stages.cuh's Horner form).
+// The tiled backend's three kinds of Backend, for a configuration from tiled.cu: fused groups
+// (tiled_kernel.cuh; one kernel, or two with the stage field and partial sum between them), and
+// linear_stages.cuh's Horner form as four passes one per kernel (plane_stencil.cuh) or two per
+// kernel (paired_passes.cuh).
 #pragma once
 
 #include <initializer_list>
