@@ -40,10 +40,11 @@ inline int choose_z_chunk(int inner_z, long long tiles, long long slots, int ref
 }
 
 // How a 2.5D pass kernel (Horner's single or paired passes) covers a grid's interior: output tiles
-// of tile_x x tile_y columns, the first from column first_x (r; the pairs 0, to align rows), z
-// split by choose_z_chunk. The kernels index a block's planes in 32 bits from the plane r before
-// its chunk, over the chunk and `beyond` planes more (2r for one pass, 3r for two), so a chunk
-// holds at most INT_MAX points with those planes; a plane too large for even one is a RunError.
+// of tile_x x tile_y columns, the first from column first_x (ColumnPairTile's 0, so that tile rows
+// start on sectors), z split by choose_z_chunk. The kernels index a block's planes in 32 bits from
+// the plane r before its chunk, over the chunk and `beyond` planes more (2r for one pass, 3r for
+// two), so a chunk holds at most INT_MAX points with those planes; a plane too large for even one
+// is a RunError.
 struct PlaneLaunch {
   dim3 blocks;
   int z_chunk = 0;

@@ -49,8 +49,8 @@ void PrintTo(const TiledCase& c, std::ostream* os) { *os << case_name(c); }
 
 // 9^3 is smaller than every tile; the others are no multiple of any tile or warp width, so the
 // partial tiles at the far faces and the out-of-grid columns of the halo are exercised. Rows of
-// odd (9, 23) and even (130, 64) length: the pairs kernels access the own pairs as one vector
-// only where rows have an even length, so both of their variants run.
+// odd (9, 23) and even (130, 64) length: both 2.5D pass kernels (one and two passes) access the
+// own pairs as one vector only where rows have an even length, so both variants of each run.
 const Grid kGrids[] = {{9, 9, 9, 0.5, 0.5, 0.5},
                        {23, 17, 29, 0.7, 1.3, 0.9},
                        {130, 67, 45, 1.0, 0.6, 1.7},
