@@ -54,10 +54,30 @@ struct HornerConfig {
   static constexpr bool kPaired = false;
   static constexpr int kArraysPerPoint = kHornerStepArrays;
   static constexpr int kWorkingArrays = 3;
+  static constexpr bool kCopiesPlanes = false;
   using Tile = PlaneTile<R, T, TX, TY, M, Ahead>;
+  template <bool FromU>
+  using Launcher = TileLauncher<PlaneStencil<Tile, FromU>>;
   static std::string name() {
     return "horner/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
            (Ahead > 1 ? "/a" + std::to_string(Ahead) : "");
+  }
+};
+
+// The same passes with the operand's planes brought into shared memory by the copy engine
+// (plane_copy_stencil.cuh), Depth planes ahead of need ("/tmaD"; "/aA": u's planes loaded ahead).
+template <int R, typename T, int TX, int TY, int M, int Ahead, int Depth>
+struct PlaneCopyConfig {
+  static constexpr bool kHorner = true;
+  static constexpr bool kPaired = false;
+  static constexpr bool kCopiesPlanes = true;
+  static constexpr int kArraysPerPoint = kHornerStepArrays;
+  static constexpr int kWorkingArrays = 3;
+  using Tile = PlaneCopyTile<R, T, TX, TY, M, Depth, Ahead>;
+  template <bool FromU>
+  using Launcher = PlaneCopyLauncher<Tile, FromU>;
+  static std::string name() {
+    return HornerConfig<R, T, TX, TY, M, Ahead>::name() + "/tma" + std::to_string(Depth);
   }
 };
 
@@ -165,9 +185,15 @@ struct HornerPasses {
   using Best =
       std::conditional_t<kNarrowAhead, NarrowAhead2, std::conditional_t<(R >= 3), WideAhead2, typename Shapes::Narrow>>;
   using Common = ConfigList<typename Shapes::Narrow, typename Shapes::Wide, NarrowAhead2, WideAhead2>;
+  // t17's copy-engine passes, from order 6: the wide shape with u two planes ahead, its operand's
+  // planes two or four ahead of need, and the narrow shape two ahead.
+  using Copied = ConfigList<PlaneCopyConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2, 2>,
+                            PlaneCopyConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2, 4>,
+                            PlaneCopyConfig<R, T, 32, 8, 1, 2, 2>>;
   using List =
       Joined<Common,
-             std::conditional_t<sizeof(T) == sizeof(float), ConfigList<HornerConfig<R, T, 32, 8, 2>>, ConfigList<>>>;
+             std::conditional_t<sizeof(T) == sizeof(float), ConfigList<HornerConfig<R, T, 32, 8, 2>>, ConfigList<>>,
+             std::conditional_t<(R >= 3), Copied, ConfigList<>>>;
 };
 
 // Two passes per kernel, built at orders 2 and 4 only: at order 6 the ring's first pass made them

@@ -11,6 +11,7 @@
 #include "solver/global_stencil.cuh"
 #include "solver/linear_stages.cuh"
 #include "solver/paired_passes.cuh"
+#include "solver/plane_copy_stencil.cuh"
 #include "solver/plane_stencil.cuh"
 #include "solver/tiled_kernel.cuh"
 
@@ -103,27 +104,38 @@ class TiledBackend final : public CudaBackend<T> {
   GroupLaunchers<Config> kernels_;
 };
 
-// Horner's rule (linear_stages.cuh): four passes through the 2.5D shared-memory kernel with two
+// Horner's rule (linear_stages.cuh): four passes through a 2.5D shared-memory kernel with two
 // scratch fields, u's boundary layer copied into both (v_s = u there, and no pass writes it).
+// Config::Launcher<FromU> runs the first pass (from u) or the later ones: plane_stencil.cuh's
+// TileLauncher, or plane_copy_stencil.cuh's launcher, which maps the fields the passes read.
 template <typename T, class Config>
 class HornerBackend final : public CudaBackend<T> {
   using Tile = typename Config::Tile;
+  template <bool FromU>
+  using Launcher = typename Config::template Launcher<FromU>;
 
  public:
   HornerBackend(const Problem& p, const BackendOptions& o)
       : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
         weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
         constants_(make_horner_constants<T>(p.dt)),
-        first_(p.grid, o.device),
-        later_(p.grid, o.device) {
-    for (auto& v : v_) v = DeviceBuffer<T>(p.grid.points());
-  }
+        v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
+        first_(make_launcher<true>(p.grid, o.device, {this->u_.get()})),
+        later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {}
 
   void upload(const Field<T>& u) override {
     upload_with_boundary_copies(this->u_, u, {&v_[0], &v_[1]}, this->problem_.grid, Tile::R);
   }
 
  private:
+  // `operands`: the fields the launcher's passes read around each point (u for the first pass).
+  template <bool FromU>
+  static Launcher<FromU> make_launcher(const Grid& g, int device, std::initializer_list<const T*> operands) {
+    if constexpr (Config::kCopiesPlanes)
+      return {g, device, operands};
+    else
+      return {g, device};
+  }
   void step_once() override {
     horner_rk4_step([&](const HornerPass<T>& pass) { launch(pass); }, this->u_.get(), v_[0].get(), v_[1].get(),
                     constants_);
@@ -139,8 +151,8 @@ class HornerBackend final : public CudaBackend<T> {
   StencilWeights<Tile::R, T> weights_;
   HornerConstants<T> constants_;
   DeviceBuffer<T> v_[2];
-  TileLauncher<PlaneStencil<Tile, true>> first_;  // the first pass, from u
-  TileLauncher<PlaneStencil<Tile, false>> later_;
+  Launcher<true> first_;  // the first pass, from u
+  Launcher<false> later_;
 };
 
 // Horner's passes two per kernel (paired_passes.cuh): passes 1-2 from u into the scratch field v2,

@@ -47,11 +47,14 @@ std::string case_name(const TiledCase& c) {
 // GoogleTest prints a parameter with this instead of its raw bytes.
 void PrintTo(const TiledCase& c, std::ostream* os) { *os << case_name(c); }
 
-// 9^3 is smaller than every tile; the others are no multiple of any tile or warp width, so the
-// partial tiles at the far faces and the out-of-grid columns of the halo are exercised. Rows of
-// odd (9, 23) and even (130, 64) length: both 2.5D pass kernels (one and two passes) access the
-// own pairs as one vector only where rows have an even length, so both variants of each run.
+// 9^3 and 12x10x11 are smaller than every tile; the others are no multiple of any tile or warp
+// width, so the partial tiles at the far faces and the out-of-grid columns of the halo are
+// exercised. Rows of odd (9, 23) and even (12, 130, 64) length: both 2.5D pass kernels (one and two
+// passes) access the own pairs as one vector only where rows have an even length, so both variants
+// of each run; the copy-engine passes ("/tma") run only where rows are a multiple of 16 bytes (12
+// and 64 in float, 12, 130 and 64 in double), plane_stencil.cuh's kernel elsewhere.
 const Grid kGrids[] = {{9, 9, 9, 0.5, 0.5, 0.5},
+                       {12, 10, 11, 0.6, 0.8, 0.7},
                        {23, 17, 29, 0.7, 1.3, 0.9},
                        {130, 67, 45, 1.0, 0.6, 1.7},
                        {64, 40, 21, 0.8, 0.9, 1.1}};
