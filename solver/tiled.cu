@@ -172,28 +172,31 @@ struct PassShapes {
 };
 
 // One pass per kernel, at every order, loading one or two planes ahead ("/a2"); float also two rows
-// per thread (64x16/c2x2). Best the fastest in the sweeps of benchmarks/worklog.md, where it is the
-// default (order 6 and 8): two planes ahead (t10: float order 8 3.59 ms against 3.66 for the best
-// one plane ahead, double 6.25 against 6.84), the wide shape but for order 6 float, where 64x8 is
-// ahead since t16's vector own pairs (3.09 ms against 3.21; 1.5% ahead before them).
+// per thread (64x16/c2x2); from order 6 also with the operand's planes brought in by the copy
+// engine ("/tmaD", t17). Best the fastest in the sweeps of benchmarks/worklog.md, where it is the
+// default (order 6 and 8): in double the copy engine's wide shape (t17, H200: order 8 5.82 ms
+// against 6.34-6.35 without it, order 6 5.84-5.86 against 6.20); in float, where it was within
+// 1.5% either way in two runs, the threads' own loads two planes ahead (t10: order 8 3.59 ms
+// against 3.66 for the best one plane ahead), the wide shape but for order 6, where 64x8 is ahead
+// since t16's vector own pairs (3.09 ms against 3.21; 1.5% ahead before them).
 template <int R, typename T>
 struct HornerPasses {
   using Shapes = PassShapes<HornerConfig, R, T>;
   using NarrowAhead2 = HornerConfig<R, T, 32, 8, 1, 2>;
   using WideAhead2 = HornerConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2>;
-  static constexpr bool kNarrowAhead = R == 3 && sizeof(T) == sizeof(float);
-  using Best =
-      std::conditional_t<kNarrowAhead, NarrowAhead2, std::conditional_t<(R >= 3), WideAhead2, typename Shapes::Narrow>>;
+  // The copy engine's passes (built from order 6, where the single passes are the default): u's
+  // planes two ahead, the operand's planes two or four ahead of need, and a wider tile (less halo
+  // read per point, but one block of 1024 threads per SM in float).
+  using WideCopied = PlaneCopyConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2, 2>;
+  using Copied = ConfigList<WideCopied, PlaneCopyConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2, 4>,
+                            PlaneCopyConfig<R, T, Shapes::kWideThreadsX, 32, 1, 2, 2>>;
+  static constexpr bool kFloat = sizeof(T) == sizeof(float);
+  using Best = std::conditional_t<(R < 3), typename Shapes::Narrow,
+                                  std::conditional_t<!kFloat, WideCopied,
+                                                     std::conditional_t<R == 3, NarrowAhead2, WideAhead2>>>;
   using Common = ConfigList<typename Shapes::Narrow, typename Shapes::Wide, NarrowAhead2, WideAhead2>;
-  // t17's copy-engine passes, from order 6: the wide shape with u two planes ahead, its operand's
-  // planes two or four ahead of need, and the narrow shape two ahead.
-  using Copied = ConfigList<PlaneCopyConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2, 2>,
-                            PlaneCopyConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2, 4>,
-                            PlaneCopyConfig<R, T, 32, 8, 1, 2, 2>>;
-  using List =
-      Joined<Common,
-             std::conditional_t<sizeof(T) == sizeof(float), ConfigList<HornerConfig<R, T, 32, 8, 2>>, ConfigList<>>,
-             std::conditional_t<(R >= 3), Copied, ConfigList<>>>;
+  using List = Joined<Common, std::conditional_t<kFloat, ConfigList<HornerConfig<R, T, 32, 8, 2>>, ConfigList<>>,
+                      std::conditional_t<(R >= 3), Copied, ConfigList<>>>;
 };
 
 // Two passes per kernel, built at orders 2 and 4 only: at order 6 the ring's first pass made them
