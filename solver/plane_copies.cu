@@ -1,11 +1,10 @@
-#include "solver/plane_copies.hpp"
-
 #include <cudaTypedefs.h>
 
 #include <cstdint>
 #include <string>
 
 #include "solver/cuda_check.cuh"
+#include "solver/plane_copies.hpp"
 
 namespace heat {
 
@@ -40,7 +39,8 @@ CUtensorMap plane_box_map(const void* field, std::size_t value_bytes, const Grid
   const CUresult status = tensor_map_encoder()(
       &map, value_bytes == sizeof(float) ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 3,
       const_cast<void*>(field), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA);
+      CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA);
   if (status != CUDA_SUCCESS)
     throw RunError("cuTensorMapEncodeTiled refused a " + std::to_string(box_x) + " x " + std::to_string(box_y) +
                    " box of a " + std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " + std::to_string(g.nz) +

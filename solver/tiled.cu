@@ -76,9 +76,7 @@ struct PlaneCopyConfig {
   using Tile = PlaneCopyTile<R, T, TX, TY, M, Depth, Ahead>;
   template <bool FromU>
   using Launcher = PlaneCopyLauncher<Tile, FromU>;
-  static std::string name() {
-    return HornerConfig<R, T, TX, TY, M, Ahead>::name() + "/tma" + std::to_string(Depth);
-  }
+  static std::string name() { return HornerConfig<R, T, TX, TY, M, Ahead>::name() + "/tma" + std::to_string(Depth); }
 };
 
 // Horner's passes two per kernel ("pairs"): paired_passes.cuh, output tiles of (2*TX) x (TY*M)
@@ -191,9 +189,9 @@ struct HornerPasses {
   using Copied = ConfigList<WideCopied, PlaneCopyConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2, 4>,
                             PlaneCopyConfig<R, T, Shapes::kWideThreadsX, 32, 1, 2, 2>>;
   static constexpr bool kFloat = sizeof(T) == sizeof(float);
-  using Best = std::conditional_t<(R < 3), typename Shapes::Narrow,
-                                  std::conditional_t<!kFloat, WideCopied,
-                                                     std::conditional_t<R == 3, NarrowAhead2, WideAhead2>>>;
+  using Best =
+      std::conditional_t<(R < 3), typename Shapes::Narrow,
+                         std::conditional_t<!kFloat, WideCopied, std::conditional_t<R == 3, NarrowAhead2, WideAhead2>>>;
   using Common = ConfigList<typename Shapes::Narrow, typename Shapes::Wide, NarrowAhead2, WideAhead2>;
   using List = Joined<Common, std::conditional_t<kFloat, ConfigList<HornerConfig<R, T, 32, 8, 2>>, ConfigList<>>,
                       std::conditional_t<(R >= 3), Copied, ConfigList<>>>;
