@@ -22,8 +22,8 @@
 namespace heat {
 
 // A ring of kStages shared planes, each a box of the tile with a halo of r (x padded to even, as in
-// PlaneTile) at a 128-byte boundary: the r+1 planes one iteration reads (its z neighbours' newest
-// plane, z + r, and the plane whose x-y neighbours it needs, z) and Depth more in flight.
+// PlaneTile) at a 128-byte boundary: the r+1 planes an iteration keeps alive (from z, whose x-y
+// neighbours it reads, to z + r, its z queue's newest) and Depth more in flight.
 template <int Radius, typename Value, int TX, int TY, int M, int Depth, int Ahead>
 struct PlaneCopyTile : ColumnPairTile<Radius, Value, TX, TY, M, 0> {
   using Base = ColumnPairTile<Radius, Value, TX, TY, M, 0>;

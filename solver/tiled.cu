@@ -67,12 +67,8 @@ struct HornerConfig {
 // The same passes with the operand's planes brought into shared memory by the copy engine
 // (plane_copy_stencil.cuh), Depth planes ahead of need ("/tmaD"; "/aA": u's planes loaded ahead).
 template <int R, typename T, int TX, int TY, int M, int Ahead, int Depth>
-struct PlaneCopyConfig {
-  static constexpr bool kHorner = true;
-  static constexpr bool kPaired = false;
+struct PlaneCopyConfig : HornerConfig<R, T, TX, TY, M, Ahead> {
   static constexpr bool kCopiesPlanes = true;
-  static constexpr int kArraysPerPoint = kHornerStepArrays;
-  static constexpr int kWorkingArrays = 3;
   using Tile = PlaneCopyTile<R, T, TX, TY, M, Depth, Ahead>;
   template <bool FromU>
   using Launcher = PlaneCopyLauncher<Tile, FromU>;
