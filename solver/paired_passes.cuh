@@ -218,6 +218,7 @@ struct PairedPasses {
   using Tile = PairedTile;
   using Args = PassArgs<Tile::R, typename Tile::T, 2>;
   static constexpr int kRefill = 4 * Tile::R, kBeyond = 3 * Tile::R;
+  static constexpr int kDynamicSharedBytes = 0;
   template <bool AlignedPairs>
   static auto kernel() {
     return paired_passes_kernel<Tile, FromU, AlignedPairs>;

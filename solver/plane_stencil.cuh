@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 
 #include "solver/column_pairs.cuh"
 #include "solver/cuda_backend.cuh"
@@ -341,29 +342,37 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 // A 2.5D kernel's launches over a grid's interior: the tiles and the z split, fixed per grid, and
 // the kernel that loads and stores the own pairs as single accesses where the rows have an even
 // length and the arrays are aligned to a pair (Kernels::kernel<true>), the scalar one otherwise.
-// Kernels also names the Tile, the Args and how far a block reads beyond its chunk of planes.
+// Kernels also names the Tile, the Args, how far a block reads beyond its chunk of planes and the
+// dynamic shared memory a block takes (0: its planes are static).
 template <class Kernels>
 class TileLauncher {
   using Tile = typename Kernels::Tile;
   using Args = typename Kernels::Args;
+  static constexpr int kShared = Kernels::kDynamicSharedBytes;
 
  public:
   TileLauncher(const Grid& g, int device)
       : even_rows_(g.nx % 2 == 0),
-        plan_(plan_plane_launch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY,
-                                resident_blocks(kernel(even_rows_), Tile::kThreads, 0, device), Kernels::kRefill,
-                                Kernels::kBeyond)) {}
+        plan_(plan_plane_launch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY, slots(even_rows_, device),
+                                Kernels::kRefill, Kernels::kBeyond)) {}
 
   void launch(Args args) const {
     args.z_chunk = plan_.z_chunk;
     const bool aligned = even_rows_ && pair_aligned(args.in) && pair_aligned(args.u) && pair_aligned(args.out);
-    kernel(aligned)<<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY)>>>(args);
+    kernel(aligned)<<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), kShared>>>(args);
     HEAT_CUDA_CHECK_LAUNCH();
   }
 
  private:
   static auto kernel(bool aligned_pairs) {
     return aligned_pairs ? Kernels::template kernel<true>() : Kernels::template kernel<false>();
+  }
+  // The blocks the GPU runs at once, both kernels first allowed dynamic shared memory beyond 48 KB.
+  static long long slots(bool even_rows, int device) {
+    if constexpr (kShared > 48 * 1024)
+      for (bool aligned_pairs : {false, true})
+        HEAT_CUDA_CHECK(cudaFuncSetAttribute(kernel(aligned_pairs), cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
+    return resident_blocks(kernel(even_rows), Tile::kThreads, kShared, device);
   }
   template <typename T>
   static bool pair_aligned(const T* p) {
@@ -381,6 +390,7 @@ struct PlaneStencil {
   using Tile = PassTile;
   using Args = PassArgs<Tile::R, typename Tile::T, 1>;
   static constexpr int kRefill = 2 * Tile::R, kBeyond = 2 * Tile::R;
+  static constexpr int kDynamicSharedBytes = 0;
   template <bool AlignedPairs>
   static auto kernel() {
     return plane_stencil_kernel<Tile, FromU, AlignedPairs>;

@@ -32,8 +32,8 @@ template <int R, typename T, int RX, int TY, int M, int Split, int MinBlocks = 1
 struct TiledConfig {
   static constexpr int kRadius = R;
   static constexpr int kSplit = Split;
-  static constexpr bool kHorner = false;
-  static constexpr bool kPaired = false;
+  template <typename Value>
+  using Backend = TiledBackend<Value, TiledConfig>;
   static constexpr int kArraysPerPoint = arrays_per_point(Split);
   static constexpr int kWorkingArrays = working_arrays(Split);
   using First = PlaneGroup<R, T, 1, Split, RX, TY, M, MinBlocks>;
@@ -50,8 +50,8 @@ struct TiledConfig {
 // global memory; a thread owns an x pair of columns in M rows ("c2xM").
 template <int R, typename T, int TX, int TY, int M, int Ahead = 1>
 struct HornerConfig {
-  static constexpr bool kHorner = true;
-  static constexpr bool kPaired = false;
+  template <typename Value>
+  using Backend = HornerBackend<Value, HornerConfig>;
   static constexpr int kArraysPerPoint = kHornerStepArrays;
   static constexpr int kWorkingArrays = 3;
   static constexpr bool kCopiesPlanes = false;
@@ -68,6 +68,8 @@ struct HornerConfig {
 // (plane_copy_stencil.cuh), Depth planes ahead of need ("/tmaD"; "/aA": u's planes loaded ahead).
 template <int R, typename T, int TX, int TY, int M, int Ahead, int Depth>
 struct PlaneCopyConfig : HornerConfig<R, T, TX, TY, M, Ahead> {
+  template <typename Value>
+  using Backend = HornerBackend<Value, PlaneCopyConfig>;
   static constexpr bool kCopiesPlanes = true;
   using Tile = PlaneCopyTile<R, T, TX, TY, M, Depth, Ahead>;
   template <bool FromU>
@@ -81,7 +83,8 @@ struct PlaneCopyConfig : HornerConfig<R, T, TX, TY, M, Ahead> {
 // 1-2, passes 3-4) must allow, 0 for none ("/b2+0": the first kernel bounded to two).
 template <int R, typename T, int TX, int TY, int M, int FirstMinBlocks = 0, int SecondMinBlocks = 0>
 struct PairedConfig {
-  static constexpr bool kPaired = true;
+  template <typename Value>
+  using Backend = PairedBackend<Value, PairedConfig>;
   // Passes 1-2 read u and write v2; passes 3-4 read v2 and u and write the new u.
   static constexpr int kArraysPerPoint = 5;
   static constexpr int kWorkingArrays = 3;
@@ -90,6 +93,22 @@ struct PairedConfig {
     const bool bounded = FirstMinBlocks > 0 || SecondMinBlocks > 0;
     return "pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
            (bounded ? "/b" + std::to_string(FirstMinBlocks) + "+" + std::to_string(SecondMinBlocks) : "");
+  }
+};
+
+// All four Horner passes in one kernel ("all4"): fused_passes.cuh, output tiles of
+// (2*TX - 8r) x (TY*M - 8r) columns in regions of (2*TX) x (TY*M); u and the other u buffer in
+// global memory. "/bN": the registers bounded to N blocks per SM; "/aA": u loaded A planes ahead.
+template <int R, typename T, int TX, int TY, int M, int MinBlocks = 0, int Ahead = 1>
+struct FusedPassConfig {
+  template <typename Value>
+  using Backend = FusedPassesBackend<Value, FusedPassConfig>;
+  static constexpr int kArraysPerPoint = 2;  // u read, the new u written
+  static constexpr int kWorkingArrays = 2;
+  using Tile = FusedPassTile<R, T, TX, TY, M, MinBlocks, Ahead>;
+  static std::string name() {
+    return "all4/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
+           (MinBlocks > 0 ? "/b" + std::to_string(MinBlocks) : "") + (Ahead > 1 ? "/a" + std::to_string(Ahead) : "");
   }
 };
 
@@ -217,14 +236,51 @@ struct HornerPairs {
                          ConfigList<>>;
 };
 
+// All four passes per kernel (t18): at order 2, regions of 64 columns (a warp's pairs; 32 in
+// double, whose queues take twice the registers) by 16 to 48 rows; at order 4 one float shape
+// kept for the record, where the halo of 8 left it behind the pairs (3.63-3.70 ms against 2.56 on
+// the H200; double spilled at every shape, 10.2 ms and more). Best: the fastest in t18's sweeps.
+template <int R, typename T>
+struct HornerFused {
+  using List = ConfigList<>;
+};
+template <>
+struct HornerFused<1, float> {
+  using Best = FusedPassConfig<1, float, 32, 16, 2, 1>;
+  using List = ConfigList<Best, FusedPassConfig<1, float, 32, 32, 1, 1>, FusedPassConfig<1, float, 32, 16, 1, 2>,
+                          FusedPassConfig<1, float, 32, 24, 2, 1>>;
+};
+template <>
+struct HornerFused<1, double> {
+  using Best = FusedPassConfig<1, double, 16, 48, 1, 1>;
+  using List = ConfigList<Best, FusedPassConfig<1, double, 16, 32, 1, 1>>;
+};
+template <>
+struct HornerFused<2, float> {
+  using List = ConfigList<FusedPassConfig<2, float, 32, 32, 1, 1>>;
+};
+
 // Every configuration built for a radius and precision, and the registry's Default: Horner's
-// passes two per kernel at orders 2 and 4, one per kernel from order 6 (where the ring's recompute
-// costs more than the traffic it saves). The fused RK4 stages are no default any more: at order 2
-// the pairs beat them by 22% (float) and 15% (double).
+// four passes in one kernel at order 2 (t18), two per kernel at order 4, one per kernel from order
+// 6 (where the recompute of a wider halo costs more than the traffic it saves). The fused RK4
+// stages are no default any more: at order 2 the pairs beat them by 22% (float) and 15% (double).
+template <int R, typename T>
+struct DefaultOf {
+  using type = typename HornerPasses<R, T>::Best;
+};
+template <typename T>
+struct DefaultOf<1, T> {
+  using type = typename HornerFused<1, T>::Best;
+};
+template <typename T>
+struct DefaultOf<2, T> {
+  using type = typename HornerPairs<2, T>::Best;
+};
 template <int R, typename T>
 struct Built {
-  using Default = std::conditional_t<R <= 2, typename HornerPairs<R, T>::Best, typename HornerPasses<R, T>::Best>;
-  using List = Joined<typename Fused<R, T>::List, typename HornerPasses<R, T>::List, typename HornerPairs<R, T>::List>;
+  using Default = typename DefaultOf<R, T>::type;
+  using List = Joined<typename Fused<R, T>::List, typename HornerPasses<R, T>::List, typename HornerPairs<R, T>::List,
+                      typename HornerFused<R, T>::List>;
 };
 
 template <typename T, typename F>
@@ -311,11 +367,12 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   BackendEntry e;
   e.name = configuration.empty() ? "tiled" : "tiled:" + configuration;
   e.description =
-      "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): the step's Horner form, two passes "
-      "per kernel at orders 2 and 4, one from order 6";
+      "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): the step's Horner form, all four "
+      "passes in one kernel at order 2, two per kernel at order 4, one from order 6";
   e.uses_cuda = true;
-  // All four stages fused: u read once and written once. Two kernels add the stage field written
-  // and read back (1+3), and the partial RK4 sum as well (2+2, 3+1); Horner's passes move 11.
+  // All four stages (or Horner passes) fused: u read once and written once. Two kernels add the
+  // stage field written and read back (1+3), and the partial RK4 sum as well (2+2, 3+1); Horner's
+  // passes move 5 two per kernel, 11 one per kernel.
   e.bytes_per_point = [configuration](const Problem& p, std::size_t size) {
     return double(footprint(p, size, configuration).arrays_per_point) * double(size);
   };

@@ -1,13 +1,14 @@
-// The tiled backend's three kinds of Backend, for a configuration from tiled.cu: fused groups
+// The tiled backend's four kinds of Backend, for a configuration from tiled.cu: fused groups
 // (tiled_kernel.cuh; one kernel, or two with the stage field and partial sum between them), and
-// linear_stages.cuh's Horner form as four passes one per kernel (plane_stencil.cuh) or two per
-// kernel (paired_passes.cuh).
+// linear_stages.cuh's Horner form as four passes one per kernel (plane_stencil.cuh), two per
+// kernel (paired_passes.cuh) or all four in one (fused_passes.cuh).
 #pragma once
 
 #include <initializer_list>
 #include <memory>
 #include <utility>
 
+#include "solver/fused_passes.cuh"
 #include "solver/global_stencil.cuh"
 #include "solver/linear_stages.cuh"
 #include "solver/paired_passes.cuh"
@@ -191,14 +192,41 @@ class PairedBackend final : public CudaBackend<T> {
   TileLauncher<PairedPasses<Tile, false>> second_;
 };
 
+// Horner's four passes in one kernel (fused_passes.cuh): from u into the other u buffer.
+template <typename T, class Config>
+class FusedPassesBackend final : public CudaBackend<T> {
+  using Tile = typename Config::Tile;
+
+ public:
+  FusedPassesBackend(const Problem& p, const BackendOptions& o)
+      : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
+        weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
+        constants_(make_horner_constants<T>(p.dt)),
+        u_next_(p.grid.points()),
+        step_(p.grid, o.device) {}
+
+  void upload(const Field<T>& u) override {
+    upload_with_boundary_copies(this->u_, u, {&u_next_}, this->problem_.grid, Tile::R);
+  }
+
+ private:
+  void step_once() override {
+    T* const u = this->u_.get();
+    const T* const c = constants_.c;
+    step_.launch({grid_dims(this->problem_.grid), weights_, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()});
+    std::swap(this->u_, u_next_);
+  }
+
+  StencilWeights<Tile::R, T> weights_;
+  HornerConstants<T> constants_;
+  DeviceBuffer<T> u_next_;
+  TileLauncher<FusedPasses<Tile>> step_;
+};
+
+// Each configuration names its kind of Backend (Config::Backend<T>).
 template <typename T, class Config>
 std::unique_ptr<Backend<T>> make_configured(const Problem& p, const BackendOptions& o) {
-  if constexpr (Config::kPaired)
-    return std::make_unique<PairedBackend<T, Config>>(p, o);
-  else if constexpr (Config::kHorner)
-    return std::make_unique<HornerBackend<T, Config>>(p, o);
-  else
-    return std::make_unique<TiledBackend<T, Config>>(p, o);
+  return std::make_unique<typename Config::template Backend<T>>(p, o);
 }
 
 }  // namespace heat
