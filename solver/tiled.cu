@@ -246,9 +246,9 @@ struct HornerFused {
 };
 template <>
 struct HornerFused<1, float> {
-  using Best = FusedPassConfig<1, float, 32, 16, 2, 1>;
-  using List = ConfigList<Best, FusedPassConfig<1, float, 32, 32, 1, 1>, FusedPassConfig<1, float, 32, 16, 1, 2>,
-                          FusedPassConfig<1, float, 32, 24, 2, 1>>;
+  using Best = FusedPassConfig<1, float, 32, 24, 2, 1>;
+  using List = ConfigList<Best, FusedPassConfig<1, float, 32, 16, 2, 1>, FusedPassConfig<1, float, 32, 32, 1, 1>,
+                          FusedPassConfig<1, float, 32, 16, 1, 2>>;
 };
 template <>
 struct HornerFused<1, double> {
