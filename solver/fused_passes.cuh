@@ -126,7 +126,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
         for (int m = 0; m < M; ++m)
           store_pair(planes[p] + own_slot + m * P, queues[p][2 * m][(k + 4 * R - p * R) % Q],
                      queues[p][2 * m + 1][(k + 4 * R - p * R) % Q]);
-      if (za + A < a_end) load_own<AlignedPairs>(u, clamped_plane_at(za + R + A), own_at, queues[0], (k + 5 * R + A) % Q);
+      if (za + A < a_end)
+        load_own<AlignedPairs>(u, clamped_plane_at(za + R + A), own_at, queues[0], (k + 5 * R + A) % Q);
       __syncthreads();
 
       for_each_index<4>([&](auto pass) {

@@ -371,7 +371,8 @@ class TileLauncher {
   static long long slots(bool even_rows, int device) {
     if constexpr (kShared > 48 * 1024)
       for (bool aligned_pairs : {false, true})
-        HEAT_CUDA_CHECK(cudaFuncSetAttribute(kernel(aligned_pairs), cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
+        HEAT_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel(aligned_pairs), cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
     return resident_blocks(kernel(even_rows), Tile::kThreads, kShared, device);
   }
   template <typename T>

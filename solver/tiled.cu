@@ -1,8 +1,8 @@
 // tiled: the RK4 step in 2.5D shared-memory kernels. A configuration fixes, at compile time, how the
 // step is split into kernels and the block's region: the RK4 stages fused (all four in one kernel,
 // or two kernels with the stage field and the partial RK4 sum between them: tiled_kernel.cuh), or
-// the step's Horner form (linear_stages.cuh) two passes per kernel (paired_passes.cuh) or one
-// (plane_stencil.cuh).
+// the step's Horner form (linear_stages.cuh) all four passes in one kernel (fused_passes.cuh),
+// two per kernel (paired_passes.cuh) or one (plane_stencil.cuh, plane_copy_stencil.cuh).
 // benchmarks/tiled_analysis.md and benchmarks/worklog.md say how the defaults below were chosen:
 // by a measured sweep of every built configuration at 600^3 on the device.
 #include <string>

@@ -105,28 +105,44 @@ class TiledBackend final : public CudaBackend<T> {
   GroupLaunchers<Config> kernels_;
 };
 
-// Horner's rule (linear_stages.cuh): four passes through a 2.5D shared-memory kernel with two
-// scratch fields, u's boundary layer copied into both (v_s = u there, and no pass writes it).
-// Config::Launcher<FromU> runs the first pass (from u) or the later ones: plane_stencil.cuh's
-// TileLauncher, or plane_copy_stencil.cuh's launcher, which maps the fields the passes read.
+// What the backends of Horner's form (linear_stages.cuh) share: the stencil's weights, the
+// passes' constants, and an upload that copies u's boundary layer into the fields the kernels
+// write (v_s = u there, and no pass writes it).
 template <typename T, class Config>
-class HornerBackend final : public CudaBackend<T> {
+class HornerFormBackend : public CudaBackend<T> {
+ protected:
   using Tile = typename Config::Tile;
+  HornerFormBackend(const Problem& p, const BackendOptions& o)
+      : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
+        weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
+        constants_(make_horner_constants<T>(p.dt)) {}
+  void upload_with(const Field<T>& u, std::initializer_list<DeviceBuffer<T>*> written) {
+    upload_with_boundary_copies(this->u_, u, written, this->problem_.grid, Tile::R);
+  }
+  GridDims dims() const { return grid_dims(this->problem_.grid); }
+
+  StencilWeights<Tile::R, T> weights_;
+  HornerConstants<T> constants_;
+};
+
+// Horner's four passes one per kernel, with two scratch fields. Config::Launcher<FromU> runs the
+// first pass (from u) or the later ones: plane_stencil.cuh's TileLauncher, or
+// plane_copy_stencil.cuh's launcher, which maps the fields the passes read.
+template <typename T, class Config>
+class HornerBackend final : public HornerFormBackend<T, Config> {
+  using Base = HornerFormBackend<T, Config>;
+  using typename Base::Tile;
   template <bool FromU>
   using Launcher = typename Config::template Launcher<FromU>;
 
  public:
   HornerBackend(const Problem& p, const BackendOptions& o)
-      : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
-        weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
-        constants_(make_horner_constants<T>(p.dt)),
+      : Base(p, o),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
         first_(make_launcher<true>(p.grid, o.device, {this->u_.get()})),
         later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {}
 
-  void upload(const Field<T>& u) override {
-    upload_with_boundary_copies(this->u_, u, {&v_[0], &v_[1]}, this->problem_.grid, Tile::R);
-  }
+  void upload(const Field<T>& u) override { this->upload_with(u, {&v_[0], &v_[1]}); }
 
  private:
   // `operands`: the fields the launcher's passes read around each point (u for the first pass).
@@ -139,18 +155,16 @@ class HornerBackend final : public CudaBackend<T> {
   }
   void step_once() override {
     horner_rk4_step([&](const HornerPass<T>& pass) { launch(pass); }, this->u_.get(), v_[0].get(), v_[1].get(),
-                    constants_);
+                    this->constants_);
   }
   void launch(const HornerPass<T>& pass) const {
-    const PassArgs<Tile::R, T, 1> args{grid_dims(this->problem_.grid), weights_, pass.in, pass.u, {pass.c}, pass.out};
+    const PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.u, {pass.c}, pass.out};
     if (pass.in == pass.u)
       first_.launch(args);
     else
       later_.launch(args);
   }
 
-  StencilWeights<Tile::R, T> weights_;
-  HornerConstants<T> constants_;
   DeviceBuffer<T> v_[2];
   Launcher<true> first_;  // the first pass, from u
   Launcher<false> later_;
@@ -159,34 +173,29 @@ class HornerBackend final : public CudaBackend<T> {
 // Horner's passes two per kernel (paired_passes.cuh): passes 1-2 from u into the scratch field v2,
 // passes 3-4 from v2 into the other u buffer (neighbouring blocks still read u around their tiles).
 template <typename T, class Config>
-class PairedBackend final : public CudaBackend<T> {
-  using Tile = typename Config::Tile;
+class PairedBackend final : public HornerFormBackend<T, Config> {
+  using Base = HornerFormBackend<T, Config>;
+  using typename Base::Tile;
 
  public:
   PairedBackend(const Problem& p, const BackendOptions& o)
-      : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
-        weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
-        constants_(make_horner_constants<T>(p.dt)),
+      : Base(p, o),
         u_next_(p.grid.points()),
         v2_(p.grid.points()),
         first_(p.grid, o.device),
         second_(p.grid, o.device) {}
 
-  void upload(const Field<T>& u) override {
-    upload_with_boundary_copies(this->u_, u, {&u_next_, &v2_}, this->problem_.grid, Tile::R);
-  }
+  void upload(const Field<T>& u) override { this->upload_with(u, {&u_next_, &v2_}); }
 
  private:
   void step_once() override {
-    const GridDims dims = grid_dims(this->problem_.grid);
     T* const u = this->u_.get();
-    first_.launch({dims, weights_, u, u, {constants_.c[0], constants_.c[1]}, v2_.get()});
-    second_.launch({dims, weights_, v2_.get(), u, {constants_.c[2], constants_.c[3]}, u_next_.get()});
+    const T* const c = this->constants_.c;
+    first_.launch({this->dims(), this->weights_, u, u, {c[0], c[1]}, v2_.get()});
+    second_.launch({this->dims(), this->weights_, v2_.get(), u, {c[2], c[3]}, u_next_.get()});
     std::swap(this->u_, u_next_);
   }
 
-  StencilWeights<Tile::R, T> weights_;
-  HornerConstants<T> constants_;
   DeviceBuffer<T> u_next_, v2_;
   TileLauncher<PairedPasses<Tile, true>> first_;  // passes 1-2, from u
   TileLauncher<PairedPasses<Tile, false>> second_;
@@ -194,31 +203,24 @@ class PairedBackend final : public CudaBackend<T> {
 
 // Horner's four passes in one kernel (fused_passes.cuh): from u into the other u buffer.
 template <typename T, class Config>
-class FusedPassesBackend final : public CudaBackend<T> {
-  using Tile = typename Config::Tile;
+class FusedPassesBackend final : public HornerFormBackend<T, Config> {
+  using Base = HornerFormBackend<T, Config>;
+  using typename Base::Tile;
 
  public:
   FusedPassesBackend(const Problem& p, const BackendOptions& o)
-      : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
-        weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
-        constants_(make_horner_constants<T>(p.dt)),
-        u_next_(p.grid.points()),
-        step_(p.grid, o.device) {}
+      : Base(p, o), u_next_(p.grid.points()), step_(p.grid, o.device) {}
 
-  void upload(const Field<T>& u) override {
-    upload_with_boundary_copies(this->u_, u, {&u_next_}, this->problem_.grid, Tile::R);
-  }
+  void upload(const Field<T>& u) override { this->upload_with(u, {&u_next_}); }
 
  private:
   void step_once() override {
     T* const u = this->u_.get();
-    const T* const c = constants_.c;
-    step_.launch({grid_dims(this->problem_.grid), weights_, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()});
+    const T* const c = this->constants_.c;
+    step_.launch({this->dims(), this->weights_, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()});
     std::swap(this->u_, u_next_);
   }
 
-  StencilWeights<Tile::R, T> weights_;
-  HornerConstants<T> constants_;
   DeviceBuffer<T> u_next_;
   TileLauncher<FusedPasses<Tile>> step_;
 };

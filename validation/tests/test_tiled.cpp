@@ -49,8 +49,8 @@ void PrintTo(const TiledCase& c, std::ostream* os) { *os << case_name(c); }
 
 // 9^3 and 12x10x11 are smaller than every tile; the others are no multiple of any tile or warp
 // width, so the partial tiles at the far faces and the out-of-grid columns of the halo are
-// exercised. Rows of odd (9, 23) and even (12, 130, 64) length: both 2.5D pass kernels (one and two
-// passes) access the own pairs as one vector only where rows have an even length, so both variants
+// exercised. Rows of odd (9, 23) and even (12, 130, 64) length: the 2.5D pass kernels (one, two and
+// four passes) access the own pairs as one vector only where rows have an even length, so both variants
 // of each run; the copy-engine passes ("/tma") run only where rows are a multiple of 16 bytes (12
 // and 64 in float, 12, 130 and 64 in double), plane_stencil.cuh's kernel elsewhere.
 const Grid kGrids[] = {{9, 9, 9, 0.5, 0.5, 0.5},
