@@ -52,13 +52,13 @@ struct FusedPassTile {
 };
 
 // Calls f(std::integral_constant<int, p>) for p = 0 .. N-1: a pass index known at compile time.
-template <int N, typename F, int... P>
-__device__ __forceinline__ void for_each_index(F&& f, std::integer_sequence<int, P...>) {
+template <typename F, int... P>
+__device__ __forceinline__ void for_each_index_of(F&& f, std::integer_sequence<int, P...>) {
   (f(std::integral_constant<int, P>{}), ...);
 }
 template <int N, typename F>
 __device__ __forceinline__ void for_each_index(F&& f) {
-  for_each_index<N>(f, std::make_integer_sequence<int, N>{});
+  for_each_index_of(f, std::make_integer_sequence<int, N>{});
 }
 
 // Queue slots: iteration k of the unrolled loop (plane a = z0 + k, z0 - a_first a multiple of Q)

@@ -39,12 +39,13 @@ inline int choose_z_chunk(int inner_z, long long tiles, long long slots, int ref
   return best_chunk;
 }
 
-// How a 2.5D pass kernel (Horner's single or paired passes) covers a grid's interior: output tiles
-// of tile_x x tile_y columns, the first from column first_x (ColumnPairTile's 0, so that tile rows
-// start on sectors), z split by choose_z_chunk. The kernels index a block's planes in 32 bits from
-// the plane r before its chunk, over the chunk and `beyond` planes more (2r for one pass, 3r for
-// two), so a chunk holds at most INT_MAX points with those planes; a plane too large for even one
-// is a RunError.
+// How a 2.5D pass kernel (Horner's passes one, two or four per kernel) covers a grid's interior:
+// output tiles of tile_x x tile_y columns, the first from column first_x (chosen so that tile rows
+// start on 32-byte sectors: ColumnPairTile's 0, FusedPassTile's -4 in float at order 2), z split
+// by choose_z_chunk. The kernels index a block's planes in 32 bits from a plane before its chunk
+// (r before it for one and two passes, 3r for four) up to `beyond` planes past the chunk's start
+// plus its length (2r, 3r, 7r), so a chunk holds at most INT_MAX points with those planes; a plane
+// too large for even one is a RunError.
 struct PlaneLaunch {
   dim3 blocks;
   int z_chunk = 0;
