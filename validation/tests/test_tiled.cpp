@@ -49,15 +49,19 @@ void PrintTo(const TiledCase& c, std::ostream* os) { *os << case_name(c); }
 
 // 9^3 and 12x10x11 are smaller than every tile; the others are no multiple of any tile or warp
 // width, so the partial tiles at the far faces and the out-of-grid columns of the halo are
-// exercised. Rows of odd (9, 23) and even (12, 130, 64) length: the 2.5D pass kernels (one, two and
-// four passes) access the own pairs as one vector only where rows have an even length, so both variants
-// of each run; the copy-engine passes ("/tma") run only where rows are a multiple of 16 bytes (12
-// and 64 in float, 12, 130 and 64 in double), plane_stencil.cuh's kernel elsewhere.
+// exercised. Rows of odd (9, 23) and even (12, 130, 64, 122) length: the 2.5D pass kernels (one,
+// two and four passes) access the own pairs as one vector only where rows have an even length, so
+// both variants of each run; the copy-engine passes ("/tma") run only where rows are a multiple of
+// 16 bytes (12 and 64 in float, 12, 130, 64 and 122 in double), plane_stencil.cuh's kernel elsewhere.
 const Grid kGrids[] = {{9, 9, 9, 0.5, 0.5, 0.5},
                        {12, 10, 11, 0.6, 0.8, 0.7},
                        {23, 17, 29, 0.7, 1.3, 0.9},
                        {130, 67, 45, 1.0, 0.6, 1.7},
-                       {64, 40, 21, 0.8, 0.9, 1.1}};
+                       {64, 40, 21, 0.8, 0.9, 1.1},
+                       // Wide and tall enough that every all4 configuration has blocks whose whole
+                       // region (tile and 4r halo) is interior, as most are at 600^3, besides edge
+                       // blocks, and z chunks away from both z faces.
+                       {122, 124, 30, 0.9, 0.7, 1.2}};
 
 template <typename T>
 Field<T> run_tiled(const TiledCase& c, const Problem& p, const Field<T>& start, int steps) {
