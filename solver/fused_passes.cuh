@@ -140,7 +140,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 #pragma unroll
         for (int c = 0; c < C; ++c) {
           const T u_here = queues[0][c][centre];
-          result[c] = z_inside && (computes & (1u << c)) ? stage_input(u_here, a.c[p], lap[c]) : u_here;
+          result[c] = pass_value(z_inside && (computes & (1u << c)), u_here, a.c[p], lap[c]);
         }
         if constexpr (p < 3) {
 #pragma unroll

@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
 #pragma unroll
         for (int c = 0; c < C; ++c) {
           const T u_a = FromU ? here[c][R] : u_q[c][k % Q];
-          v_q[c][k % Q] = z_inside && (computes & (1u << c)) ? stage_input(u_a, a.c[0], lap[c]) : u_a;
+          v_q[c][k % Q] = pass_value(z_inside && (computes & (1u << c)), u_a, a.c[0], lap[c]);
         }
       }
 #pragma unroll
@@ -189,7 +189,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
           return ring_q[i][(kb + dist) % Q] + ring_q[i][(kb + Q - dist) % Q];
         });
         if (i + 1 < G || last_ring_point)
-          v_plane[ring_v_slot[i]] = (ring_computes & (1u << i)) ? stage_input(base, a.c[0], lap) : base;
+          v_plane[ring_v_slot[i]] = pass_value(ring_computes & (1u << i), base, a.c[0], lap);
       }
 #pragma unroll
       for (int m = 0; m < M; ++m) store_pair(v_plane + own_v_slot + m * PV, v_q[2 * m][kb], v_q[2 * m + 1][kb]);
@@ -204,7 +204,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         const T u_b = FromU ? here[c][0] : u_q[c][kb];
-        result[c] = computes & (1u << c) ? stage_input(u_b, a.c[1], lap[c]) : u_b;
+        result[c] = pass_value(computes & (1u << c), u_b, a.c[1], lap[c]);
       }
       store_own<AlignedPairs>(out, plane_at(zb), own_at, computes, result);
     }

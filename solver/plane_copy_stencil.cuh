@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         const T u_here = FromU ? here[c][R] : u_ahead[c][k % (A + 1)];
-        result[c] = computes & (1u << c) ? stage_input(u_here, a.c[0], lap[c]) : u_here;
+        result[c] = pass_value(computes & (1u << c), u_here, a.c[0], lap[c]);
       }
       store_own<true>(out, plane_at(z), own_at, computes, result);
       __syncthreads();  // planes up to j are read

@@ -191,6 +191,13 @@ struct PassArgs {
   int z_chunk;
 };
 
+// A Horner pass's value at a point: u + c * a*Lap where the point is computed; u elsewhere, which
+// is the value there of every field a pass writes (they carry u's boundary layer).
+template <typename T>
+__device__ __forceinline__ T pass_value(bool computed, T u, T c, T lap) {
+  return computed ? stage_input(u, c, lap) : u;
+}
+
 __device__ __forceinline__ bool in_grid(const GridDims& d, int x, int y) {
   return x >= 0 && x < d.nx && y >= 0 && y < d.ny;
 }
@@ -332,7 +339,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         const T u_here = FromU ? here[c][R] : u_ahead[c][k % (A + 1)];
-        result[c] = computes & (1u << c) ? stage_input(u_here, a.c[0], lap[c]) : u_here;
+        result[c] = pass_value(computes & (1u << c), u_here, a.c[0], lap[c]);
       }
       store_own<AlignedPairs>(out, plane_at(z), own_at, computes, result);
     }
