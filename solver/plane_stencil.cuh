@@ -1,9 +1,9 @@
 // One Horner pass (linear_stages.cuh's v = u + c * a*Lap(in)) in 2.5D: the shared-memory
 // counterpart of global_stencil.cuh's kernel. tiled runs the step's four passes through it (its
-// "horner" configurations) from order 6, where two passes per kernel (paired_passes.cuh) cost more
-// recompute than the traffic they save. What both 2.5D kernels share is here too: the tile, the
-// arguments, the own columns' accesses (as pairs where rows have an even length: t16 made order 8
-// float 7% faster with them and tiles from column 0), the launcher.
+// "horner" configurations) at order 8, and at order 6 in double, where two passes per kernel
+// (paired_passes.cuh) cost more recompute than the traffic they save. What both 2.5D kernels share
+// is here too: the tile, the arguments, the own columns' accesses (as pairs where rows have an even
+// length: t16 made order 8 float 7% faster with them and tiles from column 0), the launcher.
 //
 // A block owns an output tile of interior columns and marches along z over a chunk of planes.
 // Each plane of the operand goes to shared memory with a halo of r on the four sides (a star

@@ -193,17 +193,17 @@ struct PassShapes {
 // One pass per kernel, at every order, loading one or two planes ahead ("/a2"); float also two rows
 // per thread (64x16/c2x2); from order 6 also with the operand's planes brought in by the copy
 // engine ("/tmaD", t17). Best the fastest in the sweeps of benchmarks/worklog.md, where it is the
-// default (order 6 and 8): in double the copy engine's wide shape (t17, H200: order 8 5.82 ms
-// against 6.34-6.35 without it, order 6 5.84-5.86 against 6.20); in float, where it was within
-// 1.5% either way in two runs, the threads' own loads two planes ahead (t10: order 8 3.59 ms
-// against 3.66 for the best one plane ahead), the wide shape but for order 6, where 64x8 is ahead
-// since t16's vector own pairs (3.09 ms against 3.21; 1.5% ahead before them).
+// default (order 8, and order 6 in double): in double the copy engine's wide shape (t17, H200:
+// order 8 5.82 ms against 6.34-6.35 without it, order 6 5.84-5.86 against 6.20); in float, where it
+// was within 1.5% either way in two runs, the threads' own loads two planes ahead (t10: order 8
+// 3.59 ms against 3.66 for the best one plane ahead), the wide shape but for order 6, where 64x8 is
+// ahead since t16's vector own pairs (3.09 ms against 3.21; 1.5% ahead before them).
 template <int R, typename T>
 struct HornerPasses {
   using Shapes = PassShapes<HornerConfig, R, T>;
   using NarrowAhead2 = HornerConfig<R, T, 32, 8, 1, 2>;
   using WideAhead2 = HornerConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2>;
-  // The copy engine's passes (built from order 6, where the single passes are the default): u's
+  // The copy engine's passes (built from order 6, where double's default is the single passes): u's
   // planes two ahead, the operand's planes two or four ahead of need, and a wider tile (less halo
   // read per point, but one block of 1024 threads per SM in float).
   using WideCopied = PlaneCopyConfig<R, T, Shapes::kWideThreadsX, 16, 1, 2, 2>;
@@ -218,9 +218,9 @@ struct HornerPasses {
                       std::conditional_t<(R >= 3), Copied, ConfigList<>>>;
 };
 
-// Two passes per kernel, built at orders 2 and 4 only: at order 6 the ring's first pass made them
-// slower than one pass per kernel (float 3.84 against 3.61 ms, double 8.18 against 6.99; worklog
-// t9), and at order 8 the planes (r+1 of them with a 2r halo) exceed static shared memory.
+// Two passes per kernel, built at orders 2 to 6. At order 8 the one shape whose planes fit static
+// shared memory, 64x8, took 162 and 222 registers (one block of 8 warps per SM) and ran 5.33 ms
+// against the single passes' 3.34 (H200) and 4.07 (H100; worklog t22): not built.
 // Bounded (float): a kernel's registers bounded where that buys warps without spilling to speak of
 // (t13, ptxas): at order 4 the wide shape's first kernel to 2 blocks of 512 threads per SM (64
 // registers; 76 unbounded, one block), at order 2 the narrow shape's second kernel to 4 blocks
@@ -229,17 +229,23 @@ struct HornerPasses {
 // slower for it. Best in t15's sweep (own pairs as vector accesses): the bounded shapes in float
 // (order 4 2.32 ms against 2.94 unbounded, order 2 1.54 against 1.60), 64x8 at order 2 double
 // (2.98 against 3.10), the wide shape at order 4 double (4.22 against 5.29).
+// At order 6 only the wide shape (t22: 64x8 3.90 ms, 64x16 bounded 3.55 with 156 bytes spilled,
+// against 3.13 unbounded, H200), the default in float: it is bound by the SM on both machines
+// (3.13 ms on the H200, 3.26 on the H100), the single passes by memory traffic (3.09 on the H200's
+// 4.2 TB/s, 3.93 on the H100's 3.0), so on the issue's anchor machine the pairs are 17% faster,
+// 1.5% slower on the H200. In double the single passes stay (H200 5.86 against 7.03, H100 7.82
+// against 7.22).
 template <int R, typename T>
 struct HornerPairs {
   using Shapes = PassShapes<PairedConfig, R, T>;
   static constexpr bool kFloat = sizeof(T) == sizeof(float);
   using Bounded = std::conditional_t<R == 1, PairedConfig<R, T, 32, 8, 1, 0, 4>, PairedConfig<R, T, 32, 16, 1, 2, 0>>;
-  using Best =
-      std::conditional_t<kFloat, Bounded, std::conditional_t<R == 1, typename Shapes::Narrow, typename Shapes::Wide>>;
+  using Best = std::conditional_t<kFloat && R < 3, Bounded,
+                                  std::conditional_t<R == 1, typename Shapes::Narrow, typename Shapes::Wide>>;
   using Common = ConfigList<typename Shapes::Narrow, typename Shapes::Wide>;
   using List =
       std::conditional_t<(R <= 2), Joined<Common, std::conditional_t<kFloat, ConfigList<Bounded>, ConfigList<>>>,
-                         ConfigList<>>;
+                         std::conditional_t<R == 3, ConfigList<typename Shapes::Wide>, ConfigList<>>>;
 };
 
 // All four passes per kernel (t18): at order 2, regions of 64 columns (a warp's pairs; 32 in
@@ -268,9 +274,10 @@ struct HornerFused<2, float> {
 };
 
 // Every configuration built for a radius and precision, and the registry's Default: Horner's
-// four passes in one kernel at order 2 (t18), two per kernel at order 4, one per kernel from order
-// 6 (where the recompute of a wider halo costs more than the traffic it saves). The fused RK4
-// stages are no default any more: at order 2 the pairs beat them by 22% (float) and 15% (double).
+// four passes in one kernel at order 2 (t18), two per kernel at order 4 and at order 6 in float
+// (t22), one per kernel otherwise (where the recompute of a wider halo costs more than the traffic
+// it saves). The fused RK4 stages are no default any more: at order 2 the pairs beat them by 22%
+// (float) and 15% (double).
 template <int R, typename T>
 struct DefaultOf {
   using type = typename HornerPasses<R, T>::Best;
@@ -282,6 +289,10 @@ struct DefaultOf<1, T> {
 template <typename T>
 struct DefaultOf<2, T> {
   using type = typename HornerPairs<2, T>::Best;
+};
+template <>
+struct DefaultOf<3, float> {
+  using type = HornerPairs<3, float>::Best;
 };
 template <int R, typename T>
 struct Built {
@@ -375,7 +386,7 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   e.name = configuration.empty() ? "tiled" : "tiled:" + configuration;
   e.description =
       "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): the step's Horner form, all four "
-      "passes in one kernel at order 2, two per kernel at order 4, one from order 6";
+      "passes in one kernel at order 2, two per kernel at order 4 (and 6 in float), one otherwise";
   e.uses_cuda = true;
   // All four stages (or Horner passes) fused: u read once and written once. Two kernels add the
   // stage field written and read back (1+3), and the partial RK4 sum as well (2+2, 3+1); Horner's
