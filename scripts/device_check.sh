@@ -48,8 +48,8 @@ phase_sanitize() {
   # Every CUDA backend at orders 2 and 8 in float on rows of odd length; tiled also on rows of even
   # length, where its kernels load and store the own pairs as vector accesses: at orders 2 and 4 in
   # both precisions (all four passes in one kernel at order 2, the pairs at 4), at order 6 in float
-  # (the pairs) and at 8 and 6 (single passes; order 6 double's rows of 38 doubles are 19 x 16
-  # bytes, so its passes run on the copy engine).
+  # (the pairs), and at order 8 in float and 6 in double (single passes; order 6 double's rows of 38
+  # doubles are 19 x 16 bytes, so its passes run on the copy engine).
   for backend in "${CUDA_BACKENDS[@]}"; do
     local runs=("37 2 float" "37 8 float")
     [[ $backend == tiled ]] && runs+=("38 2 float" "38 4 float" "38 2 double" "38 4 double" "38 6 float" "38 8 float" "38 6 double")
