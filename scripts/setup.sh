@@ -13,6 +13,8 @@ done
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
+  # A previous install cut off midway leaves dpkg locked until it is finished.
+  dpkg --configure -a
   apt-get update -qq
   apt-get install -y -qq "${missing[@]}" >/dev/null
 fi

@@ -70,7 +70,9 @@ LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
     const double dt = seconds_since(t0);
     t.compute_s += dt;
     done += chunk_steps;
-    if (dt < 0.25) chunk *= 2;
+    // Capped at the run's length: a chunk limited by --output-every never takes long, so an
+    // uncapped doubling would overflow after 31 snapshots.
+    if (dt < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
     if (hooks.progress) hooks.progress(done, steps, t.compute_s);
     const bool snapshot_due = hooks.output_every > 0 && done % hooks.output_every == 0 && done < steps;
     if (hooks.snapshot && snapshot_due) emit(done);

@@ -1,0 +1,115 @@
+// The time loop over long runs with many snapshot intervals: every step taken exactly once,
+// every snapshot at its step, and the final field equal to the cpu reference on every backend.
+// Runs of a few steps cannot catch a driver that loses count after dozens of chunks.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "io/series_files.hpp"
+#include "solver/initial_conditions.hpp"
+#include "solver/registry.hpp"
+#include "solver/time_loop.hpp"
+#include "test_support.hpp"
+#include "validation/reference.hpp"
+
+namespace heat {
+namespace {
+
+// Counts the steps it is asked for and changes nothing: the driver alone is under test.
+class CountingBackend : public Backend<double> {
+ public:
+  void upload(const Field<double>&) override {}
+  void step(int count) override {
+    ASSERT_GT(count, 0);
+    steps_taken += count;
+  }
+  void download(Field<double>& u) override { u(0, 0, 0) = steps_taken; }
+  long long steps_taken = 0;
+};
+
+std::vector<int> expected_snapshot_steps(int steps, int every) {
+  std::vector<int> expected;
+  if (every > 0)
+    for (int s = 0; s < steps; s += every) expected.push_back(s);
+  expected.push_back(steps);
+  return expected;
+}
+
+TEST(TimeLoop, EveryStepOnceAndEverySnapshotAtItsStep) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (int steps : {1, 7, 40, 200, 5000, 100000})
+    for (int every : {0, 1, 2, 3, 7, 50, 4999}) {
+      CountingBackend backend;
+      Field<double> u(g, 0.0);
+      std::vector<int> seen;
+      LoopHooks<double> hooks;
+      hooks.output_every = every;
+      hooks.snapshot = [&](const Field<double>& field, int done) {
+        EXPECT_EQ(field(0, 0, 0), done) << "the snapshot of step " << done << " holds another step's field";
+        seen.push_back(done);
+      };
+      run_time_loop(backend, u, steps, hooks);
+      EXPECT_EQ(backend.steps_taken, steps) << steps << " steps, a snapshot every " << every;
+      EXPECT_EQ(seen, expected_snapshot_steps(steps, every)) << steps << " steps, a snapshot every " << every;
+    }
+}
+
+// A field that still changes at the last step (cfl 0.05: the grid's slowest mode keeps about 4%
+// of its amplitude), so a driver that stopped early or ran on misses the reference by far more
+// than the tolerance.
+template <typename T>
+void expect_long_run_matches_reference(const BackendEntry& entry) {
+  const Grid g{21, 19, 17, 1, 1, 1};
+  const int steps = 2000, every = 3;
+  for (int order : {2, 8}) {
+    Problem p = test::gpu_test_problem(g, order);
+    p.dt = dt_from_cfl(g, p.alpha, 0.05);
+    const Field<double> start = randn_field(g, 31 + order);
+    auto backend = entry.make<T>(p, BackendOptions{});
+    Field<T> u = field_cast<T>(start);
+    int snapshots = 0;
+    LoopHooks<T> hooks;
+    hooks.output_every = every;
+    hooks.snapshot = [&](const Field<T>&, int) { ++snapshots; };
+    run_time_loop(*backend, u, steps, hooks);
+    EXPECT_EQ(snapshots, static_cast<int>(expected_snapshot_steps(steps, every).size()));
+
+    const Field<double> reference = cpu_reference(p, field_cast<double>(field_cast<T>(start)), steps);
+    const double tol = default_tolerance<T>();
+    const FieldDifference d = compare_fields(u, reference, tol, tol);
+    EXPECT_TRUE(d.pass()) << entry.name << " order " << order << ": " << describe(d);
+  }
+}
+
+class LongRun : public ::testing::TestWithParam<std::string> {
+ protected:
+  const BackendEntry& entry() {
+    const BackendEntry& e = *default_registry().find(GetParam());
+    if (e.uses_cuda && gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU on this machine";
+    return e;
+  }
+};
+
+TEST_P(LongRun, ThousandsOfStepsHundredsOfSnapshotsMatchReferenceFloat) {
+  expect_long_run_matches_reference<float>(entry());
+}
+TEST_P(LongRun, ThousandsOfStepsHundredsOfSnapshotsMatchReferenceDouble) {
+  expect_long_run_matches_reference<double>(entry());
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, LongRun, ::testing::ValuesIn(default_registry().names()),
+                         [](const auto& info) { return info.param; });
+
+// The command line end to end: 40 snapshot intervals, checked, and the last file is step 40.
+TEST(LongRun, CommandLineWithFortySnapshotIntervalsPassesItsCheck) {
+  const std::string dir = test::temp_directory("long-run");
+  const auto result = test::run_heatrk4({"--n", "16", "--order", "2", "--steps", "40", "--output-every", "1",
+                                         "--init", "randn", "--backend", "cpu", "--check", "--quiet", "--output",
+                                         dir + "/out", "--json", dir + "/run.json"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/out/heat_000040.hdf"));
+  EXPECT_EQ(read_hdf_series_entries(dir + "/out/heat.hdf.series").size(), 41u);
+}
+
+}  // namespace
+}  // namespace heat
