@@ -193,7 +193,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--init", o.init, "initial field: gaussian, randn, sine or file")->capture_default_str();
   app.add_option("--seed", o.seed, "seed of --init randn")->capture_default_str();
   app.add_option("--modes", o.modes, "mode numbers of --init sine along x y z")->expected(3);
-  app.add_option("--init-file", o.init_file, "VTKHDF ImageData file for --init file")
+  app.add_option("--init-file", o.init_file, "VTKHDF ImageData file to start from (implies --init file)")
       ->each([&o](const std::string&) { o.init_file_given = true; });
   app.add_option("--init-array", o.init_array, "point array to read from --init-file")->capture_default_str();
   app.add_option("--output", o.output, "directory for snapshots")->capture_default_str();

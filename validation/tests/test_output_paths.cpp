@@ -78,6 +78,15 @@ TEST(OutputPaths, AnUnwritableJsonPathIsRefusedBeforeAnyWork) {
                          "Permission denied");
 }
 
+TEST(OutputPaths, ConvergenceOutputPathsAreRefusedBeforeTheStudies) {
+  for (const char* option : {"--csv", "--plot"}) {
+    const auto r = run_heatrk4({"convergence", option, "/proc/x/table"});
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    expect_mentions(r, std::string(option) + " '/proc/x/table': No such file or directory");
+    EXPECT_EQ(r.output.find("observed order"), std::string::npos) << "refused only after the studies:\n" << r.output;
+  }
+}
+
 std::vector<std::string> small_run(int n, int steps, const std::string& output) {
   return {"--n", std::to_string(n), "--steps", std::to_string(steps), "--output-every", "2", "--init", "randn",
           "--backend", "cpu", "--quiet", "--output", output};

@@ -24,6 +24,7 @@ class CountingBackend : public Backend<double> {
     steps_taken += count;
   }
   void download(Field<double>& u) override { u(0, 0, 0) = steps_taken; }
+  long long first_nonfinite() override { return -1; }
   long long steps_taken = 0;
 };
 
