@@ -154,12 +154,16 @@ int run(const CLI::App& app, const RunOptions& given) {
   RunOptions options = with_restart_implied(app, given);
   const bool from_file = options.init == "file" && !options.init_file.empty();
   LoadedField loaded;
+  std::vector<std::string> overrides;
   if (from_file) {
     loaded = read_initial_field(options.init_file, options.init_array);
     require_grid_options_agree(app, options, loaded.grid);
-    for (const auto& line : take_stored_settings(app, options)) std::fprintf(stderr, "heatrk4: note: %s\n", line.c_str());
+    // Said at once on stderr (also under --quiet) and again in the summary.
+    overrides = take_stored_settings(app, options);
+    for (const auto& line : overrides) std::fprintf(stderr, "heatrk4: note: %s\n", line.c_str());
   }
   RunReport report;
+  report.overrides = overrides;
   report.plan = make_run_plan(options, from_file ? &loaded.grid : nullptr);
   RunPlan& plan = report.plan;
   if (from_file && loaded.has_run_state) {

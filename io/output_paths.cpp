@@ -22,10 +22,12 @@ namespace {
   throw InputError(option + " '" + path + "': " + std::strerror(error) + detail);
 }
 
+const char* const kProbeName = ".heatrk4-write-test";
+
 // Creates and removes a file in `directory`; the errno of the failure, or 0. The name follows
 // the temporary-file pattern, so a run killed in between leaves nothing a later run keeps.
 int probe_file_creation(const std::string& directory) {
-  const std::string probe = temporary_name_for((fs::path(directory) / ".heatrk4-write-test").string());
+  const std::string probe = temporary_name_for((fs::path(directory) / kProbeName).string());
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) return errno;
   ::close(fd);
@@ -59,6 +61,8 @@ bool is_series_file(const std::string& name) {
 }
 
 }  // namespace
+
+bool is_written_by_heatrk4(const std::string& name) { return name == kProbeName || is_series_file(name); }
 
 void require_writable_directory(const std::string& directory, const std::string& option) {
   if (directory.empty()) refuse(option, directory, ENOENT, " (an empty path names no directory)");

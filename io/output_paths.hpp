@@ -20,6 +20,10 @@ void require_writable_file(const std::string& path, const std::string& option);
 // heat.pvd) in `directory`, in name order; none when it does not exist.
 std::vector<std::string> series_files_in(const std::string& directory);
 
+// Whether heatrk4 writes files of this name into an output directory: the series files above
+// and the probe of require_writable_directory.
+bool is_written_by_heatrk4(const std::string& name);
+
 // Removes those files (a run with --overwrite replaces another run's series). Throws RunError.
 void remove_series_files(const std::string& directory);
 

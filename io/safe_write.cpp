@@ -41,12 +41,13 @@ std::string temporary_name_for(const std::string& final_path) {
   return final_path + ".tmp-" + std::to_string(::getpid());
 }
 
-void remove_abandoned_temporary_files(const std::string& directory) {
+void remove_abandoned_temporary_files(const std::string& directory,
+                                      const std::function<bool(const std::string&)>& is_ours) {
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
     const std::string name = entry.path().filename().string();
     const auto at = name.rfind(".tmp-");
-    if (at == std::string::npos) continue;
+    if (at == std::string::npos || !is_ours(name.substr(0, at))) continue;
     const std::string digits = name.substr(at + 5);
     if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
     const pid_t pid = pid_t(std::stol(digits));

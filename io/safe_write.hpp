@@ -3,6 +3,7 @@
 // leaves a truncated file under a final name and never damages the file it would replace.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace heat {
@@ -35,7 +36,9 @@ void write_text_file_safely(const std::string& final_path, const std::string& te
 std::string temporary_name_for(const std::string& final_path);
 
 // Removes the temporary files in `directory` whose writing process no longer exists (a run
-// killed with SIGKILL cannot remove its own). Files of live processes are left alone.
-void remove_abandoned_temporary_files(const std::string& directory);
+// killed with SIGKILL cannot remove its own) and whose final name `is_ours` accepts, so a user's
+// own "notes.tmp-123" is never touched. Files of live processes are left alone.
+void remove_abandoned_temporary_files(const std::string& directory,
+                                      const std::function<bool(const std::string&)>& is_ours);
 
 }  // namespace heat

@@ -103,7 +103,7 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
     if (const std::string reason = hdf5_gzip_unavailable_reason(); !reason.empty())
       throw InputError("--compress " + std::to_string(spec.compress) + ": " + reason + "; use --compress 0");
   if (spec.replace_series) remove_series_files(spec.directory);
-  remove_abandoned_temporary_files(spec.directory);
+  remove_abandoned_temporary_files(spec.directory, is_written_by_heatrk4);
   impl_->adopt_earlier_entries(read_hdf_series_entries(impl_->path_of("heat.hdf.series")), impl_->hdf_entries);
   impl_->adopt_earlier_entries(read_pvd_entries(impl_->path_of("heat.pvd")), impl_->vtk_entries);
 }

@@ -127,14 +127,21 @@ pid_t dead_pid() {
 
 TEST(OutputPaths, TemporaryFilesOfDeadWritersAreRemovedAndLiveOnesKept) {
   const std::string dir = test::temp_directory("stale-tmp");
-  const std::string dead = dir + "/heat_000002.hdf.tmp-" + std::to_string(dead_pid());
+  const std::string dead_pid_text = std::to_string(dead_pid());
+  const std::string dead = dir + "/heat_000002.hdf.tmp-" + dead_pid_text;
+  const std::string dead_series = dir + "/heat.hdf.series.tmp-" + dead_pid_text;
   const std::string live = dir + "/heat_000004.hdf.tmp-" + std::to_string(::getpid());
+  const std::string users = dir + "/notes.tmp-" + dead_pid_text;  // not a name heatrk4 writes
   std::ofstream(dead) << "half a snapshot";
+  std::ofstream(dead_series) << "half a series file";
   std::ofstream(live) << "a snapshot being written";
+  std::ofstream(users) << "the user's own file";
   const auto r = run_heatrk4(small_run(12, 2, dir));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_FALSE(fs::exists(dead));
+  EXPECT_FALSE(fs::exists(dead_series));
   EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(users)) << "a file heatrk4 did not write was removed";
 }
 
 TEST(OutputPaths, ARunThatFailsBeforeItsFirstSnapshotLeavesNoDirectory) {

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "io/input_file.hpp"
 #include "io/run_settings.hpp"
@@ -70,6 +72,20 @@ TEST(RestartSettings, AnOptionOverridesTheStoredValueAndTheRunSaysSo) {
   EXPECT_EQ(stored.alpha, 1.5);
   EXPECT_EQ(stored.precision, "double");  // not overridden: still the snapshot's
   EXPECT_EQ(stored.dt, read_stored_run_settings(dir + "/heat_000003.hdf").dt);
+}
+
+// The summary on stdout and the --json summary list the overrides too, not only a note at the start.
+TEST(RestartSettings, TheSummaryAndTheJsonListTheOverrides) {
+  const std::string dir = test::temp_directory("restart-override-summary");
+  ASSERT_EQ(run_heatrk4(original_run(dir, 3)).exit_code, 0);
+  const std::string json = dir + "/summary.json";
+  const auto r = run_heatrk4({"--restart", dir + "/heat_000003.hdf", "--precision", "float", "--steps", "1",
+                              "--backend", "cpu", "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  expect_mentions(r, "  override  --precision float overrides the value stored in");
+  std::ifstream in(json);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"overrides\": [\"--precision float overrides the value stored in"), std::string::npos) << text;
 }
 
 TEST(RestartSettings, InitFileAloneMeansInitFile) {
