@@ -127,6 +127,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
   LoopHooks<T> hooks;
   hooks.progress = [&](int done, int total, double busy) { progress.update(done, total, busy); };
   hooks.output_every = plan.output_every;
+  hooks.first_step = plan.start_step;
   if (writer)
     hooks.snapshot = [&](const Field<T>& field, int done) {
       writer->write(field, plan.start_step + done, plan.start_time + done * plan.problem.dt);

@@ -62,6 +62,21 @@ TEST(BlowUp, AnUnstableRunStopsWithinAFewStepsNamingTheStepAndThePoint) {
   }
 }
 
+// A restart that blows up names the steps of the series it continues, and this run's own.
+TEST(BlowUp, ARestartNamesTheSeriesStep) {
+  const std::string dir = test::temp_directory("blowup-restart");
+  ASSERT_EQ(run_heatrk4({"--n", "12", "--order", "2", "--steps", "5", "--init", "randn", "--backend", "cpu", "--quiet",
+                         "--output", dir})
+                .exit_code,
+            0);
+  const auto r = run_heatrk4({"--restart", dir + "/heat_000005.hdf", "--cfl", "2", "--allow-unstable", "--steps",
+                              "100000", "--backend", "cpu", "--quiet"});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(after step (\d+) \(step (\d+) of this run\))"))) << r.output;
+  EXPECT_EQ(std::stoi(m[1]), std::stoi(m[2]) + 5) << r.output;
+}
+
 // A random field with NaN and Inf planted at some points; the smallest planted index.
 template <typename T>
 Field<T> field_with_nonfinite(const Grid& g, const std::vector<std::size_t>& nan_at, std::size_t inf_at) {
@@ -131,7 +146,7 @@ TEST(BlowUp, TheTimeLoopChecksEveryFewSteps) {
     FAIL() << "a non-finite field ran to the end";
   } catch (const RunError& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find("after step 1 of this run"), std::string::npos) << message;
+    EXPECT_NE(message.find("after step 1, finite after step 0"), std::string::npos) << message;
   }
 }
 
