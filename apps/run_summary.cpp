@@ -1,7 +1,11 @@
 #include "apps/run_summary.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "apps/json_writer.hpp"
 #include "solver/errors.hpp"
@@ -70,9 +74,16 @@ void write_json_summary(const RunReport& r, const std::string& path) {
     root.add("check", check);
   }
   root.add("files", r.files);
+  // Its directory may be the --output directory, which exists only once a snapshot was written.
+  const std::filesystem::path directory = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!directory.empty()) std::filesystem::create_directories(directory, ec);
+  if (ec) throw RunError("cannot create the directory of the JSON summary " + path + ": " + ec.message());
+  errno = 0;
   std::ofstream out(path);
   out << root.str() << "\n";
-  if (!out) throw RunError("cannot write the JSON summary to " + path);
+  out.flush();
+  if (!out) throw RunError("cannot write the JSON summary to " + path + ": " + std::strerror(errno ? errno : EIO));
 }
 
 }  // namespace heat

@@ -73,10 +73,8 @@ void require_writable_file(const std::string& path, const std::string& option) {
   if (path.empty()) refuse(option, path, ENOENT, " (an empty path names no file)");
   std::error_code ec;
   if (fs::is_directory(path, ec)) refuse(option, path, EISDIR, "");
-  fs::path directory = fs::path(path).parent_path();
-  if (directory.empty()) directory = ".";
-  if (!fs::exists(directory, ec)) refuse(option, path, ENOENT, " (" + directory.string() + " does not exist)");
-  require_directory_takes_files(path, directory, option);
+  // A directory not there yet (the --output directory, say) is created when the file is written.
+  require_directory_takes_files(path, nearest_existing(fs::path(path).parent_path()), option);
   if (fs::exists(path, ec)) {
     // Opened without truncating: the check must not change the file.
     const int fd = ::open(path.c_str(), O_WRONLY);

@@ -12,8 +12,8 @@ namespace heat {
 // exist yet, in the nearest existing directory it would be created under.
 void require_writable_directory(const std::string& directory, const std::string& option);
 
-// The same for one file to be written at `path`: its directory must exist and take a new file,
-// and an existing file there must be writable.
+// The same for one file to be written at `path`: its directory (or, while it does not exist, the
+// nearest existing one above it) must take a new file, and an existing file there must be writable.
 void require_writable_file(const std::string& path, const std::string& option);
 
 // The names of the snapshots (heat_<step>.hdf, .vti) and series files (heat.hdf.series,

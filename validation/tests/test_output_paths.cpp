@@ -87,6 +87,20 @@ TEST(OutputPaths, ConvergenceOutputPathsAreRefusedBeforeTheStudies) {
   }
 }
 
+// The JSON summary may go into the --output directory, or another one, that the run creates:
+// the up-front check must not refuse a directory that does not exist yet.
+TEST(OutputPaths, AJsonPathInADirectoryTheRunCreatesIsAccepted) {
+  const std::string dir = test::temp_directory("json-new-dir");
+  const auto with_output = run_heatrk4({"--n", "12", "--steps", "2", "--backend", "cpu", "--quiet", "--output",
+                                        dir + "/out", "--json", dir + "/out/summary.json"});
+  EXPECT_EQ(with_output.exit_code, 0) << with_output.output;
+  EXPECT_TRUE(fs::exists(dir + "/out/summary.json"));
+  const auto alone = run_heatrk4({"--n", "12", "--steps", "2", "--backend", "cpu", "--quiet", "--format", "none",
+                                  "--json", dir + "/a/b/summary.json"});
+  EXPECT_EQ(alone.exit_code, 0) << alone.output;
+  EXPECT_TRUE(fs::exists(dir + "/a/b/summary.json"));
+}
+
 std::vector<std::string> small_run(int n, int steps, const std::string& output) {
   return {"--n", std::to_string(n), "--steps", std::to_string(steps), "--output-every", "2", "--init", "randn",
           "--backend", "cpu", "--quiet", "--output", output};
