@@ -1,5 +1,6 @@
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,7 @@ int print_help(const CLI::App& app, const CLI::Error& e) {
 }  // namespace
 
 void build_command_line(CLI::App& app, CommandAction& action) {
+  app.name("heatrk4");
   app.description("heatrk4: the 3D heat equation, RK4 in time, cpu and CUDA backends");
   // --help only: CLI11 2.4 would refuse --h (the grid spacing) beside a -h help flag.
   app.set_help_flag("--help", "print this help and exit (also -h)");
@@ -47,14 +49,11 @@ void build_command_line(CLI::App& app, CommandAction& action) {
   add_convergence_command(app, action);
 }
 
-int run_command_line(int argc, const char* const* argv) {
-  CLI::App app;
-  CommandAction action;
+std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const* argv) {
   try {
-    build_command_line(app, action);
-    app.name("heatrk4");
     std::vector<std::string> args = arguments_with_long_help(argc, argv);
     app.parse(args);
+    return std::nullopt;
   } catch (const CLI::CallForHelp& e) {
     return print_help(app, e);
   } catch (const CLI::CallForAllHelp& e) {
@@ -66,6 +65,13 @@ int run_command_line(int argc, const char* const* argv) {
     std::fprintf(stderr, "heatrk4: error: %s\n", e.what());
     return exit_code::bad_input;
   }
+}
+
+int run_command_line(int argc, const char* const* argv) {
+  CLI::App app;
+  CommandAction action;
+  build_command_line(app, action);
+  if (const std::optional<int> exit = parse_command_line(app, argc, argv)) return *exit;
   try {
     return action ? action() : exit_code::ok;
   } catch (const InputError& e) {
