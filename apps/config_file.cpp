@@ -152,8 +152,9 @@ std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) 
 }
 
 void add_strict_config(CLI::App& app, const std::string& name, const std::string& help, TryOptionValues try_values) {
+  // One file (CLI11 2.4 would take several, in reverse), so that a message names the file it read.
   CLI::Option* option = app.set_config(name, "", help);
-  option->expected(1);
+  option->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::Throw);
   app.allow_config_extras(false);
   app.config_formatter(std::make_shared<StrictTomlConfig>(app, *option, std::move(try_values)));
 }
