@@ -83,11 +83,14 @@ void expect_long_run_matches_reference(const BackendEntry& entry) {
 
 class LongRun : public ::testing::TestWithParam<std::string> {
  protected:
-  const BackendEntry& entry() {
-    const BackendEntry& e = *default_registry().find(GetParam());
-    if (e.uses_cuda && gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU on this machine";
-    return e;
+  void SetUp() override {
+    entry_ = default_registry().find(GetParam());
+    if (entry_->uses_cuda && gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU on this machine";
   }
+  const BackendEntry& entry() const { return *entry_; }
+
+ private:
+  const BackendEntry* entry_ = nullptr;
 };
 
 TEST_P(LongRun, ThousandsOfStepsHundredsOfSnapshotsMatchReferenceFloat) {
