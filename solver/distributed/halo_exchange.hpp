@@ -27,6 +27,10 @@ class HaloExchange {
   virtual void exchange(T* box) = 0;
   // Bytes this rank sends per exchange (it receives as many).
   virtual std::size_t bytes_sent() const = 0;
+  // Seconds the exchanges so far took, waiting for the neighbours included: wall time inside
+  // exchange() on the host, the stream's time from an exchange's start to its end on the device.
+  // For the summary's halo time; a device implementation may wait for its last exchange here.
+  virtual double seconds_spent() = 0;
 };
 
 // Where the four exchanged blocks sit in a box, in values from its start. Each block is

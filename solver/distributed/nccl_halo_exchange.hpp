@@ -7,6 +7,7 @@
 #include <mpi.h>
 #include <nccl.h>
 
+#include <array>
 #include <string>
 
 #include "solver/distributed/halo_exchange.hpp"
@@ -40,11 +41,28 @@ class NcclHaloExchange final : public HaloExchange<T> {
  public:
   // Rank i of `comm` holds slab i. Exchanges are enqueued on `stream`.
   NcclHaloExchange(const Slab& slab, const Grid& global, const NcclCommunicator& comm, cudaStream_t stream);
+  ~NcclHaloExchange() override;
+  NcclHaloExchange(const NcclHaloExchange&) = delete;
+  NcclHaloExchange& operator=(const NcclHaloExchange&) = delete;
 
   void exchange(T* device_box) override;
   std::size_t bytes_sent() const override { return bytes_sent_; }
+  double seconds_spent() override;
 
  private:
+  // Each exchange is timed by a pair of events on the stream. The pairs are reused in turn, and
+  // a pair's time is read before its reuse: by then it is long finished, so the host rarely
+  // waits, and never runs more than kTimedExchanges exchanges ahead of the device.
+  static constexpr int kTimedExchanges = 32;
+  struct TimedExchange {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    bool pending = false;
+  };
+  void collect(TimedExchange& t);
+
+  std::array<TimedExchange, kTimedExchanges> timers_{};
+  int next_timer_ = 0;
+  double seconds_ = 0;
   HaloLayout layout_;
   ncclComm_t comm_;
   cudaStream_t stream_;

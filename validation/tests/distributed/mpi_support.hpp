@@ -7,21 +7,15 @@
 #include <cstring>
 
 #include "solver/distributed/mpi_check.hpp"
+#include "solver/distributed/mpi_session.hpp"
 #include "solver/field.hpp"
 
 namespace heat::test {
 
-inline int world_rank() {
-  int rank = 0;
-  HEAT_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
-  return rank;
-}
-
-inline int world_size() {
-  int size = 1;
-  HEAT_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size));
-  return size;
-}
+// The session that mpi_test_main.cpp holds around the tests.
+const MpiSession& mpi_session();
+inline int world_rank() { return mpi_session().rank(); }
+inline int world_size() { return mpi_session().size(); }
 
 // The sum of a count over all ranks, so every rank asserts the same verdict.
 inline long long sum_over_ranks(long long count) {

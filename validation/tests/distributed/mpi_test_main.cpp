@@ -3,10 +3,18 @@
 // reduced value), so rank 0's report is the job's; the exit code is the worst of all ranks.
 #include <gtest/gtest.h>
 
-#include "solver/distributed/mpi_session.hpp"
+#include "mpi_support.hpp"
+
+namespace heat::test {
+namespace {
+const MpiSession* the_session = nullptr;
+}
+const MpiSession& mpi_session() { return *the_session; }
+}  // namespace heat::test
 
 int main(int argc, char** argv) {
   heat::MpiSession mpi(argc, argv);
+  heat::test::the_session = &mpi;
   ::testing::InitGoogleTest(&argc, argv);
   if (mpi.rank() != 0) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
