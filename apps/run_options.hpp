@@ -43,6 +43,8 @@ struct RunOptions {
   double rtol = -1, atol = -1;  // < 0: the precision's default (a given value is checked as it is parsed)
   std::string json;
   bool quiet = false;
+  std::string restart;     // --restart FILE (apps/restart.hpp resolves what it implies)
+  bool overwrite = false;  // replace another run's snapshots in --output
 };
 
 // Registers the run options on `app` (the top level, since run is the default command).
