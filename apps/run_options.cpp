@@ -95,15 +95,6 @@ std::string resolve_backend(const RunOptions& o, std::string& note) {
 
 }  // namespace
 
-std::string number_text(double value) {
-  char buf[64];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, value);
-    if (std::strtod(buf, nullptr) == value || std::isnan(value)) break;
-  }
-  return buf;
-}
-
 CLI::Validator tolerance_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string {

@@ -10,6 +10,7 @@
 #include "io/snapshots.hpp"
 #include "solver/backend.hpp"
 #include "solver/initial_conditions.hpp"
+#include "solver/number_text.hpp"
 #include "solver/problem.hpp"
 
 namespace heat {
@@ -87,8 +88,5 @@ void require_final_step_fits(int start_step, int steps);
 // ask compare for bitwise equality), and an unsigned 64-bit integer in decimal digits (--seed).
 CLI::Validator tolerance_check();
 CLI::Validator uint64_check();
-
-// The shortest text that reads back as `value` ("32", "0.1", "0.032258064516129031").
-std::string number_text(double value);
 
 }  // namespace heat
