@@ -95,15 +95,6 @@ std::string resolve_backend(const RunOptions& o, std::string& note) {
 
 }  // namespace
 
-std::string number_text(double value) {
-  char buf[64];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, value);
-    if (std::strtod(buf, nullptr) == value || std::isnan(value)) break;
-  }
-  return buf;
-}
-
 CLI::Validator tolerance_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
@@ -269,6 +260,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->check(tolerance_check());
   app.add_option("--json", o.json, "write the summary as JSON to this file");
   app.add_flag("--quiet,-q", o.quiet, "no progress line and no summary");
+  app.add_option("--restart", o.restart,
+                 "continue a run from one of its snapshots: step, time and the settings stored in the file "
+                 "unless given here; the series in the file's directory is continued");
+  app.add_flag("--overwrite", o.overwrite, "let a new run replace another run's snapshots in --output");
 }
 
 }  // namespace heat

@@ -10,6 +10,7 @@
 #include "io/snapshots.hpp"
 #include "solver/backend.hpp"
 #include "solver/initial_conditions.hpp"
+#include "solver/number_text.hpp"
 #include "solver/problem.hpp"
 
 namespace heat {
@@ -43,6 +44,8 @@ struct RunOptions {
   double rtol = -1, atol = -1;  // < 0: the precision's default (a given value is checked as it is parsed)
   std::string json;
   bool quiet = false;
+  std::string restart;     // --restart FILE (apps/restart.hpp resolves what it implies)
+  bool overwrite = false;  // replace another run's snapshots in --output
 };
 
 // Registers the run options on `app` (the top level, since run is the default command).
@@ -85,8 +88,5 @@ void require_final_step_fits(int start_step, int steps);
 // ask compare for bitwise equality), and an unsigned 64-bit integer in decimal digits (--seed).
 CLI::Validator tolerance_check();
 CLI::Validator uint64_check();
-
-// The shortest text that reads back as `value` ("32", "0.1", "0.032258064516129031").
-std::string number_text(double value);
 
 }  // namespace heat
