@@ -1,7 +1,8 @@
 # CTest runs each libFuzzer target of fuzz/ for HEAT_FUZZ_SECONDS from its seed corpus in
-# fuzz/corpus/<target> (which also replays every input kept there as a regression case). The
+# fuzz/corpus/<target> (which also replays every input kept there as a regression case);
+# fuzz/run_fuzz_target.sh says which findings are heatrk4's (the test fails) and which HDF5's. The
 # targets need clang with -fsanitize=fuzzer, so fuzz_build configures fuzz/ with clang++ into
-# <build>/fuzz first; new inputs go to <build>/fuzz/corpus, crashes to <build>/fuzz/artifacts.
+# <build>/fuzz first; new inputs go to <build>/fuzz/corpus-<target>, crashes to <build>/fuzz/artifacts-<target>.
 find_program(HEAT_CLANGXX NAMES clang++ clang++-14 clang++-15 clang++-16)
 find_program(HEAT_CLANG NAMES clang clang-14 clang-15 clang-16)
 set(HEAT_FUZZ_SECONDS 30 CACHE STRING "How long CTest runs each fuzz target")
@@ -32,10 +33,9 @@ if(HEAT_HAVE_HDF5)
   list(APPEND fuzz_targets init_file)
 endif()
 foreach(target ${fuzz_targets})
-  # -close_fd_mask=3: the targets' messages (exit 2's) would drown the findings.
   add_test(NAME fuzz_${target}
-           COMMAND sh -c "mkdir -p \"$1/corpus/$2\" \"$1/artifacts\" && exec \"$1/fuzz_$2\" -max_total_time=$3 -close_fd_mask=3 -artifact_prefix=\"$1/artifacts/$2-\" \"$1/corpus/$2\" \"$0/$2\""
-                   ${PROJECT_SOURCE_DIR}/fuzz/corpus ${fuzz_dir} ${target} ${HEAT_FUZZ_SECONDS})
+           COMMAND ${PROJECT_SOURCE_DIR}/fuzz/run_fuzz_target.sh ${fuzz_dir}/fuzz_${target}
+                   ${PROJECT_SOURCE_DIR}/fuzz/corpus/${target} ${fuzz_dir} ${HEAT_FUZZ_SECONDS})
   set_tests_properties(fuzz_${target} PROPERTIES FIXTURES_REQUIRED heat_fuzzers TIMEOUT 600 RUN_SERIAL ON
                        ENVIRONMENT "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/fuzz/lsan.supp")
 endforeach()
