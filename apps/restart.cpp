@@ -5,16 +5,11 @@
 
 #include "io/run_settings.hpp"
 #include "solver/errors.hpp"
+#include "solver/number_text.hpp"
 
 namespace heat {
 
 namespace {
-
-std::string number_text(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 }  // namespace
 

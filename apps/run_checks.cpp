@@ -7,17 +7,12 @@
 
 #include "io/output_paths.hpp"
 #include "solver/errors.hpp"
+#include "solver/number_text.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {
 
 namespace {
-
-std::string number_text(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 // `value` held in T must be finite and no smaller in magnitude than T's smallest normal number
 // (below it, precision is lost and products flush to zero).

@@ -56,8 +56,8 @@ void require_host_memory(const RunPlan& plan, const BackendEntry& entry) {
 void require_grid_options_agree(const CLI::App& app, const RunOptions& o, const Grid& file) {
   auto clash = [&](const char* option, double given, double from_file) {
     if (app.count(option) && given != from_file)
-      throw InputError(std::string(option) + " " + std::to_string(given) + " contradicts " + o.init_file + " (" +
-                       std::to_string(from_file) + "): drop the grid options when restarting from a file");
+      throw InputError(std::string(option) + " " + number_text(given) + " contradicts " + o.init_file + " (" +
+                       number_text(from_file) + "): drop the grid options when restarting from a file");
   };
   clash("--n", o.n, file.nx == file.ny && file.ny == file.nz ? file.nx : -1);
   clash("--nx", o.nx, file.nx);
@@ -170,6 +170,7 @@ int run(const CLI::App& app, const RunOptions& given) {
   if (from_file && loaded.has_run_state) {
     plan.start_step = loaded.step;
     plan.start_time = loaded.time;
+    require_final_step_fits(plan.start_step, plan.steps);
   }
   require_usable_derived_values(plan);
   require_usable_output_paths(plan, options.overwrite);

@@ -5,18 +5,13 @@
 
 #include "io/hdf5_support.hpp"
 #include "solver/errors.hpp"
+#include "solver/number_text.hpp"
 
 namespace heat {
 
 namespace {
 
 using h5::Handle;
-
-std::string number_text(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
 
 // A positive, finite, normal number (as every run's alpha, dt and cfl are), none for 0 (not
 // recorded: what a writer that was given no value stores), or InputError.

@@ -3,10 +3,8 @@
 // that the compiler vectorises. Each point is computed independently of the thread that owns
 // it, so the result is bitwise the same for any thread count.
 
-#include <cmath>
-#include <limits>
-
 #include "solver/dispatch.hpp"
+#include "solver/first_nonfinite.hpp"
 #include "solver/registry.hpp"
 #include "stencils/stencil.hpp"
 
@@ -41,15 +39,7 @@ class CpuBackend final : public Backend<T> {
 
   void download(Field<T>& u) override { copy_points(u_, u); }
 
-  long long first_nonfinite() override {
-    const T* u = u_.data();
-    const long long count = static_cast<long long>(u_.size());
-    long long first = std::numeric_limits<long long>::max();
-#pragma omp parallel for reduction(min : first) schedule(static)
-    for (long long n = 0; n < count; ++n)
-      if (!std::isfinite(u[n]) && n < first) first = n;
-    return first == std::numeric_limits<long long>::max() ? -1 : first;
-  }
+  long long first_nonfinite() override { return first_nonfinite_on_host(u_.data(), u_.size()); }
 
  private:
   // Calls body(p) for the flat index p of every interior point.

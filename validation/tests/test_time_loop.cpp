@@ -84,7 +84,6 @@ void expect_long_run_matches_reference(const BackendEntry& entry) {
 
 class LongRun : public ::testing::TestWithParam<std::string> {
  protected:
-  // GTEST_SKIP returns void, so it skips from SetUp, not from a function returning the entry.
   void SetUp() override {
     if (entry().uses_cuda) HEAT_REQUIRE_GPU();
   }
