@@ -19,8 +19,10 @@ for input in "$work/artifacts-$name"/*; do
   [ -e "$input" ] || continue
   report=$("$fuzzer" "$input" 2>&1)
   summary=$(printf '%s\n' "$report" | grep -m1 '^SUMMARY:')
-  # The faulting frame: the first one outside the sanitizers' own interceptors.
-  frame=$(printf '%s\n' "$report" | grep -E '^ *#[0-9]+ ' | grep -v -E '__interceptor_|__asan_|__sanitizer' | head -n 1)
+  # The faulting frame: the first one outside libFuzzer, the sanitizers and the allocator (an
+  # out-of-memory report starts in libFuzzer's malloc hook).
+  frame=$(printf '%s\n' "$report" | grep -E '^ *#[0-9]+ ' |
+          grep -v -E ' in (fuzzer::|__sanitizer|__asan|__lsan|__interceptor_|malloc|calloc|realloc|operator new)' | head -n 1)
   case "$frame" in
     *libhdf5*) echo "HDF5 library fault (not heatrk4's): $input: $summary" ;;
     *) echo "FINDING in heatrk4: $input: ${summary:-no sanitizer summary}"; failed=1 ;;
