@@ -79,6 +79,8 @@ std::vector<std::string> split_lines(const std::string& text) {
 std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) const {
   const std::string text{std::istreambuf_iterator<char>(input), std::istreambuf_iterator<char>()};
   const std::string file = config_option_.results().empty() ? "(config)" : config_option_.results().back();
+  if (config_option_.count() > 1)
+    throw InputError("--config is given " + std::to_string(config_option_.count()) + " times: give one file");
   const auto fail = [&file](int line, const std::string& what) {
     throw InputError("--config " + file + " line " + std::to_string(line) + ": " + what);
   };
@@ -152,9 +154,10 @@ std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) 
 }
 
 void add_strict_config(CLI::App& app, const std::string& name, const std::string& help, TryOptionValues try_values) {
-  // One file (CLI11 2.4 would take several, in reverse), so that a message names the file it read.
+  // One file, so that a message names the file it read: from_config refuses a second. (CLI11's
+  // Throw policy would say so itself, but from 2.4 it also refuses a run without --config.)
   CLI::Option* option = app.set_config(name, "", help);
-  option->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+  option->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.allow_config_extras(false);
   app.config_formatter(std::make_shared<StrictTomlConfig>(app, *option, std::move(try_values)));
 }

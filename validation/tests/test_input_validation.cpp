@@ -68,6 +68,13 @@ TEST_F(ConfigFile, AGoodFileRuns) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
 }
 
+TEST_F(ConfigFile, OneFileAtMost) {
+  const std::string good = write("good.toml", "n = 10\nsteps = 2\n");
+  const auto r = run_heatrk4(small_run({"--config", good, "--config", good}));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  expect_mentions(r, "--config is given 2 times: give one file");
+}
+
 struct BadConfig {
   std::string text, must_mention;
 };
