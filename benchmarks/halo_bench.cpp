@@ -65,7 +65,8 @@ void bench(const Settings& s, const MpiSession& mpi, int order) {
     Field<T> box(g.nx, g.ny, slab.box_planes(), T(1));
     MpiHaloExchange<T> exchange(slab, g, mpi.world());
     bytes = exchange.bytes_sent();
-    seconds = median_seconds_per_exchange(s, [&] { exchange.exchange(box.data()); }, [] {});
+    seconds = median_seconds_per_exchange(
+        s, [&] { exchange.exchange(box.data()); }, [] {});
   } else {
 #if HEAT_HAVE_NCCL
     DeviceBuffer<T> box(std::size_t(g.nx) * std::size_t(g.ny) * std::size_t(slab.box_planes()));
@@ -76,8 +77,8 @@ void bench(const Settings& s, const MpiSession& mpi, int order) {
     {
       NcclHaloExchange<T> exchange(slab, g, comm, stream);
       bytes = exchange.bytes_sent();
-      seconds = median_seconds_per_exchange(s, [&] { exchange.exchange(box.get()); },
-                                            [&] { HEAT_CUDA_CHECK(cudaStreamSynchronize(stream)); });
+      seconds = median_seconds_per_exchange(
+          s, [&] { exchange.exchange(box.get()); }, [&] { HEAT_CUDA_CHECK(cudaStreamSynchronize(stream)); });
     }
     HEAT_CUDA_CHECK(cudaStreamDestroy(stream));
 #endif
@@ -120,13 +121,16 @@ int main(int argc, char** argv) {
 #endif
     });
     if (mpi.rank() == 0)
-      std::printf("# %s memory, n = %d, median of %d batches of %d exchanges, slowest rank\n"
-                  "%-6s %5s %6s %7s %12s %10s %8s\n",
-                  s.memory.c_str(), s.n, s.repeats, s.batch, "prec", "order", "ghost", "ranks", "MB/rank", "us", "GB/s");
+      std::printf(
+          "# %s memory, n = %d, median of %d batches of %d exchanges, slowest rank\n"
+          "%-6s %5s %6s %7s %12s %10s %8s\n",
+          s.memory.c_str(), s.n, s.repeats, s.batch, "prec", "order", "ghost", "ranks", "MB/rank", "us", "GB/s");
     for (const std::string& precision : s.precisions)
       for (int order : s.orders) {
-        if (precision == "float") heat::bench<float>(s, mpi, order);
-        else heat::bench<double>(s, mpi, order);
+        if (precision == "float")
+          heat::bench<float>(s, mpi, order);
+        else
+          heat::bench<double>(s, mpi, order);
       }
   } catch (const heat::InputError& e) {
     if (mpi.rank() == 0) std::fprintf(stderr, "halo_bench: %s\n", e.what());

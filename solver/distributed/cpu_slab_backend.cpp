@@ -66,9 +66,8 @@ class CpuSlabBackend final : public Backend<T> {
       T* k = k_.data();
       T* sum = sum_.data();
       for_interior([&](std::size_t p) {
-        const T ks = apply_stencil<R, T>(w, in[p], [&](int axis, int d) {
-          return in[p + d * stride[axis]] + in[p - d * stride[axis]];
-        });
+        const T ks = apply_stencil<R, T>(
+            w, in[p], [&](int axis, int d) { return in[p + d * stride[axis]] + in[p - d * stride[axis]]; });
         k[p] = ks;
         sum[p] = rk4_accumulate(sum[p], stage, ks);
       });

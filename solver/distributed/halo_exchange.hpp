@@ -2,8 +2,9 @@
 //
 // A backend steps its box (decomposition.hpp) as if it were the whole problem and calls
 // exchange() with each field it is about to read with the stencil: u before stage 1, and under
-// GhostScheme::PerStage the stage input before stages 2 to 4. It need not know whether it runs alone: the first and last ranks
-// have no neighbour on one side, and a single rank has none, so those sides are left as they are.
+// GhostScheme::PerStage the stage input before stages 2 to 4. It need not know whether it runs
+// alone: the first and last ranks have no neighbour on one side, and a single rank has none, so
+// those sides are left as they are.
 //
 // The box pointer lives where the implementation works: host memory for MpiHaloExchange, device
 // memory for NcclHaloExchange (MPI never sees a device pointer: the device machine's OpenMPI is

@@ -31,11 +31,10 @@ MPI_Datatype mpi_value_type() {
 
 }  // namespace heat
 
-#define HEAT_MPI_CHECK(expr)                                                  \
-  do {                                                                        \
-    const int heat_mpi_status_ = (expr);                                      \
-    if (heat_mpi_status_ != MPI_SUCCESS)                                      \
-      ::heat::throw_mpi_error(heat_mpi_status_, #expr, __FILE__, __LINE__);   \
+#define HEAT_MPI_CHECK(expr)                                                                                   \
+  do {                                                                                                         \
+    const int heat_mpi_status_ = (expr);                                                                       \
+    if (heat_mpi_status_ != MPI_SUCCESS) ::heat::throw_mpi_error(heat_mpi_status_, #expr, __FILE__, __LINE__); \
   } while (0)
 
 namespace heat {
@@ -46,7 +45,8 @@ template <typename T>
 MPI_Datatype make_planes_type(const Grid& g, int planes) {
   const std::size_t plane_values = std::size_t(g.nx) * std::size_t(g.ny);
   if (plane_values > std::size_t(std::numeric_limits<int>::max()))
-    throw InputError("a z-plane of " + std::to_string(plane_values) + " points is more than MPI can send as one block (" +
+    throw InputError("a z-plane of " + std::to_string(plane_values) +
+                     " points is more than MPI can send as one block (" +
                      std::to_string(std::numeric_limits<int>::max()) + ")");
   MPI_Datatype plane = MPI_DATATYPE_NULL, block = MPI_DATATYPE_NULL;
   HEAT_MPI_CHECK(MPI_Type_contiguous(int(plane_values), mpi_value_type<T>(), &plane));

@@ -36,4 +36,3 @@ template Field<float> gather_whole_field(const Field<float>&, const Slab&, const
 template Field<double> gather_whole_field(const Field<double>&, const Slab&, const Grid&, MPI_Comm);
 
 }  // namespace heat
-

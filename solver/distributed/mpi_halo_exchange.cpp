@@ -26,10 +26,10 @@ void MpiHaloExchange<T>::exchange(T* box) {
   // Upwards first, then downwards; a missing neighbour is MPI_PROC_NULL, for which MPI does nothing.
   constexpr int kUpTag = 1, kDownTag = 2;
   const auto start = std::chrono::steady_clock::now();
-  HEAT_MPI_CHECK(MPI_Sendrecv(box + layout_.upper_edge, 1, side_type_, upper_, kUpTag,
-                              box + layout_.lower_ghost, 1, side_type_, lower_, kUpTag, comm_, MPI_STATUS_IGNORE));
-  HEAT_MPI_CHECK(MPI_Sendrecv(box + layout_.lower_edge, 1, side_type_, lower_, kDownTag,
-                              box + layout_.upper_ghost, 1, side_type_, upper_, kDownTag, comm_, MPI_STATUS_IGNORE));
+  HEAT_MPI_CHECK(MPI_Sendrecv(box + layout_.upper_edge, 1, side_type_, upper_, kUpTag, box + layout_.lower_ghost, 1,
+                              side_type_, lower_, kUpTag, comm_, MPI_STATUS_IGNORE));
+  HEAT_MPI_CHECK(MPI_Sendrecv(box + layout_.lower_edge, 1, side_type_, lower_, kDownTag, box + layout_.upper_ghost, 1,
+                              side_type_, upper_, kDownTag, comm_, MPI_STATUS_IGNORE));
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -35,13 +35,14 @@ void check_exchange(int order, int nz, GhostScheme scheme) {
   EXPECT_EQ(test::sum_over_ranks((long long)exchange.bytes_sent()),
             (long long)(2 * (ranks - 1) * ghost_values * sizeof(T)));
   exchange.exchange(box.data());
-  const std::string label = "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ghost " +
-                            std::to_string(slab.ghost);
+  const std::string label =
+      "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ghost " + std::to_string(slab.ghost);
   EXPECT_EQ(test::sum_over_ranks(test::bitwise_differences(box, expected)), 0) << label;
   // A second exchange finds every plane already right and changes nothing.
   exchange.exchange(box.data());
   EXPECT_EQ(test::sum_over_ranks(test::bitwise_differences(box, expected)), 0) << label << ", second exchange";
-  if (ranks > 1) EXPECT_EQ(test::sum_over_ranks(exchange.seconds_spent() > 0 ? 0 : 1), 0) << label << ": no time counted";
+  if (ranks > 1)
+    EXPECT_EQ(test::sum_over_ranks(exchange.seconds_spent() > 0 ? 0 : 1), 0) << label << ": no time counted";
 }
 
 // Plane counts that fit 3 ranks, one uneven and one larger, for r and for 4r ghost planes.
