@@ -30,4 +30,12 @@ class PendingFile {
 // Writes a small text file (the series files) the same safe way. Throws RunError.
 void write_text_file_safely(const std::string& final_path, const std::string& text);
 
+// The temporary name a file is written under ("F.tmp-PID"): the pid keeps two runs writing into
+// one directory apart, and tells a later run whether the writer still exists.
+std::string temporary_name_for(const std::string& final_path);
+
+// Removes the temporary files in `directory` whose writing process no longer exists (a run
+// killed with SIGKILL cannot remove its own). Files of live processes are left alone.
+void remove_abandoned_temporary_files(const std::string& directory);
+
 }  // namespace heat
