@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 
@@ -128,6 +129,13 @@ std::unique_ptr<Backend<T>> make_rank_backend(const BackendEntry& entry, const R
   return make_cpu_slab_backend<T>(box_problem, GhostScheme::PerStage, exchange);
 }
 
+// Test hook: HEATRK4_TEST_FAIL_RANK=R makes rank R fail after its first chunk of steps, as a
+// CUDA or I/O error on one rank would, so the tests can show that the whole job then ends.
+bool fails_for_test(const Ranks& ranks) {
+  const char* rank = std::getenv("HEATRK4_TEST_FAIL_RANK");
+  return rank && std::atoi(rank) == ranks.rank();
+}
+
 template <typename T>
 int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, const Slab& slab,
             std::chrono::steady_clock::time_point start) {
@@ -167,7 +175,11 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
 
   ProgressLine progress(plan.backend, !plan.quiet && ranks.is_root());
   LoopHooks<T> hooks;
-  hooks.progress = [&](int done, int total, double busy) { progress.update(done, total, busy); };
+  const bool fail_for_test = fails_for_test(ranks);
+  hooks.progress = [&](int done, int total, double busy) {
+    if (fail_for_test) throw RunError("test hook HEATRK4_TEST_FAIL_RANK: failing after step " + std::to_string(done));
+    progress.update(done, total, busy);
+  };
   hooks.output_every = plan.output_every;
   if (writer)
     hooks.snapshot = [&](const Field<T>& field, int done) {
