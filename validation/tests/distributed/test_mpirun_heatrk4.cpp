@@ -149,5 +149,19 @@ TEST(MpirunHeatrk4, JsonSummaryHasRanksAndExchangeTime) {
   EXPECT_EQ(json.find("\"exchange_s\": 0,"), std::string::npos) << "no exchange time counted: " << json;
 }
 
+// HDF5 reads a virtual dataset's missing source as zeros without complaint: heatrk4 must not.
+TEST(MpirunHeatrk4, SnapshotWithAMissingSlabFileIsRefused) {
+  const std::string out = test::temp_directory("missing-slab");
+  ASSERT_EQ(run_on(2, run_args(2, "float", out)).exit_code, 0);
+  fs::remove(out + "/heat_000003.rank1of2.h5");
+  const std::string snapshot = out + "/heat_000003.hdf";
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"compare", snapshot, snapshot}, {"--restart", snapshot, "--steps", "1", "--output", out + "/more"}}) {
+    const auto result = test::run_heatrk4(args);
+    EXPECT_EQ(result.exit_code, 2) << args[0] << ":\n" << result.output;
+    EXPECT_NE(result.output.find("heat_000003.rank1of2.h5, which is missing"), std::string::npos) << result.output;
+  }
+}
+
 }  // namespace
 }  // namespace heat
