@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "apps/commands.hpp"
+#include "apps/ranks.hpp"
 #include "solver/errors.hpp"
 
 namespace heat {
@@ -49,21 +50,40 @@ void build_command_line(CLI::App& app, CommandAction& action) {
   add_convergence_command(app, action);
 }
 
+namespace {
+
+// Bad input is found alike on every rank (the command line is the same, and the run validates
+// collectively), so rank 0 alone says what it is and every rank exits 2 on its own. A failure
+// while running may be one rank's alone: that rank says so and ends the others, which might
+// otherwise wait on it forever.
+int refuse(const Ranks& ranks, const char* what) {
+  if (ranks.is_root()) std::fprintf(stderr, "heatrk4: error: %s\n", what);
+  return exit_code::bad_input;
+}
+
+int fail(const Ranks& ranks, const char* what) {
+  if (ranks.size() > 1) std::fprintf(stderr, "heatrk4: rank %d: run failed: %s\n", ranks.rank(), what);
+  else std::fprintf(stderr, "heatrk4: run failed: %s\n", what);
+  return ranks.end_every_rank(exit_code::run_failure);
+}
+
+}  // namespace
+
 std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const* argv) {
+  const Ranks& ranks = process_ranks();
   try {
     std::vector<std::string> args = arguments_with_long_help(argc, argv);
     app.parse(args);
     return std::nullopt;
   } catch (const CLI::CallForHelp& e) {
-    return print_help(app, e);
+    return ranks.is_root() ? print_help(app, e) : exit_code::ok;
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return ranks.is_root() ? app.exit(e) : exit_code::ok;
   } catch (const CLI::ParseError& e) {
-    app.exit(e);  // prints CLI11's message naming the option
+    if (ranks.is_root()) app.exit(e);  // prints CLI11's message naming the option
     return exit_code::bad_input;
   } catch (const InputError& e) {
-    std::fprintf(stderr, "heatrk4: error: %s\n", e.what());
-    return exit_code::bad_input;
+    return refuse(ranks, e.what());
   }
 }
 
@@ -72,17 +92,15 @@ int run_command_line(int argc, const char* const* argv) {
   CommandAction action;
   build_command_line(app, action);
   if (const std::optional<int> exit = parse_command_line(app, argc, argv)) return *exit;
+  const Ranks& ranks = process_ranks();
   try {
     return action ? action() : exit_code::ok;
   } catch (const InputError& e) {
-    std::fprintf(stderr, "heatrk4: error: %s\n", e.what());
-    return exit_code::bad_input;
+    return refuse(ranks, e.what());
   } catch (const RunError& e) {
-    std::fprintf(stderr, "heatrk4: run failed: %s\n", e.what());
-    return exit_code::run_failure;
+    return fail(ranks, e.what());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "heatrk4: run failed: %s\n", e.what());
-    return exit_code::run_failure;
+    return fail(ranks, e.what());
   }
 }
 

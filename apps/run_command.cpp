@@ -3,15 +3,19 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
+#include "apps/ranks.hpp"
 #include "apps/restart.hpp"
 #include "apps/run_checks.hpp"
 #include "apps/run_summary.hpp"
 #include "io/input_file.hpp"
+#include "solver/distributed/cpu_slab_backend.hpp"
+#include "solver/distributed/slab_field.hpp"
 #include "solver/errors.hpp"
 #include "solver/gpu_info.hpp"
 #include "solver/registry.hpp"
@@ -96,14 +100,54 @@ Field<T> initial_field(const RunPlan& plan, LoadedField& loaded) {
   return make_initial_field<T>(plan.problem.grid, plan.init);
 }
 
+// CUDA backends step one GPU's whole grid; their halo exchange (NCCL) is not wired in yet.
+void require_backend_runs_on(const BackendEntry& entry, const Ranks& ranks) {
+  if (entry.uses_cuda && ranks.size() > 1)
+    throw InputError("--backend " + entry.name + " runs on one rank only so far, and this job has " +
+                     std::to_string(ranks.size()) + " ranks: use --backend cpu for a distributed run, or run " +
+                     entry.name + " without mpirun");
+}
+
+// Every rank's part of the grid, in rank order, for the snapshot that maps their slab files.
+std::vector<std::pair<int, int>> parts_of_every_rank(const Problem& p, int ranks) {
+  std::vector<std::pair<int, int>> parts;
+  for (int rank = 0; rank < ranks; ++rank) {
+    const Slab s = decompose(p.grid, p.order, ranks, rank);
+    parts.emplace_back(s.part_begin, s.part_end);
+  }
+  return parts;
+}
+
+// This rank's backend for its box. The cpu backend fills its ghost planes through `exchange`
+// (which has nothing to do on one rank); CUDA backends run on one rank, whose box is the grid.
 template <typename T>
-int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
+std::unique_ptr<Backend<T>> make_rank_backend(const BackendEntry& entry, const RunPlan& plan, const Slab& slab,
+                                              HaloExchange<T>& exchange) {
+  Problem box_problem = plan.problem;
+  box_problem.grid = slab.box_grid(plan.problem.grid);
+  if (entry.uses_cuda) return entry.make<T>(box_problem, plan.backend_options);
+  return make_cpu_slab_backend<T>(box_problem, GhostScheme::PerStage, exchange);
+}
+
+// Test hook: HEATRK4_TEST_FAIL_RANK=R makes rank R fail after its first chunk of steps, as a
+// CUDA or I/O error on one rank would, so the tests can show that the whole job then ends.
+bool fails_for_test(const Ranks& ranks) {
+  const char* rank = std::getenv("HEATRK4_TEST_FAIL_RANK");
+  return rank && std::atoi(rank) == ranks.rank();
+}
+
+template <typename T>
+int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, const Slab& slab,
             std::chrono::steady_clock::time_point start) {
+  const Ranks& ranks = process_ranks();
   const RunPlan& plan = report.plan;
-  Field<T> u = initial_field<T>(plan, loaded);
+  Field<T> whole = initial_field<T>(plan, loaded);
+  loaded.values = Field<double>();
   // --check starts the double reference from the same, already rounded, field.
-  const Field<double> check_start = plan.check ? field_cast<double>(u) : Field<double>();
-  auto backend = entry.make<T>(plan.problem, plan.backend_options);
+  const Field<double> check_start = plan.check && ranks.is_root() ? field_cast<double>(whole) : Field<double>();
+  Field<T> u = take_box(std::move(whole), slab);
+  auto exchange = ranks.make_host_halo_exchange<T>(slab, plan.problem.grid);
+  auto backend = make_rank_backend<T>(entry, plan, slab, *exchange);
 
   std::unique_ptr<SnapshotWriter> writer;
   if (plan.output.format != OutputFormat::None) {
@@ -119,13 +163,23 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
     run.start_step = plan.start_step;
     run.start_time = plan.start_time;
     run.command_line = command_line_text();
-    writer = std::make_unique<SnapshotWriter>(plan.output, run);
+    SnapshotShare share;
+    share.rank = ranks.rank();
+    share.ranks = ranks.size();
+    share.box_begin = slab.box_begin;
+    share.parts = parts_of_every_rank(plan.problem, ranks.size());
+    share.wait_for_every_rank = [&ranks] { ranks.wait_for_every_rank(); };
+    writer = std::make_unique<SnapshotWriter>(plan.output, run, share);
   }
   report.setup_s = seconds_since(start);
 
-  ProgressLine progress(plan.backend, !plan.quiet);
+  ProgressLine progress(plan.backend, !plan.quiet && ranks.is_root());
   LoopHooks<T> hooks;
-  hooks.progress = [&](int done, int total, double busy) { progress.update(done, total, busy); };
+  const bool fail_for_test = fails_for_test(ranks);
+  hooks.progress = [&](int done, int total, double busy) {
+    if (fail_for_test) throw RunError("test hook HEATRK4_TEST_FAIL_RANK: failing after step " + std::to_string(done));
+    progress.update(done, total, busy);
+  };
   hooks.output_every = plan.output_every;
   hooks.first_step = plan.start_step;
   if (writer)
@@ -134,54 +188,75 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
     };
   report.loop = run_time_loop(*backend, u, plan.steps, hooks);
   progress.finish();
+  report.ranks = ranks.size();
+  report.exchange_s = ranks.slowest(exchange->seconds_spent());
+  for (double* t : {&report.loop.upload_s, &report.loop.compute_s, &report.loop.download_s, &report.loop.output_s})
+    *t = ranks.slowest(*t);
   if (writer) report.files = writer->files();
   report.final_step = plan.start_step + plan.steps;
   report.final_time = plan.start_time + plan.steps * plan.problem.dt;
 
+  bool mismatch = false;
   if (plan.check) {
     const auto t0 = std::chrono::steady_clock::now();
-    const Field<double> reference = cpu_reference(plan.problem, check_start, plan.steps);
-    report.check = compare_fields(u, reference, plan.rtol, plan.atol);
+    const Field<T> result = ranks.gather_on_root(u, slab, plan.problem.grid);
+    if (ranks.is_root()) {
+      const Field<double> reference = cpu_reference(plan.problem, check_start, plan.steps);
+      report.check = compare_fields(result, reference, plan.rtol, plan.atol);
+      mismatch = !report.check.pass();
+    }
     report.checked = true;
     report.check_s = seconds_since(t0);
+    // Every rank exits with the check's verdict.
+    mismatch = ranks.on_any_rank(mismatch);
   }
-  if (!plan.quiet) print_summary(report);
-  if (!plan.json.empty()) write_json_summary(report, plan.json);
-  return report.checked && !report.check.pass() ? exit_code::mismatch : exit_code::ok;
+  if (ranks.is_root()) {
+    if (!plan.quiet) print_summary(report);
+    if (!plan.json.empty()) write_json_summary(report, plan.json);
+  }
+  return mismatch ? exit_code::mismatch : exit_code::ok;
 }
 
 int run(const CLI::App& app, const RunOptions& given) {
   const auto start = std::chrono::steady_clock::now();
-  RunOptions options = with_restart_implied(app, given);
-  const bool from_file = options.init == "file" && !options.init_file.empty();
-  LoadedField loaded;
-  std::vector<std::string> overrides;
-  if (from_file) {
-    loaded = read_initial_field(options.init_file, options.init_array);
-    require_grid_options_agree(app, options, loaded.grid);
-    // Said at once on stderr (also under --quiet) and again in the summary.
-    overrides = take_stored_settings(app, options);
-    for (const auto& line : overrides) std::fprintf(stderr, "heatrk4: note: %s\n", line.c_str());
-  }
+  const Ranks& ranks = process_ranks();
   RunReport report;
-  report.overrides = overrides;
-  report.plan = make_run_plan(options, from_file ? &loaded.grid : nullptr);
-  RunPlan& plan = report.plan;
-  if (from_file && loaded.has_run_state) {
-    plan.start_step = loaded.step;
-    plan.start_time = loaded.time;
-    require_final_step_fits(plan.start_step, plan.steps);
-  }
-  require_usable_derived_values(plan);
-  require_usable_output_paths(plan, options.overwrite);
-  const BackendEntry& entry = *default_registry().find(plan.backend);
-  require_host_memory(plan, entry);
-  report.device = device_description(plan, entry);
+  LoadedField loaded;
+  const BackendEntry* entry = nullptr;
+  Slab slab;
+  // Every rank validates; bad input on any of them ends all of them with exit 2 before any work.
+  ranks.validate_everywhere([&] {
+    RunOptions options = with_restart_implied(app, given);
+    const bool from_file = options.init == "file" && !options.init_file.empty();
+    if (from_file) {
+      loaded = read_initial_field(options.init_file, options.init_array);
+      require_grid_options_agree(app, options, loaded.grid);
+      // Said at once on stderr (also under --quiet) and again in the summary.
+      report.overrides = take_stored_settings(app, options);
+      for (const auto& line : report.overrides)
+        if (ranks.is_root()) std::fprintf(stderr, "heatrk4: note: %s\n", line.c_str());
+    }
+    report.plan = make_run_plan(options, from_file ? &loaded.grid : nullptr);
+    RunPlan& plan = report.plan;
+    if (from_file && loaded.has_run_state) {
+      plan.start_step = loaded.step;
+      plan.start_time = loaded.time;
+      require_final_step_fits(plan.start_step, plan.steps);
+    }
+    require_usable_derived_values(plan);
+    require_usable_output_paths(plan, options.overwrite);
+    entry = default_registry().find(plan.backend);
+    require_backend_runs_on(*entry, ranks);
+    slab = decompose(plan.problem.grid, plan.problem.order, ranks.size(), ranks.rank());
+    require_host_memory(plan, *entry);
+    report.device = device_description(plan, *entry);
+  });
+  const RunPlan& plan = report.plan;
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
-  report.bytes_per_point = entry.bytes_per_point(plan.problem, value);
+  report.bytes_per_point = entry->bytes_per_point(plan.problem, value);
 
-  return plan.precision == Precision::Float ? execute<float>(report, entry, loaded, start)
-                                            : execute<double>(report, entry, loaded, start);
+  return plan.precision == Precision::Float ? execute<float>(report, *entry, loaded, slab, start)
+                                            : execute<double>(report, *entry, loaded, slab, start);
 }
 
 }  // namespace

@@ -29,6 +29,9 @@ void print_summary(const RunReport& r) {
   for (const auto& line : r.overrides) std::printf("  override  %s\n", line.c_str());
   std::printf("  backend   %s on %s%s%s\n", r.plan.backend.c_str(), r.device.c_str(),
               r.plan.backend_note.empty() ? "" : "; ", r.plan.backend_note.c_str());
+  if (r.ranks > 1)
+    std::printf("  ranks     %d (z-slabs), halo exchange %.3f s on the slowest rank (%.1f%% of compute)\n", r.ranks,
+                r.exchange_s, r.loop.compute_s > 0 ? 100 * r.exchange_s / r.loop.compute_s : 0.0);
   std::printf("  time      setup %.3f s, upload %.3f s, compute %.3f s, download %.3f s, check %.3f s, output %.3f s\n",
               r.setup_s, r.loop.upload_s, r.loop.compute_s, r.loop.download_s, r.check_s, r.loop.output_s);
   std::printf("  rate      %.3f ms/step, %.3e points/s, %.1f GB/s by the byte model (%.0f B/point/step)\n",
@@ -58,11 +61,13 @@ void write_json_summary(const RunReport& r, const std::string& path) {
   JsonObject timing;
   timing.add("setup_s", r.setup_s).add("upload_s", r.loop.upload_s).add("compute_s", r.loop.compute_s);
   timing.add("download_s", r.loop.download_s).add("check_s", r.check_s).add("output_s", r.loop.output_s);
+  timing.add("exchange_s", r.exchange_s);
   JsonObject rate;
   rate.add("ms_per_step", r.ms_per_step()).add("points_per_second", r.points_per_second());
   rate.add("bytes_per_point_per_step", r.bytes_per_point).add("effective_gb_per_s", r.effective_gb_per_s());
   JsonObject root;
   root.add("problem", problem).add("overrides", r.overrides).add("backend", r.plan.backend).add("device", r.device);
+  root.add("ranks", r.ranks);
   root.add("timing", timing).add("rate", rate);
   root.add("final_step", r.final_step).add("final_time", r.final_time);
   if (r.checked) {

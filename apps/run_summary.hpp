@@ -15,7 +15,9 @@ struct RunReport {
   std::string device;      // "host (N threads)" or the GPU's name, memory and capability
   double bytes_per_point = 0;  // the backend's byte model, per interior point per step
   double setup_s = 0, check_s = 0;
-  LoopTimings loop;
+  LoopTimings loop;  // each time the slowest rank's
+  int ranks = 1;
+  double exchange_s = 0;          // the slowest rank's time in halo exchanges, waiting included
   bool checked = false;
   FieldDifference check;
   std::vector<std::string> files;

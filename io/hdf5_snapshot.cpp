@@ -89,10 +89,17 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
   file.check_status(group.close(), "group /heatrk4");
 }
 
+hid_t file_type_of(bool is_float) { return is_float ? H5T_IEEE_F32LE : H5T_IEEE_F64LE; }
+
+// Dataset `name` under `location`, chunked along whole x rows, holding `u`'s planes
+// [first_plane, first_plane + planes).
 template <typename T>
-void write_point_data(const FileContext& file, hid_t vtkhdf, const Field<T>& u, const Grid& g, int compress) {
-  Handle point_data(file.check(H5Gcreate2(vtkhdf, "PointData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "PointData"),
-                    H5Gclose);
+void write_planes(const FileContext& file, hid_t location, const char* name, const Field<T>& u, int first_plane,
+                  int planes, int compress) {
+  Grid g;
+  g.nx = u.nx();
+  g.ny = u.ny();
+  g.nz = planes;
   const hsize_t dims[3] = {hsize_t(g.nz), hsize_t(g.ny), hsize_t(g.nx)};
   Handle space(file.check(H5Screate_simple(3, dims, nullptr), "dataspace"), H5Sclose);
   Handle layout(file.check(H5Pcreate(H5P_DATASET_CREATE), "dataset properties"), H5Pclose);
@@ -103,14 +110,70 @@ void write_point_data(const FileContext& file, hid_t vtkhdf, const Field<T>& u, 
     file.check_status(H5Pset_shuffle(layout.get()), "shuffle filter");
     file.check_status(H5Pset_deflate(layout.get(), unsigned(compress)), "gzip filter");
   }
-  const hid_t file_type = std::is_same_v<T, float> ? H5T_IEEE_F32LE : H5T_IEEE_F64LE;
   const hid_t memory_type = std::is_same_v<T, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
-  Handle dataset(file.check(H5Dcreate2(point_data.get(), "u", file_type, space.get(), H5P_DEFAULT, layout.get(),
-                                       H5P_DEFAULT),
-                            "dataset u"),
+  Handle dataset(file.check(H5Dcreate2(location, name, file_type_of(std::is_same_v<T, float>), space.get(),
+                                       H5P_DEFAULT, layout.get(), H5P_DEFAULT),
+                            name),
                  H5Dclose);
-  file.check_status(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, u.data()), "dataset u");
-  file.check_status(dataset.close(), "dataset u");
+  file.check_status(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, u.data() + u.index(0, 0, first_plane)),
+                    name);
+  file.check_status(dataset.close(), name);
+}
+
+// /VTKHDF/PointData/u as an HDF5 virtual dataset: each slab file's /u mapped onto its planes.
+// Serial HDF5 (1.10 and later) reads it as one array, so ParaView, restart and compare see the
+// whole grid. The slab names are relative, resolved in the snapshot's own directory.
+void write_virtual_planes(const FileContext& file, hid_t location, const Grid& g, bool is_float,
+                          const std::vector<SlabFile>& slabs) {
+  const hsize_t dims[3] = {hsize_t(g.nz), hsize_t(g.ny), hsize_t(g.nx)};
+  Handle whole(file.check(H5Screate_simple(3, dims, nullptr), "dataspace"), H5Sclose);
+  Handle layout(file.check(H5Pcreate(H5P_DATASET_CREATE), "dataset properties"), H5Pclose);
+  for (const SlabFile& slab : slabs) {
+    const hsize_t slab_dims[3] = {hsize_t(slab.z_end - slab.z_begin), hsize_t(g.ny), hsize_t(g.nx)};
+    const hsize_t start[3] = {hsize_t(slab.z_begin), 0, 0};
+    Handle source(file.check(H5Screate_simple(3, slab_dims, nullptr), "slab dataspace"), H5Sclose);
+    file.check_status(H5Sselect_hyperslab(whole.get(), H5S_SELECT_SET, start, nullptr, slab_dims, nullptr),
+                      "slab selection");
+    file.check_status(H5Pset_virtual(layout.get(), whole.get(), slab.name.c_str(), "/u", source.get()),
+                      "virtual mapping");
+  }
+  file.check_status(H5Sselect_all(whole.get()), "dataspace");
+  Handle dataset(file.check(H5Dcreate2(location, "u", file_type_of(is_float), whole.get(), H5P_DEFAULT,
+                                       layout.get(), H5P_DEFAULT),
+                            "virtual dataset u"),
+                 H5Dclose);
+  file.check_status(dataset.close(), "virtual dataset u");
+}
+
+// The VTKHDF layout of design section 4 around a point array that `write_u(point_data)` makes.
+template <typename WriteU>
+void write_vtkhdf_layout(const std::string& path, const Grid& g, const RunDescription& run, int step, double time,
+                         WriteU&& write_u) {
+  h5::initialize_library();
+  const FileContext file{path};
+  Handle h5file(file.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "cannot create"),
+                H5Fclose);
+  {
+    Handle vtkhdf(file.check(H5Gcreate2(h5file.get(), "VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "VTKHDF"),
+                  H5Gclose);
+    write_vtkhdf_attributes(file, vtkhdf.get(), g);
+    {
+      Handle point_data(
+          file.check(H5Gcreate2(vtkhdf.get(), "PointData", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "PointData"),
+          H5Gclose);
+      write_u(file, point_data.get());
+    }
+    // CellData and FieldData stay empty. ParaView 5.11's VTKHDF reader reads ImageData field
+    // arrays as if they were image-shaped and fails the whole file on a one-value array
+    // ("Expecting ndims >= 3"), so time and step are in /heatrk4 and heat.hdf.series instead.
+    // The empty groups are there because that reader closes them unconditionally and prints
+    // HDF5 errors for each one that is missing.
+    for (const char* empty : {"CellData", "FieldData"})
+      Handle(file.check(H5Gcreate2(vtkhdf.get(), empty, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), empty), H5Gclose);
+  }
+  write_run_group(file, h5file.get(), run, step, time);
+  // Closing flushes the metadata: on a full disk this is where the failure shows.
+  file.check_status(h5file.close(), "closing the file");
 }
 
 }  // namespace
@@ -126,34 +189,36 @@ std::string hdf5_gzip_unavailable_reason() {
 template <typename T>
 void write_vtkhdf_file(const std::string& path, const Field<T>& u, const RunDescription& run, int step, double time,
                        int compress) {
-  h5::initialize_library();
-  const FileContext file{path};
   Grid g = run.problem.grid;
   g.nx = u.nx();
   g.ny = u.ny();
   g.nz = u.nz();
+  write_vtkhdf_layout(path, g, run, step, time, [&](const FileContext& file, hid_t point_data) {
+    write_planes(file, point_data, "u", u, 0, u.nz(), compress);
+  });
+}
+
+template <typename T>
+void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes, int compress) {
+  h5::initialize_library();
+  const FileContext file{path};
   Handle h5file(file.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "cannot create"),
                 H5Fclose);
-  {
-    Handle vtkhdf(file.check(H5Gcreate2(h5file.get(), "VTKHDF", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "VTKHDF"),
-                  H5Gclose);
-    write_vtkhdf_attributes(file, vtkhdf.get(), g);
-    write_point_data(file, vtkhdf.get(), u, g, compress);
-    // CellData and FieldData stay empty. ParaView 5.11's VTKHDF reader reads ImageData field
-    // arrays as if they were image-shaped and fails the whole file on a one-value array
-    // ("Expecting ndims >= 3"), so time and step are in /heatrk4 and heat.hdf.series instead.
-    // The empty groups are there because that reader closes them unconditionally and prints
-    // HDF5 errors for each one that is missing.
-    for (const char* empty : {"CellData", "FieldData"})
-      Handle(file.check(H5Gcreate2(vtkhdf.get(), empty, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), empty), H5Gclose);
-  }
-  write_run_group(file, h5file.get(), run, step, time);
-  // Closing flushes the metadata: on a full disk this is where the failure shows.
+  write_planes(file, h5file.get(), "u", box, first_plane, planes, compress);
   file.check_status(h5file.close(), "closing the file");
+}
+
+void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>& slabs, bool is_float,
+                               const RunDescription& run, int step, double time) {
+  write_vtkhdf_layout(path, run.problem.grid, run, step, time, [&](const FileContext& file, hid_t point_data) {
+    write_virtual_planes(file, point_data, run.problem.grid, is_float, slabs);
+  });
 }
 
 template void write_vtkhdf_file<float>(const std::string&, const Field<float>&, const RunDescription&, int, double, int);
 template void write_vtkhdf_file<double>(const std::string&, const Field<double>&, const RunDescription&, int, double,
                                         int);
+template void write_slab_file<float>(const std::string&, const Field<float>&, int, int, int);
+template void write_slab_file<double>(const std::string&, const Field<double>&, int, int, int);
 
 }  // namespace heat

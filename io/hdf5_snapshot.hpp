@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "io/snapshots.hpp"
 #include "solver/field.hpp"
@@ -18,6 +19,23 @@ bool built_with_hdf5();
 template <typename T>
 void write_vtkhdf_file(const std::string& path, const Field<T>& u, const RunDescription& run, int step, double time,
                        int compress);
+
+// One rank's planes of a distributed snapshot: a file whose dataset /u holds the planes
+// [first_plane, first_plane + planes) of `box`, shaped (planes, ny, nx). Throws RunError.
+template <typename T>
+void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes, int compress);
+
+// Where one slab file's planes lie in the whole grid; `name` is relative to the snapshot's directory.
+struct SlabFile {
+  std::string name;
+  int z_begin = 0, z_end = 0;
+};
+
+// The snapshot of a distributed run: the file write_vtkhdf_file writes for the whole grid
+// (run.problem.grid), except that /VTKHDF/PointData/u is an HDF5 virtual dataset over the slab
+// files, which must tile [0, nz). Throws RunError.
+void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>& slabs, bool is_float,
+                               const RunDescription& run, int step, double time);
 
 // Why gzip cannot be used in this HDF5 build, or empty when it can.
 std::string hdf5_gzip_unavailable_reason();

@@ -26,6 +26,17 @@ template void write_vtkhdf_file<float>(const std::string&, const Field<float>&, 
 template void write_vtkhdf_file<double>(const std::string&, const Field<double>&, const RunDescription&, int, double,
                                         int);
 
+template <typename T>
+void write_slab_file(const std::string& path, const Field<T>&, int, int, int) {
+  refuse(path);
+}
+template void write_slab_file<float>(const std::string&, const Field<float>&, int, int, int);
+template void write_slab_file<double>(const std::string&, const Field<double>&, int, int, int);
+void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>&, bool, const RunDescription&, int,
+                               double) {
+  refuse(path);
+}
+
 LoadedField read_initial_field(const std::string& path, const std::string&) { refuse(path); }
 ImageFileInfo read_image_file_info(const std::string& path) { refuse(path); }
 PointArray read_point_array(const std::string& path, const std::string&) { refuse(path); }

@@ -16,7 +16,7 @@ void require_writable_directory(const std::string& directory, const std::string&
 // nearest existing one above it) must take a new file, and an existing file there must be writable.
 void require_writable_file(const std::string& path, const std::string& option);
 
-// The names of the snapshots (heat_<step>.hdf, .vti) and series files (heat.hdf.series,
+// The names of the snapshots (heat_<step>.hdf, .vti, and the slab files of distributed ones) and series files (heat.hdf.series,
 // heat.pvd) in `directory`, in name order; none when it does not exist.
 std::vector<std::string> series_files_in(const std::string& directory);
 

@@ -76,6 +76,20 @@ std::string snapshot_name(int step, const std::string& extension) {
   return buf + extension;
 }
 
+std::string slab_file_name(int step, int rank, int ranks) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "heat_%06d.rank%dof%d.h5", step, rank, ranks);
+  return buf;
+}
+
+int step_from_slab_file_name(const std::string& name) {
+  int step = -1, rank = -1, ranks = -1, consumed = 0;
+  if (std::sscanf(name.c_str(), "heat_%d.rank%dof%d.h5%n", &step, &rank, &ranks, &consumed) < 3 ||
+      consumed != int(name.size()))
+    return -1;
+  return step;
+}
+
 int step_from_snapshot_name(const std::string& name) {
   int step = -1, consumed = 0;
   if (std::sscanf(name.c_str(), "heat_%d.%*[a-z]%n", &step, &consumed) < 1 || consumed != int(name.size())) return -1;

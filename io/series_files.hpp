@@ -29,5 +29,9 @@ void record_entry(std::vector<SeriesEntry>& entries, const SeriesEntry& entry);
 // "heat_000042.hdf" for step 42 and extension "hdf"; the step number back from such a name, or -1.
 std::string snapshot_name(int step, const std::string& extension);
 int step_from_snapshot_name(const std::string& name);
+// "heat_000042.rank1of3.h5": rank 1's planes of a 3-rank run's snapshot 42, which heat_000042.hdf
+// maps into one dataset; the step back from such a name, or -1.
+std::string slab_file_name(int step, int rank, int ranks);
+int step_from_slab_file_name(const std::string& name);
 
 }  // namespace heat

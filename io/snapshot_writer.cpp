@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <filesystem>
+#include <type_traits>
 
 #include "io/hdf5_snapshot.hpp"
 #include "io/output_paths.hpp"
@@ -39,6 +40,7 @@ std::string output_format_unavailable_reason(OutputFormat format) {
 struct SnapshotWriter::Impl {
   OutputSpec spec;
   RunDescription run;
+  SnapshotShare share;
   std::vector<std::string> files;
   std::vector<SeriesEntry> hdf_entries, vtk_entries;
   bool directory_ready = false;
@@ -67,11 +69,37 @@ struct SnapshotWriter::Impl {
     directory_ready = true;
   }
 
+  // Every rank's slab file is complete (renamed to its final name) before rank 0 writes the file
+  // that maps them, and the series lists a snapshot only once that file is complete too.
+  template <typename T>
+  void write_distributed_hdf5(const Field<T>& box, int step, double time) {
+    const auto [part_begin, part_end] = share.parts[std::size_t(share.rank)];
+    PendingFile slab(path_of(slab_file_name(step, share.rank, share.ranks)));
+    write_slab_file(slab.temporary_path(), box, part_begin - share.box_begin, part_end - part_begin, spec.compress);
+    slab.commit();
+    share.wait_for_every_rank();
+    if (share.rank != 0) return;
+    std::vector<SlabFile> slabs;
+    for (int rank = 0; rank < share.ranks; ++rank) {
+      const auto [begin, end] = share.parts[std::size_t(rank)];
+      slabs.push_back({slab_file_name(step, rank, share.ranks), begin, end});
+    }
+    const std::string name = snapshot_name(step, "hdf");
+    PendingFile file(path_of(name));
+    write_vtkhdf_virtual_file(file.temporary_path(), slabs, std::is_same_v<T, float>, run, step, time);
+    file.commit();
+    note_file(file.final_path());
+    record_entry(hdf_entries, {step, time, name});
+    write_text_file_safely(path_of("heat.hdf.series"), hdf_series_text(hdf_entries));
+  }
+
   template <typename T>
   void write(const Field<T>& u, int step, double time) {
     if (spec.format == OutputFormat::None) return;
     create_directory_once();
-    if (writes_hdf5(spec.format)) {
+    if (writes_hdf5(spec.format) && share.ranks > 1) {
+      write_distributed_hdf5(u, step, time);
+    } else if (writes_hdf5(spec.format)) {
       const std::string name = snapshot_name(step, "hdf");
       PendingFile file(path_of(name));
       write_vtkhdf_file(file.temporary_path(), u, run, step, time, spec.compress);
@@ -81,6 +109,7 @@ struct SnapshotWriter::Impl {
       write_text_file_safely(path_of("heat.hdf.series"), hdf_series_text(hdf_entries));
     }
     if (writes_vtk(spec.format)) {
+      // The constructor refuses VTK output on more than one rank.
       const std::string name = snapshot_name(step, "vti");
       PendingFile file(path_of(name));
       write_vti_file(file.temporary_path(), u, run.problem.grid, step, time, spec.compress);
@@ -92,18 +121,29 @@ struct SnapshotWriter::Impl {
   }
 };
 
-SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run) : impl_(std::make_unique<Impl>()) {
+SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run, SnapshotShare share)
+    : impl_(std::make_unique<Impl>()) {
   impl_->spec = spec;
   impl_->run = run;
+  impl_->share = std::move(share);
   if (spec.format == OutputFormat::None) return;
   if (const std::string reason = output_format_unavailable_reason(spec.format); !reason.empty()) throw InputError(reason);
+  if (writes_vtk(spec.format) && impl_->share.ranks > 1)
+    throw InputError("--format " + std::string(spec.format == OutputFormat::Vtk ? "vtk" : "both") +
+                     ": distributed runs write HDF5 snapshots only (one dataset over per-rank slab files); use "
+                     "--format hdf5");
   if (spec.compress < 0 || spec.compress > 9)
     throw InputError("--compress " + std::to_string(spec.compress) + " is out of range: use a gzip level 0..9");
   if (spec.compress > 0 && writes_hdf5(spec.format))
     if (const std::string reason = hdf5_gzip_unavailable_reason(); !reason.empty())
       throw InputError("--compress " + std::to_string(spec.compress) + ": " + reason + "; use --compress 0");
-  if (spec.replace_series) remove_series_files(spec.directory);
-  remove_abandoned_temporary_files(spec.directory, is_written_by_heatrk4);
+  // One rank cleans the directory, and every rank waits for it: another rank's first slab file
+  // must not be taken for an earlier run's, and a pid means nothing on another node.
+  if (impl_->share.rank == 0) {
+    if (spec.replace_series) remove_series_files(spec.directory);
+    remove_abandoned_temporary_files(spec.directory, is_written_by_heatrk4);
+  }
+  if (impl_->share.wait_for_every_rank) impl_->share.wait_for_every_rank();
   impl_->adopt_earlier_entries(read_hdf_series_entries(impl_->path_of("heat.hdf.series")), impl_->hdf_entries);
   impl_->adopt_earlier_entries(read_pvd_entries(impl_->path_of("heat.pvd")), impl_->vtk_entries);
 }

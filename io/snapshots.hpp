@@ -2,8 +2,10 @@
 // .vti files and a .pvd. Each file is written under a temporary name and renamed when complete.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "solver/field.hpp"
@@ -40,6 +42,18 @@ struct OutputSpec {
   bool replace_series = false;  // remove the snapshots and series files already there (--overwrite)
 };
 
+// This process's share of a distributed run's snapshots (design section 7). write() is then given
+// the rank's box: each rank writes its part of the grid to a slab file, and rank 0 writes
+// heat_<step>.hdf, which maps every slab file into one dataset, once every slab file is complete.
+struct SnapshotShare {
+  int rank = 0, ranks = 1;
+  int box_begin = 0;  // global z of the box's first plane
+  // Every rank's part of the grid, [begin, end) in global z, in rank order; they tile [0, nz).
+  std::vector<std::pair<int, int>> parts;
+  // Collective: returns once every rank has called it.
+  std::function<void()> wait_for_every_rank;
+};
+
 // Writes numbered snapshots of one run into one directory and keeps the series files
 // (heat.hdf.series, heat.pvd) current after each snapshot.
 // The directory is created at the first snapshot, so a run that fails before one leaves none.
@@ -47,7 +61,7 @@ struct OutputSpec {
 // write leaves no file under a final name and earlier snapshots as they were.
 class SnapshotWriter {
  public:
-  SnapshotWriter(const OutputSpec& spec, const RunDescription& run);
+  SnapshotWriter(const OutputSpec& spec, const RunDescription& run, SnapshotShare share = {});
   ~SnapshotWriter();
   // step is the absolute step number (start_step + steps done); time the physical time.
   void write(const Field<float>& u, int step, double time);

@@ -1,4 +1,4 @@
-// The blow-up check of the host backends (cpu and the distributed cpu slabs): one parallel read.
+// The blow-up check of the cpu backend (a whole problem or a rank's box): one parallel read.
 #pragma once
 
 #include <cmath>

@@ -1,27 +1,43 @@
 // How a distributed run splits the grid over its ranks (design section 7): slabs along z.
 //
-// The interior planes [r, nz - r) are dealt out in contiguous runs, as evenly as possible; each
-// rank holds its own planes plus r = order/2 planes on either side (its box). At the two ends of the
-// grid those outer planes are the global boundary layer, which never changes; between ranks
-// they are ghost planes, copies of the neighbour's planes that the halo exchange refreshes.
+// The interior planes [r, nz - r) are dealt out in contiguous runs, as evenly as possible. Each
+// rank holds its own planes plus ghost planes on each side that has a neighbour: copies of the
+// neighbour's planes that the halo exchange refreshes. At the two ends of the grid a box ends with
+// the r planes of the global boundary layer, which never change.
 //
-// A rank's box is a grid of its own (nx, ny, local_nz) whose Dirichlet layer in z is exactly
-// its ghost and boundary planes, so a backend steps it as it steps a whole
-// problem: it updates the box's planes [r, local_nz - r), which are the rank's own planes.
+// A rank's box is a grid of its own (nx, ny, box_planes) that a backend steps as it steps a whole
+// problem: it updates the box's planes [r, box_planes - r) and leaves the outer r planes alone.
+// With r ghost planes that is exactly the rank's own planes; with wider ghosts it also recomputes
+// the inner ghost planes, which is what lets one exchange serve a whole step.
 #pragma once
 
 #include "solver/problem.hpp"
 
 namespace heat {
 
+// How the ghost planes are kept right (benchmarks/distributed_model.md compares the two).
+enum class GhostScheme {
+  // r ghost planes, exchanged before every RK4 stage (u, then each stage input).
+  PerStage,
+  // 4r ghost planes, exchanged once per step (u before the first stage). Stage s is right on all
+  // but the outer s*r ghost planes, so after four stages every own plane is right: for backends
+  // that fuse the stages into one kernel.
+  PerStep,
+};
+
+// Ghost planes per side under a scheme at stencil radius r.
+inline int ghost_planes(GhostScheme scheme, int radius) {
+  return scheme == GhostScheme::PerStage ? radius : 4 * radius;
+}
+
 struct Slab {
   int rank = 0;
   int ranks = 1;
-  int ghost = 0;        // planes exchanged with each neighbour (the stencil radius r)
+  int ghost = 0;        // ghost planes on each side that has a neighbour, exchanged with it
   int owned_begin = 0;  // global z of the first plane this rank computes
   int owned_end = 0;    // one past the last
-  int box_begin = 0;    // global z of the first plane this rank holds: owned_begin - ghost
-  int box_end = 0;      // owned_end + ghost
+  int box_begin = 0;    // global z of the first plane this rank holds
+  int box_end = 0;      // one past the last
 
   // The planes this rank contributes to the whole field: its own planes, plus the global
   // boundary layer at either end of the grid. The parts of all ranks tile [0, nz) in rank order.
@@ -37,13 +53,13 @@ struct Slab {
   Grid box_grid(const Grid& global) const;
 };
 
-// The most ranks nz planes can be split over at stencil radius r: every rank needs at least r
-// interior planes of its own, since its neighbours' ghost planes are copied from them alone.
-// Never less than 1 (one rank has no neighbours).
-int max_ranks(int nz, int radius);
+// The most ranks nz planes can be split over at stencil radius r with `ghost` ghost planes: every
+// rank needs at least `ghost` interior planes of its own, since its neighbours' ghost planes are
+// copied from them alone. Never less than 1 (one rank has no neighbours).
+int max_ranks(int nz, int radius, int ghost);
 
-// The slab of `rank` out of `ranks`, with ghost width r (the stencil radius of `order`).
-// Throws InputError naming the limit when the grid has fewer interior planes than the ranks need.
-Slab decompose(const Grid& global, int order, int ranks, int rank);
+// The slab of `rank` out of `ranks` at the stencil radius of `order`. Throws InputError naming
+// the limit when the grid has fewer interior planes than the ranks need.
+Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme = GhostScheme::PerStage);
 
 }  // namespace heat

@@ -1,9 +1,10 @@
 // The component that fills a rank's ghost planes from its neighbours (design section 7).
 //
 // A backend steps its box (decomposition.hpp) as if it were the whole problem and calls
-// exchange() with each field it is about to read with the stencil: u before stage 1, the stage
-// input before stages 2 to 4. It need not know whether it runs alone: the first and last ranks
-// have no neighbour on one side, and a single rank has none, so those sides are left as they are.
+// exchange() with each field it is about to read with the stencil: u before stage 1, and under
+// GhostScheme::PerStage the stage input before stages 2 to 4. It need not know whether it runs
+// alone: the first and last ranks have no neighbour on one side, and a single rank has none, so
+// those sides are left as they are.
 //
 // The box pointer lives where the implementation works: host memory for MpiHaloExchange, device
 // memory for NcclHaloExchange (MPI never sees a device pointer: the device machine's OpenMPI is
@@ -33,8 +34,8 @@ class HaloExchange {
   virtual double seconds_spent() = 0;
 };
 
-// Where the four exchanged blocks sit in a box, in values from its start. Each block is
-// `side_values` long: `ghost` whole planes of nx*ny values.
+// Where the four exchanged blocks sit in a box, in values from its start (0 on a side without a
+// neighbour). Each block is `side_values` long: `ghost` whole planes of nx*ny values.
 struct HaloLayout {
   std::size_t side_values = 0;
   std::size_t lower_ghost = 0;  // received from the lower neighbour (its last owned planes)
@@ -47,10 +48,14 @@ inline HaloLayout halo_layout(const Slab& s, const Grid& global) {
   const std::size_t plane = std::size_t(global.nx) * std::size_t(global.ny);
   HaloLayout l;
   l.side_values = std::size_t(s.ghost) * plane;
-  l.lower_ghost = 0;
-  l.lower_edge = std::size_t(s.ghost) * plane;
-  l.upper_edge = std::size_t(s.box_planes() - 2 * s.ghost) * plane;
-  l.upper_ghost = std::size_t(s.box_planes() - s.ghost) * plane;
+  if (s.has_lower_neighbour()) {
+    l.lower_ghost = 0;
+    l.lower_edge = std::size_t(s.ghost) * plane;
+  }
+  if (s.has_upper_neighbour()) {
+    l.upper_edge = std::size_t(s.box_planes() - 2 * s.ghost) * plane;
+    l.upper_ghost = std::size_t(s.box_planes() - s.ghost) * plane;
+  }
   return l;
 }
 

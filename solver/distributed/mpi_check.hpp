@@ -5,9 +5,12 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+#include <limits>
 #include <string>
 
 #include "solver/errors.hpp"
+#include "solver/problem.hpp"
 
 namespace heat {
 
@@ -28,9 +31,30 @@ MPI_Datatype mpi_value_type() {
 
 }  // namespace heat
 
-#define HEAT_MPI_CHECK(expr)                                                  \
-  do {                                                                        \
-    const int heat_mpi_status_ = (expr);                                      \
-    if (heat_mpi_status_ != MPI_SUCCESS)                                      \
-      ::heat::throw_mpi_error(heat_mpi_status_, #expr, __FILE__, __LINE__);   \
+#define HEAT_MPI_CHECK(expr)                                                                                   \
+  do {                                                                                                         \
+    const int heat_mpi_status_ = (expr);                                                                       \
+    if (heat_mpi_status_ != MPI_SUCCESS) ::heat::throw_mpi_error(heat_mpi_status_, #expr, __FILE__, __LINE__); \
   } while (0)
+
+namespace heat {
+
+// `planes` whole z-planes of nx*ny values as one committed MPI type, so that the counts passed to
+// MPI are whole blocks and stay within int however large the grid. The caller frees it.
+template <typename T>
+MPI_Datatype make_planes_type(const Grid& g, int planes) {
+  const std::size_t plane_values = std::size_t(g.nx) * std::size_t(g.ny);
+  if (plane_values > std::size_t(std::numeric_limits<int>::max()))
+    throw InputError("a z-plane of " + std::to_string(plane_values) +
+                     " points is more than MPI can send as one block (" +
+                     std::to_string(std::numeric_limits<int>::max()) + ")");
+  MPI_Datatype plane = MPI_DATATYPE_NULL, block = MPI_DATATYPE_NULL;
+  HEAT_MPI_CHECK(MPI_Type_contiguous(int(plane_values), mpi_value_type<T>(), &plane));
+  const int status = MPI_Type_contiguous(planes, plane, &block);
+  HEAT_MPI_CHECK(MPI_Type_free(&plane));
+  HEAT_MPI_CHECK(status);
+  HEAT_MPI_CHECK(MPI_Type_commit(&block));
+  return block;
+}
+
+}  // namespace heat

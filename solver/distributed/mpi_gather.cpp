@@ -8,10 +8,8 @@ namespace heat {
 
 template <typename T>
 Field<T> gather_whole_field(const Field<T>& box, const Slab& slab, const Grid& global, MPI_Comm comm) {
-  // Counts and displacements in whole planes, so they stay within int for any grid MPI can hold.
-  MPI_Datatype plane = MPI_DATATYPE_NULL;
-  HEAT_MPI_CHECK(MPI_Type_contiguous(global.nx * global.ny, mpi_value_type<T>(), &plane));
-  HEAT_MPI_CHECK(MPI_Type_commit(&plane));
+  // Counts and displacements in whole planes.
+  MPI_Datatype plane = make_planes_type<T>(global, 1);
 
   const int root = 0;
   std::vector<int> part_planes(std::size_t(slab.ranks)), part_begins(std::size_t(slab.ranks));
@@ -38,4 +36,3 @@ template Field<float> gather_whole_field(const Field<float>&, const Slab&, const
 template Field<double> gather_whole_field(const Field<double>&, const Slab&, const Grid&, MPI_Comm);
 
 }  // namespace heat
-

@@ -23,7 +23,7 @@ class MpiHaloExchange final : public HaloExchange<T> {
  private:
   HaloLayout layout_;
   MPI_Comm comm_;
-  MPI_Datatype side_type_ = MPI_DATATYPE_NULL;  // one ghost-wide block: counts stay 1 at any grid size
+  MPI_Datatype side_type_ = MPI_DATATYPE_NULL;  // the ghost planes of one side, as one block
   int lower_ = MPI_PROC_NULL, upper_ = MPI_PROC_NULL;
   std::size_t bytes_sent_ = 0;
   double seconds_ = 0;

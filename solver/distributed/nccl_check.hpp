@@ -17,9 +17,8 @@ namespace heat {
 
 }  // namespace heat
 
-#define HEAT_NCCL_CHECK(expr)                                                  \
-  do {                                                                         \
-    const ncclResult_t heat_nccl_status_ = (expr);                             \
-    if (heat_nccl_status_ != ncclSuccess)                                      \
-      ::heat::throw_nccl_error(heat_nccl_status_, #expr, __FILE__, __LINE__);  \
+#define HEAT_NCCL_CHECK(expr)                                                                                     \
+  do {                                                                                                            \
+    const ncclResult_t heat_nccl_status_ = (expr);                                                                \
+    if (heat_nccl_status_ != ncclSuccess) ::heat::throw_nccl_error(heat_nccl_status_, #expr, __FILE__, __LINE__); \
   } while (0)

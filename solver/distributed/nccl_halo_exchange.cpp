@@ -9,6 +9,8 @@ namespace heat {
 
 int select_local_device(int local_rank, int local_size) {
   const int devices = gpu_count();
+  if (devices == 0)
+    throw InputError("this node has no usable CUDA device: GPU ranks need one each (or use --backend cpu)");
   if (local_rank >= devices)
     throw InputError(std::to_string(local_size) + " ranks run on this node but it has " + std::to_string(devices) +
                      " CUDA devices: each GPU rank needs a GPU of its own (start at most " + std::to_string(devices) +

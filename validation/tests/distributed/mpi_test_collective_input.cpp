@@ -49,9 +49,9 @@ TEST(ValidateOnEveryRank, TooManyRanksIsRefusedOnEveryRank) {
   Grid g;
   g.nx = g.ny = 8;
   g.nz = 4 + 2 * (test::world_size() - 1) + 1;
-  const std::string message =
-      message_after([&] { decompose(g, 4, test::world_size(), test::world_rank()); });
-  const std::string limit = "at most " + std::to_string(test::world_size() - 1) + " ranks";
+  const std::string message = message_after([&] { decompose(g, 4, test::world_size(), test::world_rank()); });
+  const int most = test::world_size() - 1;
+  const std::string limit = "at most " + std::to_string(most) + (most == 1 ? " rank " : " ranks ");
   EXPECT_EQ(test::sum_over_ranks(message.find(limit) != std::string::npos ? 0 : 1), 0) << message;
 }
 

@@ -1,6 +1,7 @@
 // The distributed cpu time loop under mpirun: every rank steps its box with the cpu slab
-// backend and MPI halo exchanges; the gathered field is bitwise the single-process cpu backend's
-// for every order and precision, on any rank count the grid allows.
+// backend and MPI halo exchanges (before every stage, or once per step with wide ghosts); the
+// gathered field is bitwise the single-process cpu backend's for every order and precision, on
+// any rank count the grid allows.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -19,7 +20,7 @@ namespace {
 constexpr int kSteps = 3;
 
 template <typename T>
-void check_against_cpu_backend(int order, int nz) {
+void check_against_cpu_backend(int order, int nz, GhostScheme scheme) {
   const int r = order / 2;
   Problem p;
   p.grid.nx = 2 * r + 6;
@@ -33,11 +34,11 @@ void check_against_cpu_backend(int order, int nz) {
   p.dt = dt_from_cfl(p.grid, p.alpha, 0.2);
   const Field<T> start = field_cast<T>(randn_field(p.grid, 7 + std::uint64_t(order * nz)));
 
-  const Slab slab = decompose(p.grid, order, test::world_size(), test::world_rank());
+  const Slab slab = decompose(p.grid, order, test::world_size(), test::world_rank(), scheme);
   Problem box_problem = p;
   box_problem.grid = slab.box_grid(p.grid);
   MpiHaloExchange<T> exchange(slab, p.grid, MPI_COMM_WORLD);
-  auto backend = make_cpu_slab_backend<T>(box_problem, exchange);
+  auto backend = make_cpu_slab_backend<T>(box_problem, scheme, exchange);
   Field<T> box = box_of(start, slab);
   backend->upload(box);
   backend->step(1);
@@ -57,17 +58,21 @@ void check_against_cpu_backend(int order, int nz) {
   }
   const std::string label = std::string(precision_name(sizeof(T) == 4 ? Precision::Float : Precision::Double)) +
                             " order " + std::to_string(order) + " nz " + std::to_string(nz) + " on " +
-                            std::to_string(test::world_size()) + " ranks";
+                            std::to_string(test::world_size()) + " ranks, ghost " + std::to_string(slab.ghost);
   EXPECT_EQ(test::from_rank0(differences), 0) << label << ": points that differ from the cpu backend";
   // A backend that did nothing would differ from the start at no point.
   EXPECT_GT(test::from_rank0(changed), (long long)p.interior_points() / 2) << label << ": the interior barely changed";
 }
 
-// Two plane counts per order: 5r + 2 (uneven slabs on 2 and 3 ranks) and 5r (3 ranks of r planes each).
+// Two plane counts per order and scheme: uneven slabs on 2 and 3 ranks, and 3 ranks that own
+// exactly as many planes as their neighbours' ghosts need (r, or 4r once per step).
 template <typename T>
 void check_every_order() {
-  for (int order : {2, 4, 6, 8})
-    for (int nz : {5 * (order / 2) + 2, 5 * (order / 2)}) check_against_cpu_backend<T>(order, nz);
+  for (int order : {2, 4, 6, 8}) {
+    const int r = order / 2;
+    for (int nz : {5 * r + 2, 5 * r}) check_against_cpu_backend<T>(order, nz, GhostScheme::PerStage);
+    for (int nz : {14 * r + 2, 14 * r}) check_against_cpu_backend<T>(order, nz, GhostScheme::PerStep);
+  }
 }
 
 TEST(CpuSlabBackend, BitwiseEqualToTheCpuBackendFloat) { check_every_order<float>(); }

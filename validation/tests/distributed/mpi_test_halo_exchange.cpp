@@ -14,13 +14,13 @@ namespace heat {
 namespace {
 
 template <typename T>
-void check_exchange(int order, int nz) {
+void check_exchange(int order, int nz, GhostScheme scheme) {
   Grid g;
   g.nx = 9;
   g.ny = 5;
   g.nz = nz;
   const int rank = test::world_rank(), ranks = test::world_size();
-  const Slab slab = decompose(g, order, ranks, rank);
+  const Slab slab = decompose(g, order, ranks, rank, scheme);
   const Field<T> whole = field_cast<T>(randn_field(g, 100 + std::uint64_t(nz)));
   const Field<T> expected = box_of(whole, slab);
 
@@ -35,23 +35,28 @@ void check_exchange(int order, int nz) {
   EXPECT_EQ(test::sum_over_ranks((long long)exchange.bytes_sent()),
             (long long)(2 * (ranks - 1) * ghost_values * sizeof(T)));
   exchange.exchange(box.data());
-  const std::string label = "order " + std::to_string(order) + " nz " + std::to_string(nz);
+  const std::string label =
+      "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ghost " + std::to_string(slab.ghost);
   EXPECT_EQ(test::sum_over_ranks(test::bitwise_differences(box, expected)), 0) << label;
   // A second exchange finds every plane already right and changes nothing.
   exchange.exchange(box.data());
   EXPECT_EQ(test::sum_over_ranks(test::bitwise_differences(box, expected)), 0) << label << ", second exchange";
-  if (ranks > 1) EXPECT_EQ(test::sum_over_ranks(exchange.seconds_spent() > 0 ? 0 : 1), 0) << label << ": no time counted";
+  if (ranks > 1)
+    EXPECT_EQ(test::sum_over_ranks(exchange.seconds_spent() > 0 ? 0 : 1), 0) << label << ": no time counted";
 }
 
-TEST(MpiHaloExchange, FillsGhostPlanesWithTheNeighboursPlanesFloat) {
-  for (int order : {2, 4, 6, 8})
-    for (int nz : {order / 2 * 3 * 3 + 1, 40}) check_exchange<float>(order, nz);
+// Plane counts that fit 3 ranks, one uneven and one larger, for r and for 4r ghost planes.
+template <typename T>
+void check_every_order() {
+  for (int order : {2, 4, 6, 8}) {
+    const int r = order / 2;
+    for (int nz : {9 * r + 1, 40}) check_exchange<T>(order, nz, GhostScheme::PerStage);
+    for (int nz : {14 * r + 1, 70}) check_exchange<T>(order, nz, GhostScheme::PerStep);
+  }
 }
 
-TEST(MpiHaloExchange, FillsGhostPlanesWithTheNeighboursPlanesDouble) {
-  for (int order : {2, 4, 6, 8})
-    for (int nz : {order / 2 * 3 * 3 + 1, 40}) check_exchange<double>(order, nz);
-}
+TEST(MpiHaloExchange, FillsGhostPlanesWithTheNeighboursPlanesFloat) { check_every_order<float>(); }
+TEST(MpiHaloExchange, FillsGhostPlanesWithTheNeighboursPlanesDouble) { check_every_order<double>(); }
 
 }  // namespace
 }  // namespace heat

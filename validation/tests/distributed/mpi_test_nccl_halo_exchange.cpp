@@ -47,16 +47,15 @@ void check_exchange(const NcclCommunicator& comm, cudaStream_t stream, int order
   const std::size_t ghost_values = halo_layout(slab, g).side_values;
   const std::size_t first = slab.has_lower_neighbour() ? ghost_values : 0;
   const std::size_t last = expected.size() - (slab.has_upper_neighbour() ? ghost_values : 0);
-  HEAT_CUDA_CHECK(cudaMemcpy(box.get() + first, expected.data() + first, (last - first) * sizeof(T),
-                             cudaMemcpyHostToDevice));
+  HEAT_CUDA_CHECK(
+      cudaMemcpy(box.get() + first, expected.data() + first, (last - first) * sizeof(T), cudaMemcpyHostToDevice));
 
   NcclHaloExchange<T> exchange(slab, g, comm, stream);
   exchange.exchange(box.get());
   HEAT_CUDA_CHECK(cudaStreamSynchronize(stream));
   Field<T> result = Field<T>::uninitialized(g.nx, g.ny, slab.box_planes());
   box.copy_to_host(result.data());
-  EXPECT_EQ(test::sum_over_ranks(test::bitwise_differences(result, expected)), 0)
-      << "order " << order << " nz " << nz;
+  EXPECT_EQ(test::sum_over_ranks(test::bitwise_differences(result, expected)), 0) << "order " << order << " nz " << nz;
   if (ranks > 1) EXPECT_EQ(test::sum_over_ranks(exchange.seconds_spent() > 0 ? 0 : 1), 0) << "no time counted";
 }
 

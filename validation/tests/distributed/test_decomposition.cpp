@@ -21,38 +21,41 @@ Grid grid_with_nz(int nz) {
   return g;
 }
 
-// Every valid (order, nz, ranks): own planes tile the interior evenly, boxes are own planes
-// plus r, parts tile the whole grid.
+// Every valid (order, nz, ranks, scheme): own planes tile the interior evenly, boxes are own
+// planes plus the ghost planes towards each neighbour and the boundary layer at either end,
+// parts tile the whole grid.
 TEST(Decomposition, SlabsTileTheGridEvenly) {
-  for (int order : {2, 4, 6, 8}) {
-    const int r = order / 2;
-    for (int nz = 2 * r + 1; nz <= 40; ++nz) {
-      const Grid g = grid_with_nz(nz);
-      for (int ranks = 1; ranks <= max_ranks(nz, r); ++ranks) {
-        const std::string label = "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ranks " +
-                                  std::to_string(ranks);
-        int next_owned = r, next_part = 0, fewest = nz, most = 0;
-        for (int rank = 0; rank < ranks; ++rank) {
-          const Slab s = decompose(g, order, ranks, rank);
-          EXPECT_EQ(s.ghost, r) << label;
-          EXPECT_EQ(s.owned_begin, next_owned) << label;
-          EXPECT_EQ(s.part_begin, next_part) << label;
-          EXPECT_EQ(s.box_begin, s.owned_begin - r) << label;
-          EXPECT_EQ(s.box_end, s.owned_end + r) << label;
-          EXPECT_EQ(s.box_grid(g).nz, s.box_planes()) << label;
-          if (ranks > 1) EXPECT_GE(s.owned_planes(), r) << label << ": a neighbour's ghosts need r own planes";
-          EXPECT_GE(s.owned_planes(), 1) << label;
-          fewest = std::min(fewest, s.owned_planes());
-          most = std::max(most, s.owned_planes());
-          next_owned = s.owned_end;
-          next_part = s.part_end;
+  for (GhostScheme scheme : {GhostScheme::PerStage, GhostScheme::PerStep})
+    for (int order : {2, 4, 6, 8}) {
+      const int r = order / 2;
+      const int ghost = ghost_planes(scheme, r);
+      for (int nz = 2 * r + 1; nz <= 80; ++nz) {
+        const Grid g = grid_with_nz(nz);
+        for (int ranks = 1; ranks <= max_ranks(nz, r, ghost); ++ranks) {
+          const std::string label = "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ranks " +
+                                    std::to_string(ranks) + " ghost " + std::to_string(ghost);
+          int next_owned = r, next_part = 0, fewest = nz, most = 0;
+          for (int rank = 0; rank < ranks; ++rank) {
+            const Slab s = decompose(g, order, ranks, rank, scheme);
+            EXPECT_EQ(s.ghost, ghost) << label;
+            EXPECT_EQ(s.owned_begin, next_owned) << label;
+            EXPECT_EQ(s.part_begin, next_part) << label;
+            EXPECT_EQ(s.box_begin, rank > 0 ? s.owned_begin - ghost : 0) << label;
+            EXPECT_EQ(s.box_end, rank + 1 < ranks ? s.owned_end + ghost : nz) << label;
+            EXPECT_EQ(s.box_grid(g).nz, s.box_planes()) << label;
+            if (ranks > 1) EXPECT_GE(s.owned_planes(), ghost) << label << ": a neighbour's ghosts come from own planes";
+            EXPECT_GE(s.owned_planes(), 1) << label;
+            fewest = std::min(fewest, s.owned_planes());
+            most = std::max(most, s.owned_planes());
+            next_owned = s.owned_end;
+            next_part = s.part_end;
+          }
+          EXPECT_EQ(next_owned, nz - r) << label;
+          EXPECT_EQ(next_part, nz) << label;
+          EXPECT_LE(most - fewest, 1) << label;
         }
-        EXPECT_EQ(next_owned, nz - r) << label;
-        EXPECT_EQ(next_part, nz) << label;
-        EXPECT_LE(most - fewest, 1) << label;
       }
     }
-  }
 }
 
 TEST(Decomposition, OddPlaneCountsGiveTheExtraPlanesToTheFirstRanks) {
@@ -70,7 +73,7 @@ TEST(Decomposition, OddPlaneCountsGiveTheExtraPlanesToTheFirstRanks) {
 TEST(Decomposition, TooManyRanksIsRefusedNamingTheLimit) {
   // order 8 on nz = 21: 13 interior planes, at least 4 per rank: at most 3 ranks.
   const Grid g = grid_with_nz(21);
-  EXPECT_EQ(max_ranks(21, 4), 3);
+  EXPECT_EQ(max_ranks(21, 4, 4), 3);
   EXPECT_NO_THROW(decompose(g, 8, 3, 2));
   try {
     decompose(g, 8, 4, 0);
@@ -82,9 +85,13 @@ TEST(Decomposition, TooManyRanksIsRefusedNamingTheLimit) {
     EXPECT_NE(message.find("nz = 21"), std::string::npos) << message;
   }
   // One rank never needs neighbours, however thin the grid.
-  EXPECT_EQ(max_ranks(9, 4), 1);
+  EXPECT_EQ(max_ranks(9, 4, 4), 1);
   EXPECT_NO_THROW(decompose(grid_with_nz(9), 8, 1, 0));
   EXPECT_THROW(decompose(grid_with_nz(9), 8, 2, 0), InputError);
+  // Ghosts exchanged once per step are 4r wide, and so is the least a rank may own.
+  EXPECT_EQ(max_ranks(21, 4, 16), 1);
+  EXPECT_NO_THROW(decompose(grid_with_nz(40), 8, 2, 1, GhostScheme::PerStep));
+  EXPECT_THROW(decompose(grid_with_nz(39), 8, 2, 1, GhostScheme::PerStep), InputError);
 }
 
 TEST(Decomposition, HaloLayoutPointsAtTheEdgeAndGhostPlanes) {
@@ -101,6 +108,14 @@ TEST(Decomposition, HaloLayoutPointsAtTheEdgeAndGhostPlanes) {
   EXPECT_EQ(halo_bytes_sent(middle, g, sizeof(float)), 2 * 3 * plane * sizeof(float));
   EXPECT_EQ(halo_bytes_sent(decompose(g, 6, 3, 0), g, sizeof(double)), 3 * plane * sizeof(double));
   EXPECT_EQ(halo_bytes_sent(decompose(g, 6, 1, 0), g, sizeof(double)), 0u);
+
+  // Once per step at order 2: 4 ghost planes; 28 interior planes over 2 ranks, 14 each.
+  const Slab upper = decompose(g, 2, 2, 1, GhostScheme::PerStep);
+  ASSERT_EQ(upper.box_planes(), 4 + 14 + 1);
+  const HaloLayout w = halo_layout(upper, g);
+  EXPECT_EQ(w.side_values, 4 * plane);
+  EXPECT_EQ(w.lower_edge, 4 * plane);
+  EXPECT_EQ(w.upper_edge, 0u) << "no upper neighbour";
 }
 
 TEST(Decomposition, BoxOfCopiesTheBoxPlanes) {

@@ -1,0 +1,60 @@
+// The ranks one run is spread over (design section 7): the single process of a plain `heatrk4`,
+// or every rank of `mpirun -np N heatrk4`. The run command asks this object, never MPI itself,
+// so a build without MPI runs the same code path with one rank.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "solver/distributed/decomposition.hpp"
+#include "solver/distributed/halo_exchange.hpp"
+#include "solver/field.hpp"
+
+namespace heat {
+
+class Ranks {
+ public:
+  // Joins the MPI job when the process was started by an MPI launcher (and the build has MPI),
+  // for the lifetime of this object; otherwise the one process is the only rank and MPI is
+  // never initialised, so a plain run is what it was before distributed runs existed. The
+  // object becomes process_ranks().
+  Ranks(int& argc, char**& argv);
+  ~Ranks();
+  Ranks(const Ranks&) = delete;
+  Ranks& operator=(const Ranks&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  bool is_root() const { return rank_ == 0; }
+
+  // Collective. Runs `validate`; an InputError on any rank becomes the same InputError (the
+  // lowest failing rank's message) on every rank, so that all exit 2 and none waits on another.
+  void validate_everywhere(const std::function<void()>& validate) const;
+  // Collective. The largest of every rank's value (the slowest rank's time).
+  double slowest(double seconds) const;
+  // Collective. True when `value` is true on some rank.
+  bool on_any_rank(bool value) const;
+  // Collective. Returns once every rank has called it.
+  void wait_for_every_rank() const;
+  // The exchange that fills `slab`'s ghost planes in host memory (nothing to do on one rank).
+  template <typename T>
+  std::unique_ptr<HaloExchange<T>> make_host_halo_exchange(const Slab& slab, const Grid& global) const;
+  // Collective. The whole field on rank 0 from every rank's box; an empty field elsewhere.
+  template <typename T>
+  Field<T> gather_on_root(const Field<T>& box, const Slab& slab, const Grid& global) const;
+  // Ends every rank with `exit_code` (MPI_Abort), so that none waits on this one; on one rank,
+  // returns `exit_code` for the caller to return from main.
+  int end_every_rank(int exit_code) const;
+
+ private:
+  Ranks();
+  friend const Ranks& process_ranks();
+  bool joined_mpi_ = false;
+  int rank_ = 0, size_ = 1;
+};
+
+// The Ranks main made, or a single rank when there is none (tests that drive the command line
+// inside their own process).
+const Ranks& process_ranks();
+
+}  // namespace heat

@@ -1,0 +1,94 @@
+// Ranks in a build with MPI (solver/distributed/): MPI is initialised only under an MPI launcher.
+#include <cstdlib>
+#include <optional>
+
+#include "apps/ranks.hpp"
+#include "apps/ranks_common.hpp"
+#include "solver/distributed/collective_input.hpp"
+#include "solver/distributed/mpi_check.hpp"
+#include "solver/distributed/mpi_gather.hpp"
+#include "solver/distributed/mpi_halo_exchange.hpp"
+#include "solver/distributed/mpi_session.hpp"
+
+namespace heat {
+
+namespace {
+
+// OpenMPI's mpirun, and PMI/PMIx launchers (MPICH's hydra, Slurm's srun), tell their ranks so.
+bool started_by_mpi_launcher() {
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(variable)) return true;
+  return false;
+}
+
+// One session per process: MPI cannot be initialised twice.
+std::optional<MpiSession>& session() {
+  static std::optional<MpiSession> s;
+  return s;
+}
+
+}  // namespace
+
+Ranks::Ranks() = default;
+
+Ranks::Ranks(int& argc, char**& argv) {
+  if (started_by_mpi_launcher()) {
+    session().emplace(argc, argv);
+    joined_mpi_ = true;
+    rank_ = session()->rank();
+    size_ = session()->size();
+  }
+  set_process_ranks(this);
+}
+
+Ranks::~Ranks() {
+  set_process_ranks(nullptr);
+  if (joined_mpi_) session().reset();
+}
+
+void Ranks::validate_everywhere(const std::function<void()>& validate) const {
+  if (joined_mpi_) validate_on_every_rank(MPI_COMM_WORLD, validate);
+  else validate();
+}
+
+double Ranks::slowest(double seconds) const {
+  if (!joined_mpi_) return seconds;
+  double most = seconds;
+  HEAT_MPI_CHECK(MPI_Allreduce(&seconds, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+  return most;
+}
+
+bool Ranks::on_any_rank(bool value) const {
+  if (!joined_mpi_) return value;
+  int here = value ? 1 : 0, anywhere = 0;
+  HEAT_MPI_CHECK(MPI_Allreduce(&here, &anywhere, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+  return anywhere != 0;
+}
+
+void Ranks::wait_for_every_rank() const {
+  if (joined_mpi_) HEAT_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+int Ranks::end_every_rank(int exit_code) const {
+  if (size_ > 1) abort_job(exit_code);
+  return exit_code;
+}
+
+template <typename T>
+std::unique_ptr<HaloExchange<T>> Ranks::make_host_halo_exchange(const Slab& slab, const Grid& global) const {
+  if (!joined_mpi_) return std::make_unique<NoNeighbours<T>>();
+  return std::make_unique<MpiHaloExchange<T>>(slab, global, MPI_COMM_WORLD);
+}
+
+template <typename T>
+Field<T> Ranks::gather_on_root(const Field<T>& box, const Slab& slab, const Grid& global) const {
+  if (!joined_mpi_) return box;
+  return gather_whole_field(box, slab, global, MPI_COMM_WORLD);
+}
+
+template std::unique_ptr<HaloExchange<float>> Ranks::make_host_halo_exchange(const Slab&, const Grid&) const;
+template std::unique_ptr<HaloExchange<double>> Ranks::make_host_halo_exchange(const Slab&, const Grid&) const;
+template Field<float> Ranks::gather_on_root(const Field<float>&, const Slab&, const Grid&) const;
+template Field<double> Ranks::gather_on_root(const Field<double>&, const Slab&, const Grid&) const;
+
+}  // namespace heat

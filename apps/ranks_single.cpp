@@ -1,0 +1,33 @@
+// Ranks in a build without MPI: always one rank (solver/distributed's layer is then only the
+// decomposition and the cpu slab backend, with nothing to exchange).
+#include "apps/ranks.hpp"
+#include "apps/ranks_common.hpp"
+
+namespace heat {
+
+Ranks::Ranks() = default;
+Ranks::Ranks(int&, char**&) { set_process_ranks(this); }
+Ranks::~Ranks() { set_process_ranks(nullptr); }
+
+void Ranks::validate_everywhere(const std::function<void()>& validate) const { validate(); }
+double Ranks::slowest(double seconds) const { return seconds; }
+bool Ranks::on_any_rank(bool value) const { return value; }
+void Ranks::wait_for_every_rank() const {}
+int Ranks::end_every_rank(int exit_code) const { return exit_code; }
+
+template <typename T>
+std::unique_ptr<HaloExchange<T>> Ranks::make_host_halo_exchange(const Slab&, const Grid&) const {
+  return std::make_unique<NoNeighbours<T>>();
+}
+
+template <typename T>
+Field<T> Ranks::gather_on_root(const Field<T>& box, const Slab&, const Grid&) const {
+  return box;
+}
+
+template std::unique_ptr<HaloExchange<float>> Ranks::make_host_halo_exchange(const Slab&, const Grid&) const;
+template std::unique_ptr<HaloExchange<double>> Ranks::make_host_halo_exchange(const Slab&, const Grid&) const;
+template Field<float> Ranks::gather_on_root(const Field<float>&, const Slab&, const Grid&) const;
+template Field<double> Ranks::gather_on_root(const Field<double>&, const Slab&, const Grid&) const;
+
+}  // namespace heat

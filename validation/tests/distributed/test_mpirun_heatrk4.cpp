@@ -1,0 +1,167 @@
+// heatrk4 itself under mpirun (design section 7), with cpu ranks: the same run on 1, 2 and 3
+// ranks writes bitwise the same snapshots; a distributed snapshot restarts on any rank count;
+// too many ranks, and one rank failing mid-run, end every rank with the right exit code and
+// no hang (each mpirun is under `timeout`, whose exit code 124 the tests name).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "io/input_file.hpp"
+#include "test_support.hpp"
+
+namespace heat {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kHangSeconds = 60;
+
+// `heatrk4 args` on `ranks` ranks: without mpirun for one (a plain run), else under mpirun with
+// its own session directory (concurrent OpenMPI 4 mpiruns collide in a shared one).
+test::CommandResult run_on(int ranks, const std::vector<std::string>& args, const std::string& environment = "") {
+  std::string prefix = environment + " timeout -k 5 " + std::to_string(kHangSeconds);
+  if (ranks > 1)
+    prefix += " env " HEAT_MPI_TEST_ENV " TMPDIR=" + test::temp_directory("mpi-session") + " " + HEAT_MPIEXEC + " " + HEAT_MPIEXEC_FLAGS +
+              " -np " + std::to_string(ranks);
+  return test::run_heatrk4(args, prefix);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+long long bitwise_differences(const Field<double>& a, const Field<double>& b) {
+  if (a.size() != b.size()) return -1;
+  long long differences = 0;
+  for (std::size_t n = 0; n < a.size(); ++n) differences += std::memcmp(a.data() + n, b.data() + n, sizeof(double)) != 0;
+  return differences;
+}
+
+// Every .hdf snapshot in `a` is bitwise the one of the same name in `b`, the series files list
+// the same snapshots and times, and `b` has no snapshot that `a` lacks.
+void expect_same_snapshots(const std::string& a, const std::string& b, const std::string& label) {
+  int compared = 0;
+  for (const auto& entry : fs::directory_iterator(a)) {
+    if (entry.path().extension() != ".hdf") continue;
+    const std::string name = entry.path().filename().string();
+    const PointArray expected = read_point_array(entry.path().string(), "u");
+    const PointArray got = read_point_array((fs::path(b) / name).string(), "u");
+    EXPECT_EQ(got.stored_as_float, expected.stored_as_float) << label << " " << name;
+    EXPECT_EQ(bitwise_differences(got.values, expected.values), 0) << label << " " << name;
+    ++compared;
+  }
+  EXPECT_GE(compared, 2) << label;
+  EXPECT_EQ(read_text(b + "/heat.hdf.series"), read_text(a + "/heat.hdf.series")) << label;
+}
+
+std::vector<std::string> run_args(int order, const std::string& precision, const std::string& output, int steps = 3) {
+  const int r = order / 2;
+  // nz odd and large enough for 3 ranks, so the slabs are uneven; nx != ny so that a transposed
+  // plane would show.
+  const int nz = (5 * r + 3) % 2 ? 5 * r + 3 : 5 * r + 4;
+  return {"--backend", "cpu", "--order", std::to_string(order), "--precision", precision, "--nx",
+          std::to_string(2 * r + 5), "--ny", std::to_string(2 * r + 4), "--nz", std::to_string(nz),
+          "--init", "randn", "--cfl", "0.2", "--steps", std::to_string(steps), "--output-every", "2", "--output",
+          output, "--quiet"};
+}
+
+void expect_bitwise_equal_on_1_2_and_3_ranks(const std::string& precision) {
+  for (int order : {2, 4, 6, 8}) {
+    const std::string label = precision + " order " + std::to_string(order);
+    std::string one;
+    for (int ranks : {1, 2, 3}) {
+      const std::string out = test::temp_directory("ranks" + std::to_string(ranks));
+      const auto result = run_on(ranks, run_args(order, precision, out));
+      ASSERT_EQ(result.exit_code, 0) << label << " on " << ranks << " ranks:\n" << result.output;
+      if (ranks == 1) {
+        one = out;
+        // A run that changed nothing would pass the comparison trivially.
+        const PointArray start = read_point_array(out + "/heat_000000.hdf", "u");
+        const PointArray end = read_point_array(out + "/heat_000003.hdf", "u");
+        EXPECT_GT(bitwise_differences(start.values, end.values), 0) << label;
+      } else {
+        EXPECT_TRUE(fs::exists(out + "/heat_000003.rank" + std::to_string(ranks - 1) + "of" + std::to_string(ranks) +
+                               ".h5"))
+            << label << ": no slab files, so not a distributed snapshot";
+        expect_same_snapshots(one, out, label + " on " + std::to_string(ranks) + " ranks");
+      }
+    }
+  }
+}
+
+TEST(MpirunHeatrk4, SnapshotsBitwiseEqualOn1To3RanksFloat) { expect_bitwise_equal_on_1_2_and_3_ranks("float"); }
+TEST(MpirunHeatrk4, SnapshotsBitwiseEqualOn1To3RanksDouble) { expect_bitwise_equal_on_1_2_and_3_ranks("double"); }
+
+TEST(MpirunHeatrk4, TooManyRanksExitTwoFromEveryRankWithOneMessage) {
+  const std::string out = test::temp_directory("too-many");
+  const auto result = run_on(3, {"--backend", "cpu", "--n", "12", "--order", "8", "--output", out});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  const std::string limit = "at most 1 rank";
+  const auto first = result.output.find(limit);
+  ASSERT_NE(first, std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find(limit, first + 1), std::string::npos) << "more than one rank printed it:\n"
+                                                                       << result.output;
+}
+
+TEST(MpirunHeatrk4, OneRankFailingMidRunEndsEveryRankWithExitThree) {
+  const std::string out = test::temp_directory("fail");
+  const auto result = run_on(3, {"--backend", "cpu", "--n", "24", "--order", "2", "--steps", "50", "--output", out},
+                             "HEATRK4_TEST_FAIL_RANK=1");
+  EXPECT_EQ(result.exit_code, 3) << (result.exit_code == 124 ? "the job hung:\n" : "") << result.output;
+  EXPECT_NE(result.output.find("rank 1: run failed: test hook"), std::string::npos) << result.output;
+}
+
+// 2 ranks write step 3; 1 and 3 ranks continue from it to step 6: bitwise the straight run.
+TEST(MpirunHeatrk4, RestartFromA2RankSnapshotOn1And3RanksEqualsAStraightRun) {
+  for (const std::string precision : {"float", "double"}) {
+    const std::string straight = test::temp_directory("straight");
+    ASSERT_EQ(run_on(1, run_args(6, precision, straight, 6)).exit_code, 0);
+    const std::string first_half = test::temp_directory("first-half");
+    ASSERT_EQ(run_on(2, run_args(6, precision, first_half)).exit_code, 0);
+    const PointArray expected = read_point_array(straight + "/heat_000006.hdf", "u");
+    for (int ranks : {1, 3}) {
+      const std::string out = test::temp_directory("continued");
+      const auto result = run_on(ranks, {"--backend", "cpu", "--restart", first_half + "/heat_000003.hdf", "--steps",
+                                         "3", "--output", out, "--quiet"});
+      ASSERT_EQ(result.exit_code, 0) << result.output;
+      const PointArray got = read_point_array(out + "/heat_000006.hdf", "u");
+      EXPECT_EQ(bitwise_differences(got.values, expected.values), 0) << precision << " continued on " << ranks;
+    }
+  }
+}
+
+TEST(MpirunHeatrk4, JsonSummaryHasRanksAndExchangeTime) {
+  const std::string out = test::temp_directory("json");
+  const auto result = run_on(2, {"--backend", "cpu", "--n", "16", "--order", "2", "--steps", "4", "--format", "none",
+                                 "--json", out + "/run.json", "--quiet"});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string json = read_text(out + "/run.json");
+  EXPECT_NE(json.find("\"ranks\": 2"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"exchange_s\": "), std::string::npos) << json;
+  EXPECT_EQ(json.find("\"exchange_s\": 0,"), std::string::npos) << "no exchange time counted: " << json;
+}
+
+// HDF5 reads a virtual dataset's missing source as zeros without complaint: heatrk4 must not.
+TEST(MpirunHeatrk4, SnapshotWithAMissingSlabFileIsRefused) {
+  const std::string out = test::temp_directory("missing-slab");
+  ASSERT_EQ(run_on(2, run_args(2, "float", out)).exit_code, 0);
+  fs::remove(out + "/heat_000003.rank1of2.h5");
+  const std::string snapshot = out + "/heat_000003.hdf";
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"compare", snapshot, snapshot}, {"--restart", snapshot, "--steps", "1", "--output", out + "/more"}}) {
+    const auto result = test::run_heatrk4(args);
+    EXPECT_EQ(result.exit_code, 2) << args[0] << ":\n" << result.output;
+    EXPECT_NE(result.output.find("heat_000003.rank1of2.h5, which is missing"), std::string::npos) << result.output;
+  }
+}
+
+}  // namespace
+}  // namespace heat
