@@ -10,7 +10,7 @@
 #         sweep_build sweep_test tiled_sweep
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
-# ($SWEEP_BUILD), which sweep_test and tiled_sweep use (tiled_sweep builds it first if needed).
+# ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/heatrk4-device}
@@ -111,7 +111,8 @@ phase_profile() {
     --precisions "${PROFILE_PRECISION:-float}" --backends "${PROFILE_BACKEND:-tiled}" --repeats 1 --steps 1
 }
 
-# The build with every tiled configuration: the benchmark and test_tiled only.
+# The build with every tiled configuration: the benchmark and test_tiled only (incremental: a
+# second call only checks that it is up to date).
 phase_sweep_build() {
   step configure-sweep cmake -S . -B "$SWEEP_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHEAT_WITH_VTK=OFF \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DHEAT_TILED_SWEEP=ON || exit 1
@@ -120,14 +121,14 @@ phase_sweep_build() {
 
 # Every built tiled configuration against the cpu reference (test_tiled of the sweep build).
 phase_sweep_test() {
-  [[ -x $SWEEP_BUILD/validation/tests/test_tiled ]] || phase_sweep_build
+  phase_sweep_build
   TAIL_LINES=6 step sweep-test "$SWEEP_BUILD/validation/tests/test_tiled" --gtest_brief=1
 }
 
 # Every tiled configuration at the reference size, every order and precision (issue 4's measured
 # sweep), from the sweep build.
 phase_tiled_sweep() {
-  [[ -x $SWEEP_BUILD/benchmarks/heatrk4-bench ]] || phase_sweep_build
+  phase_sweep_build
   TAIL_LINES=40 step tiled-sweep "$SWEEP_BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 2 4 6 8 \
     --precisions float double --backends tiled:all reuse --repeats 5 --csv "$OUT/tiled_sweep.csv"
 }

@@ -34,6 +34,8 @@ constexpr int plane_min_blocks() {
   return Ahead > 1 && sizeof(T) == sizeof(float) ? 1024 / Threads : 0;
 }
 
+// The tile of one pass: TX x TY threads, each an x pair of columns in M rows, Ahead planes loaded
+// ahead; its shared planes hold the tile and a halo of r.
 template <int Radius, typename Value, int TX, int TY, int M, int Ahead = 1>
 struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Value, Ahead, TX * TY>()> {
   using Base = ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Value, Ahead, TX * TY>()>;
