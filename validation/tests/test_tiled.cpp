@@ -54,7 +54,7 @@ void PrintTo(const TiledCase& c, std::ostream* os) { *os << case_name(c); }
 // exercised. Rows of odd (9, 23) and even (12, 130, 64, 122) length: the 2.5D pass kernels (one,
 // two and four passes) access the own pairs as one vector only where rows have an even length, so
 // both variants of each run; the copy-engine passes ("/tma") run only where rows are a multiple of
-// 16 bytes (12 and 64 in float, 12, 130, 64 and 122 in double), plane_stencil.cuh's kernel elsewhere.
+// 16 bytes (12 and 64 in float, 12, 130, 64 and 122 in double), one_pass.cuh's kernel elsewhere.
 const Grid kGrids[] = {{9, 9, 9, 0.5, 0.5, 0.5},
                        {12, 10, 11, 0.6, 0.8, 0.7},
                        {23, 17, 29, 0.7, 1.3, 0.9},
