@@ -7,6 +7,7 @@
 #include "solver/backend.hpp"
 #include "solver/device_buffer.cuh"
 #include "solver/gpu_info.hpp"
+#include "solver/nonfinite.cuh"
 
 namespace heat {
 
@@ -41,6 +42,8 @@ class CudaBackend : public Backend<T> {
     for (int n = 0; n < count; ++n) step_once();
     HEAT_CUDA_CHECK(cudaDeviceSynchronize());
   }
+  // u_ is the current field in every CUDA backend (those that step into a second buffer swap it in).
+  long long first_nonfinite() override { return first_nonfinite_on_device(u_.get(), u_.size()); }
 
  protected:
   CudaBackend(const Problem& p, const BackendOptions& o, std::size_t bytes_needed, const std::string& name)

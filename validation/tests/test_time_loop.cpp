@@ -24,6 +24,7 @@ class CountingBackend : public Backend<double> {
     steps_taken += count;
   }
   void download(Field<double>& u) override { u(0, 0, 0) = steps_taken; }
+  long long first_nonfinite() override { return -1; }
   long long steps_taken = 0;
 };
 
@@ -84,13 +85,9 @@ void expect_long_run_matches_reference(const BackendEntry& entry) {
 class LongRun : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    entry_ = default_registry().find(GetParam());
-    if (entry_->uses_cuda && gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU on this machine";
+    if (entry().uses_cuda) HEAT_REQUIRE_GPU();
   }
-  const BackendEntry& entry() const { return *entry_; }
-
- private:
-  const BackendEntry* entry_ = nullptr;
+  const BackendEntry& entry() const { return *default_registry().find(GetParam()); }
 };
 
 TEST_P(LongRun, ThousandsOfStepsHundredsOfSnapshotsMatchReferenceFloat) {
