@@ -17,7 +17,7 @@
 #include "solver/gpu_info.hpp"
 #include "solver/initial_conditions.hpp"
 #include "solver/registry.hpp"
-#include "solver/tiled.hpp"
+#include "solver/tiled/tiled.hpp"
 #include "solver/time_loop.hpp"
 #include "validation/reference.hpp"
 

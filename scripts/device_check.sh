@@ -6,12 +6,17 @@
 #
 #   scripts/device_check.sh                 # everything
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
-# Phases: build test verify sanitize reference bench sweep cpu e2e results profile tiled_sweep
+# Phases: build test verify sanitize reference bench sweep cpu e2e results profile
+#         sweep_build sweep_test tiled_sweep
+# The build phase builds the product: the default tiled configuration of each order and precision.
+# sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
+# ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/heatrk4-device}
 mkdir -p "$OUT"
 BUILD=${BUILD:-build-gpu}
+SWEEP_BUILD=${SWEEP_BUILD:-build-gpu-sweep}
 BIN=$BUILD/apps/heatrk4
 LOG=$OUT/device.log
 read -r -a CUDA_BACKENDS <<<"${BACKENDS:-naive reuse tiled}"
@@ -91,13 +96,14 @@ phase_results() { TAIL_LINES=40 step results benchmarks/run_all.sh "$BUILD" "$OU
 
 # Where a tiled step's time goes: ncu on the kernel launches of one timed step (order 8 float by
 # default: PROFILE_ORDER, PROFILE_PRECISION), through the benchmark so any configuration can be
-# named (PROFILE_BACKEND, e.g. tiled:2+2/64x32/m2; PROFILE_N; PROFILE_KERNELS a regex). The
+# named (PROFILE_BACKEND, e.g. tiled:pairs/64x16/c2x1; PROFILE_N; PROFILE_KERNELS a regex; a
+# configuration that is no default needs BUILD=$SWEEP_BUILD). The
 # benchmark's check (10 steps at 64^3) and its warm-up step come first: PROFILE_SKIP launches, 11
 # steps of 4 kernels for Horner's passes (44), of 2 for the pairs (22; PROFILE_COUNT=2).
 # PROFILE_STALLS=1 adds why warps waited (cycles per issued instruction, by stall reason).
 phase_profile() {
   TAIL_LINES=200 step profile ncu --clock-control none \
-    --kernel-name regex:"${PROFILE_KERNELS:-plane_group_kernel|plane_stencil_kernel}" --launch-skip "${PROFILE_SKIP:-44}" \
+    --kernel-name regex:"${PROFILE_KERNELS:-one_pass_kernel}" --launch-skip "${PROFILE_SKIP:-44}" \
     --launch-count "${PROFILE_COUNT:-4}" --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
     --section MemoryWorkloadAnalysis --section SchedulerStats --metrics \
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,smsp__inst_executed_op_shared_ld.sum,lts__t_bytes.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,dram__bytes.sum,smsp__inst_executed.sum${PROFILE_STALLS:+,regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio}" \
@@ -105,9 +111,25 @@ phase_profile() {
     --precisions "${PROFILE_PRECISION:-float}" --backends "${PROFILE_BACKEND:-tiled}" --repeats 1 --steps 1
 }
 
-# Every tiled configuration at the reference size, order 8 float (issue 4's measured sweep).
+# The build with every tiled configuration: the benchmark and test_tiled only (incremental: a
+# second call only checks that it is up to date).
+phase_sweep_build() {
+  step configure-sweep cmake -S . -B "$SWEEP_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHEAT_WITH_VTK=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DHEAT_TILED_SWEEP=ON || exit 1
+  step build-sweep cmake --build "$SWEEP_BUILD" -j16 --target heatrk4-bench test_tiled || exit 1
+}
+
+# Every built tiled configuration against the cpu reference (test_tiled of the sweep build).
+phase_sweep_test() {
+  phase_sweep_build
+  TAIL_LINES=6 step sweep-test "$SWEEP_BUILD/validation/tests/test_tiled" --gtest_brief=1
+}
+
+# Every tiled configuration at the reference size, every order and precision (issue 4's measured
+# sweep), from the sweep build.
 phase_tiled_sweep() {
-  TAIL_LINES=40 step tiled-sweep "$BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 2 4 6 8 \
+  phase_sweep_build
+  TAIL_LINES=40 step tiled-sweep "$SWEEP_BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 2 4 6 8 \
     --precisions float double --backends tiled:all reuse --repeats 5 --csv "$OUT/tiled_sweep.csv"
 }
 

@@ -4,8 +4,8 @@
 // The Ops follow global_stencil.cuh's interface (reuse runs them through its global-memory
 // kernel): value(p), the stencil's operand at flat index p; centre(p), the other arrays the result
 // needs at p, which a kernel may load ahead of time so their latency overlaps other work;
-// store(p, lap, value, centre), what to do with a*Lap at p. The Horner form below is a list of
-// passes instead, which tiled's 2.5D kernels read as arrays (plane_stencil.cuh's PassArgs).
+// store(p, lap, value, centre), what to do with a*Lap at p. tiled runs the same step in Horner
+// form (tiled/horner_form.cuh).
 #pragma once
 
 #include "stencils/stencil.hpp"
@@ -70,44 +70,6 @@ void linear_rk4_step(Launch&& launch, T* u, T* k1, T* k2, T* k3, const Rk& rk) {
   launch(BasePlusLap<T>{k1, k1, rk.stage_dt[0], k2});
   launch(BasePlusLap<T>{k1, k2, rk.stage_dt[1], k3});
   launch(LastStage<T>{u, k1, k2, k3, rk.stage_dt[2], rk.dt_over_6});
-}
-
-// The same step by Horner's rule. For a linear operator RK4 is the Taylor polynomial of degree 4,
-// u + dt Lu + dt^2/2 L^2u + dt^3/6 L^3u + dt^4/24 L^4u = v4, where v0 = u and
-// v_s = u + c_s * a*Lap(v_{s-1}) with c = dt/4, dt/3, dt/2, dt: four passes that each read one
-// operand around the point and u at it, so a step moves 11 arrays instead of 12 and a pass holds
-// one value ahead per point instead of up to three. On the boundary layer a*Lap is zero by
-// definition, so there v_s = u: the scratch fields carry u's boundary layer.
-template <typename T>
-struct HornerConstants {
-  T c[4];
-};
-
-template <typename T>
-HornerConstants<T> make_horner_constants(double dt) {
-  return {{static_cast<T>(dt / 4), static_cast<T>(dt / 3), static_cast<T>(dt / 2), static_cast<T>(dt)}};
-}
-
-// One pass of the Horner form: out = u + c * a*Lap(in), `in` being u itself for the first.
-template <typename T>
-struct HornerPass {
-  const T* in;
-  const T* u;
-  T c;
-  T* out;
-};
-
-// Pass 1 reads u and writes v1 (2 arrays); passes 2-4 read v_{s-1} and u and write (3 each).
-constexpr int kHornerStepArrays = 11;
-
-// One step through launch(op), with two scratch fields that alternate as v1, v2, v3.
-template <typename T, typename Launch>
-void horner_rk4_step(Launch&& launch, T* u, T* a, T* b, const HornerConstants<T>& h) {
-  launch(HornerPass<T>{u, u, h.c[0], a});
-  launch(HornerPass<T>{a, u, h.c[1], b});
-  launch(HornerPass<T>{b, u, h.c[2], a});
-  // The last pass writes u in place: it reads u only at the point it writes.
-  launch(HornerPass<T>{a, u, h.c[3], u});
 }
 
 }  // namespace heat

@@ -1,12 +1,11 @@
-// The tiled backend's tile configurations, for the tests and the benchmark that iterate them.
-// A fused configuration is named "<grouping>/<region x>x<region y>/m<columns per thread>[b<blocks>]",
-// for example "2+2/64x32/m2": stages 1-2 fused in one kernel and 3-4 in a second, each block
-// streaming a 64 x 32 region of columns (its output tile plus the halo) along z, each thread
-// owning two columns; "b2" asks the compiler to fit two blocks per SM. "4" as the grouping means
-// all four stages fused in one kernel. "horner/<tile x>x<tile y>/c2x<rows>" runs the step as the
-// four passes of its Horner form (solver/linear_stages.cuh), one 2.5D kernel each, on output tiles
-// of that size, each thread owning an x pair of columns in that many rows; "pairs/..." runs those
-// passes two per kernel (solver/paired_passes.cuh).
+// The tiled backend's configurations, for the tests and the benchmark that iterate them. tiled.cu
+// opens with the table of the defaults, one per order and precision: the only configurations a
+// default build compiles (-DHEAT_TILED_SWEEP=ON builds the others too). A configuration is named
+// "<kernels>/<tile x>x<tile y>/c2x<rows>[...]": "horner" runs the step's four Horner passes one
+// per kernel, "pairs" two per kernel, "all4" all four in one kernel, on output tiles of that size,
+// each thread owning an x pair of columns in that many rows; for example "horner/64x16/c2x1/a2"
+// (order 8 float's default) loads what a plane needs two planes ahead, and ".../tma2" has the copy
+// engine bring each plane into shared memory two planes ahead of need.
 #pragma once
 
 #include <memory>

@@ -1,33 +1,33 @@
-// Two of the step's Horner passes (linear_stages.cuh) in one 2.5D kernel: v_a = u + c_a * a*Lap(in),
+// Two of the step's Horner passes (horner_form.cuh) in one 2.5D kernel: v_a = u + c_a * a*Lap(in),
 // then v_b = u + c_b * a*Lap(v_a), so a step is two kernels (passes 1-2 from u, passes 3-4 from
 // v2) moving 5 arrays per point instead of the single passes' 11. The price is the first pass on
 // the output tile's ring of width r as well (the second pass's neighbours), computed by the block
 // that needs it.
 //
 // A block owns an output tile and marches along z; thread (tx, ty) owns an x pair of columns in M
-// rows, as in plane_stencil.cuh. Iteration `a` computes the first pass on plane a at the own
+// rows, as in one_pass.cuh. Iteration `a` computes the first pass on plane a at the own
 // columns and, r planes behind (plane b = a - r), the first pass on the ring and then the second
 // pass on the own columns. Planes of `in` go to a ring of r+1 shared planes with a halo of 2r (the
 // ring's own neighbours); the first pass's plane b goes to one shared plane with a halo of r. z
 // neighbours stay in registers: `in` at the own columns (planes a-r..a+r) and at the ring points
 // (b-r..b+r), the first pass at the own columns (b-r..b+r), and, when `in` is not u, u at the own
-// columns and ring points (b..a). As in plane_stencil.cuh, the z loop is unrolled so that these
+// columns and ring points (b..a). As in one_pass.cuh, the z loop is unrolled so that these
 // queues rotate by renaming, what global memory gives is loaded a plane ahead, and every access is
 // a 32-bit index from the block's first plane. Where rows have an even length, each own pair is
-// loaded and stored as one vector access (t15: the defaults 3-13% faster, from the leaner code
-// ptxas makes with both more than from L2's halved writes; benchmarks/worklog.md).
+// loaded and stored as one vector access (worklog t15: the defaults 3-13%
+// faster).
 #pragma once
 
 #include "solver/cuda_backend.cuh"
-#include "solver/plane_stencil.cuh"
-#include "solver/z_split.cuh"
+#include "solver/tiled/column_pairs.cuh"
+#include "solver/tiled/tile_launcher.cuh"
 #include "stencils/stencil.hpp"
 
 namespace heat {
 
 // FirstMinBlocks, SecondMinBlocks: the blocks per SM the registers of the kernel of passes 1-2
 // (ColumnPairTile's kMinBlocks) and of passes 3-4 must allow, 0 for no bound. Two bounds, because
-// the second kernel also holds u's queues: tiled.cu's HornerPairs says where each pays.
+// the second kernel also holds u's queues: tiled.cu's TwoPassShapes says where each pays.
 template <int Radius, typename Value, int TX, int TY, int M, int FirstMinBlocks = 0, int SecondMinBlocks = 0>
 struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
   using Base = ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks>;
@@ -69,7 +69,7 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
 // AlignedPairs: the own columns loaded and stored as one 8- or 16-byte access per pair (load_own).
 template <class Tile, bool FromU, bool AlignedPairs>
 __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Tile::kSecondMinBlocks)
-    paired_passes_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 2> a) {
+    two_passes_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 2> a) {
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, A = Tile::kAhead, Q = Tile::kUnroll;
   constexpr int PI = Tile::kPitchIn, PV = Tile::kPitchV, S = Tile::kSlotsIn;
@@ -214,14 +214,14 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
 // Passes 1-2 (FromU) or 3-4 per kernel: each block computes 2r planes beyond its chunk and loads
 // 2r more to fill its queues; it indexes from r planes before its chunk to 3r after it.
 template <class PairedTile, bool FromU>
-struct PairedPasses {
+struct TwoPasses {
   using Tile = PairedTile;
   using Args = PassArgs<Tile::R, typename Tile::T, 2>;
   static constexpr int kRefill = 4 * Tile::R, kBeyond = 3 * Tile::R;
   static constexpr int kDynamicSharedBytes = 0;
   template <bool AlignedPairs>
   static auto kernel() {
-    return paired_passes_kernel<Tile, FromU, AlignedPairs>;
+    return two_passes_kernel<Tile, FromU, AlignedPairs>;
   }
 };
 

@@ -1,7 +1,7 @@
 // Plane copies by Hopper's tensor memory accelerator (TMA): a field described once to the copy
 // engine (a tensor map), so that one thread of a block can ask for a box of a plane, halo
 // included, and the block finds it in shared memory when an mbarrier says it has arrived. The
-// copy costs the block no registers and no load instructions (plane_copy_stencil.cuh's kernel).
+// copy costs the block no registers and no load instructions (one_pass_copy_engine.cuh's kernel).
 #pragma once
 
 #include <cuda.h>

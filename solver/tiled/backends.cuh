@@ -1,20 +1,19 @@
-// The tiled backend's four kinds of Backend, for a configuration from tiled.cu: fused groups
-// (tiled_kernel.cuh; one kernel, or two with the stage field and partial sum between them), and
-// linear_stages.cuh's Horner form as four passes one per kernel (plane_stencil.cuh), two per
-// kernel (paired_passes.cuh) or all four in one (fused_passes.cuh).
+// The tiled backend's three kinds of Backend, for a configuration of tiled.cu: the step's four
+// Horner passes (horner_form.cuh) one per kernel (one_pass.cuh, one_pass_copy_engine.cuh), two per
+// kernel (two_passes.cuh) or all four in one (four_passes.cuh).
 #pragma once
 
 #include <initializer_list>
 #include <memory>
 #include <utility>
 
-#include "solver/fused_passes.cuh"
 #include "solver/global_stencil.cuh"
-#include "solver/linear_stages.cuh"
-#include "solver/paired_passes.cuh"
-#include "solver/plane_copy_stencil.cuh"
-#include "solver/plane_stencil.cuh"
-#include "solver/tiled_kernel.cuh"
+#include "solver/tiled/four_passes.cuh"
+#include "solver/tiled/horner_form.cuh"
+#include "solver/tiled/one_pass.cuh"
+#include "solver/tiled/one_pass_copy_engine.cuh"
+#include "solver/tiled/tile_launcher.cuh"
+#include "solver/tiled/two_passes.cuh"
 
 namespace heat {
 
@@ -32,80 +31,7 @@ void upload_with_boundary_copies(DeviceBuffer<T>& u, const Field<T>& host,
   HEAT_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// The group kernels of one configuration: one, or two with the stage field between them.
-template <class Config, bool TwoKernels = (Config::kSplit < 4)>
-struct GroupLaunchers {
-  GroupLaunchers(const Grid& g, int device) : first(g, device) {}
-  PlaneGroupLauncher<typename Config::First> first;
-};
-template <class Config>
-struct GroupLaunchers<Config, true> {
-  GroupLaunchers(const Grid& g, int device) : first(g, device), second(g, device) {}
-  PlaneGroupLauncher<typename Config::First> first;
-  PlaneGroupLauncher<typename Config::Second> second;
-};
-
-template <typename T, class Config>
-class TiledBackend final : public CudaBackend<T> {
-  static constexpr int R = Config::kRadius;
-  static constexpr int kSplit = Config::kSplit;
-
- public:
-  TiledBackend(const Problem& p, const BackendOptions& o)
-      : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
-        weights_(make_weights<R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
-        rk_(make_rk4_constants<T>(p.dt)),
-        u_next_(p.grid.points()),
-        kernels_(p.grid, o.device) {
-    // Stage field and partial sum between the two kernels: zero on the boundary layer, which no
-    // kernel writes, NaN on the interior until the first kernel writes it.
-    if (kSplit < 4) {
-      k_ = DeviceBuffer<T>(p.grid.points());
-      prepare_stage_field(k_, p.grid, R);
-    }
-    if (kSplit == 2 || kSplit == 3) {
-      sum_ = DeviceBuffer<T>(p.grid.points());
-      prepare_stage_field(sum_, p.grid, R);
-    }
-  }
-
-  // The kernels read one u buffer and write the interior of the other, since neighbouring blocks
-  // still read u around their tiles.
-  void upload(const Field<T>& u) override {
-    upload_with_boundary_copies(this->u_, u, {&u_next_}, this->problem_.grid, R);
-  }
-
- private:
-  void step_once() override {
-    GroupArgs<R, T> args{};
-    args.dims = grid_dims(this->problem_.grid);
-    args.weights = weights_;
-    args.rk = rk_;
-    args.u = this->u_.get();
-    if constexpr (kSplit == 4) {
-      args.u_out = u_next_.get();
-      kernels_.first.launch(args);
-    } else {
-      GroupArgs<R, T> first = args;
-      first.k_out = k_.get();
-      first.sum_out = sum_.get();
-      kernels_.first.launch(first);
-      GroupArgs<R, T> second = args;
-      second.k_prev = k_.get();
-      second.sum_in = sum_.get();
-      second.u_out = u_next_.get();
-      kernels_.second.launch(second);
-    }
-    std::swap(this->u_, u_next_);
-  }
-
-  StencilWeights<R, T> weights_;
-  Rk4Constants<T> rk_;
-  DeviceBuffer<T> u_next_, k_, sum_;
-  GroupLaunchers<Config> kernels_;
-};
-
-// What the backends of Horner's form (linear_stages.cuh) share: the stencil's weights, the
+// What the backends of the Horner form (horner_form.cuh) share: the stencil's weights, the
 // passes' constants, and an upload that copies u's boundary layer into the fields the kernels
 // write (v_s = u there, and no pass writes it).
 template <typename T, class Config>
@@ -126,17 +52,17 @@ class HornerFormBackend : public CudaBackend<T> {
 };
 
 // Horner's four passes one per kernel, with two scratch fields. Config::Launcher<FromU> runs the
-// first pass (from u) or the later ones: plane_stencil.cuh's TileLauncher, or
-// plane_copy_stencil.cuh's launcher, which maps the fields the passes read.
+// first pass (from u) or the later ones: one_pass.cuh's TileLauncher, or
+// one_pass_copy_engine.cuh's launcher, which maps the fields the passes read.
 template <typename T, class Config>
-class HornerBackend final : public HornerFormBackend<T, Config> {
+class OnePassBackend final : public HornerFormBackend<T, Config> {
   using Base = HornerFormBackend<T, Config>;
   using typename Base::Tile;
   template <bool FromU>
   using Launcher = typename Config::template Launcher<FromU>;
 
  public:
-  HornerBackend(const Problem& p, const BackendOptions& o)
+  OnePassBackend(const Problem& p, const BackendOptions& o)
       : Base(p, o),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
         first_(make_launcher<true>(p.grid, o.device, {this->u_.get()})),
@@ -170,15 +96,15 @@ class HornerBackend final : public HornerFormBackend<T, Config> {
   Launcher<false> later_;
 };
 
-// Horner's passes two per kernel (paired_passes.cuh): passes 1-2 from u into the scratch field v2,
+// Horner's passes two per kernel (two_passes.cuh): passes 1-2 from u into the scratch field v2,
 // passes 3-4 from v2 into the other u buffer (neighbouring blocks still read u around their tiles).
 template <typename T, class Config>
-class PairedBackend final : public HornerFormBackend<T, Config> {
+class TwoPassBackend final : public HornerFormBackend<T, Config> {
   using Base = HornerFormBackend<T, Config>;
   using typename Base::Tile;
 
  public:
-  PairedBackend(const Problem& p, const BackendOptions& o)
+  TwoPassBackend(const Problem& p, const BackendOptions& o)
       : Base(p, o),
         u_next_(p.grid.points()),
         v2_(p.grid.points()),
@@ -197,18 +123,18 @@ class PairedBackend final : public HornerFormBackend<T, Config> {
   }
 
   DeviceBuffer<T> u_next_, v2_;
-  TileLauncher<PairedPasses<Tile, true>> first_;  // passes 1-2, from u
-  TileLauncher<PairedPasses<Tile, false>> second_;
+  TileLauncher<TwoPasses<Tile, true>> first_;  // passes 1-2, from u
+  TileLauncher<TwoPasses<Tile, false>> second_;
 };
 
-// Horner's four passes in one kernel (fused_passes.cuh): from u into the other u buffer.
+// Horner's four passes in one kernel (four_passes.cuh): from u into the other u buffer.
 template <typename T, class Config>
-class FusedPassesBackend final : public HornerFormBackend<T, Config> {
+class FourPassBackend final : public HornerFormBackend<T, Config> {
   using Base = HornerFormBackend<T, Config>;
   using typename Base::Tile;
 
  public:
-  FusedPassesBackend(const Problem& p, const BackendOptions& o)
+  FourPassBackend(const Problem& p, const BackendOptions& o)
       : Base(p, o), u_next_(p.grid.points()), step_(p.grid, o.device) {}
 
   void upload(const Field<T>& u) override { this->upload_with(u, {&u_next_}); }
@@ -222,7 +148,7 @@ class FusedPassesBackend final : public HornerFormBackend<T, Config> {
   }
 
   DeviceBuffer<T> u_next_;
-  TileLauncher<FusedPasses<Tile>> step_;
+  TileLauncher<FourPasses<Tile>> step_;
 };
 
 // Each configuration names its kind of Backend (Config::Backend<T>).

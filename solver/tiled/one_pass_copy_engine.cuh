@@ -1,11 +1,11 @@
-// One Horner pass like plane_stencil.cuh's, with the planes of its operand brought into shared
+// One Horner pass like one_pass.cuh's, with the planes of its operand brought into shared
 // memory by the copy engine (TMA, plane_copies.hpp) instead of by the threads: one thread asks
 // for a box of each plane, the tile with its halo, Depth planes before the block needs it, and
 // the block waits on that plane's mbarrier. The threads then load nothing of the operand from
 // global memory, hold no halo or loaded-ahead planes of it in registers, and store nothing to
 // shared memory; their z queues fill from the shared planes. u (passes 2-4) is still loaded by
-// the threads, ahead, as in plane_stencil.cuh. Used where the copy engine can read the grid's
-// rows (plane_copies_possible); elsewhere the launcher runs plane_stencil.cuh's kernel.
+// the threads, ahead, as in one_pass.cuh. Used where the copy engine can read the grid's
+// rows (plane_copies_possible); elsewhere the launcher runs one_pass.cuh's kernel.
 #pragma once
 
 #include <cuda.h>
@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "solver/plane_copies.hpp"
-#include "solver/plane_stencil.cuh"
+#include "solver/tiled/one_pass.cuh"
+#include "solver/tiled/plane_copies.hpp"
 
 namespace heat {
 
@@ -25,7 +25,7 @@ namespace heat {
 // PlaneTile) at a 128-byte boundary: the r+1 planes an iteration keeps alive (from z, whose x-y
 // neighbours it reads, to z + r, its z queue's newest) and Depth more in flight.
 template <int Radius, typename Value, int TX, int TY, int M, int Depth, int Ahead>
-struct PlaneCopyTile : ColumnPairTile<Radius, Value, TX, TY, M, 0> {
+struct CopyEngineTile : ColumnPairTile<Radius, Value, TX, TY, M, 0> {
   using Base = ColumnPairTile<Radius, Value, TX, TY, M, 0>;
   using Base::R, Base::kTileX, Base::kTileY, Base::kThreads;
   using typename Base::T;
@@ -46,7 +46,7 @@ struct PlaneCopyTile : ColumnPairTile<Radius, Value, TX, TY, M, 0> {
 };
 
 template <int R, typename T>
-struct PlaneCopyArgs {
+struct CopyEngineArgs {
   PassArgs<R, T, 1> pass;
   CUtensorMap in_map;  // pass.in's plane_box_map: boxes of (kPitch x kBoxRows) points
 };
@@ -59,7 +59,7 @@ struct PlaneCopyArgs {
 // queue before the loop (S may be less than 2r: the first r planes' stages are refilled midway).
 template <class Tile, bool FromU>
 __global__ void __launch_bounds__(Tile::kThreads)
-    plane_copy_stencil_kernel(const __grid_constant__ PlaneCopyArgs<Tile::R, typename Tile::T> args) {
+    copy_engine_pass_kernel(const __grid_constant__ CopyEngineArgs<Tile::R, typename Tile::T> args) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, P = Tile::kPitch, K = Tile::kPad, C = 2 * M;
@@ -163,19 +163,19 @@ __global__ void __launch_bounds__(Tile::kThreads)
 #endif
 }
 
-// The passes of one kind (the first, from u, or the later ones) through plane_copy_stencil_kernel
+// The passes of one kind (the first, from u, or the later ones) through copy_engine_pass_kernel
 // where the copy engine can read the grid and the arrays are aligned to 16 bytes, through
-// plane_stencil.cuh's kernel otherwise. The maps of the operands (`in`) the passes will read are
+// one_pass.cuh's kernel otherwise. The maps of the operands (`in`) the passes will read are
 // made once, here.
 template <class Tile, bool FromU>
-class PlaneCopyLauncher {
+class CopyEngineLauncher {
   using T = typename Tile::T;
   using Args = PassArgs<Tile::R, T, 1>;
 
  public:
-  PlaneCopyLauncher(const Grid& g, int device, std::initializer_list<const T*> operands) : fallback_(g, device) {
+  CopyEngineLauncher(const Grid& g, int device, std::initializer_list<const T*> operands) : fallback_(g, device) {
     if (!plane_copies_possible(g, sizeof(T), device)) return;
-    constexpr auto kernel = plane_copy_stencil_kernel<Tile, FromU>;
+    constexpr auto kernel = copy_engine_pass_kernel<Tile, FromU>;
     HEAT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::kSharedBytes));
     plan_ = plan_plane_launch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY,
                               resident_blocks(kernel, Tile::kThreads, Tile::kSharedBytes, device), 2 * Tile::R,
@@ -187,7 +187,7 @@ class PlaneCopyLauncher {
     const CUtensorMap* map = map_of(args.in);
     if (map == nullptr || !aligned(args.u) || !aligned(args.out)) return fallback_.launch(args);
     args.z_chunk = plan_.z_chunk;
-    plane_copy_stencil_kernel<Tile, FromU>
+    copy_engine_pass_kernel<Tile, FromU>
         <<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), Tile::kSharedBytes>>>({args, *map});
     HEAT_CUDA_CHECK_LAUNCH();
   }
@@ -200,7 +200,7 @@ class PlaneCopyLauncher {
   }
   static bool aligned(const T* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-  TileLauncher<PlaneStencil<typename Tile::Fallback, FromU>> fallback_;
+  TileLauncher<OnePass<typename Tile::Fallback, FromU>> fallback_;
   PlaneLaunch plan_;
   std::vector<std::pair<const T*, CUtensorMap>> maps_;  // empty where the copy engine cannot read the grid
 };

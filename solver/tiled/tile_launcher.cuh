@@ -1,13 +1,16 @@
-// How the 2.5D kernels (tiled's fused groups and its Horner passes) split z between
-// blocks: as far as it takes to fill the GPU's block slots.
+// How a 2.5D kernel of the tiled backend covers a grid: output tiles in x and y, and z split
+// between blocks as far as it takes to fill the GPU's block slots; and the launcher that
+// fixes both per grid.
 #pragma once
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <string>
 
 #include "solver/cuda_check.cuh"
 #include "solver/problem.hpp"
+#include "solver/tiled/column_pairs.cuh"
 
 namespace heat {
 
@@ -41,7 +44,7 @@ inline int choose_z_chunk(int inner_z, long long tiles, long long slots, int ref
 
 // How a 2.5D pass kernel (Horner's passes one, two or four per kernel) covers a grid's interior:
 // output tiles of tile_x x tile_y columns, the first from column first_x (chosen so that tile rows
-// start on 32-byte sectors: ColumnPairTile's 0, FusedPassTile's -4 in float at order 2), z split
+// start on 32-byte sectors: ColumnPairTile's 0, FourPassTile's -4 in float at order 2), z split
 // by choose_z_chunk. The kernels index a block's planes in 32 bits from a plane before its chunk
 // (r before it for one and two passes, 3r for four) up to `beyond` planes past the chunk's start
 // plus its length (2r, 3r, 7r), so a chunk holds at most INT_MAX points with those planes; a plane
@@ -65,5 +68,50 @@ inline PlaneLaunch plan_plane_launch(const Grid& g, int r, int first_x, int tile
   p.blocks.z = ceil_div(inner_z, p.z_chunk);
   return p;
 }
+
+// A 2.5D kernel's launches over a grid's interior: the tiles and the z split, fixed per grid, and
+// the kernel that loads and stores the own pairs as single accesses where the rows have an even
+// length and the arrays are aligned to a pair (Kernels::kernel<true>), the scalar one otherwise.
+// Kernels also names the Tile, the Args, how far a block reads beyond its chunk of planes and the
+// dynamic shared memory a block takes (0: its planes are static).
+template <class Kernels>
+class TileLauncher {
+  using Tile = typename Kernels::Tile;
+  using Args = typename Kernels::Args;
+  static constexpr int kShared = Kernels::kDynamicSharedBytes;
+
+ public:
+  TileLauncher(const Grid& g, int device)
+      : even_rows_(g.nx % 2 == 0),
+        plan_(plan_plane_launch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY, slots(even_rows_, device),
+                                Kernels::kRefill, Kernels::kBeyond)) {}
+
+  void launch(Args args) const {
+    args.z_chunk = plan_.z_chunk;
+    const bool aligned = even_rows_ && pair_aligned(args.in) && pair_aligned(args.u) && pair_aligned(args.out);
+    kernel(aligned)<<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), kShared>>>(args);
+    HEAT_CUDA_CHECK_LAUNCH();
+  }
+
+ private:
+  static auto kernel(bool aligned_pairs) {
+    return aligned_pairs ? Kernels::template kernel<true>() : Kernels::template kernel<false>();
+  }
+  // The blocks the GPU runs at once, both kernels first allowed dynamic shared memory beyond 48 KB.
+  static long long slots(bool even_rows, int device) {
+    if constexpr (kShared > 48 * 1024)
+      for (bool aligned_pairs : {false, true})
+        HEAT_CUDA_CHECK(
+            cudaFuncSetAttribute(kernel(aligned_pairs), cudaFuncAttributeMaxDynamicSharedMemorySize, kShared));
+    return resident_blocks(kernel(even_rows), Tile::kThreads, kShared, device);
+  }
+  template <typename T>
+  static bool pair_aligned(const T* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % sizeof(Pair<T>) == 0;
+  }
+
+  bool even_rows_;
+  PlaneLaunch plan_;
+};
 
 }  // namespace heat

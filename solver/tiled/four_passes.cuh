@@ -1,24 +1,25 @@
-// All four of the step's Horner passes (linear_stages.cuh) in one 2.5D kernel: u read once and the
-// new u written once, 2 arrays per point against the pairs' 5 (paired_passes.cuh). The price is
+// All four of the step's Horner passes (horner_form.cuh) in one 2.5D kernel: u read once and the
+// new u written once, 2 arrays per point against the pairs' 5 (two_passes.cuh). The price is
 // recompute: pass p (p = 1..4) is needed (4-p)*r columns beyond the output tile, so a block
 // computes it there too, as its neighbours do.
 //
 // A block's threads cover a region: the output tile and a halo of 4r on each side. Thread (tx, ty)
-// owns an x pair of region columns in M rows, as in plane_stencil.cuh, so every point of the region
+// owns an x pair of region columns in M rows, as in one_pass.cuh, so every point of the region
 // is some thread's own point: u comes in as own pairs only (no halo loads), and each pass's plane
 // goes to shared memory as own pairs only. Iteration `a` computes pass 1 on plane a, pass 2 on
 // plane a - r, pass 3 on a - 2r and pass 4 on a - 3r; each pass's x-y neighbours come from the
 // shared plane of its input, which the iterations before wrote, so one barrier per iteration is
 // enough (the four planes alternate between two sets). z neighbours, and u at every plane a pass
 // forms its result with, stay in register queues that rotate by renaming (the z loop is unrolled,
-// as in plane_stencil.cuh). Every thread computes every pass: what a pass gets within p*r of the
+// as in one_pass.cuh). Every thread computes every pass: what a pass gets within p*r of the
 // region's edge is wrong (its neighbours there are the shared planes' pads), but reaches no point
 // that is stored.
 #pragma once
 
 #include <utility>
 
-#include "solver/plane_stencil.cuh"
+#include "solver/tiled/column_pairs.cuh"
+#include "solver/tiled/tile_launcher.cuh"
 
 namespace heat {
 
@@ -26,7 +27,7 @@ namespace heat {
 // an output tile 8r narrower in x and y. MinBlocks: the blocks per SM the registers must allow (0:
 // no bound); Ahead: how many planes ahead u is loaded.
 template <int Radius, typename Value, int TX, int TY, int M, int MinBlocks = 0, int Ahead = 1>
-struct FusedPassTile {
+struct FourPassTile {
   using T = Value;
   static constexpr int R = Radius;
   static constexpr int kThreadsX = TX, kThreadsY = TY, kRows = M, kThreads = TX * TY;
@@ -35,7 +36,7 @@ struct FusedPassTile {
   static constexpr int kRegionX = 2 * TX, kRegionY = TY * M;
   static constexpr int kTileX = kRegionX - 2 * kReach, kTileY = kRegionY - 2 * kReach;
   // The output tiles start where every region row starts on a 32-byte sector (as ColumnPairTile's
-  // do, t14), at or before the first interior column r.
+  // do), at or before the first interior column r.
   static constexpr int kSector = 32 / int(sizeof(T));
   static constexpr int kFirstX = R - ((R - kReach) % kSector + kSector) % kSector;
   // Each pass's input plane: the region with x and y pads the stencil reads beyond it (pairs
@@ -68,12 +69,12 @@ __device__ __forceinline__ void for_each_index(F&& f) {
 // Every pass runs in every iteration and every warp: pass p's first 2(p-1)r iterations, before
 // its input's planes exist, and the rows beyond its band compute from zeros or from values that
 // reach no point stored (the queues start at zero, so nothing there is NaN but the shared planes'
-// pads), and the uniform work costs less than the branches that would skip it (t18's SASS: four
-// instructions and two reconvergence points per pass). Only the store waits for pass 4's first
+// pads), and the uniform work costs less than the branches that would skip it (per pass, four
+// instructions and two reconvergence points). Only the store waits for pass 4's first
 // real plane.
 template <class Tile, bool AlignedPairs>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
-    fused_passes_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 4> a) {
+    four_passes_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 4> a) {
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, A = Tile::kAhead, Q = Tile::kUnroll;
   constexpr int P = Tile::kPitch, H = Tile::kReach, W = 2 * R + 1;
@@ -156,14 +157,14 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 // The step in one kernel: a block computes 6r planes beyond its chunk (3r either side) and loads
 // r more either side; it indexes from 3r planes before its chunk to 4r after it.
 template <class FusedTile>
-struct FusedPasses {
+struct FourPasses {
   using Tile = FusedTile;
   using Args = PassArgs<Tile::R, typename Tile::T, 4>;
   static constexpr int kRefill = 8 * Tile::R, kBeyond = 7 * Tile::R;
   static constexpr int kDynamicSharedBytes = Tile::kSharedBytes;
   template <bool AlignedPairs>
   static auto kernel() {
-    return fused_passes_kernel<Tile, AlignedPairs>;
+    return four_passes_kernel<Tile, AlignedPairs>;
   }
 };
 

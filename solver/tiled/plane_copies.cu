@@ -4,7 +4,7 @@
 #include <string>
 
 #include "solver/cuda_check.cuh"
-#include "solver/plane_copies.hpp"
+#include "solver/tiled/plane_copies.hpp"
 
 namespace heat {
 

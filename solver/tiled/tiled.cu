@@ -1,0 +1,342 @@
+// tiled: the RK4 step in 2.5D shared-memory kernels. The step runs in its Horner form
+// (horner_form.cuh: four passes v = u + c * a*Lap(v before)), grouped into kernels by a
+// configuration. The default of each order and precision, and why (benchmarks/worklog.md, 600^3):
+//
+// order prec    kernels per step (file)          configuration              ms per step, H200 unless marked
+// 2     float   1: all four passes (four_passes) all4/56x40/c2x2/b1         1.03; pairs 1.60 (t18)
+// 2     double  1: all four passes (four_passes) all4/24x40/c2x2/b1         2.05; one row/thread 2.29 (t19)
+// 4     float   2: two passes each (two_passes)  pairs/64x16/c2x1/b2+0      2.32; unbounded 2.94 (t15); all4 3.02
+// 4     double  2: two passes each (two_passes)  pairs/32x16/c2x1           4.22; 64x8 tiles 5.29 (t15)
+// 6     float   2: two passes each (two_passes)  pairs/64x16/c2x1           H100 3.26; one pass 3.93 (t22); H200 +1.5%
+// 6     double  4: one pass each (copy engine)   horner/32x16/c2x1/a2/tma2  5.86; pairs 7.03 (t22); H100 pairs -8%
+// 8     float   4: one pass each (one_pass)      horner/64x16/c2x1/a2       3.34; pairs 5.34 (t22); tma2 +-1.5% (t22c)
+// 8     double  4: one pass each (copy engine)   horner/32x16/c2x1/a2/tma2  5.82; own loads 6.34 (t17); H100 too (t22c)
+//
+// Grouping more passes per kernel moves fewer arrays per step (11 for single passes, 5 for pairs,
+// 2 for all four) but recomputes the earlier passes on a halo of r per pass, and holds more in
+// registers; the wider the stencil, the sooner that costs more than the traffic it saves.
+//
+// A default build compiles these eight and nothing else. -DHEAT_TILED_SWEEP=ON also builds the
+// other shapes of each family below (the "List"s), for tuning: `heatrk4-bench --backends tiled:all`
+// times every built configuration, and test_tiled checks each against the cpu reference.
+#include <string>
+#include <type_traits>
+
+#include "solver/dispatch.hpp"
+#include "solver/registry.hpp"
+#include "solver/tiled/backends.cuh"
+#include "solver/tiled/horner_form.cuh"
+#include "solver/tiled/tiled.hpp"
+
+#ifndef HEAT_TILED_SWEEP
+#define HEAT_TILED_SWEEP 0
+#endif
+
+// nvcc's front end reports static members of a configuration that one of its instantiations never
+// reads as "declared but never referenced" (#177): OnePassConfig's kCopiesPlanes where
+// CopyEngineConfig hides it, and the like. Each is read wherever a configuration is built; the
+// warnings would only bury the ones that matter.
+#pragma nv_diag_suppress 177
+
+namespace heat {
+namespace {
+
+// One pass per kernel ("horner/<tile x>x<tile y>/c2x<M>[/a<A>]"): one_pass.cuh, output tiles of
+// (2*TX) x (TY*M) columns, each thread owning an x pair of columns in M rows; u, the operand of
+// the pass and the two scratch fields in global memory; what a plane needs loaded A planes ahead.
+template <int R, typename T, int TX, int TY, int M, int Ahead = 1>
+struct OnePassConfig {
+  template <typename Value>
+  using Backend = OnePassBackend<Value, OnePassConfig>;
+  static constexpr int kArraysPerPoint = kHornerStepArrays;
+  static constexpr int kWorkingArrays = 3;
+  static constexpr bool kCopiesPlanes = false;
+  using Tile = PlaneTile<R, T, TX, TY, M, Ahead>;
+  template <bool FromU>
+  using Launcher = TileLauncher<OnePass<Tile, FromU>>;
+  static std::string name() {
+    return "horner/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
+           (Ahead > 1 ? "/a" + std::to_string(Ahead) : "");
+  }
+};
+
+// The same passes with the operand's planes brought into shared memory by the copy engine
+// (one_pass_copy_engine.cuh), Depth planes ahead of need ("/tma<Depth>").
+template <int R, typename T, int TX, int TY, int M, int Ahead, int Depth>
+struct CopyEngineConfig : OnePassConfig<R, T, TX, TY, M, Ahead> {
+  template <typename Value>
+  using Backend = OnePassBackend<Value, CopyEngineConfig>;
+  static constexpr bool kCopiesPlanes = true;
+  using Tile = CopyEngineTile<R, T, TX, TY, M, Depth, Ahead>;
+  template <bool FromU>
+  using Launcher = CopyEngineLauncher<Tile, FromU>;
+  static std::string name() { return OnePassConfig<R, T, TX, TY, M, Ahead>::name() + "/tma" + std::to_string(Depth); }
+};
+
+// Two passes per kernel ("pairs/..."): two_passes.cuh, output tiles of (2*TX) x (TY*M) columns;
+// u, the other u buffer and v2 in global memory. "/b<F>+<S>": the registers of the kernel of
+// passes 1-2 (F) and of passes 3-4 (S) bounded to that many blocks per SM, 0 for no bound.
+template <int R, typename T, int TX, int TY, int M, int FirstMinBlocks = 0, int SecondMinBlocks = 0>
+struct TwoPassConfig {
+  template <typename Value>
+  using Backend = TwoPassBackend<Value, TwoPassConfig>;
+  // Passes 1-2 read u and write v2; passes 3-4 read v2 and u and write the new u.
+  static constexpr int kArraysPerPoint = 5;
+  static constexpr int kWorkingArrays = 3;
+  using Tile = PairTile<R, T, TX, TY, M, FirstMinBlocks, SecondMinBlocks>;
+  static std::string name() {
+    const bool bounded = FirstMinBlocks > 0 || SecondMinBlocks > 0;
+    return "pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
+           (bounded ? "/b" + std::to_string(FirstMinBlocks) + "+" + std::to_string(SecondMinBlocks) : "");
+  }
+};
+
+// All four passes in one kernel ("all4/..."): four_passes.cuh, output tiles of (2*TX - 8r) x
+// (TY*M - 8r) columns in regions of (2*TX) x (TY*M); u and the other u buffer in global memory.
+// "/b<N>": the registers bounded to N blocks per SM; "/a<A>": u loaded A planes ahead.
+template <int R, typename T, int TX, int TY, int M, int MinBlocks = 0, int Ahead = 1>
+struct FourPassConfig {
+  template <typename Value>
+  using Backend = FourPassBackend<Value, FourPassConfig>;
+  static constexpr int kArraysPerPoint = 2;  // u read, the new u written
+  static constexpr int kWorkingArrays = 2;
+  using Tile = FourPassTile<R, T, TX, TY, M, MinBlocks, Ahead>;
+  static std::string name() {
+    return "all4/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
+           (MinBlocks > 0 ? "/b" + std::to_string(MinBlocks) : "") + (Ahead > 1 ? "/a" + std::to_string(Ahead) : "");
+  }
+};
+
+template <class... Configs>
+struct ConfigList {};
+template <class... Configs, typename F>
+void for_each_config(ConfigList<Configs...>, F&& f) {
+  (f(Configs{}), ...);
+}
+
+template <class... A, class... B>
+ConfigList<A..., B...> operator+(ConfigList<A...>, ConfigList<B...>);
+template <class... Lists>
+using Joined = decltype((Lists{} + ...));
+
+// The default of each radius and precision: the table at the top of this file. Float's wide tiles
+// are 64 columns (a warp's 32 pairs), double's 32, since its queues take twice the registers.
+template <int R, typename T>
+struct DefaultOf;
+template <>
+struct DefaultOf<1, float> {
+  using type = FourPassConfig<1, float, 32, 24, 2, 1>;
+};
+template <>
+struct DefaultOf<1, double> {
+  using type = FourPassConfig<1, double, 16, 24, 2, 1>;
+};
+// Float's kernel of passes 1-2 bounded to two blocks of 512 threads per SM: 64 registers instead
+// of 76, without spilling.
+template <>
+struct DefaultOf<2, float> {
+  using type = TwoPassConfig<2, float, 32, 16, 1, 2, 0>;
+};
+template <>
+struct DefaultOf<2, double> {
+  using type = TwoPassConfig<2, double, 16, 16, 1>;
+};
+template <>
+struct DefaultOf<3, float> {
+  using type = TwoPassConfig<3, float, 32, 16, 1>;
+};
+template <>
+struct DefaultOf<3, double> {
+  using type = CopyEngineConfig<3, double, 16, 16, 1, 2, 2>;
+};
+template <>
+struct DefaultOf<4, float> {
+  using type = OnePassConfig<4, float, 32, 16, 1, 2>;
+};
+template <>
+struct DefaultOf<4, double> {
+  using type = CopyEngineConfig<4, double, 16, 16, 1, 2, 2>;
+};
+
+// The sweep's lists (HEAT_TILED_SWEEP): the other shapes of each family at the orders where it
+// is a default or within reach of one in the last sweeps.
+//
+// One pass per kernel, at every order: 64x8 and 64x16 (32x16 in double) tiles, one or two planes
+// ahead; float also two rows per thread (64x16/c2x2); from order 6 also the copy engine's passes,
+// with the operand's planes two or four ahead and a tile twice as tall.
+template <int R, typename T>
+struct OnePassShapes {
+  static constexpr int kWideThreadsX = sizeof(T) == sizeof(float) ? 32 : 16;
+  static constexpr bool kFloat = sizeof(T) == sizeof(float);
+  using Common = ConfigList<OnePassConfig<R, T, 32, 8, 1>, OnePassConfig<R, T, kWideThreadsX, 16, 1>,
+                            OnePassConfig<R, T, 32, 8, 1, 2>, OnePassConfig<R, T, kWideThreadsX, 16, 1, 2>>;
+  using CopyEngine =
+      ConfigList<CopyEngineConfig<R, T, kWideThreadsX, 16, 1, 2, 2>, CopyEngineConfig<R, T, kWideThreadsX, 16, 1, 2, 4>,
+                 CopyEngineConfig<R, T, kWideThreadsX, 32, 1, 2, 2>>;
+  using List = Joined<Common, std::conditional_t<kFloat, ConfigList<OnePassConfig<R, T, 32, 8, 2>>, ConfigList<>>,
+                      std::conditional_t<(R >= 3), CopyEngine, ConfigList<>>>;
+};
+
+// Two passes per kernel, at orders 2 to 6: 64x8 and 64x16 (32x16 in double) tiles at orders 2
+// and 4, and in float the bounded shape (order 2: the second kernel to four blocks of 256 threads;
+// order 4: the default's); at order 6 only the wide shape, the only one near the single passes
+// (t22). Not at order 8, where the one shape whose planes fit static shared memory ran 60% (H200)
+// and 31% (H100) behind the single passes (t22).
+template <int R, typename T>
+struct TwoPassShapes {
+  static constexpr int kWideThreadsX = sizeof(T) == sizeof(float) ? 32 : 16;
+  static constexpr bool kFloat = sizeof(T) == sizeof(float);
+  using Narrow = TwoPassConfig<R, T, 32, 8, 1>;
+  using Wide = TwoPassConfig<R, T, kWideThreadsX, 16, 1>;
+  using Bounded = std::conditional_t<R == 1, TwoPassConfig<R, T, 32, 8, 1, 0, 4>, TwoPassConfig<R, T, 32, 16, 1, 2, 0>>;
+  using List = std::conditional_t<
+      (R <= 2), Joined<ConfigList<Narrow, Wide>, std::conditional_t<kFloat, ConfigList<Bounded>, ConfigList<>>>,
+      std::conditional_t<R == 3, ConfigList<Wide>, ConfigList<>>>;
+};
+
+// All four passes per kernel, at order 2 (regions of 64 or 32 columns by 16 to 48 rows), and one
+// float shape at order 4, where the halo of 8 leaves it behind the pairs (t18).
+template <int R, typename T>
+struct FourPassShapes {
+  using List = ConfigList<>;
+};
+template <>
+struct FourPassShapes<1, float> {
+  using List = ConfigList<FourPassConfig<1, float, 32, 24, 2, 1>, FourPassConfig<1, float, 32, 16, 2, 1>,
+                          FourPassConfig<1, float, 32, 32, 1, 1>, FourPassConfig<1, float, 32, 16, 1, 2>>;
+};
+template <>
+struct FourPassShapes<1, double> {
+  using List = ConfigList<FourPassConfig<1, double, 16, 24, 2, 1>, FourPassConfig<1, double, 16, 48, 1, 1>,
+                          FourPassConfig<1, double, 16, 32, 1, 1>>;
+};
+template <>
+struct FourPassShapes<2, float> {
+  using List = ConfigList<FourPassConfig<2, float, 32, 32, 1, 1>>;
+};
+
+// The configurations a build compiles for a radius and precision, and the registry's Default.
+template <int R, typename T>
+struct Built {
+  using Default = typename DefaultOf<R, T>::type;
+  using List = std::conditional_t<HEAT_TILED_SWEEP != 0,
+                                  Joined<typename OnePassShapes<R, T>::List, typename TwoPassShapes<R, T>::List,
+                                         typename FourPassShapes<R, T>::List>,
+                                  ConfigList<Default>>;
+};
+
+template <typename T, typename F>
+decltype(auto) with_built(int order, F&& f) {
+  return with_radius(order, [&](auto radius) -> decltype(auto) { return f(Built<decltype(radius)::value, T>{}); });
+}
+
+template <typename F>
+decltype(auto) with_built(int order, Precision precision, F&& f) {
+  if (precision == Precision::Float) return with_built<float>(order, f);
+  return with_built<double>(order, f);
+}
+
+// Calls f(config) for the configuration of that name among those built for the order in T; an
+// InputError that lists the built ones if there is none.
+template <typename T, typename F>
+void with_configuration(int order, const std::string& name, F&& f) {
+  with_built<T>(order, [&](auto built) {
+    bool found = false;
+    std::string names;
+    for_each_config(typename decltype(built)::List{}, [&](auto config) {
+      names += (names.empty() ? "" : ", ") + decltype(config)::name();
+      if (!found && decltype(config)::name() == name) found = true, f(config);
+    });
+    if (!found)
+      throw InputError(
+          "tiled configuration '" + name + "' is not built for order " + std::to_string(order) + " in " +
+          (sizeof(T) == 4 ? "float" : "double") + "; built: " + names +
+          (HEAT_TILED_SWEEP ? "" : " (configure with -DHEAT_TILED_SWEEP=ON to build every configuration)"));
+    return 0;
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> tiled_configurations(int order, Precision precision) {
+  std::vector<std::string> names;
+  if (!is_supported_order(order)) return names;
+  with_built(order, precision, [&](auto built) {
+    for_each_config(typename decltype(built)::List{}, [&](auto config) { names.push_back(decltype(config)::name()); });
+    return 0;
+  });
+  return names;
+}
+
+std::string tiled_default_configuration(int order, Precision precision) {
+  return with_built(order, precision, [](auto built) { return decltype(built)::Default::name(); });
+}
+
+template <typename T>
+std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
+                                               const std::string& configuration) {
+  std::unique_ptr<Backend<T>> made;
+  with_configuration<T>(problem.order, configuration,
+                        [&](auto config) { made = make_configured<T, decltype(config)>(problem, options); });
+  return made;
+}
+
+template std::unique_ptr<Backend<float>> make_tiled_backend<float>(const Problem&, const BackendOptions&,
+                                                                   const std::string&);
+template std::unique_ptr<Backend<double>> make_tiled_backend<double>(const Problem&, const BackendOptions&,
+                                                                     const std::string&);
+
+namespace {
+
+// What a configuration moves and holds (the default of the order and precision when the name is empty).
+struct Footprint {
+  int arrays_per_point;  // read or written per interior point per step: the byte model
+  int working_arrays;    // resident on the device
+};
+Footprint footprint(const Problem& p, std::size_t value_size, const std::string& configuration) {
+  const Precision precision = value_size == sizeof(float) ? Precision::Float : Precision::Double;
+  const std::string name = configuration.empty() ? tiled_default_configuration(p.order, precision) : configuration;
+  Footprint f{};
+  auto read = [&](auto config) { f = {decltype(config)::kArraysPerPoint, decltype(config)::kWorkingArrays}; };
+  if (precision == Precision::Float)
+    with_configuration<float>(p.order, name, read);
+  else
+    with_configuration<double>(p.order, name, read);
+  return f;
+}
+
+// One entry for the default of each order and precision (configuration empty), or for one
+// named configuration.
+BackendEntry make_tiled_entry(const std::string& configuration) {
+  BackendEntry e;
+  e.name = configuration.empty() ? "tiled" : "tiled:" + configuration;
+  e.description =
+      "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): the step's Horner form, all four "
+      "passes in one kernel at order 2, two per kernel at order 4 (and 6 in float), one otherwise";
+  e.uses_cuda = true;
+  // The byte model: all four passes in one kernel read u once and write it once; two per kernel
+  // move 5 arrays, one per kernel 11.
+  e.bytes_per_point = [configuration](const Problem& p, std::size_t size) {
+    return double(footprint(p, size, configuration).arrays_per_point) * double(size);
+  };
+  e.working_bytes = [configuration](const Problem& p, std::size_t size) {
+    return std::size_t(footprint(p, size, configuration).working_arrays) * p.grid.points() * size;
+  };
+  e.make_float = [configuration](const Problem& p, const BackendOptions& o) {
+    return make_tiled_backend<float>(
+        p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Float) : configuration);
+  };
+  e.make_double = [configuration](const Problem& p, const BackendOptions& o) {
+    return make_tiled_backend<double>(
+        p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Double) : configuration);
+  };
+  return e;
+}
+
+}  // namespace
+
+BackendEntry tiled_configuration_entry(const std::string& configuration) { return make_tiled_entry(configuration); }
+
+void register_tiled_backend(BackendRegistry& registry) { registry.add(make_tiled_entry("")); }
+
+}  // namespace heat
