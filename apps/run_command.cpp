@@ -1,10 +1,14 @@
 // heatrk4 [run options]: validate everything, then set up, run, check and report.
 #include <omp.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <sstream>
+#include <thread>
 
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
@@ -18,6 +22,36 @@
 namespace heat {
 namespace {
 
+// Seconds since this process started (/proc/self/stat's start time, in clock ticks since boot).
+double seconds_since_process_start() {
+  std::ifstream stat("/proc/self/stat"), uptime("/proc/uptime");
+  std::string field;
+  double up = 0;
+  if (!std::getline(stat, field) || !(uptime >> up)) return 0;
+  // Field 22 counts from the one after the command name, which may hold spaces: ") " ends it.
+  std::istringstream rest(field.substr(field.rfind(") ") + 2));
+  unsigned long long ticks = 0;
+  for (int n = 3; n <= 22 && rest >> field; ++n) ticks = n == 22 ? std::stoull(field) : 0;
+  return up - double(ticks) / double(sysconf(_SC_CLK_TCK));
+}
+
+// Marks the end of each set-up phase with the seconds it took.
+class SetupClock {
+ public:
+  explicit SetupClock(RunReport& report) : report_(report), last_(std::chrono::steady_clock::now()) {
+    report_.setup_phases.emplace_back("process_start_to_run", seconds_since_process_start());
+  }
+  void mark(const char* phase) {
+    const auto now = std::chrono::steady_clock::now();
+    report_.setup_phases.emplace_back(phase, std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  RunReport& report_;
+  std::chrono::steady_clock::time_point last_;
+};
+
 // MemAvailable from /proc/meminfo, in bytes (0 when unknown).
 std::size_t available_host_bytes() {
   std::ifstream in("/proc/meminfo");
@@ -29,12 +63,14 @@ std::size_t available_host_bytes() {
   return 0;
 }
 
-// Host memory the run needs: the run's field (and the file's values, held in double), the cpu
-// backend's working arrays when it runs on the host, and for --check the double reference's.
+// Host memory the run needs: the run's field (and the file's values, held in double), the
+// snapshot buffers, the cpu backend's working arrays when it runs on the host, and for --check
+// the double reference's.
 std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry) {
   const std::size_t n = plan.problem.grid.points();
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   std::size_t bytes = n * value;
+  if (plan.output_every > 0) bytes += std::size_t(plan.snapshot_buffers) * n * value;
   if (plan.init.kind == InitKind::File) bytes += n * sizeof(double);
   if (!entry.uses_cuda) bytes += entry.working_bytes(plan.problem, value);
   if (plan.check) bytes += n * sizeof(double) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
@@ -76,22 +112,36 @@ std::string device_description(const RunPlan& plan, const BackendEntry& entry) {
   return buf;
 }
 
-// The initial field in the run's precision: generated in it, or read from the file (whose
-// values are held in double, which float data widens to exactly).
-template <typename T>
-Field<T> initial_field(const RunPlan& plan, LoadedField& loaded) {
-  if (plan.init.kind == InitKind::File) return field_cast<T>(loaded.values);
-  return make_initial_field<T>(plan.problem.grid, plan.init);
+// Test-only: HEATRK4_TEST_WRITE_DELAY_MS=N makes every snapshot write N ms slower, so a test can
+// show that a writer slower than the loop holds the loop back without losing or reordering snapshots.
+std::chrono::milliseconds test_write_delay() {
+  const char* value = std::getenv("HEATRK4_TEST_WRITE_DELAY_MS");
+  return std::chrono::milliseconds(value ? std::atoi(value) : 0);
 }
+
 
 template <typename T>
 int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
-            std::chrono::steady_clock::time_point start) {
+            std::chrono::steady_clock::time_point start, SetupClock& clock) {
   const RunPlan& plan = report.plan;
-  Field<T> u = initial_field<T>(plan, loaded);
-  // --check starts the double reference from the same, already rounded, field.
-  const Field<double> check_start = plan.check ? field_cast<double>(u) : Field<double>();
   auto backend = entry.make<T>(plan.problem, plan.backend_options);
+  clock.mark("backend");  // a CUDA backend's device memory
+  // A generated field is made by the backend (on the GPU: nothing to upload); a file's values,
+  // held in double, which float data widens to exactly, are uploaded in the run's precision.
+  const bool from_file = plan.init.kind == InitKind::File;
+  Field<T> u = from_file ? field_cast<T>(loaded.values) : Field<T>::uninitialized(plan.problem.grid);
+  // --check starts the double reference from the very field the backend starts from.
+  bool made_on_backend = !from_file;
+  Field<double> check_start;
+  if (plan.check) {
+    if (made_on_backend) {
+      backend->upload_generated(plan.problem.grid, plan.init);
+      backend->download(u);
+      made_on_backend = false;
+    }
+    check_start = field_cast<double>(u);
+  }
+  clock.mark("host_field");
 
   std::unique_ptr<SnapshotWriter> writer;
   if (plan.output.format != OutputFormat::None) {
@@ -108,14 +158,19 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
     run.start_time = plan.start_time;
     writer = std::make_unique<SnapshotWriter>(plan.output, run);
   }
+  clock.mark("output_directory");
   report.setup_s = seconds_since(start);
 
   ProgressLine progress(plan.backend, !plan.quiet);
   LoopHooks<T> hooks;
-  hooks.progress = [&](int done, int total, double busy) { progress.update(done, total, busy); };
+  hooks.progress = [&](int done, int total, double busy, int pending) { progress.update(done, total, busy, pending); };
+  if (made_on_backend) hooks.upload = [&](Backend<T>& b) { b.upload_generated(plan.problem.grid, plan.init); };
   hooks.output_every = plan.output_every;
+  hooks.snapshot_buffers = plan.snapshot_buffers;
+  const auto write_delay = test_write_delay();
   if (writer)
     hooks.snapshot = [&](const Field<T>& field, int done) {
+      std::this_thread::sleep_for(write_delay);
       writer->write(field, plan.start_step + done, plan.start_time + done * plan.problem.dt);
     };
   report.loop = run_time_loop(*backend, u, plan.steps, hooks);
@@ -138,14 +193,17 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
 
 int run(const CLI::App& app, const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
+  RunReport report;
+  SetupClock clock(report);
   const bool from_file = options.init == "file" && !options.init_file.empty();
   LoadedField loaded;
   if (from_file) {
     loaded = read_initial_field(options.init_file, options.init_array);
     require_grid_options_agree(app, options, loaded.grid);
   }
-  RunReport report;
+  clock.mark("input_file");
   report.plan = make_run_plan(options, from_file ? &loaded.grid : nullptr);
+  clock.mark("plan");  // with a GPU: the CUDA runtime's start (the first query of the device)
   RunPlan& plan = report.plan;
   if (from_file && loaded.has_run_state) {
     plan.start_step = loaded.step;
@@ -156,9 +214,10 @@ int run(const CLI::App& app, const RunOptions& options) {
   report.device = device_description(plan, entry);
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   report.bytes_per_point = entry.bytes_per_point(plan.problem, value);
+  clock.mark("device_query");
 
-  return plan.precision == Precision::Float ? execute<float>(report, entry, loaded, start)
-                                            : execute<double>(report, entry, loaded, start);
+  return plan.precision == Precision::Float ? execute<float>(report, entry, loaded, start, clock)
+                                            : execute<double>(report, entry, loaded, start, clock);
 }
 
 }  // namespace

@@ -18,13 +18,12 @@
 
 namespace heat {
 
-// Uploads u and prepares the device fields that carry u's boundary layer, which no kernel writes
-// (the other u buffer, Horner's scratch fields): a copy of u, with the interior NaN until a kernel
-// writes it, so a point a kernel fails to write poisons the result.
+// Prepares, from the initial u, the device fields that carry u's boundary layer, which no kernel
+// writes (the other u buffer, Horner's scratch fields): a copy of u, with the interior NaN until a
+// kernel writes it, so a point a kernel fails to write poisons the result.
 template <typename T>
-void upload_with_boundary_copies(DeviceBuffer<T>& u, const Field<T>& host,
-                                 std::initializer_list<DeviceBuffer<T>*> fields, const Grid& g, int r) {
-  u.copy_from_host(host.data());
+void copy_boundary_layer(const DeviceBuffer<T>& u, std::initializer_list<DeviceBuffer<T>*> fields, const Grid& g,
+                         int r) {
   for (DeviceBuffer<T>* field : fields) {
     field->copy_from(u);
     poison_interior(*field, g, r);
@@ -71,9 +70,7 @@ class TiledBackend final : public CudaBackend<T> {
 
   // The kernels read one u buffer and write the interior of the other, since neighbouring blocks
   // still read u around their tiles.
-  void upload(const Field<T>& u) override {
-    upload_with_boundary_copies(this->u_, u, {&u_next_}, this->problem_.grid, R);
-  }
+  void prepare_resident_field() override { copy_boundary_layer(this->u_, {&u_next_}, this->problem_.grid, R); }
 
  private:
   void step_once() override {
@@ -106,7 +103,7 @@ class TiledBackend final : public CudaBackend<T> {
 };
 
 // What the backends of Horner's form (linear_stages.cuh) share: the stencil's weights, the
-// passes' constants, and an upload that copies u's boundary layer into the fields the kernels
+// passes' constants, and the copy of the initial u's boundary layer into the fields the kernels
 // write (v_s = u there, and no pass writes it).
 template <typename T, class Config>
 class HornerFormBackend : public CudaBackend<T> {
@@ -116,8 +113,8 @@ class HornerFormBackend : public CudaBackend<T> {
       : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
         weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
         constants_(make_horner_constants<T>(p.dt)) {}
-  void upload_with(const Field<T>& u, std::initializer_list<DeviceBuffer<T>*> written) {
-    upload_with_boundary_copies(this->u_, u, written, this->problem_.grid, Tile::R);
+  void prepare_fields(std::initializer_list<DeviceBuffer<T>*> written) {
+    copy_boundary_layer(this->u_, written, this->problem_.grid, Tile::R);
   }
   GridDims dims() const { return grid_dims(this->problem_.grid); }
 
@@ -142,7 +139,7 @@ class HornerBackend final : public HornerFormBackend<T, Config> {
         first_(make_launcher<true>(p.grid, o.device, {this->u_.get()})),
         later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {}
 
-  void upload(const Field<T>& u) override { this->upload_with(u, {&v_[0], &v_[1]}); }
+  void prepare_resident_field() override { this->prepare_fields({&v_[0], &v_[1]}); }
 
  private:
   // `operands`: the fields the launcher's passes read around each point (u for the first pass).
@@ -185,7 +182,7 @@ class PairedBackend final : public HornerFormBackend<T, Config> {
         first_(p.grid, o.device),
         second_(p.grid, o.device) {}
 
-  void upload(const Field<T>& u) override { this->upload_with(u, {&u_next_, &v2_}); }
+  void prepare_resident_field() override { this->prepare_fields({&u_next_, &v2_}); }
 
  private:
   void step_once() override {
@@ -211,7 +208,7 @@ class FusedPassesBackend final : public HornerFormBackend<T, Config> {
   FusedPassesBackend(const Problem& p, const BackendOptions& o)
       : Base(p, o), u_next_(p.grid.points()), step_(p.grid, o.device) {}
 
-  void upload(const Field<T>& u) override { this->upload_with(u, {&u_next_}); }
+  void prepare_resident_field() override { this->prepare_fields({&u_next_}); }
 
  private:
   void step_once() override {

@@ -83,11 +83,10 @@ void expect_long_run_matches_reference(const BackendEntry& entry) {
 
 class LongRun : public ::testing::TestWithParam<std::string> {
  protected:
-  const BackendEntry& entry() {
-    const BackendEntry& e = *default_registry().find(GetParam());
-    if (e.uses_cuda && gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU on this machine";
-    return e;
+  void SetUp() override {
+    if (entry().uses_cuda && gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU on this machine";
   }
+  const BackendEntry& entry() const { return *default_registry().find(GetParam()); }
 };
 
 TEST_P(LongRun, ThousandsOfStepsHundredsOfSnapshotsMatchReferenceFloat) {
