@@ -128,8 +128,10 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
   clock.mark("backend");  // a CUDA backend's device memory
   // A generated field is made by the backend (on the GPU: nothing to upload); a file's values,
   // held in double, which float data widens to exactly, are uploaded in the run's precision.
+  // Otherwise u only receives downloads: zeroed here by every OpenMP thread, so its pages are not
+  // first touched one by one inside the driver's copy of the final field.
   const bool from_file = plan.init.kind == InitKind::File;
-  Field<T> u = from_file ? field_cast<T>(loaded.values) : Field<T>::uninitialized(plan.problem.grid);
+  Field<T> u = from_file ? field_cast<T>(loaded.values) : Field<T>(plan.problem.grid);
   // --check starts the double reference from the very field the backend starts from.
   bool made_on_backend = !from_file;
   Field<double> check_start;

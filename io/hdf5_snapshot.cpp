@@ -12,6 +12,11 @@
 #include "io/hdf5_support.hpp"
 #include "solver/errors.hpp"
 
+// H5Dwrite_chunk, with which compressed chunks are written whole, came with HDF5 1.10.3.
+#if !H5_VERSION_GE(1, 10, 3)
+#error "heatrk4 needs HDF5 1.10.3 or later (H5Dwrite_chunk)"
+#endif
+
 namespace heat {
 
 namespace {
