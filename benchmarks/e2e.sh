@@ -9,9 +9,9 @@
 #   benchmarks/e2e.sh [BUILD_DIR [OUT_DIR]]
 #
 # BUILD_DIR defaults to build-gpu; OUT_DIR (scratch for the snapshots, on the disk to measure)
-# to /tmp/heatrk4-e2e. Results: benchmarks/results/e2e_<device>.txt (a table, one line per run)
+# to /tmp/heatrk4-e2e. Results: $RESULTS (default benchmarks/results)/e2e_<device>.txt (a table, one line per run)
 # and e2e_<device>.json (every run's JSON summary), plus e2e_<device>.png where matplotlib is
-# installed. Settings: N (600), STEPS (500), EVERY (50), MISSION_STEPS (4), BACKEND (tiled).
+# installed. Settings: RESULTS, N (600), STEPS (500), EVERY (50), MISSION_STEPS (4), BACKEND (tiled).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 BUILD=${1:-build-gpu}
@@ -27,7 +27,7 @@ BACKEND=${BACKEND:-tiled}
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 [[ -n $device ]] || device="host $(nproc) cores"
 tag=$(echo "$device" | tr -cs 'A-Za-z0-9' '_' | sed 's/_$//')
-RESULTS=benchmarks/results
+RESULTS=${RESULTS:-benchmarks/results}
 TABLE=$RESULTS/e2e_$tag.txt
 JSONS=$RESULTS/e2e_$tag.json
 mkdir -p "$WORK" "$RESULTS" || exit 2
@@ -52,7 +52,7 @@ run() {
     return "$rc"
   fi
   local bytes
-  bytes=$(find "$WORK/out" -name 'heat_*.hdf' -printf '%s\n' | awk '{s += $1} END {print s + 0}')
+  bytes=$(find "$WORK/out" -name 'heat_*.hdf' -printf '%s\n' 2>/dev/null | awk '{s += $1} END {print s + 0}')
   ((first_json)) || echo "," >>"$JSONS"
   first_json=0
   python3 - "$label" "$t0" "$t1" "$bytes" "$WORK/run.json" >>"$JSONS" <<'EOF'
