@@ -152,13 +152,16 @@ void expect_snapshot_taken_while_stepping_is_exact(const BackendEntry& entry) {
   }
 }
 
-class StartDownload : public ::testing::TestWithParam<std::string> {
+// A test for each backend of the registry; those on a GPU are skipped where there is none.
+class EachBackend : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     if (entry().uses_cuda && gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU on this machine";
   }
   const BackendEntry& entry() const { return *default_registry().find(GetParam()); }
 };
+
+class StartDownload : public EachBackend {};
 
 TEST_P(StartDownload, TakesTheFieldOfItsStepWhileTheBackendStepsOnFloat) {
   expect_snapshot_taken_while_stepping_is_exact<float>(entry());
@@ -171,10 +174,11 @@ INSTANTIATE_TEST_SUITE_P(Registry, StartDownload, ::testing::ValuesIn(default_re
                          [](const auto& info) { return info.param; });
 
 // The command line, end to end: the bits of every snapshot and the series file.
-std::vector<std::string> snapshot_run(const std::string& output, int buffers) {
+std::vector<std::string> snapshot_run(const std::string& output, int buffers, const std::string& backend = "cpu",
+                                      const std::string& precision = "float") {
   return {"--nx", "21", "--ny", "19", "--nz", "17", "--order", "4", "--steps", "12", "--output-every", "3",
-          "--backend", "cpu", "--init", "randn", "--quiet", "--snapshot-buffers", std::to_string(buffers),
-          "--output", output, "--json", output + ".json"};
+          "--backend", backend, "--precision", precision, "--init", "randn", "--quiet", "--snapshot-buffers",
+          std::to_string(buffers), "--output", output, "--json", output + ".json"};
 }
 
 std::string contents(const fs::path& path) {
@@ -202,33 +206,46 @@ void expect_same_snapshots(const std::string& a, const std::string& b, const std
   }
 }
 
-TEST(SnapshotPipeline, SnapshotsWrittenBesideTheLoopAreBitwiseTheOnesWrittenInIt) {
-  if (!output_format_unavailable_reason(OutputFormat::Hdf5).empty()) GTEST_SKIP() << "this build has no HDF5";
+// On every backend (on a GPU: the device copy, the copy stream and the pinned buffers), in both
+// precisions: the same files as when the loop writes them itself, and a slow writer holds the
+// loop back without losing or reordering a snapshot.
+void expect_snapshots_beside_the_loop_as_in_it(const std::string& backend, const std::string& precision) {
   const std::string dir = test::temp_directory("pipeline");
-  const auto in_loop = run_heatrk4(snapshot_run(dir + "/sync", 0));
+  const auto in_loop = run_heatrk4(snapshot_run(dir + "/sync", 0, backend, precision));
   ASSERT_EQ(in_loop.exit_code, 0) << in_loop.output;
   ASSERT_EQ(read_hdf_series_entries(dir + "/sync/heat.hdf.series").size(), 5u);
+  const std::string label = backend + " " + precision + ", ";
   for (int buffers : {1, 2, 5}) {
     const std::string out = dir + "/async" + std::to_string(buffers);
-    const auto beside = run_heatrk4(snapshot_run(out, buffers));
+    const auto beside = run_heatrk4(snapshot_run(out, buffers, backend, precision));
     ASSERT_EQ(beside.exit_code, 0) << beside.output;
-    expect_same_snapshots(dir + "/sync", out, std::to_string(buffers) + " buffers");
+    expect_same_snapshots(dir + "/sync", out, label + std::to_string(buffers) + " buffers");
   }
   // A writer 150 ms slower per snapshot than the loop: one buffer makes the loop wait for it.
   const std::string slow = dir + "/slow";
-  const auto delayed = run_heatrk4(snapshot_run(slow, 1), "HEATRK4_TEST_WRITE_DELAY_MS=150");
+  const auto delayed = run_heatrk4(snapshot_run(slow, 1, backend, precision), "HEATRK4_TEST_WRITE_DELAY_MS=150");
   ASSERT_EQ(delayed.exit_code, 0) << delayed.output;
-  expect_same_snapshots(dir + "/sync", slow, "slow writer");
+  expect_same_snapshots(dir + "/sync", slow, label + "slow writer");
   const std::string json = slow + ".json";
   const double wait = json_number(json, "output_wait_s"), writer = json_number(json, "writer_s");
-  EXPECT_GT(writer, 5 * 0.15);
+  EXPECT_GT(writer, 5 * 0.15) << label;
   // Every write happens between the first snapshot and the loop's end, one at a time, so the loop
   // lasts at least the writer's time: what its own work (slow on a loaded machine) did not cover
   // it waited for. The last write starts only once the loop is done, so it is always waited for.
   const double loop_work = json_number(json, "upload_s") + json_number(json, "compute_s") + json_number(json, "download_s");
-  EXPECT_GT(wait, 0.15);
-  EXPECT_GT(wait, writer - loop_work - 0.05) << "the loop ended before its snapshots were written";
+  EXPECT_GT(wait, 0.15) << label;
+  EXPECT_GT(wait, writer - loop_work - 0.05) << label << "the loop ended before its snapshots were written";
 }
+
+class SnapshotsBesideTheLoop : public EachBackend {};
+
+TEST_P(SnapshotsBesideTheLoop, AreBitwiseTheOnesWrittenInItAndInOrderBehindASlowWriter) {
+  if (!output_format_unavailable_reason(OutputFormat::Hdf5).empty()) GTEST_SKIP() << "this build has no HDF5";
+  for (const char* precision : {"float", "double"}) expect_snapshots_beside_the_loop_as_in_it(GetParam(), precision);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, SnapshotsBesideTheLoop, ::testing::ValuesIn(default_registry().names()),
+                         [](const auto& info) { return info.param; });
 
 TEST(SnapshotPipeline, NegativeOrTooManyBuffersAreRefusedBeforeAnyWork) {
   const std::string dir = test::temp_directory("buffers");
