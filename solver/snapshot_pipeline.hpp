@@ -80,6 +80,13 @@ class SnapshotPipeline {
     throw_failure();
   }
 
+  // Waits until every queued snapshot is written or the writer has failed, without throwing: for
+  // a run that is failing for another reason, whose snapshots taken so far are still written.
+  void finish_quietly() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    timed_wait(lock, [&] { return pending_ == 0 || failure_; });
+  }
+
   // Throws the writer's failure, if it has failed.
   void check() {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -90,30 +90,38 @@ LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
     t.download_s -= pipeline->wait_seconds() - waited;
   };
 
-  timed(t.upload_s, [&] {
-    if (hooks.upload) hooks.upload(backend);
-    else backend.upload(u);
-  });
-  if (hooks.snapshot && hooks.output_every > 0) emit(0);
+  // A run that fails while stepping (a step, a blow-up) still writes the snapshots it has taken,
+  // as a loop that writes them itself would have, before the failure is reported (after a failed
+  // write the writer writes nothing more).
+  try {
+    timed(t.upload_s, [&] {
+      if (hooks.upload) hooks.upload(backend);
+      else backend.upload(u);
+    });
+    if (hooks.snapshot && hooks.output_every > 0) emit(0);
 
-  // Chunks grow until one takes about a quarter second, so progress stays live without
-  // the loop costing anything measurable.
-  int chunk = 1, done = 0;
-  while (done < steps) {
-    int chunk_steps = std::min(chunk, steps - done);
-    if (hooks.output_every > 0) chunk_steps = std::min(chunk_steps, hooks.output_every - done % hooks.output_every);
-    const auto t0 = clock::now();
-    backend.step(chunk_steps);
-    const double dt = seconds_since(t0);
-    t.compute_s += dt;
-    done += chunk_steps;
-    // Capped at the run's length: a chunk limited by --output-every never takes long, so an
-    // uncapped doubling would overflow after 31 snapshots.
-    if (dt < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
-    if (pipeline) pipeline->check();  // a failed write ends the run now, not at the end
-    if (hooks.progress) hooks.progress(done, steps, t.compute_s, pipeline ? pipeline->pending() : 0);
-    const bool snapshot_due = hooks.output_every > 0 && done % hooks.output_every == 0 && done < steps;
-    if (hooks.snapshot && snapshot_due) emit(done);
+    // Chunks grow until one takes about a quarter second, so progress stays live without
+    // the loop costing anything measurable.
+    int chunk = 1, done = 0;
+    while (done < steps) {
+      int chunk_steps = std::min(chunk, steps - done);
+      if (hooks.output_every > 0) chunk_steps = std::min(chunk_steps, hooks.output_every - done % hooks.output_every);
+      const auto t0 = clock::now();
+      backend.step(chunk_steps);
+      const double dt = seconds_since(t0);
+      t.compute_s += dt;
+      done += chunk_steps;
+      // Capped at the run's length: a chunk limited by --output-every never takes long, so an
+      // uncapped doubling would overflow after 31 snapshots.
+      if (dt < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
+      if (pipeline) pipeline->check();  // a failed write ends the run now, not at the end
+      if (hooks.progress) hooks.progress(done, steps, t.compute_s, pipeline ? pipeline->pending() : 0);
+      const bool snapshot_due = hooks.output_every > 0 && done % hooks.output_every == 0 && done < steps;
+      if (hooks.snapshot && snapshot_due) emit(done);
+    }
+  } catch (...) {
+    if (pipeline) pipeline->finish_quietly();
+    throw;
   }
   if (!pipeline) {
     if (hooks.snapshot) {

@@ -32,13 +32,17 @@ using test::run_heatrk4;
 class LateCopyBackend : public Backend<double> {
  public:
   void upload(const Field<double>&) override {}
-  void step(int count) override { steps_taken += count; }
+  void step(int count) override {
+    if (fail_after >= 0 && steps_taken + count > fail_after) throw RunError("a step after " + std::to_string(fail_after) + " failed");
+    steps_taken += count;
+  }
   void download(Field<double>& u) override { fill(u, steps_taken); }
   std::unique_ptr<PendingDownload> start_download(Field<double>& u) override {
     fill(u, -1.0);
     return std::make_unique<LateCopy>(u, steps_taken);
   }
   long long steps_taken = 0;
+  long long fail_after = -1;  // >= 0: stepping beyond this many steps throws
 
  private:
   static void fill(Field<double>& u, double value) {
@@ -108,6 +112,27 @@ TEST(SnapshotPipeline, AFailedWriteEndsTheLoopAndNoLaterSnapshotIsWritten) {
     };
     EXPECT_THROW(run_time_loop(backend, u, 50, hooks), RunError) << buffers << " buffers";
     EXPECT_EQ(seen, every_kth_step(6, 1)) << buffers << " buffers";
+  }
+}
+
+TEST(SnapshotPipeline, AFailedStepStillWritesTheSnapshotsTakenBeforeIt) {
+  const Grid g{6, 5, 4, 1, 1, 1};
+  for (int buffers : {0, 1, 2, 3}) {
+    LateCopyBackend backend;
+    backend.fail_after = 7;
+    Field<double> u(g, 0.0);
+    std::vector<int> seen;
+    LoopHooks<double> hooks;
+    hooks.output_every = 1;
+    hooks.snapshot_buffers = buffers;
+    hooks.snapshot = [&](const Field<double>& field, int done) {
+      for (double v : field.values()) ASSERT_EQ(v, done) << "the snapshot of step " << done << " holds another field";
+      seen.push_back(done);
+      // Slower than the loop: at the failure, every buffer holds a snapshot still to be written.
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    };
+    EXPECT_THROW(run_time_loop(backend, u, 50, hooks), RunError) << buffers << " buffers";
+    EXPECT_EQ(seen, every_kth_step(7, 1)) << buffers << " buffers: the snapshots taken before the failure";
   }
 }
 
