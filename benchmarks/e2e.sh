@@ -10,8 +10,8 @@
 #
 # BUILD_DIR defaults to build-gpu; OUT_DIR (scratch for the snapshots, on the disk to measure)
 # to /tmp/heatrk4-e2e. Results: $RESULTS (default benchmarks/results)/e2e_<device>.txt (a table, one line per run)
-# and e2e_<device>.json (every run's JSON summary), plus e2e_<device>.png where matplotlib is
-# installed. Settings: RESULTS, N (600), STEPS (500), EVERY (50), MISSION_STEPS (4), BACKEND (tiled).
+# and e2e_<device>.json (every run's JSON summary), plus the plot e2e_<device>.png where matplotlib
+# is installed (elsewhere: benchmarks/plot_e2e.py on the JSON). Settings: RESULTS, N (600), STEPS (500), EVERY (50), MISSION_STEPS (4), BACKEND (tiled).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 BUILD=${1:-build-gpu}
@@ -135,25 +135,7 @@ for label, e in runs.items():
     lines.append("  %-28s %s" % (label, ", ".join("%s %.3f" % (k[:-2], v) for k, v in phases.items())))
 open(table, "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
-try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    labels = list(runs)
-    parts = ["setup_s", "upload_s", "compute_s", "download_s", "output_wait_s"]
-    fig, ax = plt.subplots(figsize=(10, 0.5 * len(labels) + 1.5))
-    left = [0.0] * len(labels)
-    for part in parts:
-        widths = [runs[l]["summary"]["timing"].get(part, 0) for l in labels]
-        ax.barh(labels, widths, left=left, label=part[:-2])
-        left = [a + b for a, b in zip(left, widths)]
-    ax.scatter([runs[l]["wall_s"] for l in labels], labels, color="k", marker="|", s=200, label="wall")
-    ax.set_xlabel("seconds")
-    ax.set_title("heatrk4 end to end on %s: where the time goes" % device)
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(table.replace(".txt", ".png"), dpi=120)
-except ImportError:
-    print("(no matplotlib: no plot)")
 EOF
+# The plot: here where matplotlib is installed, or later from the JSON (benchmarks/plot_e2e.py).
+python3 benchmarks/plot_e2e.py "$JSONS" "${TABLE%.txt}.png" "$device" || status=$?
 exit $status
