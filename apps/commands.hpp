@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <optional>
 
 namespace heat {
 
@@ -18,6 +19,10 @@ void add_convergence_command(CLI::App& app, CommandAction& action);
 
 // Builds the whole command line (used by main and by the tests of bad command lines).
 void build_command_line(CLI::App& app, CommandAction& action);
+// Parses argv into `app` (made by build_command_line) without doing any work: nothing when the
+// chosen command should run, else the exit code to end with (help printed: 0; a bad command
+// line or config file, its message printed: 2). The fuzz target calls it too.
+std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const* argv);
 // Parses and runs argv, returning the exit code of design section 3; messages go to stderr.
 int run_command_line(int argc, const char* const* argv);
 

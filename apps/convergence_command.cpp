@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "apps/commands.hpp"
+#include "io/output_paths.hpp"
 #include "solver/errors.hpp"
 #include "validation/convergence.hpp"
 
@@ -20,6 +21,8 @@ struct ConvergenceOptions {
 
 int convergence(const ConvergenceOptions& o) {
   find_runnable_backend(o.backend);  // refuse a bad name before printing anything
+  if (!o.csv.empty()) require_writable_file(o.csv, "--csv");
+  if (!o.plot.empty()) require_writable_file(o.plot, "--plot");
   ConvergenceRequest request;
   request.backend = o.backend;
   request.precision = o.precision == "float" ? Precision::Float : Precision::Double;

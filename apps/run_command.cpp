@@ -12,12 +12,15 @@
 
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
+#include "apps/restart.hpp"
+#include "apps/run_checks.hpp"
 #include "apps/run_summary.hpp"
 #include "io/input_file.hpp"
 #include "solver/errors.hpp"
 #include "solver/gpu_info.hpp"
 #include "solver/registry.hpp"
 #include "validation/reference.hpp"
+#include "validation/shell_quote.hpp"
 
 namespace heat {
 namespace {
@@ -89,8 +92,8 @@ void require_host_memory(const RunPlan& plan, const BackendEntry& entry) {
 void require_grid_options_agree(const CLI::App& app, const RunOptions& o, const Grid& file) {
   auto clash = [&](const char* option, double given, double from_file) {
     if (app.count(option) && given != from_file)
-      throw InputError(std::string(option) + " " + std::to_string(given) + " contradicts " + o.init_file + " (" +
-                       std::to_string(from_file) + "): drop the grid options when restarting from a file");
+      throw InputError(std::string(option) + " " + number_text(given) + " contradicts " + o.init_file + " (" +
+                       number_text(from_file) + "): drop the grid options when restarting from a file");
   };
   clash("--n", o.n, file.nx == file.ny && file.ny == file.nz ? file.nx : -1);
   clash("--nx", o.nx, file.nx);
@@ -119,6 +122,14 @@ std::chrono::milliseconds test_write_delay() {
   return std::chrono::milliseconds(value ? std::atoi(value) : 0);
 }
 
+// The process's own argv as one shell-quoted line, for the snapshots to record how they were
+// made (CLI11 does not keep the arguments it parsed; Linux keeps them here).
+std::string command_line_text() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string text, argument;
+  while (std::getline(in, argument, '\0')) text += (text.empty() ? "" : " ") + shell_word(argument);
+  return text;
+}
 
 template <typename T>
 int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
@@ -158,6 +169,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
     run.total_steps = plan.steps;
     run.start_step = plan.start_step;
     run.start_time = plan.start_time;
+    run.command_line = command_line_text();
     writer = std::make_unique<SnapshotWriter>(plan.output, run);
   }
   clock.mark("output_directory");
@@ -170,6 +182,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
   hooks.output_every = plan.output_every;
   hooks.snapshot_buffers = plan.snapshot_buffers;
   const auto write_delay = test_write_delay();
+  hooks.first_step = plan.start_step;
   if (writer)
     hooks.snapshot = [&](const Field<T>& field, int done) {
       std::this_thread::sleep_for(write_delay);
@@ -193,24 +206,33 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded,
   return report.checked && !report.check.pass() ? exit_code::mismatch : exit_code::ok;
 }
 
-int run(const CLI::App& app, const RunOptions& options) {
+int run(const CLI::App& app, const RunOptions& given) {
   const auto start = std::chrono::steady_clock::now();
+  RunOptions options = with_restart_implied(app, given);
   RunReport report;
   SetupClock clock(report);
   const bool from_file = options.init == "file" && !options.init_file.empty();
   LoadedField loaded;
+  std::vector<std::string> overrides;
   if (from_file) {
     loaded = read_initial_field(options.init_file, options.init_array);
     require_grid_options_agree(app, options, loaded.grid);
+    // Said at once on stderr (also under --quiet) and again in the summary.
+    overrides = take_stored_settings(app, options);
+    for (const auto& line : overrides) std::fprintf(stderr, "heatrk4: note: %s\n", line.c_str());
   }
   clock.mark("input_file");
+  report.overrides = overrides;
   report.plan = make_run_plan(options, from_file ? &loaded.grid : nullptr);
   clock.mark("plan");  // with a GPU: the CUDA runtime's start (the first query of the device)
   RunPlan& plan = report.plan;
   if (from_file && loaded.has_run_state) {
     plan.start_step = loaded.step;
     plan.start_time = loaded.time;
+    require_final_step_fits(plan.start_step, plan.steps);
   }
+  require_usable_derived_values(plan);
+  require_usable_output_paths(plan, options.overwrite);
   const BackendEntry& entry = *default_registry().find(plan.backend);
   require_host_memory(plan, entry);
   report.device = device_description(plan, entry);

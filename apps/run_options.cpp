@@ -1,9 +1,15 @@
 #include "apps/run_options.hpp"
 
+#include "apps/config_file.hpp"
+
+#include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "solver/errors.hpp"
+#include "solver/grid_limits.hpp"
 #include "solver/gpu_info.hpp"
 #include "solver/registry.hpp"
 #include "stencils/stencil.hpp"
@@ -27,14 +33,21 @@ void require_positive(double value, const char* option) {
 }
 
 Grid resolve_grid(const RunOptions& o) {
+  struct Axis {
+    int& points;
+    int given_points;
+    bool given;
+    const char* name;
+  };
   Grid g;
-  auto points = [&](int axis_n) { return axis_n != RunOptions::kUnset ? axis_n : o.n; };
-  g.nx = points(o.nx);
-  g.ny = points(o.ny);
-  g.nz = points(o.nz);
-  const std::pair<int, const char*> axes[3] = {{g.nx, "--nx"}, {g.ny, "--ny"}, {g.nz, "--nz"}};
-  for (const auto& [n, name] : axes)
-    if (n < 1) throw InputError(std::string(name) + " " + std::to_string(n) + " must be a positive number of points");
+  const Axis axes[3] = {{g.nx, o.nx, o.nx_given, "--nx"}, {g.ny, o.ny, o.ny_given, "--ny"}, {g.nz, o.nz, o.nz_given, "--nz"}};
+  for (const Axis& axis : axes) {
+    axis.points = axis.given ? axis.given_points : o.n;
+    if (axis.points < 1)
+      throw InputError(std::string(axis.given ? axis.name : "--n") + " " + std::to_string(axis.points) +
+                       " must be a positive number of points");
+  }
+  require_grid_points_fit(g.nx, g.ny, g.nz, "the grid (--n, --nx, --ny, --nz)");
   auto spacing = [&](double axis_h, int n) {
     if (!std::isnan(axis_h)) return axis_h;
     if (!std::isnan(o.h)) return o.h;
@@ -85,6 +98,36 @@ std::string resolve_backend(const RunOptions& o, std::string& note) {
 
 }  // namespace
 
+CLI::Validator tolerance_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        const bool parsed = !text.empty() && end && *end == '\0';
+        if (parsed && std::isfinite(value) && value >= 0) return "";
+        return text + " is not a tolerance: give a finite number, 0 or more";
+      },
+      "NUMBER >= 0");
+}
+
+CLI::Validator uint64_check() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        errno = 0;
+        if (digits) std::strtoull(text.c_str(), nullptr, 10);
+        if (digits && errno != ERANGE) return "";
+        return text + " is not a seed: give a whole number from 0 to " + std::to_string(ULLONG_MAX);
+      },
+      "UINT64");
+}
+
+void require_final_step_fits(int start_step, int steps) {
+  if (start_step > INT_MAX - steps)
+    throw InputError("the run would end at step " + std::to_string(std::int64_t(start_step) + steps) +
+                     " (the snapshot's step " + std::to_string(start_step) + " plus --steps " + std::to_string(steps) +
+                     "), past " + std::to_string(INT_MAX) + ", the last step heatrk4 counts");
+}
 
 void require_supported_order(int order) {
   if (!is_supported_order(order))
@@ -177,11 +220,19 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
 }
 
 void add_run_options(CLI::App& app, RunOptions& o) {
-  app.set_config("--config", "", "read options from a TOML file (keys are the long option names)");
+  add_strict_config(app, "--config", "read options from a TOML file (keys are the long option names)",
+                    [](const std::vector<std::string>& args) {
+                      CLI::App scratch;
+                      scratch.set_help_flag();
+                      RunOptions scratch_options;
+                      add_run_options(scratch, scratch_options);
+                      std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
+                      scratch.parse(reversed);
+                    });
   app.add_option("--n", o.n, "points along each axis (sets nx = ny = nz)")->capture_default_str();
-  app.add_option("--nx", o.nx, "points along x (overrides --n)");
-  app.add_option("--ny", o.ny, "points along y (overrides --n)");
-  app.add_option("--nz", o.nz, "points along z (overrides --n)");
+  app.add_option("--nx", o.nx, "points along x (overrides --n)")->each([&o](const std::string&) { o.nx_given = true; });
+  app.add_option("--ny", o.ny, "points along y (overrides --n)")->each([&o](const std::string&) { o.ny_given = true; });
+  app.add_option("--nz", o.nz, "points along z (overrides --n)")->each([&o](const std::string&) { o.nz_given = true; });
   app.add_option("--h", o.h, "grid spacing on every axis (default 1/(n-1): a unit cube)");
   app.add_option("--hx", o.hx, "spacing along x");
   app.add_option("--hy", o.hy, "spacing along y");
@@ -199,9 +250,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->capture_default_str();
   app.add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
   app.add_option("--init", o.init, "initial field: gaussian, randn, sine or file")->capture_default_str();
-  app.add_option("--seed", o.seed, "seed of --init randn")->capture_default_str();
-  app.add_option("--modes", o.modes, "mode numbers of --init sine along x y z")->expected(3);
-  app.add_option("--init-file", o.init_file, "VTKHDF ImageData file for --init file")
+  app.add_option("--seed", o.seed, "seed of --init randn (0 to 2^64-1)")->capture_default_str()->check(uint64_check());
+  // std::array<int, 3> is one value of three integers to CLI11, so --modes takes exactly three.
+  app.add_option("--modes", o.modes, "mode numbers of --init sine along x y z (three integers)");
+  app.add_option("--init-file", o.init_file, "VTKHDF ImageData file to start from (implies --init file)")
       ->each([&o](const std::string&) { o.init_file_given = true; });
   app.add_option("--init-array", o.init_array, "point array to read from --init-file")->capture_default_str();
   app.add_option("--output", o.output, "directory for snapshots")->capture_default_str();
@@ -214,10 +266,16 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->capture_default_str();
   app.add_option("--compress", o.compress, "compression level 0..9 (gzip for .hdf, zlib for .vti)")->capture_default_str();
   app.add_flag("--check", o.check, "compare with the cpu reference in double precision");
-  app.add_option("--rtol", o.rtol, "relative tolerance of --check (default 1e-6 float, 1e-12 double)");
-  app.add_option("--atol", o.atol, "absolute tolerance of --check (default 1e-6 float, 1e-12 double)");
+  app.add_option("--rtol", o.rtol, "relative tolerance of --check (default 1e-6 float, 1e-12 double)")
+      ->check(tolerance_check());
+  app.add_option("--atol", o.atol, "absolute tolerance of --check (default 1e-6 float, 1e-12 double)")
+      ->check(tolerance_check());
   app.add_option("--json", o.json, "write the summary as JSON to this file");
   app.add_flag("--quiet,-q", o.quiet, "no progress line and no summary");
+  app.add_option("--restart", o.restart,
+                 "continue a run from one of its snapshots: step, time and the settings stored in the file "
+                 "unless given here; the series in the file's directory is continued");
+  app.add_flag("--overwrite", o.overwrite, "let a new run replace another run's snapshots in --output");
 }
 
 }  // namespace heat

@@ -10,15 +10,16 @@
 #include "io/snapshots.hpp"
 #include "solver/backend.hpp"
 #include "solver/initial_conditions.hpp"
+#include "solver/number_text.hpp"
 #include "solver/problem.hpp"
 
 namespace heat {
 
 struct RunOptions {
   int n = 64;
-  // Unset (kUnset / NaN): take --n, and a spacing of 1/(n_axis - 1), a unit cube.
-  static constexpr int kUnset = -2147483647;
-  int nx = kUnset, ny = kUnset, nz = kUnset;
+  // An axis not given takes --n; a spacing not given (NaN) is 1/(n_axis - 1), a unit cube.
+  int nx = 0, ny = 0, nz = 0;
+  bool nx_given = false, ny_given = false, nz_given = false;
   double h = NAN, hx = NAN, hy = NAN, hz = NAN;
   double alpha = 1.0;
   int order = 8;
@@ -41,9 +42,11 @@ struct RunOptions {
   int compress = 0;
   int snapshot_buffers = 2;
   bool check = false;
-  double rtol = -1, atol = -1;  // < 0: the precision's default
+  double rtol = -1, atol = -1;  // < 0: the precision's default (a given value is checked as it is parsed)
   std::string json;
   bool quiet = false;
+  std::string restart;     // --restart FILE (apps/restart.hpp resolves what it implies)
+  bool overwrite = false;  // replace another run's snapshots in --output
 };
 
 // Registers the run options on `app` (the top level, since run is the default command).
@@ -76,10 +79,16 @@ struct RunPlan {
 // `file_grid` carries the grid read from --init-file (nullptr otherwise).
 RunPlan make_run_plan(const RunOptions& options, const Grid* file_grid = nullptr);
 
-
 // Throws InputError unless every axis has at least 2r + 1 points for the order.
 void require_grid_fits_order(const Grid& g, int order);
 // Throws InputError for an order outside {2,4,6,8}.
 void require_supported_order(int order);
+// Throws InputError when a run from step `start_step` (a snapshot's) cannot count `steps` more in an int.
+void require_final_step_fits(int start_step, int steps);
+
+// CLI11 checks shared by run and compare: a tolerance that is a finite number, 0 or more (0 and 0
+// ask compare for bitwise equality), and an unsigned 64-bit integer in decimal digits (--seed).
+CLI::Validator tolerance_check();
+CLI::Validator uint64_check();
 
 }  // namespace heat

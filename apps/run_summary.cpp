@@ -1,7 +1,11 @@
 #include "apps/run_summary.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "apps/json_writer.hpp"
 #include "solver/errors.hpp"
@@ -22,6 +26,7 @@ void print_summary(const RunReport& r) {
               g.nz, g.hx, g.hy, g.hz, p.order, 6 * p.radius() + 1, p.alpha);
   std::printf("            dt %.6g (cfl %.4g), %d steps from step %d, %s, init %s\n", p.dt, r.plan.cfl, r.plan.steps,
               r.plan.start_step, precision_name(r.plan.precision), r.plan.init_name.c_str());
+  for (const auto& line : r.overrides) std::printf("  override  %s\n", line.c_str());
   std::printf("  backend   %s on %s%s%s\n", r.plan.backend.c_str(), r.device.c_str(),
               r.plan.backend_note.empty() ? "" : "; ", r.plan.backend_note.c_str());
   std::printf("  time      setup %.3f s, upload %.3f s, compute %.3f s, download %.3f s, check %.3f s, output wait "
@@ -63,7 +68,7 @@ void write_json_summary(const RunReport& r, const std::string& path) {
   rate.add("ms_per_step", r.ms_per_step()).add("points_per_second", r.points_per_second());
   rate.add("bytes_per_point_per_step", r.bytes_per_point).add("effective_gb_per_s", r.effective_gb_per_s());
   JsonObject root;
-  root.add("problem", problem).add("backend", r.plan.backend).add("device", r.device);
+  root.add("problem", problem).add("overrides", r.overrides).add("backend", r.plan.backend).add("device", r.device);
   root.add("timing", timing).add("rate", rate);
   root.add("final_step", r.final_step).add("final_time", r.final_time);
   if (r.checked) {
@@ -75,9 +80,16 @@ void write_json_summary(const RunReport& r, const std::string& path) {
     root.add("check", check);
   }
   root.add("files", r.files);
+  // Its directory may be the --output directory, which exists only once a snapshot was written.
+  const std::filesystem::path directory = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!directory.empty()) std::filesystem::create_directories(directory, ec);
+  if (ec) throw RunError("cannot create the directory of the JSON summary " + path + ": " + ec.message());
+  errno = 0;
   std::ofstream out(path);
   out << root.str() << "\n";
-  if (!out) throw RunError("cannot write the JSON summary to " + path);
+  out.flush();
+  if (!out) throw RunError("cannot write the JSON summary to " + path + ": " + std::strerror(errno ? errno : EIO));
 }
 
 }  // namespace heat

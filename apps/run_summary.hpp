@@ -23,6 +23,7 @@ struct RunReport {
   bool checked = false;
   FieldDifference check;
   std::vector<std::string> files;
+  std::vector<std::string> overrides;  // options that replaced a setting stored in the input file
   int final_step = 0;
   double final_time = 0;
 

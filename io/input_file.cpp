@@ -1,11 +1,14 @@
 #include "io/input_file.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "io/hdf5_support.hpp"
 #include "solver/errors.hpp"
+#include "solver/grid_limits.hpp"
 
 namespace heat {
 
@@ -17,6 +20,23 @@ std::string shape_text(const std::vector<hsize_t>& dims) {
   std::string out = "(";
   for (std::size_t n = 0; n < dims.size(); ++n) out += (n ? ", " : "") + std::to_string(dims[n]);
   return out + ")";
+}
+
+// A stored number as text: "2.7", "1e+300", "2147483648".
+std::string stored_number(double value) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.15g", value);
+  return buf;
+}
+
+// The points along one axis of WholeExtent [first, last]; refuses what is not a count of at most
+// INT_MAX (the stored values may be doubles: 1e12, 2.7, NaN).
+int axis_points(double first, double last) {
+  const double points = last - first + 1;
+  if (!(points >= 1 && points <= INT_MAX) || first != std::floor(first) || last != std::floor(last))
+    throw InputError("WholeExtent [" + stored_number(first) + ", " + stored_number(last) +
+                     "] is not a whole number of points from 1 to " + std::to_string(INT_MAX) + " on an axis");
+  return int(points);
 }
 
 // An open VTKHDF ImageData file: the file, its /VTKHDF group and the grid it describes.
@@ -44,7 +64,8 @@ struct ImageFile {
       const auto extent = h5::read_number_attribute(vtkhdf.get(), "WholeExtent", 6);
       const auto spacing = h5::read_number_attribute(vtkhdf.get(), "Spacing", 3);
       int* sizes[3] = {&grid.nx, &grid.ny, &grid.nz};
-      for (int axis = 0; axis < 3; ++axis) *sizes[axis] = int(extent[2 * axis + 1] - extent[2 * axis] + 1);
+      for (int axis = 0; axis < 3; ++axis) *sizes[axis] = axis_points(extent[2 * axis], extent[2 * axis + 1]);
+      require_grid_points_fit(grid.nx, grid.ny, grid.nz, "WholeExtent");
       grid.hx = spacing[0];
       grid.hy = spacing[1];
       grid.hz = spacing[2];
@@ -115,11 +136,37 @@ void refuse_non_finite(const std::string& path, const std::string& name, const F
                      "): an initial field must be finite");
 }
 
+struct RunState {
+  bool present = false;
+  int step = 0;
+  double time = 0;
+};
+
+// Snapshots of heatrk4 carry where the run was; files from elsewhere start at step 0, time 0.
+// The step counts in an int and names the snapshots, so it must be a whole number in int's range.
+RunState read_run_state(const ImageFile& file) {
+  RunState state;
+  if (H5Lexists(file.file.get(), "heatrk4", H5P_DEFAULT) <= 0) return state;
+  Handle run(h5::check<InputError>(H5Gopen2(file.file.get(), "heatrk4", H5P_DEFAULT), file.path + ": /heatrk4"), H5Gclose);
+  if (!h5::has_attribute(run.get(), "step") || !h5::has_attribute(run.get(), "time")) return state;
+  const double step = h5::read_number_attribute(run.get(), "step", 1)[0];
+  const double time = h5::read_number_attribute(run.get(), "time", 1)[0];
+  if (!(step >= 0 && step <= INT_MAX) || step != std::floor(step))
+    throw InputError(file.path + ": /heatrk4 step " + stored_number(step) + " is not a whole number from 0 to " +
+                     std::to_string(INT_MAX));
+  if (!std::isfinite(time)) throw InputError(file.path + ": /heatrk4 time " + stored_number(time) + " is not finite");
+  state.present = true;
+  state.step = int(step);
+  state.time = time;
+  return state;
+}
+
 }  // namespace
 
 ImageFileInfo read_image_file_info(const std::string& path) {
   const ImageFile file(path);
-  return {file.grid, file.point_array_names()};
+  const RunState state = read_run_state(file);
+  return {file.grid, file.point_array_names(), state.present, state.step, state.time};
 }
 
 PointArray read_point_array(const std::string& path, const std::string& array_name) {
@@ -134,19 +181,10 @@ LoadedField read_initial_field(const std::string& path, const std::string& array
   loaded.values = std::move(array.values);
   loaded.grid = file.grid;
   loaded.stored_as_float = array.stored_as_float;
-  // Snapshots of heatrk4 carry where the run was; files from elsewhere start at step 0, time 0.
-  if (H5Lexists(file.file.get(), "heatrk4", H5P_DEFAULT) > 0) {
-    Handle run(h5::check<InputError>(H5Gopen2(file.file.get(), "heatrk4", H5P_DEFAULT), path + ": /heatrk4"), H5Gclose);
-    if (h5::has_attribute(run.get(), "step") && h5::has_attribute(run.get(), "time")) {
-      const double step = h5::read_number_attribute(run.get(), "step", 1)[0];
-      const double time = h5::read_number_attribute(run.get(), "time", 1)[0];
-      if (!(step >= 0) || !std::isfinite(time))
-        throw InputError(path + ": /heatrk4 step or time is not valid (step " + std::to_string(step) + ")");
-      loaded.has_run_state = true;
-      loaded.step = int(step);
-      loaded.time = time;
-    }
-  }
+  const RunState state = read_run_state(file);
+  loaded.has_run_state = state.present;
+  loaded.step = state.step;
+  loaded.time = state.time;
   return loaded;
 }
 

@@ -24,10 +24,14 @@ struct LoadedField {
 // a shape that is not 3D, or non-finite values. The caller checks the order's minimum size.
 LoadedField read_initial_field(const std::string& path, const std::string& array_name = "u");
 
-// A file's grid and the names of its point arrays, without reading the arrays.
+// A file's grid, the names of its point arrays and, for heatrk4's snapshots, the step and time,
+// without reading the arrays.
 struct ImageFileInfo {
   Grid grid;
   std::vector<std::string> point_arrays;
+  bool has_run_state = false;
+  int step = 0;
+  double time = 0;
 };
 ImageFileInfo read_image_file_info(const std::string& path);
 

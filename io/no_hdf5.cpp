@@ -3,6 +3,7 @@
 // needs HDF5, so those are refused here with the fix in the message.
 #include "io/hdf5_snapshot.hpp"
 #include "io/input_file.hpp"
+#include "io/run_settings.hpp"
 #include "solver/errors.hpp"
 
 namespace heat {
@@ -28,5 +29,6 @@ template void write_vtkhdf_file<double>(const std::string&, const Field<double>&
 LoadedField read_initial_field(const std::string& path, const std::string&) { refuse(path); }
 ImageFileInfo read_image_file_info(const std::string& path) { refuse(path); }
 PointArray read_point_array(const std::string& path, const std::string&) { refuse(path); }
+StoredRunSettings read_stored_run_settings(const std::string& path) { refuse(path); }
 
 }  // namespace heat

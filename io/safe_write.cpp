@@ -1,6 +1,7 @@
 #include "io/safe_write.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,11 +15,6 @@ namespace heat {
 
 namespace {
 std::string errno_text() { return std::strerror(errno); }
-
-// The pid keeps two runs writing into one directory from sharing a temporary name.
-std::string temporary_name_for(const std::string& final_path) {
-  return final_path + ".tmp-" + std::to_string(::getpid());
-}
 
 void flush_to_disk(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY);
@@ -40,6 +36,25 @@ void flush_directory_of(const std::string& path) {
   }
 }
 }  // namespace
+
+std::string temporary_name_for(const std::string& final_path) {
+  return final_path + ".tmp-" + std::to_string(::getpid());
+}
+
+void remove_abandoned_temporary_files(const std::string& directory,
+                                      const std::function<bool(const std::string&)>& is_ours) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, ec)) {
+    const std::string name = entry.path().filename().string();
+    const auto at = name.rfind(".tmp-");
+    if (at == std::string::npos || !is_ours(name.substr(0, at))) continue;
+    const std::string digits = name.substr(at + 5);
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = pid_t(std::stol(digits));
+    // kill(pid, 0) sends nothing: it only asks whether the process exists (EPERM: it does).
+    if (pid > 0 && ::kill(pid, 0) != 0 && errno == ESRCH) std::filesystem::remove(entry.path(), ec);
+  }
+}
 
 PendingFile::PendingFile(std::string final_path)
     : final_path_(std::move(final_path)), temporary_path_(temporary_name_for(final_path_)) {}

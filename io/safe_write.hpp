@@ -3,6 +3,7 @@
 // leaves a truncated file under a final name and never damages the file it would replace.
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace heat {
@@ -29,5 +30,15 @@ class PendingFile {
 
 // Writes a small text file (the series files) the same safe way. Throws RunError.
 void write_text_file_safely(const std::string& final_path, const std::string& text);
+
+// The temporary name a file is written under ("F.tmp-PID"): the pid keeps two runs writing into
+// one directory apart, and tells a later run whether the writer still exists.
+std::string temporary_name_for(const std::string& final_path);
+
+// Removes the temporary files in `directory` whose writing process no longer exists (a run
+// killed with SIGKILL cannot remove its own) and whose final name `is_ours` accepts, so a user's
+// own "notes.tmp-123" is never touched. Files of live processes are left alone.
+void remove_abandoned_temporary_files(const std::string& directory,
+                                      const std::function<bool(const std::string&)>& is_ours);
 
 }  // namespace heat

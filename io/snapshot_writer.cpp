@@ -2,6 +2,7 @@
 #include <filesystem>
 
 #include "io/hdf5_snapshot.hpp"
+#include "io/output_paths.hpp"
 #include "io/safe_write.hpp"
 #include "io/series_files.hpp"
 #include "io/snapshots.hpp"
@@ -40,6 +41,7 @@ struct SnapshotWriter::Impl {
   RunDescription run;
   std::vector<std::string> files;
   std::vector<SeriesEntry> hdf_entries, vtk_entries;
+  bool directory_ready = false;
 
   std::string path_of(const std::string& name) const { return (fs::path(spec.directory) / name).string(); }
 
@@ -55,8 +57,20 @@ struct SnapshotWriter::Impl {
       if (e.step < run.start_step && fs::exists(path_of(e.name))) record_entry(into, e);
   }
 
+  void create_directory_once() {
+    if (directory_ready) return;
+    std::error_code ec;
+    fs::create_directories(spec.directory, ec);
+    if (ec) throw RunError("cannot create the output directory " + spec.directory + ": " + ec.message());
+    if (!fs::is_directory(spec.directory))
+      throw RunError("the output path " + spec.directory + " exists and is not a directory");
+    directory_ready = true;
+  }
+
   template <typename T>
   void write(const Field<T>& u, int step, double time) {
+    if (spec.format == OutputFormat::None) return;
+    create_directory_once();
     if (writes_hdf5(spec.format)) {
       const std::string name = snapshot_name(step, "hdf");
       PendingFile file(path_of(name));
@@ -88,11 +102,8 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
   if (spec.compress > 0 && writes_hdf5(spec.format))
     if (const std::string reason = hdf5_gzip_unavailable_reason(); !reason.empty())
       throw InputError("--compress " + std::to_string(spec.compress) + ": " + reason + "; use --compress 0");
-  std::error_code ec;
-  fs::create_directories(spec.directory, ec);
-  if (ec) throw RunError("cannot create the output directory " + spec.directory + ": " + ec.message());
-  if (!fs::is_directory(spec.directory))
-    throw RunError("the output path " + spec.directory + " exists and is not a directory");
+  if (spec.replace_series) remove_series_files(spec.directory);
+  remove_abandoned_temporary_files(spec.directory, is_written_by_heatrk4);
   impl_->adopt_earlier_entries(read_hdf_series_entries(impl_->path_of("heat.hdf.series")), impl_->hdf_entries);
   impl_->adopt_earlier_entries(read_pvd_entries(impl_->path_of("heat.pvd")), impl_->vtk_entries);
 }

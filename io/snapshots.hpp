@@ -37,10 +37,12 @@ struct OutputSpec {
   std::string directory = "heatrk4-out";
   OutputFormat format = OutputFormat::Hdf5;
   int compress = 0;  // gzip level 0..9 for HDF5 (0: none)
+  bool replace_series = false;  // remove the snapshots and series files already there (--overwrite)
 };
 
 // Writes numbered snapshots of one run into one directory and keeps the series files
 // (heat.hdf.series, heat.pvd) current after each snapshot.
+// The directory is created at the first snapshot, so a run that fails before one leaves none.
 // Throws RunError (exit 3) when the directory cannot be created or a write fails; a failed
 // write leaves no file under a final name and earlier snapshots as they were.
 class SnapshotWriter {

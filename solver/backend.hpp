@@ -6,6 +6,8 @@
 // - step(count) advances `count` classical RK4 steps of alpha*Lap on the interior; the boundary
 //   layer (every point within r of a face) is never written.
 // - download() copies the current field back, boundary layer included.
+// - first_nonfinite() finds the first NaN or Inf of the current field where it lives (one read
+//   of the field, cheap beside a step), so the time loop can stop a run that blew up.
 // - start_download() is the one call that may return before its work is done: it takes the
 //   current field at once, and later step() calls may run while the copy travels to the host
 //   (design section 8). The default is the blocking download.
@@ -44,6 +46,8 @@ class Backend {
   virtual void upload(const Field<T>& u) = 0;
   virtual void step(int count) = 0;
   virtual void download(Field<T>& u) = 0;
+  // The flat index (Grid::index) of the first non-finite value of the current field, or -1.
+  virtual long long first_nonfinite() = 0;
 
   // Makes a generated initial field where the backend keeps its field (on the GPU for CUDA
   // backends, which then upload nothing); the default makes it on the host and uploads it.

@@ -4,6 +4,7 @@
 // it, so the result is bitwise the same for any thread count.
 
 #include "solver/dispatch.hpp"
+#include "solver/first_nonfinite.hpp"
 #include "solver/registry.hpp"
 #include "stencils/stencil.hpp"
 
@@ -37,6 +38,8 @@ class CpuBackend final : public Backend<T> {
   }
 
   void download(Field<T>& u) override { copy_points(u_, u); }
+
+  long long first_nonfinite() override { return first_nonfinite_on_host(u_.data(), u_.size()); }
 
  private:
   // Calls body(p) for the flat index p of every interior point.

@@ -10,7 +10,7 @@ void prepare_device(const BackendOptions& options, std::size_t bytes_needed, con
   if (bytes_needed > info.free_bytes)
     throw InputError("backend '" + backend_name + "' needs " + std::to_string(bytes_needed) +
                      " bytes of GPU memory but " + info.name + " has " + std::to_string(info.free_bytes) +
-                     " bytes free: use a smaller grid or float precision");
+                     " bytes free: use a smaller grid (a --precision double run needs about twice a float one's memory)");
 }
 
 namespace {

@@ -10,6 +10,7 @@
 #include "solver/device_buffer.cuh"
 #include "solver/device_initial_fields.hpp"
 #include "solver/gpu_info.hpp"
+#include "solver/nonfinite.cuh"
 
 namespace heat {
 
@@ -77,6 +78,8 @@ class CudaBackend : public Backend<T> {
     // The compute stream only: a snapshot's copy to the host goes on meanwhile.
     HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
   }
+  // u_ is the current field in every CUDA backend (those that step into a second buffer swap it in).
+  long long first_nonfinite() override { return first_nonfinite_on_device(u_.get(), u_.size()); }
   std::unique_ptr<PendingDownload> start_download(Field<T>& u) override {
     if (!snapshots_) return Backend<T>::start_download(u);
     return snapshots_->start(u_.get(), u.data());

@@ -12,4 +12,11 @@ inline std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+// s as one shell word: unchanged when the shell would take it as it is, else quoted.
+inline std::string shell_word(const std::string& s) {
+  const bool plain = !s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                                       "0123456789_./=:,+@%-") == std::string::npos;
+  return plain ? s : shell_quote(s);
+}
+
 }  // namespace heat

@@ -3,6 +3,8 @@
 // stencil's symbol and the RK4 polynomial, checked together on the whole solver.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "solver/gpu_info.hpp"
 #include "solver/initial_conditions.hpp"
 #include "solver/registry.hpp"

@@ -4,10 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -37,6 +39,7 @@ class LateCopyBackend : public Backend<double> {
     steps_taken += count;
   }
   void download(Field<double>& u) override { fill(u, steps_taken); }
+  long long first_nonfinite() override { return -1; }  // its values are step counts
   std::unique_ptr<PendingDownload> start_download(Field<double>& u) override {
     fill(u, -1.0);
     return std::make_unique<LateCopy>(u, steps_taken);
@@ -267,6 +270,38 @@ class SnapshotsBesideTheLoop : public EachBackend {};
 TEST_P(SnapshotsBesideTheLoop, AreBitwiseTheOnesWrittenInItAndInOrderBehindASlowWriter) {
   if (!output_format_unavailable_reason(OutputFormat::Hdf5).empty()) GTEST_SKIP() << "this build has no HDF5";
   for (const char* precision : {"float", "double"}) expect_snapshots_beside_the_loop_as_in_it(GetParam(), precision);
+}
+
+// A run that blows up while its snapshots are written beside the loop: the loop's check (on the
+// backend, every few steps and at every snapshot step) stops it with exit 3 before a non-finite
+// field is taken, and the snapshots already handed to the writer are all written: the series
+// lists only complete, finite snapshots, in order, and nothing else is left in the directory.
+TEST_P(SnapshotsBesideTheLoop, ABlowUpStopsTheRunAndKeepsTheFiniteSnapshotsTakenBeforeIt) {
+  if (!output_format_unavailable_reason(OutputFormat::Hdf5).empty()) GTEST_SKIP() << "this build has no HDF5";
+  for (int buffers : {0, 2}) {
+    const std::string out = test::temp_directory("blowup") + "/out";
+    const auto r = run_heatrk4({"--n", "12", "--order", "2", "--cfl", "2", "--allow-unstable", "--steps", "100000",
+                                "--output-every", "5", "--init", "randn", "--precision", "double", "--backend",
+                                GetParam(), "--quiet", "--snapshot-buffers", std::to_string(buffers), "--output", out});
+    const std::string label = GetParam() + ", " + std::to_string(buffers) + " buffers";
+    EXPECT_EQ(r.exit_code, 3) << label << ":\n" << r.output;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(after step (\d+))"))) << label << ":\n" << r.output;
+    const int blew_up_by = std::stoi(m[1]);
+    const auto listed = read_hdf_series_entries(out + "/heat.hdf.series");
+    ASSERT_FALSE(listed.empty()) << label;
+    // Every snapshot up to the last check that found the field finite, none after.
+    EXPECT_EQ(int(listed.size()), (blew_up_by - 1) / 5 + 1) << label << ": blew up by step " << blew_up_by;
+    std::size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(out)) files += entry.path().filename() != "heat.hdf.series";
+    EXPECT_EQ(files, listed.size()) << label << ": a file besides the listed snapshots";
+    for (std::size_t s = 0; s < listed.size(); ++s) {
+      EXPECT_EQ(listed[s].step, int(5 * s)) << label;
+      const PointArray snapshot = read_point_array(out + "/" + listed[s].name, "u");
+      for (std::size_t n = 0; n < snapshot.values.size(); ++n)
+        ASSERT_TRUE(std::isfinite(snapshot.values.data()[n])) << label << ": " << listed[s].name << " holds a non-finite value";
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, SnapshotsBesideTheLoop, ::testing::ValuesIn(default_registry().names()),

@@ -1,0 +1,69 @@
+#include "apps/restart.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "io/run_settings.hpp"
+#include "solver/errors.hpp"
+#include "solver/number_text.hpp"
+
+namespace heat {
+
+namespace {
+
+}  // namespace
+
+RunOptions with_restart_implied(const CLI::App& app, const RunOptions& given) {
+  RunOptions o = given;
+  if (!o.restart.empty()) {
+    if (o.init_file_given && o.init_file != o.restart)
+      throw InputError("--restart " + o.restart + " and --init-file " + o.init_file + " name different files: give one");
+    if (app.count("--init") && o.init != "file")
+      throw InputError("--restart " + o.restart + " starts from that file, but --init is " + o.init + ": drop --init");
+    o.init_file = o.restart;
+    o.init_file_given = true;
+    if (!app.count("--output")) {
+      const std::string directory = std::filesystem::path(o.restart).parent_path().string();
+      o.output = directory.empty() ? "." : directory;
+    }
+  }
+  if (o.init_file_given && !app.count("--init")) o.init = "file";
+  return o;
+}
+
+std::vector<std::string> take_stored_settings(const CLI::App& app, RunOptions& o) {
+  const StoredRunSettings stored = read_stored_run_settings(o.init_file);
+  std::vector<std::string> overrides;
+  const auto note = [&](const std::string& option, const std::string& stored_value) {
+    overrides.push_back(option + " overrides the value stored in " + o.init_file + " (" + stored_value + ")");
+  };
+  if (stored.order) {
+    if (!app.count("--order")) o.order = *stored.order;
+    else if (o.order != *stored.order) note("--order " + std::to_string(o.order), "order " + std::to_string(*stored.order));
+  }
+  if (stored.precision) {
+    if (!app.count("--precision")) o.precision = *stored.precision;
+    else if (o.precision != *stored.precision) note("--precision " + o.precision, *stored.precision);
+  }
+  if (stored.alpha) {
+    if (!app.count("--alpha")) o.alpha = *stored.alpha;
+    else if (o.alpha != *stored.alpha)
+      note("--alpha " + number_text(o.alpha),
+           "alpha " + number_text(*stored.alpha) + (o.cfl_given || o.dt_given ? "" : "; dt stays the stored one"));
+  }
+  if (stored.dt) {
+    // dt, not cfl: the run goes on with the time step it had, whatever the options change.
+    const std::string was = "dt " + number_text(*stored.dt) + (stored.cfl ? ", cfl " + number_text(*stored.cfl) : "");
+    if (!o.cfl_given && !o.dt_given) {
+      o.dt = *stored.dt;
+      o.dt_given = true;
+    } else if (o.dt_given && o.dt != *stored.dt) {
+      note("--dt " + number_text(o.dt), was);
+    } else if (o.cfl_given && (!stored.cfl || o.cfl != *stored.cfl)) {
+      note("--cfl " + number_text(o.cfl), was);
+    }
+  }
+  return overrides;
+}
+
+}  // namespace heat

@@ -1,0 +1,24 @@
+// A run that starts from a file: --restart FILE, or --init-file FILE alone. Such a run continues
+// the one that wrote the file: its physics and numerics come from the file's /heatrk4 group
+// unless an option overrides them (design section 3, "Restart").
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "apps/run_options.hpp"
+
+namespace heat {
+
+// The options with what a restart implies filled in: --restart F means --init file
+// --init-file F and, unless --output is given, --output F's directory (continuing its series);
+// --init-file F alone means --init file. Throws InputError for options that contradict those.
+RunOptions with_restart_implied(const CLI::App& app, const RunOptions& given);
+
+// Takes the order, precision, alpha and dt stored in o.init_file for each that the command line
+// (or --config) does not give. Returns one line for each given option whose value differs from
+// the stored one, for the run to print.
+std::vector<std::string> take_stored_settings(const CLI::App& app, RunOptions& o);
+
+}  // namespace heat

@@ -1,0 +1,105 @@
+#include "apps/run_checks.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+
+#include "io/output_paths.hpp"
+#include "solver/errors.hpp"
+#include "solver/number_text.hpp"
+#include "stencils/stencil.hpp"
+
+namespace heat {
+
+namespace {
+
+// `value` held in T must be finite and no smaller in magnitude than T's smallest normal number
+// (below it, precision is lost and products flush to zero).
+template <typename T>
+void require_normal_in(double value, const std::string& what, const std::string& fix) {
+  const double magnitude = std::fabs(value);
+  if (std::isfinite(magnitude) && magnitude <= double(std::numeric_limits<T>::max()) &&
+      magnitude >= double(std::numeric_limits<T>::min()))
+    return;
+  const char* type = sizeof(T) == sizeof(float) ? "float" : "double";
+  throw InputError(what + " = " + number_text(value) + " is outside " + type + "'s normal range [" +
+                   number_text(std::numeric_limits<T>::min()) + ", " + number_text(std::numeric_limits<T>::max()) +
+                   "]: " + fix);
+}
+
+template <typename T>
+void require_usable_values_in(const RunPlan& plan) {
+  const Problem& p = plan.problem;
+  const Grid& g = p.grid;
+  const std::string scale_fix = "choose a spacing and --alpha of ordinary size (the grid's unit is free)";
+  require_normal_in<double>(p.alpha, "--alpha", scale_fix);
+  const double h[3] = {g.hx, g.hy, g.hz};
+  const int n[3] = {g.nx, g.ny, g.nz};
+  const char* axis_name[3] = {"x", "y", "z"};
+  for (int a = 0; a < 3; ++a) {
+    const std::string axis = axis_name[a];
+    require_normal_in<double>(h[a], "the spacing along " + axis, scale_fix);
+    require_normal_in<double>((n[a] - 1) * h[a], "the grid's extent along " + axis + ", (n" + axis + "-1)*h" + axis,
+                              scale_fix);
+  }
+  require_normal_in<double>(p.dt, "the time step dt (from --cfl or --dt, --alpha and the spacing)", scale_fix);
+  const std::string precision_fix = sizeof(T) == sizeof(float) ? "use --precision double, or " + scale_fix : scale_fix;
+  require_normal_in<T>(p.dt / 6, "dt/6, the smallest RK4 factor", precision_fix);
+  const double inv_h2 = 1.0 / (h[0] * h[0]) + 1.0 / (h[1] * h[1]) + 1.0 / (h[2] * h[2]);
+  require_normal_in<T>(p.alpha * stencil_coefficient(p.radius(), 0) * inv_h2, "the stencil's centre weight",
+                       precision_fix);
+  for (int a = 0; a < 3; ++a)
+    for (int k = 1; k <= p.radius(); ++k) {
+      const double weight = p.alpha * stencil_coefficient(p.radius(), k) / (h[a] * h[a]);
+      const std::string name = "alpha*c" + std::to_string(k) + "/h" + axis_name[a] + "^2";
+      require_normal_in<T>(weight, "the stencil weight " + name, precision_fix);
+      require_normal_in<T>(weight * p.dt, "the step's coefficient dt*" + name, precision_fix);
+    }
+  const double final_time = plan.start_time + plan.steps * p.dt;
+  if (!std::isfinite(final_time))
+    throw InputError("the run's final time " + number_text(final_time) + " is not finite: " + scale_fix);
+}
+
+std::string describe(const std::vector<std::string>& names) {
+  std::vector<std::string> snapshots, series;
+  for (const auto& name : names) (name.rfind("heat.", 0) == 0 ? series : snapshots).push_back(name);
+  std::string text;
+  if (!snapshots.empty())
+    text = std::to_string(snapshots.size()) + " snapshot" + (snapshots.size() > 1 ? "s " : " ") + snapshots.front() +
+           (snapshots.size() > 1 ? " ... " + snapshots.back() : "");
+  for (const auto& name : series) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+// The run starts from a file in `directory`: it continues that directory's series.
+bool continues_series_in(const RunPlan& plan, const std::string& directory) {
+  if (plan.init.kind != InitKind::File) return false;
+  std::string from = std::filesystem::path(plan.init_file).parent_path().string();
+  std::error_code ec;
+  return std::filesystem::equivalent(from.empty() ? "." : from, directory, ec);
+}
+
+}  // namespace
+
+void require_usable_derived_values(const RunPlan& plan) {
+  if (plan.precision == Precision::Float)
+    require_usable_values_in<float>(plan);
+  else
+    require_usable_values_in<double>(plan);
+}
+
+void require_usable_output_paths(RunPlan& plan, bool overwrite) {
+  if (!plan.json.empty()) require_writable_file(plan.json, "--json");
+  if (plan.output.format == OutputFormat::None) return;
+  const std::string& directory = plan.output.directory;
+  require_writable_directory(directory, "--output");
+  const auto existing = series_files_in(directory);
+  if (existing.empty() || continues_series_in(plan, directory)) return;
+  if (!overwrite)
+    throw InputError("--output " + directory + " holds another run's files (" + describe(existing) +
+                     "): choose another --output, add --overwrite to replace them, or --restart from one of them");
+  plan.output.replace_series = true;
+}
+
+}  // namespace heat

@@ -1,0 +1,41 @@
+# CTest runs each libFuzzer target of fuzz/ for HEAT_FUZZ_SECONDS from its seed corpus in
+# fuzz/corpus/<target> (which also replays every input kept there as a regression case);
+# fuzz/run_fuzz_target.sh says which findings are heatrk4's (the test fails) and which HDF5's. The
+# targets need clang with -fsanitize=fuzzer, so fuzz_build configures fuzz/ with clang++ into
+# <build>/fuzz first; new inputs go to <build>/fuzz/corpus-<target>, crashes to <build>/fuzz/artifacts-<target>.
+find_program(HEAT_CLANGXX NAMES clang++ clang++-14 clang++-15 clang++-16)
+find_program(HEAT_CLANG NAMES clang clang-14 clang-15 clang-16)
+set(HEAT_FUZZ_SECONDS 30 CACHE STRING "How long CTest runs each fuzz target")
+set(heat_fuzz_usable OFF)
+if(HEAT_CLANGXX AND HEAT_CLANG)
+  set(probe ${CMAKE_BINARY_DIR}/fuzz-probe)
+  file(WRITE ${probe}.cpp "extern \"C\" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }\n")
+  execute_process(COMMAND ${HEAT_CLANGXX} -fsanitize=fuzzer,address,undefined ${probe}.cpp -o ${probe}
+                  RESULT_VARIABLE probe_status OUTPUT_QUIET ERROR_QUIET)
+  if(probe_status EQUAL 0)
+    set(heat_fuzz_usable ON)
+  endif()
+endif()
+
+if(NOT heat_fuzz_usable)
+  message(STATUS "heatrk4: no clang++ that links -fsanitize=fuzzer (apt-get install clang): fuzz tests OFF")
+  return()
+endif()
+message(STATUS "heatrk4: fuzz tests ON (${HEAT_CLANGXX}, ${HEAT_FUZZ_SECONDS} s per target)")
+set(fuzz_dir ${CMAKE_BINARY_DIR}/fuzz)
+add_test(NAME fuzz_build
+         COMMAND sh -c "\"$0\" -S \"$1\" -B \"$2\" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=\"$3\" -DCMAKE_C_COMPILER=\"$4\" >/dev/null && \"$0\" --build \"$2\" -j \"$(nproc)\""
+                 ${CMAKE_COMMAND} ${PROJECT_SOURCE_DIR}/fuzz ${fuzz_dir} ${HEAT_CLANGXX} ${HEAT_CLANG})
+set_tests_properties(fuzz_build PROPERTIES FIXTURES_SETUP heat_fuzzers TIMEOUT 3600)
+
+set(fuzz_targets command_line)
+if(HEAT_HAVE_HDF5)
+  list(APPEND fuzz_targets init_file)
+endif()
+foreach(target ${fuzz_targets})
+  add_test(NAME fuzz_${target}
+           COMMAND ${PROJECT_SOURCE_DIR}/fuzz/run_fuzz_target.sh ${fuzz_dir}/fuzz_${target}
+                   ${PROJECT_SOURCE_DIR}/fuzz/corpus/${target} ${fuzz_dir} ${HEAT_FUZZ_SECONDS})
+  set_tests_properties(fuzz_${target} PROPERTIES FIXTURES_REQUIRED heat_fuzzers TIMEOUT 600 RUN_SERIAL ON
+                       ENVIRONMENT "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/fuzz/lsan.supp")
+endforeach()

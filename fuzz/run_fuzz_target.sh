@@ -1,0 +1,35 @@
+#!/bin/sh
+# Runs one libFuzzer target for a bounded time and judges what it found.
+# usage: run_fuzz_target.sh FUZZER SEED_CORPUS WORK_DIR SECONDS
+# The seed corpus (with every kept regression input) is replayed first. Fork mode keeps fuzzing
+# past a crash so that one run reports all it finds; each crash is then replayed alone: a fault
+# whose sanitizer summary lies in Debian's HDF5 (which does not validate corrupt metadata) is
+# listed as the library's, and anything else (heatrk4's code, an escaped exception) fails the test.
+set -u
+fuzzer=$1 seeds=$2 work=$3 seconds=$4
+name=$(basename "$fuzzer")
+rm -rf "$work/artifacts-$name"
+mkdir -p "$work/corpus-$name" "$work/artifacts-$name"
+"$fuzzer" -fork=1 -ignore_crashes=1 -max_total_time="$seconds" -close_fd_mask=3 \
+  -artifact_prefix="$work/artifacts-$name/" "$work/corpus-$name" "$seeds" >"$work/$name.log" 2>&1
+status=$?
+tail -n 3 "$work/$name.log"
+failed=0
+for input in "$work/artifacts-$name"/*; do
+  [ -e "$input" ] || continue
+  report=$("$fuzzer" "$input" 2>&1)
+  summary=$(printf '%s\n' "$report" | grep -m1 '^SUMMARY:')
+  # The faulting frame: the first one outside libFuzzer, the sanitizers and the allocator (an
+  # out-of-memory report starts in libFuzzer's malloc hook).
+  frame=$(printf '%s\n' "$report" | grep -E '^ *#[0-9]+ ' |
+          grep -v -E ' in (fuzzer::|__sanitizer|__asan|__lsan|__interceptor_|malloc|calloc|realloc|operator new)' | head -n 1)
+  case "$frame" in
+    *libhdf5*) echo "HDF5 library fault (not heatrk4's): $input: $summary" ;;
+    *) echo "FINDING in heatrk4: $input: ${summary:-no sanitizer summary}"; failed=1 ;;
+  esac
+done
+if [ "$failed" -eq 0 ] && [ "$status" -ne 0 ] && ! ls "$work/artifacts-$name"/* >/dev/null 2>&1; then
+  echo "$name exited with $status and left no input behind (see $work/$name.log)"
+  failed=1
+fi
+exit "$failed"

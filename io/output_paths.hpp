@@ -1,0 +1,30 @@
+// A run's output paths, checked before any work (a bad output path is exit 2, design section 3),
+// and what an output directory already holds.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace heat {
+
+// Throws InputError naming the option, the path and the system's reason unless files can be
+// created in `directory`: it creates and removes a file there or, when the directory does not
+// exist yet, in the nearest existing directory it would be created under.
+void require_writable_directory(const std::string& directory, const std::string& option);
+
+// The same for one file to be written at `path`: its directory (or, while it does not exist, the
+// nearest existing one above it) must take a new file, and an existing file there must be writable.
+void require_writable_file(const std::string& path, const std::string& option);
+
+// The names of the snapshots (heat_<step>.hdf, .vti) and series files (heat.hdf.series,
+// heat.pvd) in `directory`, in name order; none when it does not exist.
+std::vector<std::string> series_files_in(const std::string& directory);
+
+// Whether heatrk4 writes files of this name into an output directory: the series files above
+// and the probe of require_writable_directory.
+bool is_written_by_heatrk4(const std::string& name);
+
+// Removes those files (a run with --overwrite replaces another run's series). Throws RunError.
+void remove_series_files(const std::string& directory);
+
+}  // namespace heat

@@ -1,0 +1,57 @@
+#include "io/run_settings.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "io/hdf5_support.hpp"
+#include "solver/errors.hpp"
+#include "solver/number_text.hpp"
+
+namespace heat {
+
+namespace {
+
+using h5::Handle;
+
+// A positive, finite, normal number (as every run's alpha, dt and cfl are), none for 0 (not
+// recorded: what a writer that was given no value stores), or InputError.
+std::optional<double> read_positive(hid_t group, const char* name) {
+  if (!h5::has_attribute(group, name)) return std::nullopt;
+  const double value = h5::read_number_attribute(group, name, 1)[0];
+  if (value == 0) return std::nullopt;
+  if (!std::isnormal(value) || value < 0)
+    throw InputError(std::string(name) + " = " + number_text(value) + " is not a positive number");
+  return value;
+}
+
+}  // namespace
+
+StoredRunSettings read_stored_run_settings(const std::string& path) {
+  h5::initialize_library();
+  StoredRunSettings settings;
+  Handle file(h5::check<InputError>(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), path), H5Fclose);
+  if (H5Lexists(file.get(), "heatrk4", H5P_DEFAULT) <= 0) return settings;
+  Handle run(h5::check<InputError>(H5Gopen2(file.get(), "heatrk4", H5P_DEFAULT), path + ": /heatrk4"), H5Gclose);
+  const hid_t g = run.get();
+  try {
+    if (h5::has_attribute(g, "order")) {
+      const double order = h5::read_number_attribute(g, "order", 1)[0];
+      if (order != 2 && order != 4 && order != 6 && order != 8)
+        throw InputError("order = " + number_text(order) + " is not 2, 4, 6 or 8");
+      settings.order = int(order);
+    }
+    const std::string precision = h5::has_attribute(g, "precision") ? h5::read_string_attribute(g, "precision") : "";
+    if (!precision.empty() && precision != "float" && precision != "double")
+      throw InputError("precision = '" + precision + "' is not float or double");
+    if (!precision.empty()) settings.precision = precision;
+    settings.alpha = read_positive(g, "alpha");
+    settings.dt = read_positive(g, "dt");
+    settings.cfl = read_positive(g, "cfl");
+    if (h5::has_attribute(g, "command_line")) settings.command_line = h5::read_string_attribute(g, "command_line");
+  } catch (const InputError& e) {
+    throw InputError(path + ": /heatrk4: " + e.what() + ": this file cannot be restarted from");
+  }
+  return settings;
+}
+
+}  // namespace heat

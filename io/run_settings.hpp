@@ -1,0 +1,23 @@
+// The settings a heatrk4 snapshot records in its /heatrk4 group that a restart continues with:
+// the physics and numerics of the run (the grid and spacing come from /VTKHDF, step and time
+// from read_initial_field).
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace heat {
+
+struct StoredRunSettings {
+  std::optional<int> order;
+  std::optional<std::string> precision;  // "float" or "double"
+  std::optional<double> alpha, dt, cfl;
+  std::string command_line;  // the command line of the run that wrote the file ("" if unknown)
+};
+
+// Each setting the file's /heatrk4 group holds; none for a file without that group (a VTKHDF
+// file from elsewhere), or where it holds 0 or "" (not recorded). Throws InputError naming the file and the attribute for a value no run
+// could have written (an order other than 2/4/6/8, a non-positive alpha or dt, ...).
+StoredRunSettings read_stored_run_settings(const std::string& path);
+
+}  // namespace heat

@@ -1,0 +1,49 @@
+#include "solver/distributed/decomposition.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "solver/errors.hpp"
+
+namespace heat {
+
+Grid Slab::box_grid(const Grid& global) const {
+  Grid g = global;
+  g.nz = box_planes();
+  return g;
+}
+
+int max_ranks(int nz, int radius) {
+  const int interior = nz - 2 * radius;
+  return interior / radius > 1 ? interior / radius : 1;
+}
+
+Slab decompose(const Grid& global, int order, int ranks, int rank) {
+  if (ranks < 1 || rank < 0 || rank >= ranks)
+    throw std::invalid_argument("rank " + std::to_string(rank) + " of " + std::to_string(ranks) + " does not exist");
+  const int r = order / 2;
+  const int limit = max_ranks(global.nz, r);
+  if (ranks > limit)
+    throw InputError(std::to_string(ranks) + " ranks are too many for nz = " + std::to_string(global.nz) +
+                     " at order " + std::to_string(order) + ": each rank needs at least " + std::to_string(r) +
+                     " of the " + std::to_string(global.nz - 2 * r) + " interior planes, so at most " +
+                     std::to_string(limit) + " ranks (use fewer ranks or a larger --nz)");
+
+  // The first `extra` ranks take one plane more than the rest.
+  const int interior = global.nz - 2 * r;
+  const int base = interior / ranks;
+  const int extra = interior % ranks;
+  Slab s;
+  s.rank = rank;
+  s.ranks = ranks;
+  s.ghost = r;
+  s.owned_begin = r + rank * base + (rank < extra ? rank : extra);
+  s.owned_end = s.owned_begin + base + (rank < extra ? 1 : 0);
+  s.box_begin = s.owned_begin - r;
+  s.box_end = s.owned_end + r;
+  s.part_begin = s.has_lower_neighbour() ? s.owned_begin : 0;
+  s.part_end = s.has_upper_neighbour() ? s.owned_end : global.nz;
+  return s;
+}
+
+}  // namespace heat

@@ -1,0 +1,48 @@
+#include "solver/distributed/mpi_session.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "solver/distributed/mpi_check.hpp"
+
+namespace heat {
+
+MpiSession::MpiSession(int& argc, char**& argv) {
+  int provided = 0;
+  HEAT_MPI_CHECK(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided));
+  try {
+    if (provided < MPI_THREAD_FUNNELED) throw RunError("MPI cannot give MPI_THREAD_FUNNELED");
+    HEAT_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    HEAT_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank_));
+    HEAT_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size_));
+    MPI_Comm node = MPI_COMM_NULL;
+    HEAT_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node));
+    const int local_rank_status = MPI_Comm_rank(node, &local_rank_);
+    const int local_size_status = MPI_Comm_size(node, &local_size_);
+    HEAT_MPI_CHECK(MPI_Comm_free(&node));
+    HEAT_MPI_CHECK(local_rank_status);
+    HEAT_MPI_CHECK(local_size_status);
+  } catch (...) {
+    MPI_Finalize();
+    throw;
+  }
+}
+
+MpiSession::~MpiSession() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+
+void abort_job(int exit_code) {
+  // MPI_Abort kills this process too, without flushing what it has printed.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, exit_code);
+  std::_Exit(exit_code);
+}
+
+}  // namespace heat

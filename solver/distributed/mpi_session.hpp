@@ -1,0 +1,38 @@
+// MPI for the lifetime of one object: initialised in the constructor, finalised in the
+// destructor, with the rank's place in the job and on its node.
+//
+// Failure contract (design section 7): a rank that fails while others may be waiting on it calls
+// abort_job(), which ends every rank of the job; bad input found by every rank alike (too many
+// ranks) needs no abort: every rank throws the same InputError and exits 2 on its own.
+#pragma once
+
+#include <mpi.h>
+
+namespace heat {
+
+class MpiSession {
+ public:
+  // MPI_THREAD_FUNNELED: only the thread that made the session calls MPI (the snapshot writer
+  // thread never does).
+  MpiSession(int& argc, char**& argv);
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+
+  MPI_Comm world() const { return MPI_COMM_WORLD; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  // The rank among those on the same node (MPI_COMM_TYPE_SHARED): the GPU this rank takes.
+  int local_rank() const { return local_rank_; }
+  int local_size() const { return local_size_; }
+
+ private:
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
+};
+
+// Ends every rank of the job with `exit_code` (MPI_Abort on MPI_COMM_WORLD), so that no rank
+// waits forever on one that failed. Safe to call before MPI_Init or after MPI_Finalize: it then
+// exits this process alone.
+[[noreturn]] void abort_job(int exit_code);
+
+}  // namespace heat

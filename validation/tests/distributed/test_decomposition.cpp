@@ -1,0 +1,118 @@
+// The z-slab decomposition (solver/distributed/decomposition.hpp): no MPI needed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "solver/distributed/decomposition.hpp"
+#include "solver/distributed/halo_exchange.hpp"
+#include "solver/distributed/slab_field.hpp"
+#include "solver/errors.hpp"
+#include "solver/initial_conditions.hpp"
+
+namespace heat {
+namespace {
+
+Grid grid_with_nz(int nz) {
+  Grid g;
+  g.nx = 7;
+  g.ny = 6;
+  g.nz = nz;
+  return g;
+}
+
+// Every valid (order, nz, ranks): own planes tile the interior evenly, boxes are own planes
+// plus r, parts tile the whole grid.
+TEST(Decomposition, SlabsTileTheGridEvenly) {
+  for (int order : {2, 4, 6, 8}) {
+    const int r = order / 2;
+    for (int nz = 2 * r + 1; nz <= 40; ++nz) {
+      const Grid g = grid_with_nz(nz);
+      for (int ranks = 1; ranks <= max_ranks(nz, r); ++ranks) {
+        const std::string label = "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ranks " +
+                                  std::to_string(ranks);
+        int next_owned = r, next_part = 0, fewest = nz, most = 0;
+        for (int rank = 0; rank < ranks; ++rank) {
+          const Slab s = decompose(g, order, ranks, rank);
+          EXPECT_EQ(s.ghost, r) << label;
+          EXPECT_EQ(s.owned_begin, next_owned) << label;
+          EXPECT_EQ(s.part_begin, next_part) << label;
+          EXPECT_EQ(s.box_begin, s.owned_begin - r) << label;
+          EXPECT_EQ(s.box_end, s.owned_end + r) << label;
+          EXPECT_EQ(s.box_grid(g).nz, s.box_planes()) << label;
+          if (ranks > 1) EXPECT_GE(s.owned_planes(), r) << label << ": a neighbour's ghosts need r own planes";
+          EXPECT_GE(s.owned_planes(), 1) << label;
+          fewest = std::min(fewest, s.owned_planes());
+          most = std::max(most, s.owned_planes());
+          next_owned = s.owned_end;
+          next_part = s.part_end;
+        }
+        EXPECT_EQ(next_owned, nz - r) << label;
+        EXPECT_EQ(next_part, nz) << label;
+        EXPECT_LE(most - fewest, 1) << label;
+      }
+    }
+  }
+}
+
+TEST(Decomposition, OddPlaneCountsGiveTheExtraPlanesToTheFirstRanks) {
+  // order 2: 23 - 2 = 21 interior planes over 4 ranks: 6, 5, 5, 5.
+  const Grid g = grid_with_nz(23);
+  const int expected[4] = {6, 5, 5, 5};
+  for (int rank = 0; rank < 4; ++rank) EXPECT_EQ(decompose(g, 2, 4, rank).owned_planes(), expected[rank]);
+  const Slab last = decompose(g, 2, 4, 3);
+  EXPECT_EQ(last.owned_end, 22);
+  EXPECT_EQ(last.box_end, 23);
+  EXPECT_EQ(last.part_begin, last.owned_begin);
+  EXPECT_EQ(last.part_end, 23);
+}
+
+TEST(Decomposition, TooManyRanksIsRefusedNamingTheLimit) {
+  // order 8 on nz = 21: 13 interior planes, at least 4 per rank: at most 3 ranks.
+  const Grid g = grid_with_nz(21);
+  EXPECT_EQ(max_ranks(21, 4), 3);
+  EXPECT_NO_THROW(decompose(g, 8, 3, 2));
+  try {
+    decompose(g, 8, 4, 0);
+    FAIL() << "4 ranks over 13 interior planes at order 8 were accepted";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("4 ranks"), std::string::npos) << message;
+    EXPECT_NE(message.find("at most 3 ranks"), std::string::npos) << message;
+    EXPECT_NE(message.find("nz = 21"), std::string::npos) << message;
+  }
+  // One rank never needs neighbours, however thin the grid.
+  EXPECT_EQ(max_ranks(9, 4), 1);
+  EXPECT_NO_THROW(decompose(grid_with_nz(9), 8, 1, 0));
+  EXPECT_THROW(decompose(grid_with_nz(9), 8, 2, 0), InputError);
+}
+
+TEST(Decomposition, HaloLayoutPointsAtTheEdgeAndGhostPlanes) {
+  const Grid g = grid_with_nz(30);
+  const std::size_t plane = std::size_t(g.nx) * std::size_t(g.ny);
+  const Slab middle = decompose(g, 6, 3, 1);  // 24 interior planes: 8 each, box of 14 planes
+  ASSERT_EQ(middle.box_planes(), 14);
+  const HaloLayout l = halo_layout(middle, g);
+  EXPECT_EQ(l.side_values, 3 * plane);
+  EXPECT_EQ(l.lower_ghost, 0u);
+  EXPECT_EQ(l.lower_edge, 3 * plane);
+  EXPECT_EQ(l.upper_edge, 8 * plane);
+  EXPECT_EQ(l.upper_ghost, 11 * plane);
+  EXPECT_EQ(halo_bytes_sent(middle, g, sizeof(float)), 2 * 3 * plane * sizeof(float));
+  EXPECT_EQ(halo_bytes_sent(decompose(g, 6, 3, 0), g, sizeof(double)), 3 * plane * sizeof(double));
+  EXPECT_EQ(halo_bytes_sent(decompose(g, 6, 1, 0), g, sizeof(double)), 0u);
+}
+
+TEST(Decomposition, BoxOfCopiesTheBoxPlanes) {
+  const Grid g = grid_with_nz(17);
+  const Field<double> whole = randn_field(g, 5);
+  const Slab s = decompose(g, 4, 2, 1);
+  const Field<double> box = box_of(whole, s);
+  ASSERT_EQ(box.nz(), s.box_planes());
+  for (int k = 0; k < box.nz(); ++k)
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) ASSERT_EQ(box(i, j, k), whole(i, j, k + s.box_begin));
+}
+
+}  // namespace
+}  // namespace heat

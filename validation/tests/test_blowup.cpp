@@ -1,0 +1,154 @@
+// Non-finite and absurd numbers: derived values out of range are refused before any work
+// (exit 2), and a field that blows up while running stops the run within a few steps, naming
+// the step and the point (exit 3). Backend::first_nonfinite, the check behind it, is compared
+// on every backend with a scan of the downloaded field.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <regex>
+
+#include "solver/initial_conditions.hpp"
+#include "solver/registry.hpp"
+#include "solver/time_loop.hpp"
+#include "test_support.hpp"
+
+namespace heat {
+namespace {
+
+using test::run_heatrk4;
+
+void expect_mentions(const test::CommandResult& r, const std::string& text) {
+  EXPECT_NE(r.output.find(text), std::string::npos) << "expected '" << text << "' in:\n" << r.output;
+}
+
+TEST(DerivedValues, OutOfRangeNumbersAreRefusedBeforeAnyWork) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--h", "1e200"}, "the time step dt"},       // 1/h^2 underflows: dt = inf
+      {{"--h", "1e-200"}, "the time step dt"},      // 1/h^2 overflows: dt = 0
+      {{"--h", "1e308"}, "the grid's extent"},      // (n-1)*h overflows
+      {{"--alpha", "1e-320"}, "--alpha"},           // subnormal
+      {{"--dt", "1e-320"}, "the time step dt"},     // subnormal
+      {{"--h", "1e-25"}, "use --precision double"}, // weights of 1e50 do not fit a float
+  };
+  for (const auto& [options, reason] : cases) {
+    std::vector<std::string> args = {"--n", "12", "--steps", "3", "--backend", "cpu", "--quiet", "--format", "none"};
+    args.insert(args.end(), options.begin(), options.end());
+    const auto r = run_heatrk4(args);
+    EXPECT_EQ(r.exit_code, 2) << options[0] << " " << options[1] << ":\n" << r.output;
+    expect_mentions(r, reason);
+  }
+  // The same spacing in double precision is fine.
+  const auto fine = run_heatrk4({"--n", "12", "--steps", "3", "--backend", "cpu", "--quiet", "--format", "none", "--h",
+                                 "1e-25", "--precision", "double"});
+  EXPECT_EQ(fine.exit_code, 0) << fine.output;
+}
+
+TEST(BlowUp, AnUnstableRunStopsWithinAFewStepsNamingTheStepAndThePoint) {
+  const int steps = 100000;
+  const auto r = run_heatrk4({"--n", "12", "--order", "2", "--cfl", "2", "--allow-unstable", "--steps",
+                              std::to_string(steps), "--init", "randn", "--backend", "cpu", "--quiet", "--format",
+                              "none"});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(\(i, j, k\) = \((\d+), (\d+), (\d+)\) after step (\d+))")))
+      << r.output;
+  // The growth factor of the fastest mode is about 110 per step: double overflows within a few
+  // hundred steps, and the check finds it within kStepsBetweenFiniteChecks of that.
+  EXPECT_LT(std::stoi(m[4]), 1000) << r.output;
+  for (int axis = 1; axis <= 3; ++axis) {  // an interior point of the 12^3 grid (r = 1)
+    EXPECT_GE(std::stoi(m[axis]), 1);
+    EXPECT_LE(std::stoi(m[axis]), 10);
+  }
+}
+
+// A restart that blows up names the steps of the series it continues, and this run's own.
+TEST(BlowUp, ARestartNamesTheSeriesStep) {
+  const std::string dir = test::temp_directory("blowup-restart");
+  ASSERT_EQ(run_heatrk4({"--n", "12", "--order", "2", "--steps", "5", "--init", "randn", "--backend", "cpu", "--quiet",
+                         "--output", dir})
+                .exit_code,
+            0);
+  const auto r = run_heatrk4({"--restart", dir + "/heat_000005.hdf", "--cfl", "2", "--allow-unstable", "--steps",
+                              "100000", "--backend", "cpu", "--quiet"});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(after step (\d+) \(step (\d+) of this run\))"))) << r.output;
+  EXPECT_EQ(std::stoi(m[1]), std::stoi(m[2]) + 5) << r.output;
+}
+
+// A random field with NaN and Inf planted at some points; the smallest planted index.
+template <typename T>
+Field<T> field_with_nonfinite(const Grid& g, const std::vector<std::size_t>& nan_at, std::size_t inf_at) {
+  Field<T> u = field_cast<T>(randn_field(g, 21));
+  for (std::size_t p : nan_at) u.data()[p] = std::numeric_limits<T>::quiet_NaN();
+  u.data()[inf_at] = -std::numeric_limits<T>::infinity();
+  return u;
+}
+
+template <typename T>
+long long scan_first_nonfinite(const Field<T>& u) {
+  for (std::size_t n = 0; n < u.size(); ++n)
+    if (!std::isfinite(u.data()[n])) return (long long)n;
+  return -1;
+}
+
+// On the uploaded field, and after a step has spread the NaN (into the backend's other buffer,
+// for those that step into one): first_nonfinite equals a scan of the downloaded field.
+template <typename T>
+void expect_first_nonfinite_found(const std::string& name) {
+  const Grid g{23, 17, 19, 0.7, 1.3, 0.9};
+  for (int order : {2, 8}) {
+    const Problem p = test::gpu_test_problem(g, order);
+    auto backend = default_registry().find(name)->make<T>(p, BackendOptions{});
+    Field<T> clean = field_cast<T>(randn_field(g, 7));
+    backend->upload(clean);
+    backend->step(3);
+    EXPECT_EQ(backend->first_nonfinite(), -1) << name << " order " << order << ": a finite field";
+
+    const std::size_t interior = g.index(12, 9, 10), later = g.index(15, 12, 14);
+    Field<T> u = field_with_nonfinite<T>(g, {later, interior}, g.index(20, 15, 16));
+    backend->upload(u);
+    EXPECT_EQ(backend->first_nonfinite(), (long long)interior) << name << " order " << order;
+    backend->step(1);
+    backend->download(u);
+    const long long expected = scan_first_nonfinite(u);
+    ASSERT_LT(expected, (long long)interior) << name << ": one step did not spread the NaN";
+    EXPECT_EQ(backend->first_nonfinite(), expected) << name << " order " << order << " after a step";
+  }
+}
+
+class FirstNonfinite : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (default_registry().find(GetParam())->uses_cuda) HEAT_REQUIRE_GPU();
+  }
+};
+
+TEST_P(FirstNonfinite, FindsTheFirstNanOrInfFloat) { expect_first_nonfinite_found<float>(GetParam()); }
+TEST_P(FirstNonfinite, FindsTheFirstNanOrInfDouble) { expect_first_nonfinite_found<double>(GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Registry, FirstNonfinite, ::testing::ValuesIn(default_registry().names()),
+                         [](const auto& info) { return info.param; });
+
+// The time loop stops at the first check after the field went non-finite, not at the end.
+TEST(BlowUp, TheTimeLoopChecksEveryFewSteps) {
+  const Grid g{12, 12, 12, 1.0, 1.0, 1.0};
+  Problem p;
+  p.grid = g;
+  p.order = 2;
+  p.alpha = 1;
+  p.dt = dt_from_cfl(g, p.alpha, 0.01);
+  auto backend = default_registry().find("cpu")->make<double>(p, BackendOptions{});
+  Field<double> u = field_with_nonfinite<double>(g, {g.index(6, 6, 6)}, g.index(7, 7, 7));
+  try {
+    run_time_loop(*backend, u, 100000, LoopHooks<double>{});
+    FAIL() << "a non-finite field ran to the end";
+  } catch (const RunError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("after step 1, finite after step 0"), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace heat

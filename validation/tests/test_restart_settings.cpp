@@ -1,0 +1,124 @@
+// A restart continues the run that wrote the snapshot: order, precision, alpha and dt come from
+// the file's /heatrk4 group unless an option overrides them (and the run says so), --restart F
+// continues the series in F's directory, --init-file F alone means --init file, and every
+// snapshot records the command line that made it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "io/input_file.hpp"
+#include "io/run_settings.hpp"
+#include "io/series_files.hpp"
+#include "test_support.hpp"
+
+namespace heat {
+namespace {
+
+namespace fs = std::filesystem;
+using test::run_heatrk4;
+
+// Every setting away from its default, so a restart that fell back to a default shows.
+std::vector<std::string> original_run(const std::string& output, int steps) {
+  return {"--nx", "19", "--ny", "17", "--nz", "15", "--order", "4", "--precision", "double", "--alpha", "2",
+          "--cfl", "0.1", "--init", "randn", "--seed", "5", "--backend", "cpu", "--steps", std::to_string(steps),
+          "--output-every", "3", "--quiet", "--output", output};
+}
+
+void expect_mentions(const test::CommandResult& r, const std::string& text) {
+  EXPECT_NE(r.output.find(text), std::string::npos) << "expected '" << text << "' in:\n" << r.output;
+}
+
+TEST(RestartSettings, RestartContinuesWithTheStoredSettingsAndEqualsTheWholeRunBitwise) {
+  const std::string dir = test::temp_directory("restart-settings");
+  ASSERT_EQ(run_heatrk4(original_run(dir + "/whole", 9)).exit_code, 0);
+  const auto first = run_heatrk4(original_run(dir + "/split", 3));
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+
+  // Nothing but the file, the steps and the backend: the rest comes from the snapshot, and
+  // the output goes to the snapshot's own directory.
+  const auto rest = run_heatrk4({"--restart", dir + "/split/heat_000003.hdf", "--steps", "6", "--output-every", "3",
+                                 "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(rest.exit_code, 0) << rest.output;
+  EXPECT_EQ(rest.output.find("overrides"), std::string::npos) << rest.output;
+
+  const StoredRunSettings stored = read_stored_run_settings(dir + "/split/heat_000009.hdf");
+  const StoredRunSettings original = read_stored_run_settings(dir + "/whole/heat_000009.hdf");
+  EXPECT_EQ(stored.order, 4);
+  EXPECT_EQ(stored.precision, "double");
+  EXPECT_EQ(stored.alpha, 2.0);
+  EXPECT_EQ(stored.dt, original.dt);
+  const auto series = read_hdf_series_entries(dir + "/split/heat.hdf.series");
+  ASSERT_EQ(series.size(), 4u);  // 0, 3 from the first run; 6, 9 from the restart
+  EXPECT_EQ(series.back().step, 9);
+
+  const auto same = run_heatrk4({"compare", dir + "/whole/heat_000009.hdf", dir + "/split/heat_000009.hdf", "--rtol",
+                                 "0", "--atol", "0"});
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+}
+
+TEST(RestartSettings, AnOptionOverridesTheStoredValueAndTheRunSaysSo) {
+  const std::string dir = test::temp_directory("restart-override");
+  ASSERT_EQ(run_heatrk4(original_run(dir, 3)).exit_code, 0);
+  const auto r = run_heatrk4({"--restart", dir + "/heat_000003.hdf", "--order", "8", "--alpha", "1.5", "--steps", "1",
+                              "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  expect_mentions(r, "--order 8 overrides");
+  expect_mentions(r, "order 4");
+  expect_mentions(r, "--alpha 1.5 overrides");
+  const StoredRunSettings stored = read_stored_run_settings(dir + "/heat_000004.hdf");
+  EXPECT_EQ(stored.order, 8);
+  EXPECT_EQ(stored.alpha, 1.5);
+  EXPECT_EQ(stored.precision, "double");  // not overridden: still the snapshot's
+  EXPECT_EQ(stored.dt, read_stored_run_settings(dir + "/heat_000003.hdf").dt);
+}
+
+// The summary on stdout and the --json summary list the overrides too, not only a note at the start.
+TEST(RestartSettings, TheSummaryAndTheJsonListTheOverrides) {
+  const std::string dir = test::temp_directory("restart-override-summary");
+  ASSERT_EQ(run_heatrk4(original_run(dir, 3)).exit_code, 0);
+  const std::string json = dir + "/summary.json";
+  const auto r = run_heatrk4({"--restart", dir + "/heat_000003.hdf", "--precision", "float", "--steps", "1",
+                              "--backend", "cpu", "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  expect_mentions(r, "  override  --precision float overrides the value stored in");
+  std::ifstream in(json);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("\"overrides\": [\"--precision float overrides the value stored in"), std::string::npos) << text;
+}
+
+TEST(RestartSettings, InitFileAloneMeansInitFile) {
+  const std::string dir = test::temp_directory("init-file-alone");
+  ASSERT_EQ(run_heatrk4(original_run(dir + "/a", 3)).exit_code, 0);
+  const auto r = run_heatrk4(
+      {"--init-file", dir + "/a/heat_000003.hdf", "--steps", "2", "--backend", "cpu", "--quiet", "--output", dir + "/b"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const LoadedField loaded = read_initial_field(dir + "/b/heat_000005.hdf");
+  EXPECT_EQ(loaded.step, 5);
+  EXPECT_FALSE(loaded.stored_as_float);
+}
+
+TEST(RestartSettings, RestartRefusesContradictoryOptions) {
+  const std::string dir = test::temp_directory("restart-contradict");
+  ASSERT_EQ(run_heatrk4(original_run(dir, 3)).exit_code, 0);
+  const auto init = run_heatrk4({"--restart", dir + "/heat_000003.hdf", "--init", "gaussian", "--backend", "cpu"});
+  EXPECT_EQ(init.exit_code, 2) << init.output;
+  expect_mentions(init, "--init");
+  const auto two = run_heatrk4({"--restart", dir + "/heat_000003.hdf", "--init-file", dir + "/heat_000000.hdf",
+                                "--backend", "cpu"});
+  EXPECT_EQ(two.exit_code, 2) << two.output;
+}
+
+TEST(RestartSettings, EverySnapshotRecordsItsCommandLine) {
+  const std::string dir = test::temp_directory("command-line");
+  const std::string output = dir + "/with space";
+  const auto r = run_heatrk4(original_run(output, 3));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string line = read_stored_run_settings(output + "/heat_000003.hdf").command_line;
+  EXPECT_NE(line.find("heatrk4 --nx 19 --ny 17"), std::string::npos) << line;
+  EXPECT_NE(line.find("--output '" + output + "'"), std::string::npos) << line;  // quoted for the shell
+}
+
+}  // namespace
+}  // namespace heat
