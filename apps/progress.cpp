@@ -12,7 +12,7 @@ ProgressLine::ProgressLine(std::string label, bool enabled)
 
 ProgressLine::~ProgressLine() { finish(); }
 
-void ProgressLine::update(int done, int total, double busy_seconds) {
+void ProgressLine::update(int done, int total, double busy_seconds, int pending_writes) {
   if (!enabled_) return;
   using namespace std::chrono;
   const auto now = steady_clock::now();
@@ -22,8 +22,9 @@ void ProgressLine::update(int done, int total, double busy_seconds) {
   if (since_start < 1.0 || (shown_ && since_last < interval && done < total)) return;
   const double rate = busy_seconds > 0 ? done / busy_seconds : 0;
   const double left = rate > 0 ? (total - done) / rate : 0;
-  std::fprintf(stderr, "%s%s: step %d/%d, %.1f steps/s, %.0f s left%s", terminal_ ? "\r" : "", label_.c_str(),
-               done, total, rate, left, terminal_ ? "   " : "\n");
+  std::fprintf(stderr, "%s%s: step %d/%d, %.1f steps/s, %.0f s left, %d snapshot(s) being written%s",
+               terminal_ ? "\r" : "", label_.c_str(), done, total, rate, left, pending_writes,
+               terminal_ ? "   " : "\n");
   std::fflush(stderr);
   shown_ = true;
   last_ = now;

@@ -1,4 +1,4 @@
-// The live progress line on stderr: steps done, rate and time left. Quiet for short work
+// The live progress line on stderr: steps done, rate, time left and snapshots not yet written. Quiet for short work
 // (it appears only after a second), rewritten in place on a terminal, and at most one line
 // every few seconds when stderr is a file or pipe.
 #pragma once
@@ -12,7 +12,7 @@ class ProgressLine {
  public:
   ProgressLine(std::string label, bool enabled);
   ~ProgressLine();
-  void update(int done, int total, double busy_seconds);
+  void update(int done, int total, double busy_seconds, int pending_writes);
   void finish();
 
  private:

@@ -1,11 +1,14 @@
 // heatrk4 [run options]: validate everything, then set up, run, check and report.
 #include <omp.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <sstream>
+#include <thread>
 
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
@@ -25,6 +28,36 @@
 namespace heat {
 namespace {
 
+// Seconds since this process started (/proc/self/stat's start time, in clock ticks since boot).
+double seconds_since_process_start() {
+  std::ifstream stat("/proc/self/stat"), uptime("/proc/uptime");
+  std::string field;
+  double up = 0;
+  if (!std::getline(stat, field) || !(uptime >> up)) return 0;
+  // Field 22 counts from the one after the command name, which may hold spaces: ") " ends it.
+  std::istringstream rest(field.substr(field.rfind(") ") + 2));
+  unsigned long long ticks = 0;
+  for (int n = 3; n <= 22 && rest >> field; ++n) ticks = n == 22 ? std::stoull(field) : 0;
+  return up - double(ticks) / double(sysconf(_SC_CLK_TCK));
+}
+
+// Marks the end of each set-up phase with the seconds it took.
+class SetupClock {
+ public:
+  explicit SetupClock(RunReport& report) : report_(report), last_(std::chrono::steady_clock::now()) {
+    report_.setup_phases.emplace_back("process_start_to_run", seconds_since_process_start());
+  }
+  void mark(const char* phase) {
+    const auto now = std::chrono::steady_clock::now();
+    report_.setup_phases.emplace_back(phase, std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  RunReport& report_;
+  std::chrono::steady_clock::time_point last_;
+};
+
 // MemAvailable from /proc/meminfo, in bytes (0 when unknown).
 std::size_t available_host_bytes() {
   std::ifstream in("/proc/meminfo");
@@ -36,12 +69,14 @@ std::size_t available_host_bytes() {
   return 0;
 }
 
-// Host memory the run needs: the run's field (and the file's values, held in double), the cpu
-// backend's working arrays when it runs on the host, and for --check the double reference's.
+// Host memory the run needs: the run's field (and the file's values, held in double), the
+// snapshot buffers, the cpu backend's working arrays when it runs on the host, and for --check
+// the double reference's.
 std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry) {
   const std::size_t n = plan.problem.grid.points();
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   std::size_t bytes = n * value;
+  if (plan.output_every > 0) bytes += std::size_t(plan.snapshot_buffers) * n * value;
   if (plan.init.kind == InitKind::File) bytes += n * sizeof(double);
   if (!entry.uses_cuda) bytes += entry.working_bytes(plan.problem, value);
   if (plan.check) bytes += n * sizeof(double) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
@@ -83,6 +118,13 @@ std::string device_description(const RunPlan& plan, const BackendEntry& entry) {
   return buf;
 }
 
+// Test-only: HEATRK4_TEST_WRITE_DELAY_MS=N makes every snapshot write N ms slower, so a test can
+// show that a writer slower than the loop holds the loop back without losing or reordering snapshots.
+std::chrono::milliseconds test_write_delay() {
+  const char* value = std::getenv("HEATRK4_TEST_WRITE_DELAY_MS");
+  return std::chrono::milliseconds(value ? std::atoi(value) : 0);
+}
+
 // The process's own argv as one shell-quoted line, for the snapshots to record how they were
 // made (CLI11 does not keep the arguments it parsed; Linux keeps them here).
 std::string command_line_text() {
@@ -90,14 +132,6 @@ std::string command_line_text() {
   std::string text, argument;
   while (std::getline(in, argument, '\0')) text += (text.empty() ? "" : " ") + shell_word(argument);
   return text;
-}
-
-// The initial field in the run's precision: generated in it, or read from the file (whose
-// values are held in double, which float data widens to exactly).
-template <typename T>
-Field<T> initial_field(const RunPlan& plan, LoadedField& loaded) {
-  if (plan.init.kind == InitKind::File) return field_cast<T>(loaded.values);
-  return make_initial_field<T>(plan.problem.grid, plan.init);
 }
 
 // CUDA backends step one GPU's whole grid; their halo exchange (NCCL) is not wired in yet.
@@ -138,16 +172,36 @@ bool fails_for_test(const Ranks& ranks) {
 
 template <typename T>
 int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, const Slab& slab,
-            std::chrono::steady_clock::time_point start) {
+            std::chrono::steady_clock::time_point start, SetupClock& clock) {
   const Ranks& ranks = process_ranks();
   const RunPlan& plan = report.plan;
-  Field<T> whole = initial_field<T>(plan, loaded);
-  loaded.values = Field<double>();
-  // --check starts the double reference from the same, already rounded, field.
-  const Field<double> check_start = plan.check && ranks.is_root() ? field_cast<double>(whole) : Field<double>();
-  Field<T> u = take_box(std::move(whole), slab);
   auto exchange = ranks.make_host_halo_exchange<T>(slab, plan.problem.grid);
   auto backend = make_rank_backend<T>(entry, plan, slab, *exchange);
+  clock.mark("backend");  // a CUDA backend's device memory
+  // One rank's generated field is made by the backend (on the GPU: nothing to upload); u then only
+  // receives downloads: zeroed here by every OpenMP thread, so its pages are not first touched one
+  // by one inside the driver's copy of the final field. A file's values (held in double, which
+  // float data widens to exactly) and, on several ranks, the whole generated field are made on the
+  // host and each rank uploads its box.
+  const bool from_file = plan.init.kind == InitKind::File;
+  bool made_on_backend = !from_file && ranks.size() == 1;
+  Field<T> u;
+  Field<double> check_start;  // --check starts the double reference from the very field the backend starts from
+  if (made_on_backend) {
+    u = Field<T>(plan.problem.grid);
+    if (plan.check) {
+      backend->upload_generated(plan.problem.grid, plan.init);
+      backend->download(u);
+      made_on_backend = false;
+      check_start = field_cast<double>(u);
+    }
+  } else {
+    Field<T> whole = from_file ? field_cast<T>(loaded.values) : make_initial_field<T>(plan.problem.grid, plan.init);
+    loaded.values = Field<double>();
+    if (plan.check && ranks.is_root()) check_start = field_cast<double>(whole);
+    u = take_box(std::move(whole), slab);
+  }
+  clock.mark("host_field");
 
   std::unique_ptr<SnapshotWriter> writer;
   if (plan.output.format != OutputFormat::None) {
@@ -171,26 +225,35 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     share.wait_for_every_rank = [&ranks] { ranks.wait_for_every_rank(); };
     writer = std::make_unique<SnapshotWriter>(plan.output, run, share);
   }
+  clock.mark("output_directory");
   report.setup_s = seconds_since(start);
 
   ProgressLine progress(plan.backend, !plan.quiet && ranks.is_root());
   LoopHooks<T> hooks;
   const bool fail_for_test = fails_for_test(ranks);
-  hooks.progress = [&](int done, int total, double busy) {
+  hooks.progress = [&](int done, int total, double busy, int pending) {
     if (fail_for_test) throw RunError("test hook HEATRK4_TEST_FAIL_RANK: failing after step " + std::to_string(done));
-    progress.update(done, total, busy);
+    progress.update(done, total, busy, pending);
   };
+  if (made_on_backend) hooks.upload = [&](Backend<T>& b) { b.upload_generated(plan.problem.grid, plan.init); };
   hooks.output_every = plan.output_every;
+  // A distributed snapshot ends in a barrier of every rank (design section 7), which a writer
+  // thread must not enter while the loop's thread exchanges halos over the same communicator:
+  // on several ranks the snapshots are written in the loop.
+  hooks.snapshot_buffers = ranks.size() == 1 ? plan.snapshot_buffers : 0;
+  const auto write_delay = test_write_delay();
   hooks.first_step = plan.start_step;
   if (writer)
     hooks.snapshot = [&](const Field<T>& field, int done) {
+      std::this_thread::sleep_for(write_delay);
       writer->write(field, plan.start_step + done, plan.start_time + done * plan.problem.dt);
     };
   report.loop = run_time_loop(*backend, u, plan.steps, hooks);
   progress.finish();
   report.ranks = ranks.size();
   report.exchange_s = ranks.slowest(exchange->seconds_spent());
-  for (double* t : {&report.loop.upload_s, &report.loop.compute_s, &report.loop.download_s, &report.loop.output_s})
+  for (double* t : {&report.loop.upload_s, &report.loop.compute_s, &report.loop.download_s, &report.loop.output_wait_s,
+                    &report.loop.writer_s})
     *t = ranks.slowest(*t);
   if (writer) report.files = writer->files();
   report.final_step = plan.start_step + plan.steps;
@@ -221,6 +284,7 @@ int run(const CLI::App& app, const RunOptions& given) {
   const auto start = std::chrono::steady_clock::now();
   const Ranks& ranks = process_ranks();
   RunReport report;
+  SetupClock clock(report);
   LoadedField loaded;
   const BackendEntry* entry = nullptr;
   Slab slab;
@@ -236,7 +300,9 @@ int run(const CLI::App& app, const RunOptions& given) {
       for (const auto& line : report.overrides)
         if (ranks.is_root()) std::fprintf(stderr, "heatrk4: note: %s\n", line.c_str());
     }
+    clock.mark("input_file");
     report.plan = make_run_plan(options, from_file ? &loaded.grid : nullptr);
+    clock.mark("plan");  // with a GPU: the CUDA runtime's start (the first query of the device)
     RunPlan& plan = report.plan;
     if (from_file && loaded.has_run_state) {
       plan.start_step = loaded.step;
@@ -254,9 +320,10 @@ int run(const CLI::App& app, const RunOptions& given) {
   const RunPlan& plan = report.plan;
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   report.bytes_per_point = entry->bytes_per_point(plan.problem, value);
+  clock.mark("device_query");
 
-  return plan.precision == Precision::Float ? execute<float>(report, *entry, loaded, slab, start)
-                                            : execute<double>(report, *entry, loaded, slab, start);
+  return plan.precision == Precision::Float ? execute<float>(report, *entry, loaded, slab, start, clock)
+                                            : execute<double>(report, *entry, loaded, slab, start, clock);
 }
 
 }  // namespace

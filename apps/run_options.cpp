@@ -18,6 +18,9 @@
 namespace heat {
 namespace {
 
+// More buffers than this only hold memory: the writer cannot keep up with the loop either way.
+constexpr int kMaxSnapshotBuffers = 16;
+
 std::string format_number(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6g", v);
@@ -201,6 +204,11 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   if (o.output_every < 0)
     throw InputError("--output-every " + std::to_string(o.output_every) + " must be 0 (final state only) or more");
   plan.output_every = o.output_every;
+  if (o.snapshot_buffers < 0 || o.snapshot_buffers > kMaxSnapshotBuffers)
+    throw InputError("--snapshot-buffers " + std::to_string(o.snapshot_buffers) + " must be from 0 to " +
+                     std::to_string(kMaxSnapshotBuffers));
+  plan.snapshot_buffers = plan.output.format == OutputFormat::None ? 0 : o.snapshot_buffers;
+  plan.backend_options.snapshots_while_stepping = plan.snapshot_buffers > 0 && plan.output_every > 0;
 
   plan.check = o.check;
   const double tol = default_tolerance(plan.precision);
@@ -251,6 +259,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--output", o.output, "directory for snapshots")->capture_default_str();
   app.add_option("--format", o.format, "hdf5, vtk, both or none")->capture_default_str();
   app.add_option("--output-every", o.output_every, "snapshot every K steps (0: the final state only)")
+      ->capture_default_str();
+  app.add_option("--snapshot-buffers", o.snapshot_buffers,
+                 "snapshots in flight while the run steps on, each a host copy of the field (0: write before "
+                 "stepping on)")
       ->capture_default_str();
   app.add_option("--compress", o.compress, "compression level 0..9 (gzip for .hdf, zlib for .vti)")->capture_default_str();
   app.add_flag("--check", o.check, "compare with the cpu reference in double precision");

@@ -40,6 +40,7 @@ struct RunOptions {
   std::string format = "hdf5";
   int output_every = 0;
   int compress = 0;
+  int snapshot_buffers = 2;
   bool check = false;
   double rtol = -1, atol = -1;  // < 0: the precision's default (a given value is checked as it is parsed)
   std::string json;
@@ -65,6 +66,7 @@ struct RunPlan {
   int steps = 0;
   OutputSpec output;
   int output_every = 0;
+  int snapshot_buffers = 0;  // host buffers of snapshots in flight (0: written before stepping on)
   bool check = false;
   double rtol = 0, atol = 0;
   std::string json;

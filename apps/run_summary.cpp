@@ -32,8 +32,10 @@ void print_summary(const RunReport& r) {
   if (r.ranks > 1)
     std::printf("  ranks     %d (z-slabs), halo exchange %.3f s on the slowest rank (%.1f%% of compute)\n", r.ranks,
                 r.exchange_s, r.loop.compute_s > 0 ? 100 * r.exchange_s / r.loop.compute_s : 0.0);
-  std::printf("  time      setup %.3f s, upload %.3f s, compute %.3f s, download %.3f s, check %.3f s, output %.3f s\n",
-              r.setup_s, r.loop.upload_s, r.loop.compute_s, r.loop.download_s, r.check_s, r.loop.output_s);
+  std::printf("  time      setup %.3f s, upload %.3f s, compute %.3f s, download %.3f s, check %.3f s, output wait "
+              "%.3f s (writer %.3f s)\n",
+              r.setup_s, r.loop.upload_s, r.loop.compute_s, r.loop.download_s, r.check_s, r.loop.output_wait_s,
+              r.loop.writer_s);
   std::printf("  rate      %.3f ms/step, %.3e points/s, %.1f GB/s by the byte model (%.0f B/point/step)\n",
               r.ms_per_step(), r.points_per_second(), r.effective_gb_per_s(), r.bytes_per_point);
   if (r.checked) {
@@ -60,8 +62,12 @@ void write_json_summary(const RunReport& r, const std::string& path) {
   problem.add("seed", (long long)r.plan.init.seed);
   JsonObject timing;
   timing.add("setup_s", r.setup_s).add("upload_s", r.loop.upload_s).add("compute_s", r.loop.compute_s);
-  timing.add("download_s", r.loop.download_s).add("check_s", r.check_s).add("output_s", r.loop.output_s);
+  timing.add("download_s", r.loop.download_s).add("check_s", r.check_s);
+  timing.add("output_wait_s", r.loop.output_wait_s).add("writer_s", r.loop.writer_s);
   timing.add("exchange_s", r.exchange_s);
+  JsonObject setup_phases;
+  for (const auto& [phase, seconds] : r.setup_phases) setup_phases.add(phase + "_s", seconds);
+  timing.add("setup_phases", setup_phases);
   JsonObject rate;
   rate.add("ms_per_step", r.ms_per_step()).add("points_per_second", r.points_per_second());
   rate.add("bytes_per_point_per_step", r.bytes_per_point).add("effective_gb_per_s", r.effective_gb_per_s());

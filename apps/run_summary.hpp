@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apps/run_options.hpp"
@@ -15,9 +16,12 @@ struct RunReport {
   std::string device;      // "host (N threads)" or the GPU's name, memory and capability
   double bytes_per_point = 0;  // the backend's byte model, per interior point per step
   double setup_s = 0, check_s = 0;
+  // Where set-up went, phase by phase in order (the first: from the process's start to the run's,
+  // to /proc's 10 ms resolution), for the JSON summary's timing.setup_phases.
+  std::vector<std::pair<std::string, double>> setup_phases;
   LoopTimings loop;  // each time the slowest rank's
   int ranks = 1;
-  double exchange_s = 0;          // the slowest rank's time in halo exchanges, waiting included
+  double exchange_s = 0;  // the slowest rank's time in halo exchanges, waiting included
   bool checked = false;
   FieldDifference check;
   std::vector<std::string> files;

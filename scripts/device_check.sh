@@ -6,8 +6,8 @@
 #
 #   scripts/device_check.sh                 # everything
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
-# Phases: build test verify sanitize reference bench sweep cpu e2e results profile
-#         sweep_build sweep_test tiled_sweep
+# Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
+#         time_to_solution sweep_build sweep_test tiled_sweep
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
@@ -89,6 +89,27 @@ phase_e2e() {
   local dir=/tmp/heatrk4-e2e
   rm -rf "$dir"
   TAIL_LINES=9 step e2e bash -c "time $BIN --n 600 --steps 4 --backend tiled --output $dir --json $dir/e2e.json && cat $dir/e2e.json"
+}
+
+# Issue 25's snapshot copies and fields made on the device, and the blow-up check beside them:
+# their tests, and compute-sanitizer memcheck on runs that snapshot every step (the device copy,
+# the copy stream, pinned buffers).
+phase_pipeline() {
+  TAIL_LINES=12 step pipeline-tests ctest --test-dir "$BUILD" -j4 --output-on-failure \
+    -R "SnapshotPipeline|StartDownload|SnapshotsBesideTheLoop|GeneratedField|RoundTrip|FirstNonfinite|BlowUp"
+  for backend in "${CUDA_BACKENDS[@]}"; do
+    for buffers in 1 2; do
+      rm -rf /tmp/heatrk4-pipeline
+      TAIL_LINES=2 step "sanitize-memcheck-snapshots-$backend-b$buffers" compute-sanitizer --tool memcheck \
+        --error-exitcode 9 "$BIN" --nx 37 --ny 29 --nz 23 --steps 6 --output-every 1 --snapshot-buffers "$buffers" \
+        --init randn --backend "$backend" --output /tmp/heatrk4-pipeline --quiet
+    done
+  done
+}
+
+# Time to solution end to end against the disk's and the compute's bounds (benchmarks/e2e.sh).
+phase_time_to_solution() {
+  TAIL_LINES=40 step time-to-solution env RESULTS="$OUT" benchmarks/e2e.sh "$BUILD" /tmp/heatrk4-e2e
 }
 
 # The whole benchmark table, CSV, JSON, peers and pictures (benchmarks/run_all.sh).

@@ -8,6 +8,9 @@
 // - download() copies the current field back, boundary layer included.
 // - first_nonfinite() finds the first NaN or Inf of the current field where it lives (one read
 //   of the field, cheap beside a step), so the time loop can stop a run that blew up.
+// - start_download() is the one call that may return before its work is done: it takes the
+//   current field at once, and later step() calls may run while the copy travels to the host
+//   (design section 8). The default is the blocking download.
 // Errors: InputError for a problem the backend cannot take, RunError for a failure while running.
 #pragma once
 
@@ -17,9 +20,24 @@
 #include <string>
 
 #include "solver/field.hpp"
+#include "solver/initial_conditions.hpp"
 #include "solver/problem.hpp"
 
 namespace heat {
+
+// A copy on its way into host memory; wait() returns once every value has landed (and throws
+// RunError for a copy that failed). Waiting twice is harmless.
+class PendingDownload {
+ public:
+  virtual ~PendingDownload() = default;
+  virtual void wait() = 0;
+};
+
+// Keeps host memory page-locked while it lives, so copies into it need no staging.
+class PinnedHostMemory {
+ public:
+  virtual ~PinnedHostMemory() = default;
+};
 
 template <typename T>
 class Backend {
@@ -30,11 +48,37 @@ class Backend {
   virtual void download(Field<T>& u) = 0;
   // The flat index (Grid::index) of the first non-finite value of the current field, or -1.
   virtual long long first_nonfinite() = 0;
+
+  // Makes a generated initial field where the backend keeps its field (on the GPU for CUDA
+  // backends, which then upload nothing); the default makes it on the host and uploads it.
+  virtual void upload_generated(const Grid& grid, const InitSpec& spec) { upload(make_initial_field<T>(grid, spec)); }
+
+  // Starts copying the current field into `u`, which must not be read, moved or freed before
+  // the returned download's wait() has returned.
+  virtual std::unique_ptr<PendingDownload> start_download(Field<T>& u) {
+    download(u);
+    return std::make_unique<CompletedDownload>();
+  }
+  // Page-locks `u`'s memory for start_download() until the returned object is destroyed (which
+  // must happen before `u` is freed); null where the backend gains nothing from it. Called from
+  // the snapshot writer's thread while the loop's thread steps: it touches no backend state.
+  virtual std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) {
+    (void)u;
+    return nullptr;
+  }
+
+ private:
+  struct CompletedDownload final : PendingDownload {
+    void wait() override {}
+  };
 };
 
 // Choices that are not part of the problem but of where and how it runs.
 struct BackendOptions {
   int device = 0;  // CUDA device ordinal
+  // Snapshots are taken while steps go on (start_download): a CUDA backend keeps a device copy
+  // of the field for them, counted in its memory check.
+  bool snapshots_while_stepping = false;
 };
 
 // What a backend's entry in the registry says about it without building one.

@@ -13,4 +13,72 @@ void prepare_device(const BackendOptions& options, std::size_t bytes_needed, con
                      " bytes free: use a smaller grid (a --precision double run needs about twice a float one's memory)");
 }
 
+namespace {
+
+// A snapshot's copy to the host, done when its event has completed.
+class EventDownload final : public PendingDownload {
+ public:
+  EventDownload(cudaEvent_t landed, int device) : landed_(landed), device_(device) {}
+  ~EventDownload() override { cudaEventDestroy(landed_); }  // no throw from a destructor
+  // Called from the writer thread, which selects the run's device first.
+  void wait() override {
+    HEAT_CUDA_CHECK(cudaSetDevice(device_));
+    HEAT_CUDA_CHECK(cudaEventSynchronize(landed_));
+  }
+
+ private:
+  cudaEvent_t landed_;
+  int device_;
+};
+
+class RegisteredHostMemory final : public PinnedHostMemory {
+ public:
+  explicit RegisteredHostMemory(void* data) : data_(data) {}
+  ~RegisteredHostMemory() override { cudaHostUnregister(data_); }
+
+ private:
+  void* data_;
+};
+
+}  // namespace
+
+SnapshotCopies::SnapshotCopies(std::size_t bytes, int device) : bytes_(bytes), device_(device) {
+  HEAT_CUDA_CHECK(cudaMalloc(&copy_, bytes_));
+  // Non-blocking: the legacy default stream, where the kernels run, must not wait for this one.
+  HEAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&taken_, cudaEventDisableTiming));
+  HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&read_, cudaEventDisableTiming));
+}
+
+SnapshotCopies::~SnapshotCopies() {
+  // A copy still reading copy_ must finish before it is freed; errors cannot be thrown from here.
+  if (stream_) cudaStreamSynchronize(stream_);
+  if (read_) cudaEventDestroy(read_);
+  if (taken_) cudaEventDestroy(taken_);
+  if (stream_) cudaStreamDestroy(stream_);
+  if (copy_) cudaFree(copy_);
+}
+
+std::unique_ptr<PendingDownload> SnapshotCopies::start(const void* field, void* host) {
+  // The device copy is overwritten only after the previous snapshot has left it (a wait on the
+  // GPU, which a snapshot interval of more than the copy's few tens of milliseconds never feels).
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(0, read_, 0));
+  HEAT_CUDA_CHECK(cudaMemcpyAsync(copy_, field, bytes_, cudaMemcpyDeviceToDevice, 0));
+  HEAT_CUDA_CHECK(cudaEventRecord(taken_, 0));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(stream_, taken_, 0));
+  HEAT_CUDA_CHECK(cudaMemcpyAsync(host, copy_, bytes_, cudaMemcpyDeviceToHost, stream_));
+  HEAT_CUDA_CHECK(cudaEventRecord(read_, stream_));
+  cudaEvent_t landed = nullptr;
+  HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&landed, cudaEventDisableTiming));
+  auto download = std::make_unique<EventDownload>(landed, device_);
+  HEAT_CUDA_CHECK(cudaEventRecord(landed, stream_));
+  return download;
+}
+
+std::unique_ptr<PinnedHostMemory> pin_host_memory(void* data, std::size_t bytes) {
+  // Portable: the writer thread that registers it need not have the run's device current.
+  HEAT_CUDA_CHECK(cudaHostRegister(data, bytes, cudaHostRegisterPortable));
+  return std::make_unique<RegisteredHostMemory>(data);
+}
+
 }  // namespace heat

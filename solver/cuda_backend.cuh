@@ -1,11 +1,14 @@
 // What every CUDA backend shares: device selection, the memory check before allocation, the
-// resident field u, and a step() that blocks and surfaces errors.
+// resident field u, a step() that blocks and surfaces errors, and snapshots copied out while the
+// next steps run.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "solver/backend.hpp"
 #include "solver/device_buffer.cuh"
+#include "solver/device_initial_fields.hpp"
 #include "solver/gpu_info.hpp"
 #include "solver/nonfinite.cuh"
 
@@ -13,6 +16,31 @@ namespace heat {
 
 // Selects the device and refuses (InputError, exit 2) a run that would not fit in its free memory.
 void prepare_device(const BackendOptions& options, std::size_t bytes_needed, const std::string& backend_name);
+
+// Snapshots taken while the GPU keeps stepping (design section 8): the field is copied to a
+// device copy in the compute stream's order (a device-to-device copy, a millisecond at 600^3), and
+// from there to the host on a copy stream of its own, beside the kernels that follow.
+class SnapshotCopies {
+ public:
+  SnapshotCopies(std::size_t bytes, int device);
+  ~SnapshotCopies();
+  SnapshotCopies(const SnapshotCopies&) = delete;
+  SnapshotCopies& operator=(const SnapshotCopies&) = delete;
+  // Takes `field` (device memory, as the compute stream will have it after the work queued so
+  // far) and starts its copy into `host` (page-locked, or the copy blocks).
+  std::unique_ptr<PendingDownload> start(const void* field, void* host);
+
+ private:
+  std::size_t bytes_;
+  int device_;
+  void* copy_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  // taken_: the copy holds the field; read_: the host has the copy, which may be overwritten.
+  cudaEvent_t taken_ = nullptr, read_ = nullptr;
+};
+
+// Page-locks host memory (cudaHostRegister) while it lives.
+std::unique_ptr<PinnedHostMemory> pin_host_memory(void* data, std::size_t bytes);
 
 // The interior of the grid as the kernels see it.
 struct GridDims {
@@ -36,26 +64,46 @@ __device__ __forceinline__ void slide_in(T (&queue)[N], T newest) {
 template <typename T>
 class CudaBackend : public Backend<T> {
  public:
-  void upload(const Field<T>& u) override { u_.copy_from_host(u.data()); }
+  void upload(const Field<T>& u) override {
+    u_.copy_from_host(u.data());
+    prepare_resident_field();
+  }
+  void upload_generated(const Grid& grid, const InitSpec& spec) override {
+    make_initial_field_on_device(u_.get(), grid, spec);
+    prepare_resident_field();
+  }
   void download(Field<T>& u) override { u_.copy_to_host(u.data()); }
   void step(int count) override {
     for (int n = 0; n < count; ++n) step_once();
-    HEAT_CUDA_CHECK(cudaDeviceSynchronize());
+    // The compute stream only: a snapshot's copy to the host goes on meanwhile.
+    HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
   }
   // u_ is the current field in every CUDA backend (those that step into a second buffer swap it in).
   long long first_nonfinite() override { return first_nonfinite_on_device(u_.get(), u_.size()); }
+  std::unique_ptr<PendingDownload> start_download(Field<T>& u) override {
+    if (!snapshots_) return Backend<T>::start_download(u);
+    return snapshots_->start(u_.get(), u.data());
+  }
+  std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) override { return pin_host_memory(u.data(), u.size() * sizeof(T)); }
 
  protected:
   CudaBackend(const Problem& p, const BackendOptions& o, std::size_t bytes_needed, const std::string& name)
       : problem_(p) {
-    prepare_device(o, bytes_needed, name);
+    const std::size_t field_bytes = p.grid.points() * sizeof(T);
+    prepare_device(o, bytes_needed + (o.snapshots_while_stepping ? field_bytes : 0), name);
     u_ = DeviceBuffer<T>(p.grid.points());
+    if (o.snapshots_while_stepping) snapshots_ = std::make_unique<SnapshotCopies>(field_bytes, o.device);
   }
   // Launches one RK4 step on the default stream; need not synchronise.
   virtual void step_once() = 0;
+  // Called once u_ holds the initial field: prepares the other fields the kernels need from it.
+  virtual void prepare_resident_field() {}
 
   Problem problem_;
   DeviceBuffer<T> u_;
+
+ private:
+  std::unique_ptr<SnapshotCopies> snapshots_;
 };
 
 }  // namespace heat

@@ -1,3 +1,6 @@
+#include <map>
+#include <mutex>
+
 #include "solver/cuda_check.cuh"
 #include "solver/gpu_info.hpp"
 
@@ -30,8 +33,18 @@ GpuInfo query_gpu(int device) {
                   std::to_string(count) + " CUDA device(s), numbered from 0";
     return info;
   }
-  cudaDeviceProp prop{};
-  HEAT_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  // A run asks several times (the plan, the summary, each backend's memory check); the
+  // properties never change, and reading all of them is one of set-up's slower CUDA calls.
+  static std::mutex guard;
+  static std::map<int, cudaDeviceProp> known;
+  std::lock_guard<std::mutex> lock(guard);
+  auto found = known.find(device);
+  if (found == known.end()) {
+    cudaDeviceProp read{};
+    HEAT_CUDA_CHECK(cudaGetDeviceProperties(&read, device));
+    found = known.emplace(device, read).first;
+  }
+  const cudaDeviceProp& prop = found->second;
   HEAT_CUDA_CHECK(cudaSetDevice(device));
   HEAT_CUDA_CHECK(cudaMemGetInfo(&info.free_bytes, &info.total_bytes));
   info.available = true;

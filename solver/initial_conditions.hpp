@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "solver/field.hpp"
 #include "solver/problem.hpp"
@@ -38,5 +39,7 @@ Field<T> make_initial_field(const Grid& g, const InitSpec& spec);
 
 // One standard normal draw for counter n of stream `seed` (exposed for tests).
 double standard_normal(std::uint64_t seed, std::uint64_t n);
+// sin(mode * pi * i / (n - 1)) for i < n: sine's factor along one axis.
+std::vector<double> sine_profile(int n, int mode);
 
 }  // namespace heat

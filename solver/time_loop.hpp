@@ -1,28 +1,42 @@
 // The one time-loop driver every backend goes through: upload once, step in chunks (so a
-// progress line and snapshots can happen between them), download once per snapshot.
+// progress line and snapshots can happen between them), hand each snapshot to the writer
+// (snapshot_pipeline.hpp) and step on.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "solver/backend.hpp"
 #include "solver/errors.hpp"
+#include "solver/snapshot_pipeline.hpp"
 
 namespace heat {
 
 struct LoopTimings {
-  double upload_s = 0, compute_s = 0, download_s = 0, output_s = 0;
+  double upload_s = 0, compute_s = 0, download_s = 0;
+  // The loop's waits for the writer (every buffer busy, the last writes) and the writer's own
+  // time (copies landing, files written and flushed), which overlaps the computation.
+  double output_wait_s = 0, writer_s = 0;
 };
 
 template <typename T>
 struct LoopHooks {
-  // Called between chunks of steps with the steps done so far and the compute seconds spent.
-  std::function<void(int done, int total, double compute_s)> progress;
+  // Puts the initial field on the backend instead of upload(u), whose values are then not read
+  // (a field the backend makes itself: upload_generated). Empty: upload(u).
+  std::function<void(Backend<T>&)> upload;
+  // Called between chunks of steps with the steps done so far, the compute seconds spent and the
+  // snapshots taken but not yet written.
+  std::function<void(int done, int total, double compute_s, int pending_writes)> progress;
   // 0: only the final state; K > 0: the initial state, every K steps and the final state.
   int output_every = 0;
-  // Receives the downloaded field and the number of steps this run has taken. Empty: no output.
+  // Snapshots in flight at most (each in a host buffer of the field's size) while the loop steps
+  // on; 0: each snapshot is written by the loop itself before it steps on.
+  int snapshot_buffers = 2;
+  // Writes a snapshot: the field and the number of steps this run has taken. Called in step
+  // order and from one thread only (the writer's). Empty: no output.
   std::function<void(const Field<T>&, int steps_done)> snapshot;
   // The step number of the initial field (a restart's), so messages name the series' steps.
   int first_step = 0;
@@ -59,7 +73,8 @@ void require_finite(Backend<T>& backend, const Field<T>& u, int first_step, int 
                  ": is --cfl or --dt beyond stability?");
 }
 
-// Runs `steps` steps starting from u; on return u holds the final field.
+// Runs `steps` steps starting from u (or from what hooks.upload puts on the backend); on return u
+// holds the final field and every snapshot is written.
 template <typename T>
 LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const LoopHooks<T>& hooks) {
   using clock = std::chrono::steady_clock;
@@ -69,38 +84,75 @@ LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
     f();
     acc += seconds_since(t0);
   };
+  std::unique_ptr<SnapshotPipeline<T>> pipeline;
+  if (hooks.snapshot && hooks.snapshot_buffers > 0) {
+    // Buffers for the snapshots before the final one (which the writer writes from u itself).
+    const int taken_while_stepping = hooks.output_every > 0 ? (steps + hooks.output_every - 1) / hooks.output_every : 0;
+    pipeline = std::make_unique<SnapshotPipeline<T>>(backend, u, std::min(hooks.snapshot_buffers, taken_while_stepping),
+                                                     hooks.snapshot);
+  }
+  // Mid-run snapshots: into a free buffer, the loop's own waits for one not counted as download.
+  // Every snapshot step ends a chunk whose field the loop found finite, so a field that has blown
+  // up is never written.
   auto emit = [&](int done) {
-    timed(t.download_s, [&] { backend.download(u); });
-    timed(t.output_s, [&] { hooks.snapshot(u, done); });
+    if (!pipeline) {
+      timed(t.download_s, [&] { backend.download(u); });
+      timed(t.writer_s, [&] { hooks.snapshot(u, done); });
+      t.output_wait_s = t.writer_s;  // the loop waits for every write it makes itself
+      return;
+    }
+    const double waited = pipeline->wait_seconds();
+    timed(t.download_s, [&] { pipeline->submit(done); });
+    t.download_s -= pipeline->wait_seconds() - waited;
   };
 
-  timed(t.upload_s, [&] { backend.upload(u); });
-  if (hooks.snapshot && hooks.output_every > 0) emit(0);
+  // A run that fails while stepping (a step, a blow-up) still writes the snapshots it has taken,
+  // as a loop that writes them itself would have, before the failure is reported (after a failed
+  // write the writer writes nothing more).
+  try {
+    timed(t.upload_s, [&] {
+      if (hooks.upload) hooks.upload(backend);
+      else backend.upload(u);
+    });
+    if (hooks.snapshot && hooks.output_every > 0) emit(0);
 
-  // Chunks grow until one takes about a quarter second (so progress stays live without the loop
-  // costing anything measurable) or reaches kStepsBetweenFiniteChecks.
-  int chunk = 1, done = 0;
-  while (done < steps) {
-    int chunk_steps = std::min({chunk, steps - done, kStepsBetweenFiniteChecks});
-    if (hooks.output_every > 0) chunk_steps = std::min(chunk_steps, hooks.output_every - done % hooks.output_every);
-    const auto t0 = clock::now();
-    backend.step(chunk_steps);
-    require_finite(backend, u, hooks.first_step, done, done + chunk_steps);
-    const double dt = seconds_since(t0);
-    t.compute_s += dt;
-    done += chunk_steps;
-    // Capped at the run's length: a chunk limited by --output-every never takes long, so an
-    // uncapped doubling would overflow after 31 snapshots.
-    if (dt < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
-    if (hooks.progress) hooks.progress(done, steps, t.compute_s);
-    const bool snapshot_due = hooks.output_every > 0 && done % hooks.output_every == 0 && done < steps;
-    if (hooks.snapshot && snapshot_due) emit(done);
+    // Chunks grow until one takes about a quarter second (so progress stays live without the loop
+    // costing anything measurable) or reaches kStepsBetweenFiniteChecks.
+    int chunk = 1, done = 0;
+    while (done < steps) {
+      int chunk_steps = std::min({chunk, steps - done, kStepsBetweenFiniteChecks});
+      if (hooks.output_every > 0) chunk_steps = std::min(chunk_steps, hooks.output_every - done % hooks.output_every);
+      const auto t0 = clock::now();
+      backend.step(chunk_steps);
+      // On the loop's thread, before a snapshot of this field is taken (the writer may still be
+      // writing earlier ones).
+      require_finite(backend, u, hooks.first_step, done, done + chunk_steps);
+      const double dt = seconds_since(t0);
+      t.compute_s += dt;
+      done += chunk_steps;
+      // Capped at the run's length: a chunk limited by --output-every never takes long, so an
+      // uncapped doubling would overflow after 31 snapshots.
+      if (dt < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
+      if (pipeline) pipeline->check();  // a failed write ends the run now, not at the end
+      if (hooks.progress) hooks.progress(done, steps, t.compute_s, pipeline ? pipeline->pending() : 0);
+      const bool snapshot_due = hooks.output_every > 0 && done % hooks.output_every == 0 && done < steps;
+      if (hooks.snapshot && snapshot_due) emit(done);
+    }
+  } catch (...) {
+    if (pipeline) pipeline->finish_quietly();
+    throw;
   }
-  if (hooks.snapshot) {
-    emit(steps);
-  } else {
-    timed(t.download_s, [&] { backend.download(u); });
+  if (!pipeline) {
+    if (hooks.snapshot) emit(steps);
+    else timed(t.download_s, [&] { backend.download(u); });
+    return t;
   }
+  // The final state goes to u itself (the caller's result), from which the writer writes it.
+  timed(t.download_s, [&] { backend.download(u); });
+  pipeline->submit_held(u, steps);
+  pipeline->drain();
+  t.output_wait_s = pipeline->wait_seconds();
+  t.writer_s = pipeline->writer_seconds();
   return t;
 }
 

@@ -17,13 +17,12 @@
 
 namespace heat {
 
-// Uploads u and prepares the device fields that carry u's boundary layer, which no kernel writes
-// (the other u buffer, Horner's scratch fields): a copy of u, with the interior NaN until a kernel
-// writes it, so a point a kernel fails to write poisons the result.
+// Prepares, from the initial u, the device fields that carry u's boundary layer, which no kernel
+// writes (the other u buffer, Horner's scratch fields): a copy of u, with the interior NaN until a
+// kernel writes it, so a point a kernel fails to write poisons the result.
 template <typename T>
-void upload_with_boundary_copies(DeviceBuffer<T>& u, const Field<T>& host,
-                                 std::initializer_list<DeviceBuffer<T>*> fields, const Grid& g, int r) {
-  u.copy_from_host(host.data());
+void copy_boundary_layer(const DeviceBuffer<T>& u, std::initializer_list<DeviceBuffer<T>*> fields, const Grid& g,
+                         int r) {
   for (DeviceBuffer<T>* field : fields) {
     field->copy_from(u);
     poison_interior(*field, g, r);
@@ -32,7 +31,7 @@ void upload_with_boundary_copies(DeviceBuffer<T>& u, const Field<T>& host,
 }
 
 // What the backends of the Horner form (horner_form.cuh) share: the stencil's weights, the
-// passes' constants, and an upload that copies u's boundary layer into the fields the kernels
+// passes' constants, and the copy of the initial u's boundary layer into the fields the kernels
 // write (v_s = u there, and no pass writes it).
 template <typename T, class Config>
 class HornerFormBackend : public CudaBackend<T> {
@@ -42,8 +41,8 @@ class HornerFormBackend : public CudaBackend<T> {
       : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
         weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
         constants_(make_horner_constants<T>(p.dt)) {}
-  void upload_with(const Field<T>& u, std::initializer_list<DeviceBuffer<T>*> written) {
-    upload_with_boundary_copies(this->u_, u, written, this->problem_.grid, Tile::R);
+  void prepare_fields(std::initializer_list<DeviceBuffer<T>*> written) {
+    copy_boundary_layer(this->u_, written, this->problem_.grid, Tile::R);
   }
   GridDims dims() const { return grid_dims(this->problem_.grid); }
 
@@ -68,7 +67,7 @@ class OnePassBackend final : public HornerFormBackend<T, Config> {
         first_(make_launcher<true>(p.grid, o.device, {this->u_.get()})),
         later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {}
 
-  void upload(const Field<T>& u) override { this->upload_with(u, {&v_[0], &v_[1]}); }
+  void prepare_resident_field() override { this->prepare_fields({&v_[0], &v_[1]}); }
 
  private:
   // `operands`: the fields the launcher's passes read around each point (u for the first pass).
@@ -111,7 +110,7 @@ class TwoPassBackend final : public HornerFormBackend<T, Config> {
         first_(p.grid, o.device),
         second_(p.grid, o.device) {}
 
-  void upload(const Field<T>& u) override { this->upload_with(u, {&u_next_, &v2_}); }
+  void prepare_resident_field() override { this->prepare_fields({&u_next_, &v2_}); }
 
  private:
   void step_once() override {
@@ -137,7 +136,7 @@ class FourPassBackend final : public HornerFormBackend<T, Config> {
   FourPassBackend(const Problem& p, const BackendOptions& o)
       : Base(p, o), u_next_(p.grid.points()), step_(p.grid, o.device) {}
 
-  void upload(const Field<T>& u) override { this->upload_with(u, {&u_next_}); }
+  void prepare_resident_field() override { this->prepare_fields({&u_next_}); }
 
  private:
   void step_once() override {

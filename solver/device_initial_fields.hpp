@@ -1,0 +1,15 @@
+// The generated initial fields made in device memory (CUDA builds), so a run uploads nothing:
+// randn and sine bitwise the host's, gaussian up to exp's last bit (initial_values.hpp).
+#pragma once
+
+#include "solver/initial_conditions.hpp"
+#include "solver/problem.hpp"
+
+namespace heat {
+
+// Writes every point of `u` (device memory, g.points() values) and waits for it; InputError for
+// InitKind::File, RunError for a CUDA failure.
+template <typename T>
+void make_initial_field_on_device(T* u, const Grid& g, const InitSpec& spec);
+
+}  // namespace heat

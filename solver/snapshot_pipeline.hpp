@@ -1,0 +1,224 @@
+// Snapshots that leave the step loop at once (design section 8): the loop hands a snapshot to a
+// host buffer (the backend's start_download, which on a GPU returns while the copy travels) and
+// steps on; one writer thread waits for the copy and writes it. A bounded number of buffers gives
+// back-pressure: the loop waits only when every buffer still holds a snapshot being written.
+// The write function runs on the writer thread alone, so a library that is not thread-safe
+// (HDF5) is called from one thread. A write that fails ends the pipeline: later snapshots are not
+// written, and the loop's next call rethrows the failure.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "solver/backend.hpp"
+
+namespace heat {
+
+template <typename T>
+class SnapshotPipeline {
+ public:
+  using WriteFunction = std::function<void(const Field<T>&, int steps_done)>;
+
+  // `buffers` host buffers shaped like `shape` for submit() (none where only submit_held() is
+  // used). The writer thread allocates (and pins) them first, while the run sets up and steps.
+  SnapshotPipeline(Backend<T>& backend, const Field<T>& shape, int buffers, WriteFunction write)
+      : backend_(backend), nx_(shape.nx()), ny_(shape.ny()), nz_(shape.nz()), capacity_(buffers),
+        write_(std::move(write)), writer_([this] {
+          prepare_buffers();
+          write_queued();
+        }) {}
+
+  // Stops the writer after the snapshot it is writing; queued ones are dropped (there are some
+  // only when the run has failed before drain()). Copies still landing in a buffer are waited for.
+  ~SnapshotPipeline() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+    writer_.join();
+    for (Item& item : queue_) wait_quietly(*item.download);
+  }
+
+  SnapshotPipeline(const SnapshotPipeline&) = delete;
+  SnapshotPipeline& operator=(const SnapshotPipeline&) = delete;
+
+  // Takes the backend's current field into a free buffer and queues its write. Waits (counted in
+  // wait_seconds) while no buffer is free; throws the writer's failure.
+  void submit(int steps_done) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const int slot = take_free_slot(lock);
+    Buffer& buffer = buffers_[std::size_t(slot)];
+    lock.unlock();
+    auto download = backend_.start_download(buffer.field);
+    lock.lock();
+    queue_.push_back(Item{&buffer.field, slot, steps_done, std::move(download)});
+    ++pending_;
+    changed_.notify_all();
+  }
+
+  // Queues the write of a field the caller holds unchanged until drain() returns.
+  void submit_held(const Field<T>& field, int steps_done) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    throw_failure();
+    queue_.push_back(Item{&field, -1, steps_done, std::make_unique<Landed>()});
+    ++pending_;
+    changed_.notify_all();
+  }
+
+  // Waits (counted in wait_seconds) until every queued snapshot is written; throws the writer's failure.
+  void drain() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    timed_wait(lock, [&] { return pending_ == 0 || failure_; });
+    throw_failure();
+  }
+
+  // Waits until every queued snapshot is written or the writer has failed, without throwing: for
+  // a run that is failing for another reason, whose snapshots taken so far are still written.
+  void finish_quietly() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    timed_wait(lock, [&] { return pending_ == 0 || failure_; });
+  }
+
+  // Throws the writer's failure, if it has failed.
+  void check() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    throw_failure();
+  }
+
+  int pending() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return pending_;
+  }
+  double wait_seconds() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return wait_s_;
+  }
+  double writer_seconds() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return writer_s_;
+  }
+
+ private:
+  struct Buffer {
+    Field<T> field;
+    std::unique_ptr<PinnedHostMemory> pinned;  // released before the field it pins
+    bool free = true;
+  };
+  struct Item {
+    const Field<T>* field;
+    int slot;  // -1: the caller's field
+    int steps_done;
+    std::unique_ptr<PendingDownload> download;
+  };
+  struct Landed final : PendingDownload {
+    void wait() override {}
+  };
+
+  using clock = std::chrono::steady_clock;
+
+  template <typename Ready>
+  void timed_wait(std::unique_lock<std::mutex>& lock, Ready ready) {
+    if (ready()) return;
+    const auto t0 = clock::now();
+    changed_.wait(lock, ready);
+    wait_s_ += std::chrono::duration<double>(clock::now() - t0).count();
+  }
+
+  void throw_failure() {
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+  // Runs on the writer thread: page-locking a field's worth of memory takes a good part of a
+  // second at 600^3, which the loop should not wait for.
+  void prepare_buffers() {
+    for (int n = 0; n < capacity_; ++n) {
+      try {
+        auto field = Field<T>::uninitialized(nx_, ny_, nz_);
+        auto pinned = backend_.pin(field);
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (stopping_) return;
+        // std::deque: adding a buffer moves none of those in use.
+        buffers_.push_back(Buffer{std::move(field), std::move(pinned), true});
+        changed_.notify_all();
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        failure_ = std::current_exception();
+        changed_.notify_all();
+        return;
+      }
+    }
+  }
+
+  // A free buffer, waiting while there is none (all in use, or not yet allocated).
+  int take_free_slot(std::unique_lock<std::mutex>& lock) {
+    auto find_free = [&] {
+      for (std::size_t s = 0; s < buffers_.size(); ++s)
+        if (buffers_[s].free) return int(s);
+      return -1;
+    };
+    timed_wait(lock, [&] { return find_free() >= 0 || failure_; });
+    throw_failure();
+    const int slot = find_free();
+    buffers_[std::size_t(slot)].free = false;
+    return slot;
+  }
+
+  static void wait_quietly(PendingDownload& download) {
+    try {
+      download.wait();
+    } catch (...) {
+      // Only reached while the run is already failing; the first failure is the one reported.
+    }
+  }
+
+  void write_queued() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      Item item = std::move(queue_.front());
+      queue_.pop_front();
+      const bool skip = failure_ != nullptr;
+      lock.unlock();
+      std::exception_ptr failed;
+      const auto t0 = clock::now();
+      try {
+        item.download->wait();
+        if (!skip) write_(*item.field, item.steps_done);
+      } catch (...) {
+        failed = std::current_exception();
+      }
+      const double spent = std::chrono::duration<double>(clock::now() - t0).count();
+      lock.lock();
+      writer_s_ += spent;
+      if (failed && !failure_) failure_ = failed;
+      if (item.slot >= 0) buffers_[std::size_t(item.slot)].free = true;
+      --pending_;
+      changed_.notify_all();
+    }
+  }
+
+  Backend<T>& backend_;
+  const int nx_, ny_, nz_, capacity_;
+  WriteFunction write_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Buffer> buffers_;
+  std::deque<Item> queue_;
+  int pending_ = 0;
+  bool stopping_ = false;
+  std::exception_ptr failure_;
+  double wait_s_ = 0, writer_s_ = 0;
+  std::thread writer_;  // last: it starts once everything it uses is constructed
+};
+
+}  // namespace heat

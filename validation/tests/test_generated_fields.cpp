@@ -1,0 +1,66 @@
+// Initial fields made by the backend itself (on the GPU: made there, nothing uploaded) against
+// the host's: randn and sine bitwise on every backend (the bits test_initial_conditions pins
+// hold for the GPU too), gaussian bitwise on the host and within exp's last bit on the GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "solver/initial_conditions.hpp"
+#include "solver/registry.hpp"
+#include "test_support.hpp"
+
+namespace heat {
+namespace {
+
+class GeneratedField : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (entry().uses_cuda && gpu_count() == 0) GTEST_SKIP() << "no CUDA GPU on this machine";
+  }
+  const BackendEntry& entry() const { return *default_registry().find(GetParam()); }
+};
+
+template <typename T>
+void expect_made_as_on_the_host(const BackendEntry& entry) {
+  // Odd sizes and unequal spacings, so a transposed index or spacing would show.
+  const Grid g{37, 22, 19, 0.05, 0.07, 0.11};
+  const Problem p = test::gpu_test_problem(g, 2);
+  InitSpec randn{InitKind::Randn, 1234, {1, 1, 1}}, sine{InitKind::Sine, 0, {2, 3, 1}}, gaussian{};
+  for (const InitSpec& spec : {randn, sine, gaussian}) {
+    auto backend = entry.make<T>(p, BackendOptions{});
+    backend->upload_generated(g, spec);
+    Field<T> made(g, T(-12345));
+    backend->download(made);
+    const Field<T> host = make_initial_field<T>(g, spec);
+    const bool exp_may_differ = spec.kind == InitKind::Gaussian && entry.uses_cuda;
+    if (!exp_may_differ) {
+      EXPECT_EQ(std::memcmp(made.data(), host.data(), host.size() * sizeof(T)), 0)
+          << entry.name << ": kind " << int(spec.kind) << " differs from the host's";
+      continue;
+    }
+    for (std::size_t n = 0; n < host.size(); ++n)
+      ASSERT_NEAR(made.data()[n], host.data()[n], 4 * std::numeric_limits<T>::epsilon() * std::abs(host.data()[n]))
+          << entry.name << ": gaussian at flat index " << n;
+  }
+}
+
+TEST_P(GeneratedField, IsTheHostsFieldFloat) { expect_made_as_on_the_host<float>(entry()); }
+TEST_P(GeneratedField, IsTheHostsFieldDouble) { expect_made_as_on_the_host<double>(entry()); }
+
+INSTANTIATE_TEST_SUITE_P(Registry, GeneratedField, ::testing::ValuesIn(default_registry().names()),
+                         [](const auto& info) { return info.param; });
+
+// --check starts its reference from the field the backend made; a run from a generated field
+// checks out on the cpu backend here and on every GPU backend on the device.
+TEST(GeneratedField, CheckPassesFromAFieldMadeByTheBackend) {
+  for (const char* init : {"gaussian", "randn", "sine"}) {
+    const auto r = test::run_heatrk4({"--n", "18", "--steps", "3", "--init", init, "--check", "--format", "none"});
+    EXPECT_EQ(r.exit_code, 0) << init << ":\n" << r.output;
+    EXPECT_NE(r.output.find("PASS"), std::string::npos) << r.output;
+  }
+}
+
+}  // namespace
+}  // namespace heat
