@@ -100,6 +100,20 @@ void expect_bitwise_equal_on_1_2_and_3_ranks(const std::string& precision) {
 TEST(MpirunHeatrk4, SnapshotsBitwiseEqualOn1To3RanksFloat) { expect_bitwise_equal_on_1_2_and_3_ranks("float"); }
 TEST(MpirunHeatrk4, SnapshotsBitwiseEqualOn1To3RanksDouble) { expect_bitwise_equal_on_1_2_and_3_ranks("double"); }
 
+// Each rank compresses its own planes on every core (the chunks of a slab file start at its first
+// plane, and its last chunk is cut short): the data read back is the uncompressed run's.
+TEST(MpirunHeatrk4, CompressedSlabFilesReadBitwiseAsAnUncompressedRun) {
+  const std::string one = test::temp_directory("plain1");
+  const auto plain = run_on(1, run_args(4, "float", one));
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  const std::string three = test::temp_directory("compressed3");
+  std::vector<std::string> args = run_args(4, "float", three);
+  args.insert(args.end(), {"--compress", "1"});
+  const auto compressed = run_on(3, args);
+  ASSERT_EQ(compressed.exit_code, 0) << compressed.output;
+  expect_same_snapshots(one, three, "compressed on 3 ranks");
+}
+
 TEST(MpirunHeatrk4, TooManyRanksExitTwoFromEveryRankWithOneMessage) {
   const std::string out = test::temp_directory("too-many");
   const auto result = run_on(3, {"--backend", "cpu", "--n", "12", "--order", "8", "--output", out});
