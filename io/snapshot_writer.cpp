@@ -56,7 +56,8 @@ struct SnapshotWriter::Impl {
   void adopt_earlier_entries(std::vector<SeriesEntry> earlier, std::vector<SeriesEntry>& into) const {
     if (run.start_step <= 0) return;
     for (const auto& e : earlier)
-      if (e.step < run.start_step && fs::exists(path_of(e.name))) record_entry(into, e);
+      // The start's own entry too: a run that writes its start again replaces it (same step).
+      if (e.step <= run.start_step && fs::exists(path_of(e.name))) record_entry(into, e);
   }
 
   void create_directory_once() {

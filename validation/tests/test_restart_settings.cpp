@@ -58,6 +58,19 @@ TEST(RestartSettings, RestartContinuesWithTheStoredSettingsAndEqualsTheWholeRunB
   EXPECT_EQ(same.exit_code, 0) << same.output;
 }
 
+// A restart that writes no snapshot at its start (--output-every 0: the final one only) keeps
+// the one it started from in the series.
+TEST(RestartSettings, TheSeriesKeepsTheSnapshotTheRestartStartedFrom) {
+  const std::string dir = test::temp_directory("restart-start-entry");
+  ASSERT_EQ(run_heatrk4(original_run(dir, 3)).exit_code, 0);
+  const auto rest = run_heatrk4({"--restart", dir + "/heat_000003.hdf", "--steps", "2", "--output-every", "0",
+                                 "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(rest.exit_code, 0) << rest.output;
+  std::vector<int> steps;
+  for (const auto& e : read_hdf_series_entries(dir + "/heat.hdf.series")) steps.push_back(e.step);
+  EXPECT_EQ(steps, (std::vector<int>{0, 3, 5}));
+}
+
 TEST(RestartSettings, AnOptionOverridesTheStoredValueAndTheRunSaysSo) {
   const std::string dir = test::temp_directory("restart-override");
   ASSERT_EQ(run_heatrk4(original_run(dir, 3)).exit_code, 0);
