@@ -13,7 +13,8 @@ namespace {
 
 // Design section 3's exit codes and the ways to continue a run, at the end of --help.
 constexpr const char* kHelpFooter =
-    "Restart: --init-file F.hdf (with --init file) continues from a snapshot's step and time.\n"
+    "Restart: --restart F.hdf continues a snapshot's run (its step, time, settings and series);\n"
+    "--overwrite lets a new run replace another run's snapshots in --output.\n"
     "Exit codes: 0 success; 1 a --check or compare found a mismatch; 2 invalid input (option, value,\n"
     "file, config key, output path, unstable cfl, too little memory), found before any work starts;\n"
     "3 a failure while running (CUDA, I/O, a non-finite value).";

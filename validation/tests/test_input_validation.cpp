@@ -159,7 +159,8 @@ TEST(Help, NamesTheExitCodesAndRestart) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   expect_mentions(r, "Exit codes: 0 success; 1 a --check or compare found a mismatch; 2 invalid input");
   expect_mentions(r, "3 a failure while running");
-  expect_mentions(r, "Restart: --init-file");
+  expect_mentions(r, "Restart: --restart F.hdf");
+  expect_mentions(r, "--overwrite lets a new run replace");
 }
 
 }  // namespace
