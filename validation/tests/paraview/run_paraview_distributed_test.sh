@@ -7,15 +7,8 @@ set -eu
 heatrk4=$1 mpiexec=$2 mpiexec_flags=$3 pythonpath=$4 work=$5
 here=$(cd "$(dirname "$0")" && pwd)
 
-skip() { echo "SKIPPED: $*"; exit 77; }
-command -v pvbatch >/dev/null 2>&1 || skip "pvbatch not found (the set-up command installs Debian's paraview)"
-command -v xvfb-run >/dev/null 2>&1 || skip "xvfb-run not found (the set-up command installs xvfb and xauth)"
-if [ -f "$pythonpath/paraview/simple.py" ]; then
-  PYTHONPATH="$pythonpath${PYTHONPATH:+:$PYTHONPATH}"
-  export PYTHONPATH
-elif [ ! -f /usr/lib/python3/dist-packages/paraview/simple.py ]; then
-  skip "ParaView's python modules are neither in $pythonpath nor installed (the set-up command unpacks python3-paraview there)"
-fi
+. "$here/pvbatch_common.sh"
+require_paraview "$pythonpath"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -25,11 +18,4 @@ run="--backend cpu --nx 13 --ny 11 --nz 9 --order 2 --steps 4 --output-every 2 -
 # shellcheck disable=SC2086
 TMPDIR=$work timeout 60 "$mpiexec" $mpiexec_flags -np 2 "$heatrk4" $run --output "$work/two"
 [ -f "$work/two/heat_000004.rank1of2.h5" ] || { echo "FAILED: the 2-rank run wrote no slab files"; exit 1; }
-status=0
-xvfb-run -a pvbatch "$here/check_distributed.py" "$work/one" "$work/two" >"$work/pvbatch.log" 2>&1 || status=$?
-cat "$work/pvbatch.log"
-if grep -q " ERR| " "$work/pvbatch.log"; then
-  echo "FAILED: ParaView reported errors (the ERR| lines above)"
-  exit 1
-fi
-exit $status
+run_pvbatch "$work/pvbatch.log" "$here/check_distributed.py" "$work/one" "$work/two"
