@@ -2,27 +2,14 @@
 # of the same run on several ranks (whose snapshots are virtual datasets over slab files) the way
 # a user would, and checks that ParaView reads the same times, grid and values, bitwise.
 # Usage: pvbatch check_distributed.py ONE_RANK_DIR MANY_RANKS_DIR   (exit 0: all checks passed)
+import os
 import sys
 
-from paraview import servermanager
 from paraview.simple import ForceTime, OpenDataFile
 from vtkmodules.util.numpy_support import vtk_to_numpy
 
-failures = []
-
-
-def check(condition, message):
-    print(("ok      " if condition else "FAILED  ") + message)
-    if not condition:
-        failures.append(message)
-
-
-def image_of(source):
-    """The vtkImageData that ParaView produced, unwrapped from a multiblock if a reader made one."""
-    data = servermanager.Fetch(source)
-    while data is not None and data.IsA("vtkMultiBlockDataSet"):
-        data = data.GetBlock(0)
-    return data
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paraview_checks import check, failures, image_of  # noqa: E402 (after the path is set)
 
 
 def frames(directory):

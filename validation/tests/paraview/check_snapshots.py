@@ -6,7 +6,6 @@ import os
 import sys
 
 import numpy as np
-from paraview import servermanager
 from paraview.simple import (ColorBy, CreateView, ForceTime, OpenDataFile, ResetCamera, SaveScreenshot, Show,
                              Slice)
 from vtkmodules.util.numpy_support import vtk_to_numpy
@@ -18,21 +17,8 @@ SPACING = (0.5, 0.75, 1.25)
 STEPS = (0, 3, 6)
 TIME_PER_STEP = 0.125
 
-failures = []
-
-
-def check(condition, message):
-    print(("ok      " if condition else "FAILED  ") + message)
-    if not condition:
-        failures.append(message)
-
-
-def image_of(source):
-    """The vtkImageData that ParaView produced, unwrapped from a multiblock if a reader made one."""
-    data = servermanager.Fetch(source)
-    while data is not None and data.IsA("vtkMultiBlockDataSet"):
-        data = data.GetBlock(0)
-    return data
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from paraview_checks import check, failures, image_of  # noqa: E402 (after the path is set)
 
 
 def check_image(source, label, expected_values):
