@@ -184,7 +184,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   // float data widens to exactly) and, on several ranks, the whole generated field are made on the
   // host and each rank uploads its box.
   const bool from_file = plan.init.kind == InitKind::File;
-  bool made_on_backend = !from_file && ranks.size() == 1;
+  const bool made_on_backend = !from_file && ranks.size() == 1;
   Field<T> u;
   Field<double> check_start;  // --check starts the double reference from the very field the backend starts from
   if (made_on_backend) {
@@ -192,7 +192,6 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     if (plan.check) {
       backend->upload_generated(plan.problem.grid, plan.init);
       backend->download(u);
-      made_on_backend = false;
       check_start = field_cast<double>(u);
     }
   } else {
@@ -235,7 +234,11 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     if (fail_for_test) throw RunError("test hook HEATRK4_TEST_FAIL_RANK: failing after step " + std::to_string(done));
     progress.update(done, total, busy, pending);
   };
-  if (made_on_backend) hooks.upload = [&](Backend<T>& b) { b.upload_generated(plan.problem.grid, plan.init); };
+  // Under --check the backend made its field already (for the reference's copy): nothing to upload.
+  if (made_on_backend)
+    hooks.upload = [&](Backend<T>& b) {
+      if (!plan.check) b.upload_generated(plan.problem.grid, plan.init);
+    };
   hooks.output_every = plan.output_every;
   // A distributed snapshot ends in a barrier of every rank (design section 7), which a writer
   // thread must not enter while the loop's thread exchanges halos over the same communicator:
