@@ -36,9 +36,15 @@ class Ranks {
   bool on_any_rank(bool value) const;
   // Collective. Returns once every rank has called it.
   void wait_for_every_rank() const;
-  // The exchange that fills `slab`'s ghost planes in host memory (nothing to do on one rank).
+  // Makes this rank's GPU current and returns it: `device_option` on one rank; under mpirun the
+  // node-local rank's GPU, by `route`'s rule (solver/distributed/gpu_halo_exchange.hpp).
+  // InputError when this rank has no GPU to take.
+  int select_gpu(int device_option, GpuHaloRoute route) const;
+  // Collective. The exchange that fills `slab`'s ghost planes: in host memory over MPI for cpu
+  // ranks, in device memory by `gpu_route` for GPU ranks (`on_gpu`); nothing to do on one rank.
   template <typename T>
-  std::unique_ptr<HaloExchange<T>> make_host_halo_exchange(const Slab& slab, const Grid& global) const;
+  std::unique_ptr<HaloExchange<T>> make_halo_exchange(const Slab& slab, const Grid& global, bool on_gpu,
+                                                      GpuHaloRoute gpu_route) const;
   // Collective. The whole field on rank 0 from every rank's box; an empty field elsewhere.
   template <typename T>
   Field<T> gather_on_root(const Field<T>& box, const Slab& slab, const Grid& global) const;

@@ -1,6 +1,7 @@
 // Ranks in a build with MPI (solver/distributed/): MPI is initialised only under an MPI launcher.
 #include <cstdlib>
 #include <optional>
+#include <stdexcept>
 
 #include "apps/ranks.hpp"
 #include "apps/ranks_common.hpp"
@@ -9,6 +10,9 @@
 #include "solver/distributed/mpi_gather.hpp"
 #include "solver/distributed/mpi_halo_exchange.hpp"
 #include "solver/distributed/mpi_session.hpp"
+#if HEAT_HAVE_CUDA
+#include "solver/distributed/gpu_halo_exchange.hpp"
+#endif
 
 namespace heat {
 
@@ -74,10 +78,27 @@ int Ranks::end_every_rank(int exit_code) const {
   return exit_code;
 }
 
+int Ranks::select_gpu(int device_option, GpuHaloRoute route) const {
+  if (size_ == 1) return device_option;
+#if HEAT_HAVE_CUDA
+  return select_rank_gpu(session()->local_rank(), session()->local_size(), route);
+#else
+  (void)route;
+  return device_option;  // no CUDA backend to run
+#endif
+}
+
 template <typename T>
-std::unique_ptr<HaloExchange<T>> Ranks::make_host_halo_exchange(const Slab& slab, const Grid& global) const {
-  if (!joined_mpi_) return std::make_unique<NoNeighbours<T>>();
-  return std::make_unique<MpiHaloExchange<T>>(slab, global, MPI_COMM_WORLD);
+std::unique_ptr<HaloExchange<T>> Ranks::make_halo_exchange(const Slab& slab, const Grid& global, bool on_gpu,
+                                                           GpuHaloRoute gpu_route) const {
+  if (size_ == 1) return std::make_unique<NoNeighbours<T>>();
+  if (!on_gpu) return std::make_unique<MpiHaloExchange<T>>(slab, global, MPI_COMM_WORLD);
+#if HEAT_HAVE_CUDA
+  return make_gpu_halo_exchange<T>(slab, global, MPI_COMM_WORLD, gpu_route);
+#else
+  (void)gpu_route;
+  throw std::logic_error("GPU ranks in a build without CUDA");
+#endif
 }
 
 template <typename T>
@@ -86,8 +107,8 @@ Field<T> Ranks::gather_on_root(const Field<T>& box, const Slab& slab, const Grid
   return gather_whole_field(box, slab, global, MPI_COMM_WORLD);
 }
 
-template std::unique_ptr<HaloExchange<float>> Ranks::make_host_halo_exchange(const Slab&, const Grid&) const;
-template std::unique_ptr<HaloExchange<double>> Ranks::make_host_halo_exchange(const Slab&, const Grid&) const;
+template std::unique_ptr<HaloExchange<float>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const;
+template std::unique_ptr<HaloExchange<double>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const;
 template Field<float> Ranks::gather_on_root(const Field<float>&, const Slab&, const Grid&) const;
 template Field<double> Ranks::gather_on_root(const Field<double>&, const Slab&, const Grid&) const;
 

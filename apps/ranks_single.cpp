@@ -15,8 +15,10 @@ bool Ranks::on_any_rank(bool value) const { return value; }
 void Ranks::wait_for_every_rank() const {}
 int Ranks::end_every_rank(int exit_code) const { return exit_code; }
 
+int Ranks::select_gpu(int device_option, GpuHaloRoute) const { return device_option; }
+
 template <typename T>
-std::unique_ptr<HaloExchange<T>> Ranks::make_host_halo_exchange(const Slab&, const Grid&) const {
+std::unique_ptr<HaloExchange<T>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const {
   return std::make_unique<NoNeighbours<T>>();
 }
 
@@ -25,8 +27,8 @@ Field<T> Ranks::gather_on_root(const Field<T>& box, const Slab&, const Grid&) co
   return box;
 }
 
-template std::unique_ptr<HaloExchange<float>> Ranks::make_host_halo_exchange(const Slab&, const Grid&) const;
-template std::unique_ptr<HaloExchange<double>> Ranks::make_host_halo_exchange(const Slab&, const Grid&) const;
+template std::unique_ptr<HaloExchange<float>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const;
+template std::unique_ptr<HaloExchange<double>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const;
 template Field<float> Ranks::gather_on_root(const Field<float>&, const Slab&, const Grid&) const;
 template Field<double> Ranks::gather_on_root(const Field<double>&, const Slab&, const Grid&) const;
 

@@ -134,33 +134,34 @@ std::string command_line_text() {
   return text;
 }
 
-// CUDA backends step one GPU's whole grid; their halo exchange (NCCL) is not wired in yet.
-void require_backend_runs_on(const BackendEntry& entry, const Ranks& ranks) {
-  if (entry.uses_cuda && ranks.size() > 1)
-    throw InputError("--backend " + entry.name + " runs on one rank only so far, and this job has " +
-                     std::to_string(ranks.size()) + " ranks: use --backend cpu for a distributed run, or run " +
-                     entry.name + " without mpirun");
+// How a rank's ghost planes are kept right: the cpu backend exchanges before each stage; the CUDA
+// backends exchange once per step over wider ghosts, which also keeps tiled's fused stages whole
+// (benchmarks/distributed_model.md).
+GhostScheme ghost_scheme_of(const BackendEntry& entry) {
+  return entry.uses_cuda ? GhostScheme::PerStep : GhostScheme::PerStage;
 }
 
 // Every rank's part of the grid, in rank order, for the snapshot that maps their slab files.
-std::vector<std::pair<int, int>> parts_of_every_rank(const Problem& p, int ranks) {
+std::vector<std::pair<int, int>> parts_of_every_rank(const Problem& p, int ranks, GhostScheme scheme) {
   std::vector<std::pair<int, int>> parts;
   for (int rank = 0; rank < ranks; ++rank) {
-    const Slab s = decompose(p.grid, p.order, ranks, rank);
+    const Slab s = decompose(p.grid, p.order, ranks, rank, scheme);
     parts.emplace_back(s.part_begin, s.part_end);
   }
   return parts;
 }
 
-// This rank's backend for its box. The cpu backend fills its ghost planes through `exchange`
-// (which has nothing to do on one rank); CUDA backends run on one rank, whose box is the grid.
+// This rank's backend for its box, which fills its ghost planes through `exchange` (nothing to
+// do on one rank, whose box is the grid).
 template <typename T>
 std::unique_ptr<Backend<T>> make_rank_backend(const BackendEntry& entry, const RunPlan& plan, const Slab& slab,
                                               HaloExchange<T>& exchange) {
   Problem box_problem = plan.problem;
   box_problem.grid = slab.box_grid(plan.problem.grid);
-  if (entry.uses_cuda) return entry.make<T>(box_problem, plan.backend_options);
-  return make_cpu_slab_backend<T>(box_problem, GhostScheme::PerStage, exchange);
+  if (!entry.uses_cuda) return make_cpu_slab_backend<T>(box_problem, GhostScheme::PerStage, exchange);
+  auto backend = entry.make<T>(box_problem, plan.backend_options);
+  backend->exchange_before_each_step(exchange);
+  return backend;
 }
 
 // Test hook: HEATRK4_TEST_FAIL_RANK=R makes rank R fail after its first chunk of steps, as a
@@ -175,7 +176,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
             std::chrono::steady_clock::time_point start, SetupClock& clock) {
   const Ranks& ranks = process_ranks();
   const RunPlan& plan = report.plan;
-  auto exchange = ranks.make_host_halo_exchange<T>(slab, plan.problem.grid);
+  auto exchange = ranks.make_halo_exchange<T>(slab, plan.problem.grid, entry.uses_cuda, plan.gpu_halos);
   auto backend = make_rank_backend<T>(entry, plan, slab, *exchange);
   clock.mark("backend");  // a CUDA backend's device memory
   // One rank's generated field is made by the backend (on the GPU: nothing to upload); u then only
@@ -220,7 +221,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     share.rank = ranks.rank();
     share.ranks = ranks.size();
     share.box_begin = slab.box_begin;
-    share.parts = parts_of_every_rank(plan.problem, ranks.size());
+    share.parts = parts_of_every_rank(plan.problem, ranks.size(), ghost_scheme_of(entry));
     share.wait_for_every_rank = [&ranks] { ranks.wait_for_every_rank(); };
     writer = std::make_unique<SnapshotWriter>(plan.output, run, share);
   }
@@ -254,6 +255,8 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   report.loop = run_time_loop(*backend, u, plan.steps, hooks);
   progress.finish();
   report.ranks = ranks.size();
+  report.ghost_planes = slab.ghost;
+  report.halo_exchange = !entry.uses_cuda ? "mpi" : plan.gpu_halos == GpuHaloRoute::Nccl ? "nccl" : "host";
   report.exchange_s = ranks.slowest(exchange->seconds_spent());
   for (double* t : {&report.loop.upload_s, &report.loop.compute_s, &report.loop.download_s, &report.loop.output_wait_s,
                     &report.loop.writer_s})
@@ -315,8 +318,8 @@ int run(const CLI::App& app, const RunOptions& given) {
     require_usable_derived_values(plan);
     require_usable_output_paths(plan, options.overwrite);
     entry = default_registry().find(plan.backend);
-    require_backend_runs_on(*entry, ranks);
-    slab = decompose(plan.problem.grid, plan.problem.order, ranks.size(), ranks.rank());
+    if (entry->uses_cuda) plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
+    slab = decompose(plan.problem.grid, plan.problem.order, ranks.size(), ranks.rank(), ghost_scheme_of(*entry));
     require_host_memory(plan, *entry);
     report.device = device_description(plan, *entry);
   });

@@ -180,6 +180,9 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.backend_options.device = o.device;
   if (o.device < 0) throw InputError("--device " + std::to_string(o.device) + " must be 0 or more");
   plan.backend = resolve_backend(o, plan.backend_note);
+  if (o.halo_exchange == "nccl") plan.gpu_halos = GpuHaloRoute::Nccl;
+  else if (o.halo_exchange == "host") plan.gpu_halos = GpuHaloRoute::Host;
+  else throw InputError("--halo-exchange " + o.halo_exchange + " is not one of nccl, host");
 
   plan.init.kind = parse_init(o.init);
   plan.init_name = o.init;
@@ -248,7 +251,12 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--precision", o.precision, "float or double")->capture_default_str();
   app.add_option("--backend", o.backend, "cpu, naive, reuse, tiled or auto (see: heatrk4 backends)")
       ->capture_default_str();
-  app.add_option("--device", o.device, "CUDA device ordinal")->capture_default_str();
+  app.add_option("--device", o.device, "CUDA device ordinal (under mpirun each rank takes its node-local rank's)")
+      ->capture_default_str();
+  app.add_option("--halo-exchange", o.halo_exchange,
+                 "how GPU ranks under mpirun exchange ghost planes: nccl (device to device, a GPU per rank) or "
+                 "host (through host memory over MPI; ranks may share a GPU)")
+      ->capture_default_str();
   app.add_option("--init", o.init, "initial field: gaussian, randn, sine or file")->capture_default_str();
   app.add_option("--seed", o.seed, "seed of --init randn (0 to 2^64-1)")->capture_default_str()->check(uint64_check());
   // std::array<int, 3> is one value of three integers to CLI11, so --modes takes exactly three.

@@ -9,6 +9,7 @@
 
 #include "io/snapshots.hpp"
 #include "solver/backend.hpp"
+#include "solver/distributed/halo_exchange.hpp"
 #include "solver/initial_conditions.hpp"
 #include "solver/number_text.hpp"
 #include "solver/problem.hpp"
@@ -31,6 +32,7 @@ struct RunOptions {
   std::string precision = "float";
   std::string backend = "auto";
   int device = 0;
+  std::string halo_exchange = "nccl";
   std::string init = "gaussian";
   unsigned long long seed = 42;
   std::array<int, 3> modes = {1, 1, 1};
@@ -60,6 +62,7 @@ struct RunPlan {
   std::string backend;     // resolved: never "auto"
   std::string backend_note;  // why auto chose it, for the summary
   BackendOptions backend_options;
+  GpuHaloRoute gpu_halos = GpuHaloRoute::Nccl;  // how GPU ranks of a distributed run exchange ghost planes
   InitSpec init;
   std::string init_name;
   std::string init_file, init_array;

@@ -30,8 +30,10 @@ void print_summary(const RunReport& r) {
   std::printf("  backend   %s on %s%s%s\n", r.plan.backend.c_str(), r.device.c_str(),
               r.plan.backend_note.empty() ? "" : "; ", r.plan.backend_note.c_str());
   if (r.ranks > 1)
-    std::printf("  ranks     %d (z-slabs), halo exchange %.3f s on the slowest rank (%.1f%% of compute)\n", r.ranks,
-                r.exchange_s, r.loop.compute_s > 0 ? 100 * r.exchange_s / r.loop.compute_s : 0.0);
+    std::printf("  ranks     %d (z-slabs, %d ghost planes, halos over %s), halo exchange %.3f s on the slowest rank "
+                "(%.1f%% of compute)\n",
+                r.ranks, r.ghost_planes, r.halo_exchange.c_str(), r.exchange_s,
+                r.loop.compute_s > 0 ? 100 * r.exchange_s / r.loop.compute_s : 0.0);
   std::printf("  time      setup %.3f s, upload %.3f s, compute %.3f s, download %.3f s, check %.3f s, output wait "
               "%.3f s (writer %.3f s)\n",
               r.setup_s, r.loop.upload_s, r.loop.compute_s, r.loop.download_s, r.check_s, r.loop.output_wait_s,
@@ -74,6 +76,7 @@ void write_json_summary(const RunReport& r, const std::string& path) {
   JsonObject root;
   root.add("problem", problem).add("overrides", r.overrides).add("backend", r.plan.backend).add("device", r.device);
   root.add("ranks", r.ranks);
+  if (r.ranks > 1) root.add("halo_exchange", r.halo_exchange).add("ghost_planes", r.ghost_planes);
   root.add("timing", timing).add("rate", rate);
   root.add("final_step", r.final_step).add("final_time", r.final_time);
   if (r.checked) {

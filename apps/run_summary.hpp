@@ -22,6 +22,8 @@ struct RunReport {
   LoopTimings loop;  // each time the slowest rank's
   int ranks = 1;
   double exchange_s = 0;  // the slowest rank's time in halo exchanges, waiting included
+  std::string halo_exchange;  // how ranks exchange ghost planes: "mpi" (cpu ranks), "nccl" or "host" (GPU ranks)
+  int ghost_planes = 0;       // on each side of a slab with a neighbour
   bool checked = false;
   FieldDifference check;
   std::vector<std::string> files;

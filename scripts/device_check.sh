@@ -7,7 +7,7 @@
 #   scripts/device_check.sh                 # everything
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
 # Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
-#         time_to_solution sweep_build sweep_test tiled_sweep
+#         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
@@ -157,6 +157,50 @@ phase_tiled_sweep() {
   phase_sweep_build
   TAIL_LINES=40 step tiled-sweep "$SWEEP_BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 2 4 6 8 \
     --precisions float double --backends tiled:all reuse --repeats 5 --csv "$OUT/tiled_sweep.csv"
+}
+
+# GPU ranks under mpirun on this machine's GPUs (issue 26): their tests, the reference problem with
+# --check on 2 ranks, and compute-sanitizer memcheck on each rank of a 2-rank run. With one GPU the
+# ranks share it and exchange through host memory; with two or more, NCCL's route runs too.
+phase_distributed() {
+  local mpirun=(mpirun --allow-run-as-root --oversubscribe -x NCCL_NVLS_ENABLE=0 -x OMP_NUM_THREADS=4 -np 2)
+  local routes=(host)
+  (($(nvidia-smi -L | wc -l) >= 2)) && routes+=(nccl)
+  TAIL_LINES=12 step distributed-tests ctest --test-dir "$BUILD" -j4 --output-on-failure -R "gpu_halo|MpirunGpuRanks"
+  for route in "${routes[@]}"; do
+    TAIL_LINES=10 step "reference-2-ranks-$route" "${mpirun[@]}" "$BIN" --n 600 --steps 10 --order 8 --init randn \
+      --backend tiled --check --format none --halo-exchange "$route"
+    for backend in "${CUDA_BACKENDS[@]}"; do
+      TAIL_LINES=3 step "sanitize-memcheck-2-ranks-$route-$backend" "${mpirun[@]}" compute-sanitizer --tool memcheck \
+        --error-exitcode 9 "$BIN" --nx 37 --ny 29 --nz 61 --order 8 --steps 3 --init randn --backend "$backend" \
+        --halo-exchange "$route" --output /tmp/heatrk4-sanitize-ranks --overwrite --quiet
+    done
+  done
+}
+
+# Where the mission command's wall time goes outside the summary's phases: the process's start
+# until run() (JSON process_start_to_run), and from the JSON summary's writing to the process's end
+# (the teardown: freeing the fields, the CUDA context).
+phase_mission_timeline() {
+  local dir=/tmp/heatrk4-mission
+  for n in 1 2 3; do
+    rm -rf "$dir"
+    local t0 t1 written
+    t0=$(date +%s.%N)
+    "$BIN" --n 600 --steps 4 --backend tiled --output "$dir" --json "$dir/run.json" --quiet
+    t1=$(date +%s.%N)
+    written=$(stat -c %.9Y "$dir/run.json")
+    python3 - "$t0" "$t1" "$written" "$dir/run.json" <<'PY' | tee -a "$LOG"
+import json, sys
+t0, t1, written = map(float, sys.argv[1:4])
+run = json.load(open(sys.argv[4]))
+t = run["timing"]
+inside = t["setup_s"] + t["upload_s"] + t["compute_s"] + t["download_s"] + t["output_wait_s"]
+print(f"mission wall {t1 - t0:.3f} s: start to run {t['setup_phases']['process_start_to_run_s']:.3f}, "
+      f"summary phases {inside:.3f} (setup {t['setup_s']:.3f}, download {t['download_s']:.3f}, output wait "
+      f"{t['output_wait_s']:.3f}), summary written to exit {t1 - written:.3f}")
+PY
+  done
 }
 
 # Every order and precision, for the tiled tuning worklog.

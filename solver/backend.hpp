@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "solver/field.hpp"
@@ -24,6 +25,9 @@
 #include "solver/problem.hpp"
 
 namespace heat {
+
+template <typename T>
+class HaloExchange;  // solver/distributed/halo_exchange.hpp
 
 // A copy on its way into host memory; wait() returns once every value has landed (and throws
 // RunError for a copy that failed). Waiting twice is harmless.
@@ -65,6 +69,14 @@ class Backend {
   virtual std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) {
     (void)u;
     return nullptr;
+  }
+
+  // One rank of a distributed run (solver/distributed/): the backend steps its box, and before
+  // every step `exchange` refreshes the box's ghost planes in the resident field, which must be
+  // GhostScheme::PerStep's (wide enough for a whole step). `exchange` outlives the backend's steps.
+  virtual void exchange_before_each_step(HaloExchange<T>& exchange) {
+    (void)exchange;
+    throw std::logic_error("this backend does not step a rank's box");
   }
 
  private:

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "solver/backend.hpp"
+#include "solver/distributed/halo_exchange.hpp"
 #include "solver/device_buffer.cuh"
 #include "solver/device_initial_fields.hpp"
 #include "solver/gpu_info.hpp"
@@ -74,7 +75,12 @@ class CudaBackend : public Backend<T> {
   }
   void download(Field<T>& u) override { u_.copy_to_host(u.data()); }
   void step(int count) override {
-    for (int n = 0; n < count; ++n) step_once();
+    for (int n = 0; n < count; ++n) {
+      // On the legacy default stream's order, like the kernels: the exchange reads the edge
+      // planes the last step wrote and fills the ghost planes before this step reads them.
+      if (exchange_) exchange_->exchange(u_.get());
+      step_once();
+    }
     // The compute stream only: a snapshot's copy to the host goes on meanwhile.
     HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
   }
@@ -85,6 +91,11 @@ class CudaBackend : public Backend<T> {
     return snapshots_->start(u_.get(), u.data());
   }
   std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) override { return pin_host_memory(u.data(), u.size() * sizeof(T)); }
+  // Every CUDA backend steps a box as it steps a grid, leaving its outer r planes alone. Those
+  // planes hold u but not the stages' values, so each stage is wrong on r more planes inward:
+  // with PerStep's 4r ghost planes the wrong planes stay within the ghosts, which the exchange
+  // overwrites before the next step.
+  void exchange_before_each_step(HaloExchange<T>& exchange) override { exchange_ = &exchange; }
 
  protected:
   CudaBackend(const Problem& p, const BackendOptions& o, std::size_t bytes_needed, const std::string& name)
@@ -104,6 +115,7 @@ class CudaBackend : public Backend<T> {
 
  private:
   std::unique_ptr<SnapshotCopies> snapshots_;
+  HaloExchange<T>* exchange_ = nullptr;  // null: the whole grid, no neighbours
 };
 
 }  // namespace heat

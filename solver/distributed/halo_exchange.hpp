@@ -17,6 +17,12 @@
 
 namespace heat {
 
+// How GPU ranks exchange ghost planes (--halo-exchange).
+enum class GpuHaloRoute {
+  Nccl,  // device to device through NCCL (NVLink, PCIe or the network); one GPU per rank
+  Host,  // through page-locked host memory over MPI; ranks may share a GPU
+};
+
 template <typename T>
 class HaloExchange {
  public:

@@ -23,13 +23,19 @@ MpiHaloExchange<T>::~MpiHaloExchange() {
 
 template <typename T>
 void MpiHaloExchange<T>::exchange(T* box) {
+  exchange_blocks(box + layout_.lower_edge, box + layout_.upper_edge, box + layout_.lower_ghost,
+                  box + layout_.upper_ghost);
+}
+
+template <typename T>
+void MpiHaloExchange<T>::exchange_blocks(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost) {
   // Upwards first, then downwards; a missing neighbour is MPI_PROC_NULL, for which MPI does nothing.
   constexpr int kUpTag = 1, kDownTag = 2;
   const auto start = std::chrono::steady_clock::now();
-  HEAT_MPI_CHECK(MPI_Sendrecv(box + layout_.upper_edge, 1, side_type_, upper_, kUpTag, box + layout_.lower_ghost, 1,
-                              side_type_, lower_, kUpTag, comm_, MPI_STATUS_IGNORE));
-  HEAT_MPI_CHECK(MPI_Sendrecv(box + layout_.lower_edge, 1, side_type_, lower_, kDownTag, box + layout_.upper_ghost, 1,
-                              side_type_, upper_, kDownTag, comm_, MPI_STATUS_IGNORE));
+  HEAT_MPI_CHECK(MPI_Sendrecv(upper_edge, 1, side_type_, upper_, kUpTag, lower_ghost, 1, side_type_, lower_, kUpTag,
+                              comm_, MPI_STATUS_IGNORE));
+  HEAT_MPI_CHECK(MPI_Sendrecv(lower_edge, 1, side_type_, lower_, kDownTag, upper_ghost, 1, side_type_, upper_, kDownTag,
+                              comm_, MPI_STATUS_IGNORE));
   seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -17,6 +17,9 @@ class MpiHaloExchange final : public HaloExchange<T> {
   MpiHaloExchange& operator=(const MpiHaloExchange&) = delete;
 
   void exchange(T* box) override;
+  // The same exchange between blocks that need not lie in one box (each `ghost` planes long):
+  // the edges are sent, the ghosts received.
+  void exchange_blocks(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost);
   std::size_t bytes_sent() const override { return bytes_sent_; }
   double seconds_spent() override { return seconds_; }
 

@@ -4,63 +4,21 @@
 // no hang (each mpirun is under `timeout`, whose exit code 124 the tests name).
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "io/input_file.hpp"
-#include "test_support.hpp"
+#include "mpirun_support.hpp"
 
 namespace heat {
 namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kHangSeconds = 60;
-
-// `heatrk4 args` on `ranks` ranks: without mpirun for one (a plain run), else under mpirun with
-// its own session directory (concurrent OpenMPI 4 mpiruns collide in a shared one).
-test::CommandResult run_on(int ranks, const std::vector<std::string>& args, const std::string& environment = "") {
-  std::string prefix = environment + " timeout -k 5 " + std::to_string(kHangSeconds);
-  if (ranks > 1)
-    prefix += " env " HEAT_MPI_TEST_ENV " TMPDIR=" + test::temp_directory("mpi-session") + " " + HEAT_MPIEXEC + " " + HEAT_MPIEXEC_FLAGS +
-              " -np " + std::to_string(ranks);
-  return test::run_heatrk4(args, prefix);
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-long long bitwise_differences(const Field<double>& a, const Field<double>& b) {
-  if (a.size() != b.size()) return -1;
-  long long differences = 0;
-  for (std::size_t n = 0; n < a.size(); ++n) differences += std::memcmp(a.data() + n, b.data() + n, sizeof(double)) != 0;
-  return differences;
-}
-
-// Every .hdf snapshot in `a` is bitwise the one of the same name in `b`, the series files list
-// the same snapshots and times, and `b` has no snapshot that `a` lacks.
-void expect_same_snapshots(const std::string& a, const std::string& b, const std::string& label) {
-  int compared = 0;
-  for (const auto& entry : fs::directory_iterator(a)) {
-    if (entry.path().extension() != ".hdf") continue;
-    const std::string name = entry.path().filename().string();
-    const PointArray expected = read_point_array(entry.path().string(), "u");
-    const PointArray got = read_point_array((fs::path(b) / name).string(), "u");
-    EXPECT_EQ(got.stored_as_float, expected.stored_as_float) << label << " " << name;
-    EXPECT_EQ(bitwise_differences(got.values, expected.values), 0) << label << " " << name;
-    ++compared;
-  }
-  EXPECT_GE(compared, 2) << label;
-  EXPECT_EQ(read_text(b + "/heat.hdf.series"), read_text(a + "/heat.hdf.series")) << label;
-}
+using test::bitwise_differences;
+using test::expect_same_snapshots;
+using test::read_text;
+using test::run_on;
 
 std::vector<std::string> run_args(int order, const std::string& precision, const std::string& output, int steps = 3) {
   const int r = order / 2;

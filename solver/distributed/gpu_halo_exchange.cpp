@@ -1,0 +1,81 @@
+#include "solver/distributed/gpu_halo_exchange.hpp"
+
+#include <cuda_runtime.h>
+
+#include <string>
+
+#include "solver/cuda_check.cuh"
+#include "solver/distributed/host_staged_halo_exchange.hpp"
+#include "solver/errors.hpp"
+#include "solver/gpu_info.hpp"
+#if HEAT_HAVE_NCCL
+#include "solver/distributed/nccl_halo_exchange.hpp"
+#endif
+
+namespace heat {
+
+int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route) {
+  if (route == GpuHaloRoute::Nccl) {
+#if HEAT_HAVE_NCCL
+    return select_local_device(local_rank, local_size);
+#else
+    (void)local_size;
+    throw InputError("this build has no NCCL, so GPU ranks cannot exchange halos device to device: use "
+                     "--halo-exchange host");
+#endif
+  }
+  const int devices = gpu_count();
+  if (devices == 0)
+    throw InputError("this node has no usable CUDA device: GPU ranks need one (or use --backend cpu)");
+  const int device = local_rank % devices;
+  HEAT_CUDA_CHECK(cudaSetDevice(device));
+  return device;
+}
+
+namespace {
+
+#if HEAT_HAVE_NCCL
+// NCCL's exchange with the communicator and stream it needs, for one run. The stream is a
+// blocking one: the legacy default stream, where the kernels run, and it wait for each other's
+// work, so an exchange follows the step before it and precedes the step after it.
+template <typename T>
+class NcclRoute final : public HaloExchange<T> {
+ public:
+  NcclRoute(const Slab& slab, const Grid& global, MPI_Comm comm) : comm_(comm), exchange_(slab, global, comm_, stream_.get()) {}
+  void exchange(T* device_box) override { exchange_.exchange(device_box); }
+  std::size_t bytes_sent() const override { return exchange_.bytes_sent(); }
+  double seconds_spent() override { return exchange_.seconds_spent(); }
+
+ private:
+  class BlockingStream {
+   public:
+    BlockingStream() { HEAT_CUDA_CHECK(cudaStreamCreate(&stream_)); }
+    ~BlockingStream() { cudaStreamDestroy(stream_); }
+    cudaStream_t get() const { return stream_; }
+
+   private:
+    cudaStream_t stream_ = nullptr;
+  };
+
+  NcclCommunicator comm_;
+  BlockingStream stream_;
+  NcclHaloExchange<T> exchange_;
+};
+#endif
+
+}  // namespace
+
+template <typename T>
+std::unique_ptr<HaloExchange<T>> make_gpu_halo_exchange(const Slab& slab, const Grid& global, MPI_Comm comm,
+                                                        GpuHaloRoute route) {
+#if HEAT_HAVE_NCCL
+  if (route == GpuHaloRoute::Nccl) return std::make_unique<NcclRoute<T>>(slab, global, comm);
+#endif
+  if (route == GpuHaloRoute::Nccl) throw InputError("this build has no NCCL: use --halo-exchange host");
+  return std::make_unique<HostStagedHaloExchange<T>>(slab, global, comm);
+}
+
+template std::unique_ptr<HaloExchange<float>> make_gpu_halo_exchange(const Slab&, const Grid&, MPI_Comm, GpuHaloRoute);
+template std::unique_ptr<HaloExchange<double>> make_gpu_halo_exchange(const Slab&, const Grid&, MPI_Comm, GpuHaloRoute);
+
+}  // namespace heat

@@ -1,0 +1,24 @@
+// GPU ranks of a distributed run: the GPU each rank takes, and the exchange of its device box's
+// ghost planes by the route the run chose (GpuHaloRoute). Only in builds with CUDA and MPI.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+
+#include "solver/distributed/halo_exchange.hpp"
+
+namespace heat {
+
+// Makes this rank's GPU current and returns it. NCCL needs a GPU of its own for each rank (its
+// node-local rank; InputError when the node has fewer); ranks on the host route share the node's
+// GPUs in turn. InputError when the node has no GPU, or the build no NCCL for the NCCL route.
+int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route);
+
+// Collective over `comm`, whose rank i holds slab i: the exchange of `slab`'s ghost planes in
+// device memory, in the legacy default stream's order, where the CUDA backends' kernels run.
+template <typename T>
+std::unique_ptr<HaloExchange<T>> make_gpu_halo_exchange(const Slab& slab, const Grid& global, MPI_Comm comm,
+                                                        GpuHaloRoute route);
+
+}  // namespace heat

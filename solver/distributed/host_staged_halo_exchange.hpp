@@ -1,0 +1,39 @@
+// The halo exchange of GPU ranks through host memory: the edge planes are copied from the device
+// box into page-locked buffers, exchanged over MPI (MpiHaloExchange) and the received planes
+// copied into the box's ghost planes. Slower than NCCL's device-to-device copies, but it needs
+// neither NCCL nor a GPU per rank: ranks may share a GPU (a workstation with one GPU, or tests).
+#pragma once
+
+#include <mpi.h>
+
+#include "solver/distributed/mpi_halo_exchange.hpp"
+
+namespace heat {
+
+template <typename T>
+class HostStagedHaloExchange final : public HaloExchange<T> {
+ public:
+  HostStagedHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm);
+  ~HostStagedHaloExchange() override;
+  HostStagedHaloExchange(const HostStagedHaloExchange&) = delete;
+  HostStagedHaloExchange& operator=(const HostStagedHaloExchange&) = delete;
+
+  // Blocking: the copies run in the legacy default stream's order (after the kernels queued
+  // before, before those queued after) and have finished when it returns.
+  void exchange(T* device_box) override;
+  std::size_t bytes_sent() const override { return mpi_.bytes_sent(); }
+  double seconds_spent() override { return seconds_; }
+
+ private:
+  // Where each of the four blocks lies in staging_, one after the other.
+  enum Block { kLowerEdge, kUpperEdge, kLowerGhost, kUpperGhost, kBlocks };
+  T* staged(Block b) const { return staging_ + std::size_t(b) * layout_.side_values; }
+
+  HaloLayout layout_;
+  bool lower_ = false, upper_ = false;  // the neighbours this rank has
+  MpiHaloExchange<T> mpi_;
+  T* staging_ = nullptr;  // page-locked
+  double seconds_ = 0;
+};
+
+}  // namespace heat
