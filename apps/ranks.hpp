@@ -26,6 +26,8 @@ class Ranks {
   int rank() const { return rank_; }
   int size() const { return size_; }
   bool is_root() const { return rank_ == 0; }
+  // The ranks on this rank's node, which share its memory and GPUs.
+  int local_size() const { return local_size_; }
 
   // Collective. Runs `validate`; an InputError on any rank becomes the same InputError (the
   // lowest failing rank's message) on every rank, so that all exit 2 and none waits on another.
@@ -56,7 +58,7 @@ class Ranks {
   Ranks();
   friend const Ranks& process_ranks();
   bool joined_mpi_ = false;
-  int rank_ = 0, size_ = 1;
+  int rank_ = 0, size_ = 1, local_size_ = 1;
 };
 
 // The Ranks main made, or a single rank when there is none (tests that drive the command line

@@ -41,6 +41,7 @@ Ranks::Ranks(int& argc, char**& argv) {
     joined_mpi_ = true;
     rank_ = session()->rank();
     size_ = session()->size();
+    local_size_ = session()->local_size();
   }
   set_process_ranks(this);
 }

@@ -69,22 +69,28 @@ std::size_t available_host_bytes() {
   return 0;
 }
 
-// Host memory the run needs: the run's field (and the file's values, held in double), the
-// snapshot buffers, the cpu backend's working arrays when it runs on the host, and for --check
-// the double reference's.
-std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry) {
+// Host memory one rank needs: its box of the field, the snapshot buffers, the cpu backend's
+// working arrays when it runs on the host, a file's values (read whole, held in double), and for
+// --check on rank 0 the whole field gathered and the double reference's. The ranks of one node
+// share its memory: each asks for its part of what is available.
+std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, bool root) {
   const std::size_t n = plan.problem.grid.points();
+  Problem box_problem = plan.problem;
+  box_problem.grid = slab.box_grid(plan.problem.grid);
+  const std::size_t box = box_problem.grid.points();
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
-  std::size_t bytes = n * value;
-  if (plan.output_every > 0) bytes += std::size_t(plan.snapshot_buffers) * n * value;
-  if (plan.init.kind == InitKind::File) bytes += n * sizeof(double);
-  if (!entry.uses_cuda) bytes += entry.working_bytes(plan.problem, value);
-  if (plan.check) bytes += n * sizeof(double) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
+  std::size_t bytes = box * value;
+  if (plan.output_every > 0) bytes += std::size_t(plan.snapshot_buffers) * box * value;
+  if (plan.init.kind == InitKind::File) bytes += n * (sizeof(double) + value);
+  if (!entry.uses_cuda) bytes += entry.working_bytes(box_problem, value);
+  if (plan.check && root)
+    bytes += n * (value + sizeof(double)) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
   return bytes;
 }
 
-void require_host_memory(const RunPlan& plan, const BackendEntry& entry) {
-  const std::size_t need = host_bytes_needed(plan, entry), have = available_host_bytes();
+void require_host_memory(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, const Ranks& ranks) {
+  const std::size_t need = host_bytes_needed(plan, entry, slab, ranks.is_root());
+  const std::size_t have = available_host_bytes() / std::size_t(ranks.local_size());
   if (have && need > have)
     throw InputError("this run needs about " + std::to_string(need) + " bytes of host memory but " +
                      std::to_string(have) + " are available: use a smaller grid" +
@@ -179,24 +185,24 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   auto exchange = ranks.make_halo_exchange<T>(slab, plan.problem.grid, entry.uses_cuda, plan.gpu_halos);
   auto backend = make_rank_backend<T>(entry, plan, slab, *exchange);
   clock.mark("backend");  // a CUDA backend's device memory
-  // One rank's generated field is made by the backend (on the GPU: nothing to upload); u then only
-  // receives downloads: zeroed here by every OpenMP thread, so its pages are not first touched one
-  // by one inside the driver's copy of the final field. A file's values (held in double, which
-  // float data widens to exactly) and, on several ranks, the whole generated field are made on the
-  // host and each rank uploads its box.
+  // A generated field is made by the backend, each rank its own box (on the GPU: nothing to
+  // upload); u then only receives downloads: zeroed here by every OpenMP thread, so its pages are
+  // not first touched one by one inside the driver's copy of the final field. A file's values
+  // (held in double, which float data widens to exactly) are read whole and each rank uploads its box.
   const bool from_file = plan.init.kind == InitKind::File;
-  const bool made_on_backend = !from_file && ranks.size() == 1;
+  const Planes box{slab.box_begin, slab.box_planes()};
   Field<T> u;
   Field<double> check_start;  // --check starts the double reference from the very field the backend starts from
-  if (made_on_backend) {
-    u = Field<T>(plan.problem.grid);
+  if (!from_file) {
+    u = Field<T>(slab.box_grid(plan.problem.grid));
     if (plan.check) {
-      backend->upload_generated(plan.problem.grid, plan.init);
+      backend->upload_generated(plan.problem.grid, plan.init, box);
       backend->download(u);
-      check_start = field_cast<double>(u);
+      const Field<T> whole = ranks.gather_on_root(u, slab, plan.problem.grid);
+      if (ranks.is_root()) check_start = field_cast<double>(whole);
     }
   } else {
-    Field<T> whole = from_file ? field_cast<T>(loaded.values) : make_initial_field<T>(plan.problem.grid, plan.init);
+    Field<T> whole = field_cast<T>(loaded.values);
     loaded.values = Field<double>();
     if (plan.check && ranks.is_root()) check_start = field_cast<double>(whole);
     u = take_box(std::move(whole), slab);
@@ -236,9 +242,9 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     progress.update(done, total, busy, pending);
   };
   // Under --check the backend made its field already (for the reference's copy): nothing to upload.
-  if (made_on_backend)
+  if (!from_file)
     hooks.upload = [&](Backend<T>& b) {
-      if (!plan.check) b.upload_generated(plan.problem.grid, plan.init);
+      if (!plan.check) b.upload_generated(plan.problem.grid, plan.init, box);
     };
   hooks.output_every = plan.output_every;
   // A distributed snapshot ends in a barrier of every rank (design section 7), which a writer
@@ -320,7 +326,7 @@ int run(const CLI::App& app, const RunOptions& given) {
     entry = default_registry().find(plan.backend);
     if (entry->uses_cuda) plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
     slab = decompose(plan.problem.grid, plan.problem.order, ranks.size(), ranks.rank(), ghost_scheme_of(*entry));
-    require_host_memory(plan, *entry);
+    require_host_memory(plan, *entry, slab, ranks);
     report.device = device_description(plan, *entry);
   });
   const RunPlan& plan = report.plan;

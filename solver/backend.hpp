@@ -53,9 +53,12 @@ class Backend {
   // The flat index (Grid::index) of the first non-finite value of the current field, or -1.
   virtual long long first_nonfinite() = 0;
 
-  // Makes a generated initial field where the backend keeps its field (on the GPU for CUDA
-  // backends, which then upload nothing); the default makes it on the host and uploads it.
-  virtual void upload_generated(const Grid& grid, const InitSpec& spec) { upload(make_initial_field<T>(grid, spec)); }
+  // Makes `planes` of the generated initial field of grid `whole` (all of them, or a rank's box)
+  // where the backend keeps its field (on the GPU for CUDA backends, which then upload nothing);
+  // the default makes it on the host and uploads it.
+  virtual void upload_generated(const Grid& whole, const InitSpec& spec, Planes planes) {
+    upload(make_initial_field<T>(whole, spec, planes));
+  }
 
   // Starts copying the current field into `u`, which must not be read, moved or freed before
   // the returned download's wait() has returned.

@@ -69,8 +69,8 @@ class CudaBackend : public Backend<T> {
     u_.copy_from_host(u.data());
     prepare_resident_field();
   }
-  void upload_generated(const Grid& grid, const InitSpec& spec) override {
-    make_initial_field_on_device(u_.get(), grid, spec);
+  void upload_generated(const Grid& whole, const InitSpec& spec, Planes planes) override {
+    make_initial_field_on_device(u_.get(), whole, spec, planes);
     prepare_resident_field();
   }
   void download(Field<T>& u) override { u_.copy_to_host(u.data()); }

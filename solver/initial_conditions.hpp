@@ -33,9 +33,21 @@ Field<T> randn_field(const Grid& g, std::uint64_t seed);
 template <typename T = double>
 Field<T> sine_field(const Grid& g, const std::array<int, 3>& modes);
 
+// Planes [first, first + count) of a grid along z: the part of a field one rank of a distributed
+// run holds (its box).
+struct Planes {
+  int first = 0;
+  int count = 0;
+};
+inline Planes all_planes(const Grid& g) { return {0, g.nz}; }
+
 // The generated kinds above; File is read by io/ and refused here.
 template <typename T = double>
 Field<T> make_initial_field(const Grid& g, const InitSpec& spec);
+// The same field's `planes` only (of nx x ny x planes.count points): every value is the whole
+// field's at the same global point, bitwise.
+template <typename T = double>
+Field<T> make_initial_field(const Grid& whole, const InitSpec& spec, Planes planes);
 
 // One standard normal draw for counter n of stream `seed` (exposed for tests).
 double standard_normal(std::uint64_t seed, std::uint64_t n);

@@ -25,6 +25,8 @@ HostStagedHaloExchange<T>::~HostStagedHaloExchange() {
 template <typename T>
 void HostStagedHaloExchange<T>::exchange(T* device_box) {
   if (!lower_ && !upper_) return;
+  // The step before is still running: waiting for it is compute, not exchange.
+  HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
   const auto start = std::chrono::steady_clock::now();
   const std::size_t bytes = layout_.side_values * sizeof(T);
   auto copy = [bytes](T* to, const T* from, cudaMemcpyKind kind) { HEAT_CUDA_CHECK(cudaMemcpy(to, from, bytes, kind)); };

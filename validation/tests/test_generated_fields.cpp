@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string>
 
 #include "solver/initial_conditions.hpp"
 #include "solver/registry.hpp"
@@ -22,28 +23,43 @@ class GeneratedField : public ::testing::TestWithParam<std::string> {
   const BackendEntry& entry() const { return *default_registry().find(GetParam()); }
 };
 
+// The planes a rank's box holds, cut from the whole field made on the host.
+template <typename T>
+Field<T> planes_of(const Field<T>& whole, Planes planes) {
+  const std::size_t plane = std::size_t(whole.nx()) * std::size_t(whole.ny());
+  auto part = Field<T>::uninitialized(whole.nx(), whole.ny(), planes.count);
+  std::memcpy(part.data(), whole.data() + std::size_t(planes.first) * plane, part.size() * sizeof(T));
+  return part;
+}
+
 template <typename T>
 void expect_made_as_on_the_host(const BackendEntry& entry) {
   // Odd sizes and unequal spacings, so a transposed index or spacing would show.
   const Grid g{37, 22, 19, 0.05, 0.07, 0.11};
-  const Problem p = test::gpu_test_problem(g, 2);
   InitSpec randn{InitKind::Randn, 1234, {1, 1, 1}}, sine{InitKind::Sine, 0, {2, 3, 1}}, gaussian{};
-  for (const InitSpec& spec : {randn, sine, gaussian}) {
-    auto backend = entry.make<T>(p, BackendOptions{});
-    backend->upload_generated(g, spec);
-    Field<T> made(g, T(-12345));
-    backend->download(made);
-    const Field<T> host = make_initial_field<T>(g, spec);
-    const bool exp_may_differ = spec.kind == InitKind::Gaussian && entry.uses_cuda;
-    if (!exp_may_differ) {
-      EXPECT_EQ(std::memcmp(made.data(), host.data(), host.size() * sizeof(T)), 0)
-          << entry.name << ": kind " << int(spec.kind) << " differs from the host's";
-      continue;
+  // The whole grid, and the planes of a rank's box in the middle of it.
+  for (const Planes planes : {all_planes(g), Planes{5, 9}})
+    for (const InitSpec& spec : {randn, sine, gaussian}) {
+      Grid box = g;
+      box.nz = planes.count;
+      auto backend = entry.make<T>(test::gpu_test_problem(box, 2), BackendOptions{});
+      backend->upload_generated(g, spec, planes);
+      Field<T> made(box, T(-12345));
+      backend->download(made);
+      const Field<T> host = planes_of(make_initial_field<T>(g, spec), planes);
+      const std::string label = entry.name + ": kind " + std::to_string(int(spec.kind)) + ", planes from " +
+                                std::to_string(planes.first);
+      EXPECT_EQ(std::memcmp(make_initial_field<T>(g, spec, planes).data(), host.data(), host.size() * sizeof(T)), 0)
+          << label << ": the host's planes differ from the whole field's";
+      const bool exp_may_differ = spec.kind == InitKind::Gaussian && entry.uses_cuda;
+      if (!exp_may_differ) {
+        EXPECT_EQ(std::memcmp(made.data(), host.data(), host.size() * sizeof(T)), 0) << label << " differs from the host's";
+        continue;
+      }
+      for (std::size_t n = 0; n < host.size(); ++n)
+        ASSERT_NEAR(made.data()[n], host.data()[n], 4 * std::numeric_limits<T>::epsilon() * std::abs(host.data()[n]))
+            << label << ": gaussian at flat index " << n;
     }
-    for (std::size_t n = 0; n < host.size(); ++n)
-      ASSERT_NEAR(made.data()[n], host.data()[n], 4 * std::numeric_limits<T>::epsilon() * std::abs(host.data()[n]))
-          << entry.name << ": gaussian at flat index " << n;
-  }
 }
 
 TEST_P(GeneratedField, IsTheHostsFieldFloat) { expect_made_as_on_the_host<float>(entry()); }
