@@ -24,7 +24,8 @@
 # scaling.json (the same rows with each run's whole summary) and scaling.log (every command and
 # its output). Every option below can also be set from the environment (its name in capitals,
 # dashes as underscores: STRONG_SIZES="600 1200"). Exit status: 0 when every run succeeded, 3 when
-# one failed (the others still run and are tabled), 2 for bad arguments.
+# one failed (the others still run and are tabled), 2 for bad arguments. Relative paths are taken
+# from the repository root (the script runs there), as in run_all.sh.
 #
 # mpirun (OpenMPI) gets -x NCCL_NVLS_ENABLE=0 always (NVLink multicast must stay off on the device
 # machines: shared/platform.md), --allow-run-as-root when root, --oversubscribe when there are
@@ -37,6 +38,7 @@ cd "$(dirname "$0")/.." || exit 2
 usage() {
   sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'
   cat <<'EOF'
+
 Options (environment variable in brackets, default after it):
   --build DIR            [BUILD build-gpu] where heatrk4 and halo_bench were built
   --heatrk4 PATH         [HEATRK4 BUILD/apps/heatrk4]
@@ -138,10 +140,11 @@ read -r -a orders <<<"$ORDERS"
 read -r -a precisions <<<"$PRECISIONS"
 largest_count=$(printf '%s\n' "${rank_counts[@]}" | sort -n | tail -1)
 LARGEST_RANKS=${LARGEST_RANKS:-$largest_count}
-cores=$(nproc)
+cores=$(getconf _NPROCESSORS_ONLN)  # not nproc, which reports OMP_NUM_THREADS when set
 threads=${OMP_NUM_THREADS:-$((cores / largest_count > 0 ? cores / largest_count : 1))}
 
-for value in "${rank_counts[@]}" "${orders[@]}" $STRONG_SIZES $WEAK_N "$STEPS"; do
+for value in "${rank_counts[@]}" "${orders[@]}" $STRONG_SIZES $WEAK_N "$STEPS" $LARGEST_N "$LARGEST_RANKS" \
+  "$LARGEST_ORDER" "$LARGEST_STEPS"; do
   [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "scaling: '$value' is not a positive integer" >&2; exit 2; }
 done
 [[ -x $HEATRK4 ]] || { echo "scaling: $HEATRK4 is missing: build first (or --build, --heatrk4)" >&2; exit 2; }
@@ -166,7 +169,7 @@ say() { echo "$*" | tee -a "$LOG"; }
 set_mpirun_command() {
   mpirun_command=(timeout -k 10 "$RUN_TIMEOUT" "$MPIRUN" -np "$1" -x NCCL_NVLS_ENABLE=0 -x "OMP_NUM_THREADS=$threads")
   ((EUID == 0)) && mpirun_command+=(--allow-run-as-root)
-  (($1 > cores)) && mpirun_command+=(--oversubscribe)
+  (($1 > cores)) && [[ " $MPIRUN_ARGS " != *" --oversubscribe "* ]] && mpirun_command+=(--oversubscribe)
   local extra
   read -r -a extra <<<"$MPIRUN_ARGS"
   mpirun_command+=("${extra[@]}")
@@ -297,7 +300,7 @@ largest_grid
 
 python3 benchmarks/scaling_report.py --manifest "$MANIFEST" --out-dir "$RESULTS" --device "$device" \
   --gpus "$GPUS" --commit "$commit" --backend "$BACKEND" --steps "$STEPS" --largest-steps "$LARGEST_STEPS" \
-  --halo-memory "$HALO_MEMORY" --heatrk4-args "$HEATRK4_ARGS" --mpirun-args "$MPIRUN_ARGS" \
+  --halo-memory "$HALO_MEMORY" --heatrk4-args="$HEATRK4_ARGS" --mpirun-args="$MPIRUN_ARGS" \
   --threads "$threads" | tee -a "$LOG"
 report_rc=${PIPESTATUS[0]}
 ((report_rc == 0)) || status=$report_rc

@@ -81,7 +81,7 @@ def halo_rows(entry):
     """halo_bench's table lines (prec order ghost ranks MB/rank us GB/s), or one skipped/failed row."""
     base = {"n": int(entry["n"]), "ranks": int(entry["ranks"]), "scheme": entry["scheme"]}
     if entry["exit"] == "skipped":
-        return [dict(base, order=int(entry["order"]), status="skipped: fewer interior planes than ranks x ghost")]
+        return [dict(base, order=int(entry["order"]), status="skipped: too few planes")]
     rows = []
     try:
         with open(entry["file"]) as f:
