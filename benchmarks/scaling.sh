@@ -52,7 +52,7 @@ Options (environment variable in brackets, default after it):
   --steps N              [STEPS 50]
   --heatrk4-args "ARGS"  [HEATRK4_ARGS ""] added to every heatrk4 run
   --mpirun-args "ARGS"   [MPIRUN_ARGS "--bind-to none"]
-  --halo-memory M        [HALO_MEMORY device with GPUs, host without] halo_bench --memory
+  --halo-memory M        [HALO_MEMORY device with a GPU per rank, else host] halo_bench --memory
   --halo-schemes "LIST"  [HALO_SCHEMES "stage step"] halo_bench --scheme; "" skips the halo
   --largest N            [LARGEST_N ""] the largest-grid run's points per axis; "" skips it
   --largest-ranks N      [LARGEST_RANKS the largest count]
@@ -124,7 +124,6 @@ PRECISIONS=${PRECISIONS:-float}
 STEPS=${STEPS:-50}
 HEATRK4_ARGS=${HEATRK4_ARGS:-}
 MPIRUN_ARGS=${MPIRUN_ARGS---bind-to none}
-HALO_MEMORY=${HALO_MEMORY:-$( ((GPUS > 0)) && [[ $BACKEND != cpu ]] && echo device || echo host)}
 HALO_SCHEMES=${HALO_SCHEMES-stage step}
 LARGEST_N=${LARGEST_N:-}
 LARGEST_ORDER=${LARGEST_ORDER:-8}
@@ -140,6 +139,12 @@ read -r -a orders <<<"$ORDERS"
 read -r -a precisions <<<"$PRECISIONS"
 largest_count=$(printf '%s\n' "${rank_counts[@]}" | sort -n | tail -1)
 LARGEST_RANKS=${LARGEST_RANKS:-$largest_count}
+# NCCL needs a GPU per rank: ranks that share GPUs, or exchange through the host, are timed on host memory.
+if ((GPUS > 0 && largest_count <= GPUS)) && [[ $BACKEND != cpu && ! $HEATRK4_ARGS =~ --halo-exchange[=\ ]host ]]; then
+  HALO_MEMORY=${HALO_MEMORY:-device}
+else
+  HALO_MEMORY=${HALO_MEMORY:-host}
+fi
 cores=$(getconf _NPROCESSORS_ONLN)  # not nproc, which reports OMP_NUM_THREADS when set
 threads=${OMP_NUM_THREADS:-$((cores / largest_count > 0 ? cores / largest_count : 1))}
 
