@@ -61,6 +61,7 @@ Options (environment variable in brackets, default after it):
   --keep-snapshot        [KEEP_SNAPSHOT 0] keep the largest run's snapshot in WORK
   --work DIR             [WORK /tmp/heatrk4-scaling] scratch: summaries, the largest snapshot
   --timeout S            [RUN_TIMEOUT 300] seconds before one mpirun is killed
+  (environment only)     [MPIRUN mpirun] the MPI launcher (OpenMPI's options are passed)
 EOF
 }
 
@@ -191,10 +192,13 @@ launch() {
   "${mpirun_command[@]}" "$@" >"$output" 2>&1
   exit_code=$?
   wall_s=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
-  tee -a "$LOG" <"$output" >/dev/null
+  cat "$output" >>"$LOG"
   say "   -> exit $exit_code in $wall_s s"
-  if ((exit_code == 124 || exit_code == 137)); then say "   (killed after $RUN_TIMEOUT s)"; fi
-  ((exit_code == 0)) || status=3
+  if ((exit_code != 0)); then
+    tail -n 5 "$output"
+    ((exit_code == 124 || exit_code == 137)) && say "   (killed after $RUN_TIMEOUT s)"
+    status=3
+  fi
 }
 
 record() {  # kind n nx ny nz order precision ranks scheme exit wall file
@@ -251,6 +255,7 @@ weak_scaling() {
 # and tabled as such.
 halo_exchange() {
   local n scheme ranks order
+  # shellcheck disable=SC2086 # the lists split into words on purpose (checked integers)
   for n in $(printf '%s\n' $STRONG_SIZES $WEAK_N | sort -nu); do
     for scheme in $HALO_SCHEMES; do
       for ranks in "${rank_counts[@]}"; do
@@ -281,6 +286,16 @@ largest_grid() {
   [[ -n $LARGEST_N ]] || return 0
   local n=$LARGEST_N precision=${precisions[0]} out=$WORK/largest name=$WORK/runs/largest
   rm -rf "$out"
+  local value_bytes=4 free_bytes
+  [[ $precision == double ]] && value_bytes=8
+  free_bytes=$(df --output=avail -B1 "$WORK" | tail -1)
+  if ((n * n * n * value_bytes > free_bytes)); then
+    say "== largest grid $n^3 $precision: its snapshot needs $((n * n * n * value_bytes / 1000000000)) GB," \
+      "$WORK has $((free_bytes / 1000000000)) GB free (--work elsewhere, or a smaller --largest)"
+    record largest "$n" "$n" "$n" "$n" "$LARGEST_ORDER" "$precision" "$LARGEST_RANKS" - 2 0 -
+    status=3
+    return
+  fi
   local extra
   read -r -a extra <<<"$HEATRK4_ARGS"
   launch "$LARGEST_RANKS" "$name.out" "$HEATRK4" --backend "$BACKEND" --order "$LARGEST_ORDER" \
