@@ -8,6 +8,9 @@
 #   halo     the halo exchange alone at each count > 1 (benchmarks/halo_bench: device memory
 #            through NCCL on GPUs, host memory through MPI otherwise), per ghost scheme
 #   largest  optional: one large grid (LARGEST_N^3) on the largest count, a few steps, one snapshot
+#   checks   first, the answers: the reference problem (CHECK_N^3, order 8, 10 steps, randn) with
+#            --check on the largest count, and a small run (BITWISE_N^3) per order on 1 rank and
+#            on the largest count, its snapshots compared bitwise (heatrk4 compare --rtol 0 --atol 0)
 #
 # Each heatrk4 run takes STEPS steps with --format none and its --json summary: ms per step is
 # timing.compute_s / steps (the slowest rank's), the exchange's share exchange_s / compute_s.
@@ -60,6 +63,8 @@ Options (environment variable in brackets, default after it):
   --largest-steps N      [LARGEST_STEPS 3]
   --keep-snapshot        [KEEP_SNAPSHOT 0] keep the largest run's snapshot in WORK
   --work DIR             [WORK /tmp/heatrk4-scaling] scratch: summaries, the largest snapshot
+  --check-n N            [CHECK_N 600] the reference problem's points per axis; "" skips it
+  --bitwise-n N          [BITWISE_N 160] the bitwise run's points per axis; "" skips it
   --timeout S            [RUN_TIMEOUT 300] seconds before one mpirun is killed
   (environment only)     [MPIRUN mpirun] the MPI launcher (OpenMPI's options are passed)
 EOF
@@ -101,6 +106,8 @@ parse_arguments() {
       --largest-steps) LARGEST_STEPS=$2 ;;
       --keep-snapshot) KEEP_SNAPSHOT=1; shift; continue ;;
       --work) WORK=$2 ;;
+      --check-n) CHECK_N=$2 ;;
+      --bitwise-n) BITWISE_N=$2 ;;
       --timeout) RUN_TIMEOUT=$2 ;;
       -h | --help) usage; exit 0 ;;
       -*) echo "scaling: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -130,6 +137,8 @@ LARGEST_N=${LARGEST_N:-}
 LARGEST_ORDER=${LARGEST_ORDER:-8}
 LARGEST_STEPS=${LARGEST_STEPS:-3}
 KEEP_SNAPSHOT=${KEEP_SNAPSHOT:-0}
+CHECK_N=${CHECK_N-600}
+BITWISE_N=${BITWISE_N-160}
 WORK=${WORK:-/tmp/heatrk4-scaling}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 RESULTS=${RESULTS:-${OUT:-benchmarks/results/latest}}
@@ -150,7 +159,7 @@ cores=$(getconf _NPROCESSORS_ONLN)  # not nproc, which reports OMP_NUM_THREADS w
 threads=${OMP_NUM_THREADS:-$((cores / largest_count > 0 ? cores / largest_count : 1))}
 
 for value in "${rank_counts[@]}" "${orders[@]}" $STRONG_SIZES $WEAK_N "$STEPS" $LARGEST_N "$LARGEST_RANKS" \
-  "$LARGEST_ORDER" "$LARGEST_STEPS"; do
+  "$LARGEST_ORDER" "$LARGEST_STEPS" $CHECK_N $BITWISE_N; do
   [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "scaling: '$value' is not a positive integer" >&2; exit 2; }
 done
 [[ -x $HEATRK4 ]] || { echo "scaling: $HEATRK4 is missing: build first (or --build, --heatrk4)" >&2; exit 2; }
@@ -307,12 +316,58 @@ largest_grid() {
   ((KEEP_SNAPSHOT)) || rm -rf "$out"
 }
 
+# The reference problem with --check on the largest count: the distributed run against the double
+# cpu reference on the same decomposition.
+reference_check() {
+  [[ -n $CHECK_N ]] || return 0
+  local name=$WORK/runs/reference_check
+  local extra
+  read -r -a extra <<<"$HEATRK4_ARGS"
+  launch "$largest_count" "$name.out" "$HEATRK4" --backend "$BACKEND" --n "$CHECK_N" --steps 10 --order 8 \
+    --precision float --init randn --check --format none --json "$name.json" --quiet "${extra[@]}"
+  record check "$CHECK_N" "$CHECK_N" "$CHECK_N" "$CHECK_N" 8 float "$largest_count" - "$exit_code" "$wall_s" "$name.json"
+}
+
+# A small run per order and precision on 1 rank and on the largest count: every snapshot bitwise equal.
+bitwise_check() {
+  [[ -n $BITWISE_N ]] && ((largest_count > 1)) || return 0
+  local order precision ranks extra
+  read -r -a extra <<<"$HEATRK4_ARGS"
+  for precision in "${precisions[@]}"; do
+    for order in "${orders[@]}"; do
+      local name=$WORK/runs/bitwise_o${order}_${precision}
+      for ranks in 1 "$largest_count"; do
+        rm -rf "$name.np$ranks"
+        launch "$ranks" "$name.np$ranks.out" "$HEATRK4" --backend "$BACKEND" --n "$BITWISE_N" --order "$order" \
+          --precision "$precision" --steps 4 --output-every 2 --init randn --output "$name.np$ranks" --quiet "${extra[@]}"
+      done
+      local step differ=0
+      for step in 000000 000002 000004; do
+        say "== heatrk4 compare (np $largest_count against np 1) heat_$step.hdf --rtol 0 --atol 0"
+        "$HEATRK4" compare "$name.np$largest_count/heat_$step.hdf" "$name.np1/heat_$step.hdf" --rtol 0 --atol 0 \
+          >>"$LOG" 2>&1 || differ=$?
+      done
+      say "   -> $( ((differ == 0)) && echo "bitwise equal" || echo "NOT bitwise equal (compare: exit $differ)")"
+      ((differ == 0)) || status=3
+      record bitwise "$BITWISE_N" "$BITWISE_N" "$BITWISE_N" "$BITWISE_N" "$order" "$precision" "$largest_count" - \
+        "$differ" 0 -
+      rm -rf "$name.np1" "$name.np$largest_count"
+    done
+  done
+}
+
+checks() {
+  reference_check
+  bitwise_check
+}
+
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 [[ -n $device ]] || device="host, $cores cores"
 commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 say "scaling: $device ($GPUS GPUs listed), commit $commit, ranks ${rank_counts[*]}, backend $BACKEND," \
   "orders ${orders[*]}, ${precisions[*]}, $STEPS steps, $threads OpenMP threads per rank"
 
+checks
 strong_scaling
 weak_scaling
 halo_exchange

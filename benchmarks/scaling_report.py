@@ -38,14 +38,14 @@ def run_row(entry, steps):
         "ranks": int(entry["ranks"]), "exit": int(entry["exit"]), "wall_s": float(entry["wall_s"]),
         "ms_per_step": None, "exchange_ms_per_step": None, "exchange_share": None,
     }
-    summary = load_summary(entry["file"]) if row["exit"] == 0 else None
+    summary = load_summary(entry["file"])  # a failed --check still writes one
     if summary is None:
         if row["exit"] == 0:
             row["exit"] = -1  # ran, but left no summary: counted as a failure
         return row
     if summary.get("ranks") != row["ranks"]:
         # A heatrk4 built without MPI runs as N separate 1-rank jobs under mpirun.
-        row["exit"] = -2
+        row["exit"] = row["exit"] or -2
         return row
     timing = summary["timing"]
     steps = summary["problem"]["steps"] or steps
@@ -63,7 +63,7 @@ def add_efficiencies(rows, kind):
     for row in rows:
         groups.setdefault((row["n"], row["order"], row["precision"]), []).append(row)
     for group in groups.values():
-        done = [r for r in group if r["ms_per_step"]]
+        done = [r for r in group if r["exit"] == 0 and r["ms_per_step"]]
         if not done:
             continue
         base = min(done, key=lambda r: r["ranks"])
@@ -99,6 +99,35 @@ def halo_rows(entry):
     if entry["exit"] != "0":
         rows.append(dict(base, order=entry["order"], status="failed (exit %s)" % entry["exit"]))
     return rows
+
+
+def check_rows(entries, steps):
+    """The reference problem's --check on the largest count: pass and the distance from the reference."""
+    rows = []
+    for entry in entries:
+        row = run_row(entry, steps)
+        check = row.get("summary", {}).get("check")
+        detail = ("max abs %s, max rel %s" % (fmt(check.get("max_abs"), ".3g"), fmt(check.get("max_rel"), ".3g"))
+                  if check else status_text(row))
+        row.update(what="reference problem --check", passed=bool(check and check.get("pass")) and row["exit"] == 0,
+                   detail=detail)
+        rows.append(row)
+    return rows
+
+
+def bitwise_rows(entries):
+    """1 rank against the largest count, every snapshot compared with no tolerance."""
+    return [{"what": "bitwise: 1 rank against N", "n": int(e["n"]), "order": int(e["order"]),
+             "precision": e["precision"], "ranks": int(e["ranks"]), "exit": int(e["exit"]),
+             "passed": e["exit"] == "0", "detail": "every snapshot equal" if e["exit"] == "0"
+             else "heatrk4 compare: exit %s" % e["exit"]} for e in entries]
+
+
+def checks_table(rows):
+    header = ["check", "n", "order", "prec", "ranks", "result", "detail"]
+    lines = [[r["what"], str(r["n"]), str(r["order"]), r["precision"], str(r["ranks"]),
+              "PASS" if r["passed"] else "FAIL", r["detail"]] for r in rows]
+    return columns(header, lines)
 
 
 def fmt(value, spec, missing="-"):
@@ -186,6 +215,8 @@ def main():
     for row, entry in zip(largest, [e for e in entries if e["kind"] == "largest"]):
         row["files"], row["bytes"] = snapshot_files(entry["file"])
     halo = [row for e in entries if e["kind"] == "halo" for row in halo_rows(e)]
+    checks = check_rows([e for e in entries if e["kind"] == "check"], 10) + bitwise_rows(
+        [e for e in entries if e["kind"] == "bitwise"])
     add_efficiencies(strong, "strong")
     add_efficiencies(weak, "weak")
 
@@ -202,6 +233,8 @@ def main():
             % (", ".join(devices) or "-", args.heatrk4_args, args.mpirun_args, args.threads),
             "# ms/step = compute_s / steps (slowest rank); efficiency against the smallest count of each group;"
             " exch = the halo exchange's time (slowest rank) and its share of compute", ""]
+    if checks:
+        text += ["## Checks: the answers before the times", checks_table(checks)]
     if strong:
         text += ["## Strong scaling: one grid over N ranks, efficiency T(b) b / (N T(N))", run_table(strong, "strong")]
     if weak:
@@ -215,10 +248,11 @@ def main():
     with open(os.path.join(args.out_dir, "scaling.txt"), "w") as f:
         f.write(table)
     with open(os.path.join(args.out_dir, "scaling.json"), "w") as f:
-        json.dump({"meta": meta, "strong": strong, "weak": weak, "halo": halo, "largest": largest}, f, indent=1)
+        json.dump({"meta": meta, "checks": checks, "strong": strong, "weak": weak, "halo": halo, "largest": largest}, f, indent=1)
     sys.stdout.write(table)
 
-    failed = [r for r in strong + weak + largest if r["exit"] != 0] + [r for r in halo if r["status"].startswith("failed")]
+    failed = ([r for r in strong + weak + largest if r["exit"] != 0] + [r for r in checks if not r["passed"]]
+              + [r for r in halo if r["status"].startswith("failed")])
     insane = [r for r in strong + weak if r["exit"] == 0 and not (finite_positive(r["ms_per_step"])
                                                                     and finite_positive(r.get("efficiency")))]
     if insane:

@@ -1,14 +1,15 @@
 #!/bin/sh
 # CTest: benchmarks/scaling.sh end to end with cpu ranks (1, 2 and 4, oversubscribed) on a small
 # grid. Checks that its tables have every row, with positive times and efficiencies and an
-# exchange share between 0 and 1; asserts no speed (CI's 2 cores are shared).
+# exchange share between 0 and 1, and that its checks ran and passed; asserts no speed (CI's 2
+# cores are shared).
 #
 #   scaling_smoke_test.sh HEATRK4 HALO_BENCH MPIEXEC WORK_DIR
 set -u
 heatrk4=$1 halo_bench=$2 mpiexec=$3 work=$4
 rm -rf "$work" && mkdir -p "$work/results" || exit 1
 MPIRUN=$mpiexec "$(dirname "$0")/scaling.sh" --heatrk4 "$heatrk4" --halo-bench "$halo_bench" --backend cpu \
-  --ranks "1 2 4" --strong-sizes 64 --weak-n 64 --orders "2 8" --precisions float --steps 3 \
+  --ranks "1 2 4" --strong-sizes 64 --weak-n 64 --orders "2 8" --precisions float --steps 3 --check-n 48 --bitwise-n 48 \
   --halo-schemes "stage step" --mpirun-args "--oversubscribe --bind-to none" --work "$work/scratch" \
   --timeout 60 "$work/results"
 code=$?
@@ -50,6 +51,11 @@ for kind in ("strong", "weak"):
             if "%dx%dx%d" % (64, 64, nz) not in table:
                 errors.append(where + ": not in scaling.txt")
 
+checks = [(c["what"].split()[0], c.get("order"), c["ranks"], c["passed"]) for c in report["checks"]]
+expected = [("reference", 8, 4, True), ("bitwise:", 2, 4, True), ("bitwise:", 8, 4, True)]
+if checks != expected:
+    errors.append("checks %s, expected %s" % (checks, expected))
+
 halo = report["halo"]
 for ranks in (2, 4):
     for order in (2, 8):
@@ -61,7 +67,7 @@ for ranks in (2, 4):
 if not any(h["scheme"] == "step" and h["ranks"] == 4 and h["order"] == 8 and h["status"].startswith("skipped")
            for h in halo):
     errors.append("halo step order 8 on 4 ranks: not tabled as skipped: %s" % halo)
-for heading in ("## Strong scaling", "## Weak scaling", "## Halo exchange alone"):
+for heading in ("## Checks", "## Strong scaling", "## Weak scaling", "## Halo exchange alone"):
     if heading not in table:
         errors.append("scaling.txt has no '%s'" % heading)
 
