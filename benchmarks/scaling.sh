@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Distributed scaling in one command (issues 26 and 27): heatrk4 under mpirun on 1, 2, 4, ... ranks.
 #
+#   checks   first, the answers: the reference problem (CHECK_N^3, order 8, 10 steps, randn) with
+#            --check on the largest count, and a small run (BITWISE_N^3) per order on 1 rank and
+#            on the largest count, its snapshots compared bitwise (heatrk4 compare --rtol 0 --atol 0)
 #   strong   one grid (STRONG_SIZES, default 600^3) over every rank count: ms per step and the
 #            efficiency T(base) * base / (N * T(N)), base = the smallest count (normally 1)
 #   weak     WEAK_N^3 per rank: --nx --ny WEAK_N, --nz N (WEAK_N - 2r) + 2r, so that every rank
 #            owns exactly the WEAK_N - 2r interior planes the 1-rank run owns; efficiency T(base) / T(N)
 #   halo     the halo exchange alone at each count > 1 (benchmarks/halo_bench: device memory
-#            through NCCL on GPUs, host memory through MPI otherwise), per ghost scheme
+#            through NCCL when each rank has a GPU of its own, else host memory through MPI), per
+#            ghost scheme
 #   largest  optional: one large grid (LARGEST_N^3) on the largest count, a few steps, one snapshot
-#   checks   first, the answers: the reference problem (CHECK_N^3, order 8, 10 steps, randn) with
-#            --check on the largest count, and a small run (BITWISE_N^3) per order on 1 rank and
-#            on the largest count, its snapshots compared bitwise (heatrk4 compare --rtol 0 --atol 0)
 #
 # Each heatrk4 run takes STEPS steps with --format none and its --json summary: ms per step is
 # timing.compute_s / steps (the slowest rank's), the exchange's share exchange_s / compute_s.
@@ -25,8 +26,8 @@
 #
 # RESULTS_DIR (default $OUT, else benchmarks/results/latest) gets scaling.txt (the tables),
 # scaling.json (the same rows with each run's whole summary) and scaling.log (every command and
-# its output). Every option below can also be set from the environment (its name in capitals,
-# dashes as underscores: STRONG_SIZES="600 1200"). Exit status: 0 when every run succeeded, 3 when
+# its output). Every option below can also be set from the environment (the names in brackets
+# in --help: STRONG_SIZES="600 1200"). Exit status: 0 when every run succeeded, 3 when
 # one failed (the others still run and are tabled), 2 for bad arguments. Relative paths are taken
 # from the repository root (the script runs there), as in run_all.sh.
 #
