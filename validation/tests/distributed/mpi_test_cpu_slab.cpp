@@ -4,6 +4,7 @@
 // any rank count the grid allows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "mpi_support.hpp"
@@ -64,14 +65,17 @@ void check_against_cpu_backend(int order, int nz, GhostScheme scheme) {
   EXPECT_GT(test::from_rank0(changed), (long long)p.interior_points() / 2) << label << ": the interior barely changed";
 }
 
-// Two plane counts per order and scheme: uneven slabs on 2 and 3 ranks, and 3 ranks that own
-// exactly as many planes as their neighbours' ghosts need (r, or 4r once per step).
+// Two plane counts per order and scheme: uneven slabs, and 3 ranks (or the job's ranks, where
+// more) that own exactly as many planes as their neighbours' ghosts need (r, or 4r once per step).
 template <typename T>
 void check_every_order() {
+  const int ranks = std::max(3, test::world_size());
   for (int order : {2, 4, 6, 8}) {
     const int r = order / 2;
-    for (int nz : {5 * r + 2, 5 * r}) check_against_cpu_backend<T>(order, nz, GhostScheme::PerStage);
-    for (int nz : {14 * r + 2, 14 * r}) check_against_cpu_backend<T>(order, nz, GhostScheme::PerStep);
+    for (int nz : {(ranks + 2) * r + 2, (ranks + 2) * r})
+      check_against_cpu_backend<T>(order, nz, GhostScheme::PerStage);
+    for (int nz : {(4 * ranks + 2) * r + 2, (4 * ranks + 2) * r})
+      check_against_cpu_backend<T>(order, nz, GhostScheme::PerStep);
   }
 }
 

@@ -2,6 +2,7 @@
 // planes, its ghost planes (poisoned before) filled from the neighbours' own planes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -45,13 +46,15 @@ void check_exchange(int order, int nz, GhostScheme scheme) {
     EXPECT_EQ(test::sum_over_ranks(exchange.seconds_spent() > 0 ? 0 : 1), 0) << label << ": no time counted";
 }
 
-// Plane counts that fit 3 ranks, one uneven and one larger, for r and for 4r ghost planes.
+// Plane counts that fit 3 ranks (or the job's ranks, where more), one uneven and one larger, for r
+// and for 4r ghost planes.
 template <typename T>
 void check_every_order() {
+  const int ranks = std::max(3, test::world_size());
   for (int order : {2, 4, 6, 8}) {
     const int r = order / 2;
-    for (int nz : {9 * r + 1, 40}) check_exchange<T>(order, nz, GhostScheme::PerStage);
-    for (int nz : {14 * r + 1, 70}) check_exchange<T>(order, nz, GhostScheme::PerStep);
+    for (int nz : {3 * ranks * r + 1, 40 * ranks / 3}) check_exchange<T>(order, nz, GhostScheme::PerStage);
+    for (int nz : {(4 * ranks + 2) * r + 1, 70 * ranks / 3}) check_exchange<T>(order, nz, GhostScheme::PerStep);
   }
 }
 

@@ -1,5 +1,5 @@
-// heatrk4 itself under mpirun (design section 7), with cpu ranks: the same run on 1, 2 and 3
-// ranks writes bitwise the same snapshots; a distributed snapshot restarts on any rank count;
+// heatrk4 itself under mpirun (design section 7), with cpu ranks: the same run on 1, 2, 3, 4 and
+// 8 ranks writes bitwise the same snapshots; a distributed snapshot restarts on any rank count;
 // too many ranks, and one rank failing mid-run, end every rank with the right exit code and
 // no hang (each mpirun is under `timeout`, whose exit code 124 the tests name).
 #include <gtest/gtest.h>
@@ -20,11 +20,12 @@ using test::expect_same_snapshots;
 using test::read_text;
 using test::run_on;
 
-std::vector<std::string> run_args(int order, const std::string& precision, const std::string& output, int steps = 3) {
+std::vector<std::string> run_args(int order, const std::string& precision, const std::string& output, int steps = 3,
+                                  int most_ranks = 3) {
   const int r = order / 2;
-  // nz odd and large enough for 3 ranks, so the slabs are uneven; nx != ny so that a transposed
-  // plane would show.
-  const int nz = (5 * r + 3) % 2 ? 5 * r + 3 : 5 * r + 4;
+  // nz odd and large enough for most_ranks (r interior planes each, and 3 or 4 over), so the
+  // slabs are uneven; nx != ny so that a transposed plane would show.
+  const int nz = ((most_ranks + 2) * r + 3) | 1;
   return {"--backend", "cpu", "--order", std::to_string(order), "--precision", precision, "--nx",
           std::to_string(2 * r + 5), "--ny", std::to_string(2 * r + 4), "--nz", std::to_string(nz),
           "--init", "randn", "--cfl", "0.2", "--steps", std::to_string(steps), "--output-every", "2", "--output",
@@ -108,6 +109,44 @@ TEST(MpirunHeatrk4, RestartFromA2RankSnapshotOn1And3RanksEqualsAStraightRun) {
       EXPECT_EQ(bitwise_differences(got.values, expected.values), 0) << precision << " continued on " << ranks;
     }
   }
+}
+
+// 8 ranks write every snapshot of a straight 1-rank run bitwise; 4 ranks continue from the 8
+// ranks' step-2 snapshot and write its steps 4 and 6 bitwise. Slabs of 1 to 5 planes at orders 2
+// and 8: the thinnest a rank may hold.
+void expect_bitwise_equal_on_4_and_8_ranks(const std::string& precision) {
+  for (int order : {2, 8}) {
+    const std::string label = precision + " order " + std::to_string(order);
+    const std::string straight = test::temp_directory("straight");
+    const auto one = run_on(1, run_args(order, precision, straight, 6, 8));
+    ASSERT_EQ(one.exit_code, 0) << label << ":\n" << one.output;
+    const PointArray start = read_point_array(straight + "/heat_000000.hdf", "u");
+    const PointArray end = read_point_array(straight + "/heat_000006.hdf", "u");
+    EXPECT_GT(bitwise_differences(start.values, end.values), 0) << label << ": the run changed nothing";
+
+    const std::string eight = test::temp_directory("ranks8");
+    const auto on_eight = run_on(8, run_args(order, precision, eight, 6, 8));
+    ASSERT_EQ(on_eight.exit_code, 0) << label << " on 8 ranks:\n" << on_eight.output;
+    ASSERT_TRUE(fs::exists(eight + "/heat_000006.rank7of8.h5")) << label << ": no slab files on 8 ranks";
+    expect_same_snapshots(straight, eight, label + " on 8 ranks");
+
+    const std::string four = test::temp_directory("ranks4");
+    const auto on_four = run_on(4, {"--backend", "cpu", "--restart", eight + "/heat_000002.hdf", "--steps", "4",
+                                    "--output-every", "2", "--output", four, "--quiet"});
+    ASSERT_EQ(on_four.exit_code, 0) << label << " continued on 4 ranks:\n" << on_four.output;
+    ASSERT_TRUE(fs::exists(four + "/heat_000006.rank3of4.h5")) << label << ": no slab files on 4 ranks";
+    for (const std::string name : {"heat_000004.hdf", "heat_000006.hdf"}) {
+      const PointArray expected = read_point_array(straight + "/" + name, "u");
+      const PointArray got = read_point_array(four + "/" + name, "u");
+      EXPECT_EQ(got.stored_as_float, expected.stored_as_float) << label << " " << name;
+      EXPECT_EQ(bitwise_differences(got.values, expected.values), 0) << label << " continued on 4 ranks: " << name;
+    }
+  }
+}
+
+TEST(MpirunHeatrk4, SnapshotsAndRestartBitwiseEqualOn4And8RanksFloat) { expect_bitwise_equal_on_4_and_8_ranks("float"); }
+TEST(MpirunHeatrk4, SnapshotsAndRestartBitwiseEqualOn4And8RanksDouble) {
+  expect_bitwise_equal_on_4_and_8_ranks("double");
 }
 
 TEST(MpirunHeatrk4, JsonSummaryHasRanksAndExchangeTime) {

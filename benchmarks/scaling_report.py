@@ -1,0 +1,264 @@
+#!/usr/bin/env python3
+"""The tables of benchmarks/scaling.sh: reads its manifest (one line per run: what ran, its exit
+code and its JSON summary or halo_bench output), computes ms per step, the efficiencies and the
+exchange's share, and writes scaling.txt and scaling.json. Standard library only (CI has no numpy).
+
+Efficiencies are against the smallest rank count that ran for the same grid, order and precision
+(normally 1 rank): strong T(b) * b / (N * T(N)), weak T(b) / T(N)."""
+import argparse
+import csv
+import datetime
+import json
+import math
+import os
+import sys
+
+# halo_bench's scheme names: exchanges per RK4 step.
+EXCHANGES_PER_STEP = {"stage": 4, "step": 1}
+
+
+def read_manifest(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def load_summary(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def run_row(entry, steps):
+    """A heatrk4 run: its timing per step from the JSON summary (None where it failed)."""
+    row = {
+        "kind": entry["kind"], "n": int(entry["n"]), "nx": int(entry["nx"]), "ny": int(entry["ny"]),
+        "nz": int(entry["nz"]), "order": int(entry["order"]), "precision": entry["precision"],
+        "ranks": int(entry["ranks"]), "exit": int(entry["exit"]), "wall_s": float(entry["wall_s"]),
+        "ms_per_step": None, "exchange_ms_per_step": None, "exchange_share": None,
+    }
+    summary = load_summary(entry["file"])  # a failed --check still writes one
+    if summary is None:
+        if row["exit"] == 0:
+            row["exit"] = -1  # ran, but left no summary: counted as a failure
+        return row
+    if summary.get("ranks") != row["ranks"]:
+        # A heatrk4 built without MPI runs as N separate 1-rank jobs under mpirun.
+        row["exit"] = row["exit"] or -2
+        return row
+    timing = summary["timing"]
+    steps = summary["problem"]["steps"] or steps
+    row["ms_per_step"] = 1e3 * timing["compute_s"] / steps
+    row["exchange_ms_per_step"] = 1e3 * timing.get("exchange_s", 0.0) / steps
+    row["exchange_share"] = timing.get("exchange_s", 0.0) / timing["compute_s"] if timing["compute_s"] > 0 else None
+    row["device"] = summary.get("device")
+    row["summary"] = summary
+    return row
+
+
+def add_efficiencies(rows, kind):
+    """Speed-up and efficiency of each row against the smallest count of its group."""
+    groups = {}
+    for row in rows:
+        groups.setdefault((row["n"], row["order"], row["precision"]), []).append(row)
+    for group in groups.values():
+        done = [r for r in group if r["exit"] == 0 and r["ms_per_step"]]
+        if not done:
+            continue
+        base = min(done, key=lambda r: r["ranks"])
+        for row in done:
+            ratio = base["ms_per_step"] / row["ms_per_step"]
+            row["base_ranks"] = base["ranks"]
+            if kind == "strong":
+                row["speedup"] = ratio * base["ranks"]
+                row["efficiency"] = ratio * base["ranks"] / row["ranks"]
+            else:
+                row["efficiency"] = ratio
+
+
+def halo_rows(entry):
+    """halo_bench's table lines (prec order ghost ranks MB/rank us GB/s), or one skipped/failed row."""
+    base = {"n": int(entry["n"]), "ranks": int(entry["ranks"]), "scheme": entry["scheme"]}
+    if entry["exit"] == "skipped":
+        return [dict(base, order=int(entry["order"]), status="skipped: too few planes")]
+    rows = []
+    try:
+        with open(entry["file"]) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        fields = line.split()
+        if len(fields) != 7 or fields[0] not in ("float", "double"):
+            continue
+        us = float(fields[5])
+        rows.append(dict(base, precision=fields[0], order=int(fields[1]), ghost=int(fields[2]),
+                         mb_per_rank=float(fields[4]), us_per_exchange=us, gb_per_s=float(fields[6]),
+                         us_per_step=us * EXCHANGES_PER_STEP[entry["scheme"]], status="ok"))
+    if entry["exit"] != "0":
+        rows.append(dict(base, order=entry["order"], status="failed (exit %s)" % entry["exit"]))
+    return rows
+
+
+def check_rows(entries, steps):
+    """The reference problem's --check on the largest count: pass and the distance from the reference."""
+    rows = []
+    for entry in entries:
+        row = run_row(entry, steps)
+        check = row.get("summary", {}).get("check")
+        detail = ("max abs %s, max rel %s" % (fmt(check.get("max_abs"), ".3g"), fmt(check.get("max_rel"), ".3g"))
+                  if check else status_text(row))
+        row.update(what="reference problem --check", passed=bool(check and check.get("pass")) and row["exit"] == 0,
+                   detail=detail)
+        rows.append(row)
+    return rows
+
+
+def bitwise_rows(entries):
+    """1 rank against the largest count, every snapshot compared with no tolerance."""
+    return [{"what": "bitwise: 1 rank against N", "n": int(e["n"]), "order": int(e["order"]),
+             "precision": e["precision"], "ranks": int(e["ranks"]), "exit": int(e["exit"]),
+             "passed": e["exit"] == "0", "detail": "every snapshot equal" if e["exit"] == "0"
+             else "heatrk4 compare: exit %s" % e["exit"]} for e in entries]
+
+
+def checks_table(rows):
+    header = ["check", "n", "order", "prec", "ranks", "result", "detail"]
+    lines = [[r["what"], str(r["n"]), str(r["order"]), r["precision"], str(r["ranks"]),
+              "PASS" if r["passed"] else "FAIL", r["detail"]] for r in rows]
+    return columns(header, lines)
+
+
+def fmt(value, spec, missing="-"):
+    return missing if value is None else format(value, spec)
+
+
+def percent(value):
+    return fmt(None if value is None else 100 * value, ".1f") + ("%" if value is not None else "")
+
+
+def status_text(row):
+    special = {0: "ok", -1: "no summary", -2: "ranks != summary's ranks (heatrk4 without MPI?)"}
+    return special.get(row["exit"], "failed (exit %d)" % row["exit"])
+
+
+def run_table(rows, kind):
+    strong = kind == "strong"
+    header = ["n", "order", "prec", "ranks", "grid", "ms/step"] + (["speedup"] if strong else []) + [
+        "efficiency", "exch ms/step", "exch share", "status"]
+    lines = []
+    for r in rows:
+        lines.append([str(r["n"]), str(r["order"]), r["precision"], str(r["ranks"]),
+                      "%dx%dx%d" % (r["nx"], r["ny"], r["nz"]), fmt(r["ms_per_step"], ".3f")]
+                     + ([fmt(r.get("speedup"), ".2f")] if strong else [])
+                     + [percent(r.get("efficiency")), fmt(r["exchange_ms_per_step"], ".3f"),
+                        percent(r["exchange_share"]), status_text(r)])
+    return columns(header, lines)
+
+
+def halo_table(rows):
+    header = ["n", "scheme", "prec", "order", "ghost", "ranks", "MB/rank", "us/exchange", "GB/s", "us/step", "status"]
+    lines = [[str(r["n"]), r["scheme"], r.get("precision", "-"), str(r["order"]), fmt(r.get("ghost"), "d"),
+              str(r["ranks"]), fmt(r.get("mb_per_rank"), ".2f"), fmt(r.get("us_per_exchange"), ".1f"),
+              fmt(r.get("gb_per_s"), ".1f"), fmt(r.get("us_per_step"), ".1f"), r["status"]] for r in rows]
+    return columns(header, lines)
+
+
+def largest_table(rows):
+    header = ["n", "order", "prec", "ranks", "ms/step", "setup s", "output wait s", "writer s", "files", "GB", "status"]
+    lines = []
+    for r in rows:
+        timing = r.get("summary", {}).get("timing", {})
+        lines.append([str(r["n"]), str(r["order"]), r["precision"], str(r["ranks"]), fmt(r["ms_per_step"], ".3f"),
+                      fmt(timing.get("setup_s"), ".2f"), fmt(timing.get("output_wait_s"), ".2f"),
+                      fmt(timing.get("writer_s"), ".2f"), fmt(r.get("files"), "d"),
+                      fmt(None if r.get("bytes") is None else r["bytes"] / 1e9, ".2f"), status_text(r)])
+    return columns(header, lines)
+
+
+def columns(header, lines):
+    widths = [max(len(x) for x in column) for column in zip(header, *lines)] if lines else [len(h) for h in header]
+    text = ["  ".join(x.rjust(w) for x, w in zip(line, widths)).rstrip() for line in [header] + lines]
+    return "\n".join(text) + "\n"
+
+
+def snapshot_files(summary_path):
+    """The largest run's snapshot files (scaling.sh lists them beside its summary) and their bytes."""
+    listing = os.path.splitext(summary_path)[0] + ".files"
+    try:
+        with open(listing) as f:
+            sizes = [int(line.split("\t")[0]) for line in f if line.strip()]
+    except OSError:
+        return None, None
+    return len(sizes), sum(sizes)
+
+
+def finite_positive(value):
+    return value is not None and math.isfinite(value) and value > 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--manifest", required=True)
+    parser.add_argument("--out-dir", required=True)
+    for name in ("device", "commit", "backend", "halo-memory", "heatrk4-args", "mpirun-args"):
+        parser.add_argument("--" + name, default="")
+    for name in ("gpus", "steps", "largest-steps", "threads"):
+        parser.add_argument("--" + name, type=int, default=0)
+    args = parser.parse_args()
+
+    entries = read_manifest(args.manifest)
+    strong = [run_row(e, args.steps) for e in entries if e["kind"] == "strong"]
+    weak = [run_row(e, args.steps) for e in entries if e["kind"] == "weak"]
+    largest = [run_row(e, args.largest_steps) for e in entries if e["kind"] == "largest"]
+    for row, entry in zip(largest, [e for e in entries if e["kind"] == "largest"]):
+        row["files"], row["bytes"] = snapshot_files(entry["file"])
+    halo = [row for e in entries if e["kind"] == "halo" for row in halo_rows(e)]
+    checks = check_rows([e for e in entries if e["kind"] == "check"], 10) + bitwise_rows(
+        [e for e in entries if e["kind"] == "bitwise"])
+    add_efficiencies(strong, "strong")
+    add_efficiencies(weak, "weak")
+
+    devices = sorted({r["device"] for r in strong + weak + largest if r.get("device")})
+    meta = {
+        "device": args.device, "gpus": args.gpus, "run_devices": devices, "commit": args.commit,
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "backend": args.backend, "steps": args.steps, "omp_threads_per_rank": args.threads,
+        "halo_memory": args.halo_memory, "heatrk4_args": args.heatrk4_args, "mpirun_args": args.mpirun_args,
+    }
+    text = ["# heatrk4 scaling: %s (%d GPUs listed), backend %s, %d steps per run, commit %s, %s"
+            % (args.device, args.gpus, args.backend, args.steps, args.commit, meta["date"]),
+            "# heatrk4 reports: %s; extra heatrk4 args: '%s'; mpirun args: '%s'; %d OpenMP threads per rank"
+            % (", ".join(devices) or "-", args.heatrk4_args, args.mpirun_args, args.threads),
+            "# ms/step = compute_s / steps (slowest rank); efficiency against the smallest count of each group;"
+            " exch = the halo exchange's time (slowest rank) and its share of compute", ""]
+    if checks:
+        text += ["## Checks: the answers before the times", checks_table(checks)]
+    if strong:
+        text += ["## Strong scaling: one grid over N ranks, efficiency T(b) b / (N T(N))", run_table(strong, "strong")]
+    if weak:
+        text += ["## Weak scaling: n^3 per rank (nz = N (n - 2r) + 2r), efficiency T(b) / T(N)", run_table(weak, "weak")]
+    if halo:
+        text += ["## Halo exchange alone (halo_bench, %s memory, median, slowest rank; us/step = 4 exchanges per"
+                 " step for 'stage', 1 for 'step')" % args.halo_memory, halo_table(halo)]
+    if largest:
+        text += ["## Largest grid: a few steps and one snapshot", largest_table(largest)]
+    table = "\n".join(text)
+    with open(os.path.join(args.out_dir, "scaling.txt"), "w") as f:
+        f.write(table)
+    with open(os.path.join(args.out_dir, "scaling.json"), "w") as f:
+        json.dump({"meta": meta, "checks": checks, "strong": strong, "weak": weak, "halo": halo, "largest": largest}, f, indent=1)
+    sys.stdout.write(table)
+
+    failed = ([r for r in strong + weak + largest if r["exit"] != 0] + [r for r in checks if not r["passed"]]
+              + [r for r in halo if r["status"].startswith("failed")])
+    insane = [r for r in strong + weak if r["exit"] == 0 and not (finite_positive(r["ms_per_step"])
+                                                                    and finite_positive(r.get("efficiency")))]
+    if insane:
+        print("scaling_report: runs without a positive time or efficiency: %s" % [(r["kind"], r["ranks"]) for r in insane])
+    return 3 if failed or insane else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
