@@ -4,11 +4,14 @@
 #include <mpi.h>
 
 #include <cstddef>
-#include <cstring>
+#include <cstdint>
 
 #include "solver/distributed/mpi_check.hpp"
 #include "solver/distributed/mpi_session.hpp"
+#include "solver/distributed/slab_field.hpp"
+#include "solver/initial_conditions.hpp"
 #include "solver/field.hpp"
+#include "validation/tests/bitwise.hpp"
 
 namespace heat::test {
 
@@ -30,12 +33,16 @@ inline long long from_rank0(long long value) {
   return value;
 }
 
-// Points where two fields of the same shape differ in any bit.
+// This rank's box of a random whole field on `g`, as the job's decomposition cuts it.
 template <typename T>
-long long bitwise_differences(const Field<T>& a, const Field<T>& b) {
-  long long differences = 0;
-  for (std::size_t n = 0; n < a.size(); ++n) differences += std::memcmp(a.data() + n, b.data() + n, sizeof(T)) != 0;
-  return differences;
+struct RankBox {
+  Slab slab;
+  Field<T> values;
+};
+template <typename T>
+RankBox<T> random_rank_box(const Grid& g, int order, GhostScheme scheme, std::uint64_t seed) {
+  const Slab slab = decompose(g, order, world_size(), world_rank(), scheme);
+  return {slab, box_of(field_cast<T>(randn_field(g, seed)), slab)};
 }
 
 }  // namespace heat::test

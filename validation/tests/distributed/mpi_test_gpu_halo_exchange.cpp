@@ -25,10 +25,8 @@ void check_exchange(GpuHaloRoute route, GhostScheme scheme, int order, int nz) {
   g.nx = 33;
   g.ny = 7;
   g.nz = nz;
-  const int rank = test::world_rank(), ranks = test::world_size();
-  const Slab slab = decompose(g, order, ranks, rank, scheme);
-  const Field<T> whole = field_cast<T>(randn_field(g, 200 + std::uint64_t(nz)));
-  const Field<T> expected = box_of(whole, slab);
+  const int ranks = test::world_size();
+  const auto [slab, expected] = test::random_rank_box<T>(g, order, scheme, 200 + std::uint64_t(nz));
 
   // Poison the whole box, then write back all but the ghost planes: only the exchange fills those.
   DeviceBuffer<T> box(expected.size());

@@ -20,10 +20,8 @@ void check_exchange(int order, int nz, GhostScheme scheme) {
   g.nx = 9;
   g.ny = 5;
   g.nz = nz;
-  const int rank = test::world_rank(), ranks = test::world_size();
-  const Slab slab = decompose(g, order, ranks, rank, scheme);
-  const Field<T> whole = field_cast<T>(randn_field(g, 100 + std::uint64_t(nz)));
-  const Field<T> expected = box_of(whole, slab);
+  const int ranks = test::world_size();
+  const auto [slab, expected] = test::random_rank_box<T>(g, order, scheme, 100 + std::uint64_t(nz));
 
   Field<T> box = expected;
   const std::size_t plane = std::size_t(g.nx) * std::size_t(g.ny);

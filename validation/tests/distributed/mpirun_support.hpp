@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,6 +12,7 @@
 
 #include "io/input_file.hpp"
 #include "test_support.hpp"
+#include "validation/tests/bitwise.hpp"
 
 namespace heat::test {
 
@@ -33,13 +33,6 @@ inline std::string read_text(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-inline long long bitwise_differences(const Field<double>& a, const Field<double>& b) {
-  if (a.size() != b.size()) return -1;
-  long long differences = 0;
-  for (std::size_t n = 0; n < a.size(); ++n) differences += std::memcmp(a.data() + n, b.data() + n, sizeof(double)) != 0;
-  return differences;
 }
 
 // Every .hdf snapshot in `a` is bitwise the one of the same name in `b`, the series files list
