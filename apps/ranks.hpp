@@ -34,8 +34,13 @@ class Ranks {
   double slowest(double seconds) const;
   // Collective. True when `value` is true on some rank.
   bool on_any_rank(bool value) const;
-  // Collective. Returns once every rank has called it.
-  void wait_for_every_rank() const;
+  // Collective over the snapshot writers alone: returns once every rank's writer has called it.
+  // Its own communicator, so a writer thread may call it while the loop's thread exchanges halos
+  // (where snapshots_beside_the_loop()).
+  void wait_for_every_snapshot_writer() const;
+  // True when snapshots may be written on a thread of their own while the loop steps on: always on
+  // one rank; on several, where MPI lets any thread call it (MPI_THREAD_MULTIPLE).
+  bool snapshots_beside_the_loop() const;
   // The exchange that fills `slab`'s ghost planes in host memory (nothing to do on one rank).
   template <typename T>
   std::unique_ptr<HaloExchange<T>> make_host_halo_exchange(const Slab& slab, const Grid& global) const;

@@ -65,9 +65,12 @@ bool Ranks::on_any_rank(bool value) const {
   return anywhere != 0;
 }
 
-void Ranks::wait_for_every_rank() const {
-  if (joined_mpi_) HEAT_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+void Ranks::wait_for_every_snapshot_writer() const {
+  if (joined_mpi_) HEAT_MPI_CHECK(MPI_Barrier(session()->snapshot_writers()));
 }
+
+// An MPI without MPI_THREAD_MULTIPLE leaves the writes in the loop on several ranks.
+bool Ranks::snapshots_beside_the_loop() const { return !joined_mpi_ || session()->any_thread_may_call(); }
 
 int Ranks::end_every_rank(int exit_code) const {
   if (size_ > 1) abort_job(exit_code);
