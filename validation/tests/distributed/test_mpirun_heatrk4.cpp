@@ -1,7 +1,8 @@
 // heatrk4 itself under mpirun (design section 7), with cpu ranks: the same run on 1, 2 and 3
-// ranks writes bitwise the same snapshots; a distributed snapshot restarts on any rank count;
-// too many ranks, and one rank failing mid-run, end every rank with the right exit code and
-// no hang (each mpirun is under `timeout`, whose exit code 124 the tests name).
+// ranks writes bitwise the same snapshots, whether each rank writes them on its writer thread or
+// in its loop (design section 8); a distributed snapshot restarts on any rank count; too many
+// ranks, one rank failing mid-run and one rank's write failing end every rank with the right
+// exit code and no hang (each mpirun is under `timeout`, whose exit code 124 the tests name).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -162,6 +163,7 @@ TEST(MpirunHeatrk4, SnapshotsWrittenBesideTheLoopOnSeveralRanksAreBitwiseTheOnes
     ASSERT_EQ(read_hdf_series_entries(one + "/heat.hdf.series").size(), 13u);
     for (int ranks : {1, 2, 3})
       for (int buffers : {0, 2}) {
+        if (ranks == 1 && buffers == 0) continue;  // the reference itself
         const std::string label = precision + " on " + std::to_string(ranks) + " ranks, " + std::to_string(buffers) + " buffers";
         const std::string out = test::temp_directory("beside") + "/out";
         const auto result = run_on(ranks, every_step_args(precision, buffers, out));
