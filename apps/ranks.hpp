@@ -36,8 +36,13 @@ class Ranks {
   double slowest(double seconds) const;
   // Collective. True when `value` is true on some rank.
   bool on_any_rank(bool value) const;
-  // Collective. Returns once every rank has called it.
-  void wait_for_every_rank() const;
+  // Collective over the snapshot writers alone: returns once every rank's writer has called it.
+  // Its own communicator, so a writer thread may call it while the loop's thread exchanges halos
+  // (where snapshots_beside_the_loop()).
+  void wait_for_every_snapshot_writer() const;
+  // True when snapshots may be written on a thread of their own while the loop steps on: always on
+  // one rank; on several, where MPI lets any thread call it (MPI_THREAD_MULTIPLE).
+  bool snapshots_beside_the_loop() const;
   // Makes this rank's GPU current and returns it: `device_option` on one rank; under mpirun the
   // node-local rank's GPU, by `route`'s rule (solver/distributed/gpu_halo_exchange.hpp).
   // InputError when this rank has no GPU to take.

@@ -1,7 +1,9 @@
 // Ranks in a build with MPI (solver/distributed/): MPI is initialised only under an MPI launcher.
+#include <chrono>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "apps/ranks.hpp"
 #include "apps/ranks_common.hpp"
@@ -70,9 +72,21 @@ bool Ranks::on_any_rank(bool value) const {
   return anywhere != 0;
 }
 
-void Ranks::wait_for_every_rank() const {
-  if (joined_mpi_) HEAT_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+void Ranks::wait_for_every_snapshot_writer() const {
+  if (!joined_mpi_) return;
+  // Polled with short sleeps: MPI_Barrier would spin a core for as long as the slowest rank's
+  // writer takes, a core the loop's threads step and exchange halos on.
+  MPI_Request request = MPI_REQUEST_NULL;
+  HEAT_MPI_CHECK(MPI_Ibarrier(session()->snapshot_writers(), &request));
+  for (int done = 0;;) {
+    HEAT_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
 }
+
+// An MPI without MPI_THREAD_MULTIPLE leaves the writes in the loop on several ranks.
+bool Ranks::snapshots_beside_the_loop() const { return !joined_mpi_ || session()->any_thread_may_call(); }
 
 int Ranks::end_every_rank(int exit_code) const {
   if (size_ > 1) abort_job(exit_code);

@@ -12,7 +12,8 @@ Ranks::~Ranks() { set_process_ranks(nullptr); }
 void Ranks::validate_everywhere(const std::function<void()>& validate) const { validate(); }
 double Ranks::slowest(double seconds) const { return seconds; }
 bool Ranks::on_any_rank(bool value) const { return value; }
-void Ranks::wait_for_every_rank() const {}
+void Ranks::wait_for_every_snapshot_writer() const {}
+bool Ranks::snapshots_beside_the_loop() const { return true; }
 int Ranks::end_every_rank(int exit_code) const { return exit_code; }
 
 int Ranks::select_gpu(int device_option, GpuHaloRoute) const { return device_option; }

@@ -228,7 +228,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     share.ranks = ranks.size();
     share.box_begin = slab.box_begin;
     share.parts = parts_of_every_rank(plan.problem, ranks.size(), ghost_scheme_of(entry));
-    share.wait_for_every_rank = [&ranks] { ranks.wait_for_every_rank(); };
+    share.wait_for_every_rank = [&ranks] { ranks.wait_for_every_snapshot_writer(); };
     writer = std::make_unique<SnapshotWriter>(plan.output, run, share);
   }
   clock.mark("output_directory");
@@ -247,10 +247,9 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
       if (!plan.check) b.upload_generated(plan.problem.grid, plan.init, box);
     };
   hooks.output_every = plan.output_every;
-  // A distributed snapshot ends in a barrier of every rank (design section 7), which a writer
-  // thread must not enter while the loop's thread exchanges halos over the same communicator:
-  // on several ranks the snapshots are written in the loop.
-  hooks.snapshot_buffers = ranks.size() == 1 ? plan.snapshot_buffers : 0;
+  // A distributed snapshot waits for every rank's writer, which a writer thread may do only
+  // where MPI lets every thread call it.
+  hooks.snapshot_buffers = ranks.snapshots_beside_the_loop() ? plan.snapshot_buffers : 0;
   const auto write_delay = test_write_delay();
   hooks.first_step = plan.start_step;
   if (writer)

@@ -71,7 +71,9 @@ struct SnapshotWriter::Impl {
   }
 
   // Every rank's slab file is complete (renamed to its final name) before rank 0 writes the file
-  // that maps them, and the series lists a snapshot only once that file is complete too.
+  // that maps them, and the series lists a snapshot only once that file is complete too. Every
+  // rank returns once the snapshot is complete, so a rank that fails after writing its part (and
+  // ends the job) never cuts short the snapshot rank 0 is still finishing.
   template <typename T>
   void write_distributed_hdf5(const Field<T>& box, int step, double time) {
     const auto [part_begin, part_end] = share.parts[std::size_t(share.rank)];
@@ -79,7 +81,12 @@ struct SnapshotWriter::Impl {
     write_slab_file(slab.temporary_path(), box, part_begin - share.box_begin, part_end - part_begin, spec.compress);
     slab.commit();
     share.wait_for_every_rank();
-    if (share.rank != 0) return;
+    if (share.rank == 0) write_file_over_slabs(step, time, std::is_same_v<T, float>);
+    share.wait_for_every_rank();
+  }
+
+  // heat_<step>.hdf mapping every rank's slab file, and the series naming it.
+  void write_file_over_slabs(int step, double time, bool float_values) {
     std::vector<SlabFile> slabs;
     for (int rank = 0; rank < share.ranks; ++rank) {
       const auto [begin, end] = share.parts[std::size_t(rank)];
@@ -87,7 +94,7 @@ struct SnapshotWriter::Impl {
     }
     const std::string name = snapshot_name(step, "hdf");
     PendingFile file(path_of(name));
-    write_vtkhdf_virtual_file(file.temporary_path(), slabs, std::is_same_v<T, float>, run, step, time);
+    write_vtkhdf_virtual_file(file.temporary_path(), slabs, float_values, run, step, time);
     file.commit();
     note_file(file.final_path());
     record_entry(hdf_entries, {step, time, name});

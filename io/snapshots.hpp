@@ -50,7 +50,8 @@ struct SnapshotShare {
   int box_begin = 0;  // global z of the box's first plane
   // Every rank's part of the grid, [begin, end) in global z, in rank order; they tile [0, nz).
   std::vector<std::pair<int, int>> parts;
-  // Collective: returns once every rank has called it.
+  // Collective among the ranks' snapshot writers: returns once every rank has called it. Called
+  // on the thread that writes, which may be a writer thread while the step loop exchanges halos.
   std::function<void()> wait_for_every_rank;
 };
 

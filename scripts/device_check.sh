@@ -201,6 +201,14 @@ print(f"mission wall {t1 - t0:.3f} s: start to run {t['setup_phases']['process_s
       f"{t['output_wait_s']:.3f}), summary written to exit {t1 - written:.3f}")
 PY
   done
+  # The same run's system calls, timed, where strace is installed: what the teardown does.
+  if command -v strace >/dev/null; then
+    rm -rf "$dir"
+    strace -f -tt -T -e trace=write,fsync,rename,munmap,exit_group -o "$OUT/mission.strace" \
+      "$BIN" --n 600 --steps 4 --backend tiled --output "$dir" --quiet
+    grep -E "rename|exit_group|munmap\([^,]+, [0-9]{7,}" "$OUT/mission.strace" | tail -20 | tee -a "$LOG"
+    tail -3 "$OUT/mission.strace" | tee -a "$LOG"
+  fi
 }
 
 # Every order and precision, for the tiled tuning worklog.

@@ -9,10 +9,13 @@ namespace heat {
 
 MpiSession::MpiSession(int& argc, char**& argv) {
   int provided = 0;
-  HEAT_MPI_CHECK(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided));
+  HEAT_MPI_CHECK(MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided));
   try {
     if (provided < MPI_THREAD_FUNNELED) throw RunError("MPI cannot give MPI_THREAD_FUNNELED");
+    any_thread_may_call_ = provided >= MPI_THREAD_MULTIPLE;
     HEAT_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    HEAT_MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &snapshot_writers_));
+    HEAT_MPI_CHECK(MPI_Comm_set_errhandler(snapshot_writers_, MPI_ERRORS_RETURN));
     HEAT_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank_));
     HEAT_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &size_));
     MPI_Comm node = MPI_COMM_NULL;
@@ -23,6 +26,7 @@ MpiSession::MpiSession(int& argc, char**& argv) {
     HEAT_MPI_CHECK(local_rank_status);
     HEAT_MPI_CHECK(local_size_status);
   } catch (...) {
+    if (snapshot_writers_ != MPI_COMM_NULL) MPI_Comm_free(&snapshot_writers_);
     MPI_Finalize();
     throw;
   }
@@ -31,7 +35,9 @@ MpiSession::MpiSession(int& argc, char**& argv) {
 MpiSession::~MpiSession() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+  if (finalized) return;
+  if (snapshot_writers_ != MPI_COMM_NULL) MPI_Comm_free(&snapshot_writers_);
+  MPI_Finalize();
 }
 
 void abort_job(int exit_code) {

@@ -12,8 +12,9 @@ namespace heat {
 
 class MpiSession {
  public:
-  // MPI_THREAD_FUNNELED: only the thread that made the session calls MPI (the snapshot writer
-  // thread never does).
+  // Asks for MPI_THREAD_MULTIPLE, so that the snapshot writer thread may wait for the other
+  // ranks' writers while the loop's thread exchanges halos; needs MPI_THREAD_FUNNELED at least
+  // (every other MPI call is made by the thread that made the session).
   MpiSession(int& argc, char**& argv);
   ~MpiSession();
   MpiSession(const MpiSession&) = delete;
@@ -25,9 +26,16 @@ class MpiSession {
   // The rank among those on the same node (MPI_COMM_TYPE_SHARED): the GPU this rank takes.
   int local_rank() const { return local_rank_; }
   int local_size() const { return local_size_; }
+  // True when any thread may call MPI at any time (MPI gave MPI_THREAD_MULTIPLE).
+  bool any_thread_may_call() const { return any_thread_may_call_; }
+  // The snapshot writers' own communicator (a duplicate of the world's): a barrier of the writers
+  // on it never matches a collective that the loop's thread makes on the world's.
+  MPI_Comm snapshot_writers() const { return snapshot_writers_; }
 
  private:
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
+  bool any_thread_may_call_ = false;
+  MPI_Comm snapshot_writers_ = MPI_COMM_NULL;
 };
 
 // Ends every rank of the job with `exit_code` (MPI_Abort on MPI_COMM_WORLD), so that no rank

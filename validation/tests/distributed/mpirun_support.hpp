@@ -20,11 +20,13 @@ constexpr int kHangSeconds = 60;
 
 // `heatrk4 args` on `ranks` ranks: without mpirun for one (a plain run), else under mpirun with
 // its own session directory (concurrent OpenMPI 4 mpiruns collide in a shared one).
-inline CommandResult run_on(int ranks, const std::vector<std::string>& args, const std::string& environment = "") {
+// `launcher`: a command between mpirun and heatrk4 (run by each rank).
+inline CommandResult run_on(int ranks, const std::vector<std::string>& args, const std::string& environment = "",
+                            const std::string& launcher = "") {
   std::string prefix = environment + " timeout -k 5 " + std::to_string(kHangSeconds);
   if (ranks > 1)
     prefix += " env " HEAT_MPI_TEST_ENV " TMPDIR=" + temp_directory("mpi-session") + " " + HEAT_MPIEXEC + " " +
-              HEAT_MPIEXEC_FLAGS + " -np " + std::to_string(ranks);
+              HEAT_MPIEXEC_FLAGS + " -np " + std::to_string(ranks) + " " + launcher;
   return run_heatrk4(args, prefix);
 }
 

@@ -1,13 +1,16 @@
 // heatrk4 itself under mpirun (design section 7), with cpu ranks: the same run on 1, 2, 3, 4 and
-// 8 ranks writes bitwise the same snapshots; a distributed snapshot restarts on any rank count;
-// too many ranks, and one rank failing mid-run, end every rank with the right exit code and
-// no hang (each mpirun is under `timeout`, whose exit code 124 the tests name).
+// 8 ranks writes bitwise the same snapshots, whether each rank writes them on its writer thread or
+// in its loop (design section 8); a distributed snapshot restarts on any rank count; too many
+// ranks, one rank failing mid-run and one rank's write failing end every rank with the right
+// exit code and no hang (each mpirun is under `timeout`, whose exit code 124 the tests name).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "io/series_files.hpp"
 #include "mpirun_support.hpp"
 
 namespace heat {
@@ -90,6 +93,105 @@ TEST(MpirunHeatrk4, OneRankFailingMidRunEndsEveryRankWithExitThree) {
                              "HEATRK4_TEST_FAIL_RANK=1");
   EXPECT_EQ(result.exit_code, 3) << (result.exit_code == 124 ? "the job hung:\n" : "") << result.output;
   EXPECT_NE(result.output.find("rank 1: run failed: test hook"), std::string::npos) << result.output;
+}
+
+// A snapshot every step of 12 (each a pair of barriers of the ranks' writers while the loop
+// exchanges halos), nz odd so that the slabs are uneven.
+std::vector<std::string> every_step_args(const std::string& precision, int buffers, const std::string& output) {
+  return {"--backend", "cpu", "--order", "4", "--precision", precision, "--nx", "9", "--ny", "8", "--nz", "13",
+          "--init", "randn", "--cfl", "0.2", "--steps", "12", "--output-every", "1", "--snapshot-buffers",
+          std::to_string(buffers), "--output", output, "--json", output + ".json", "--quiet"};
+}
+
+double json_number(const std::string& json_path, const std::string& key) {
+  const std::string text = read_text(json_path);
+  const auto at = text.find("\"" + key + "\": ");
+  if (at == std::string::npos) return -1;
+  return std::strtod(text.c_str() + at + key.size() + 4, nullptr);
+}
+
+// Snapshots written on each rank's writer thread while the loop steps on: bitwise those of one
+// rank and of ranks that write them in the loop, all 13 of them, in order.
+TEST(MpirunHeatrk4, SnapshotsWrittenBesideTheLoopOnSeveralRanksAreBitwiseTheOnesWrittenInIt) {
+  for (const std::string precision : {"float", "double"}) {
+    const std::string one = test::temp_directory("in-loop1") + "/out";
+    const auto reference = run_on(1, every_step_args(precision, 0, one));
+    ASSERT_EQ(reference.exit_code, 0) << reference.output;
+    ASSERT_EQ(read_hdf_series_entries(one + "/heat.hdf.series").size(), 13u);
+    for (int ranks : {1, 2, 3})
+      for (int buffers : {0, 2}) {
+        if (ranks == 1 && buffers == 0) continue;  // the reference itself
+        const std::string label = precision + " on " + std::to_string(ranks) + " ranks, " + std::to_string(buffers) + " buffers";
+        const std::string out = test::temp_directory("beside") + "/out";
+        const auto result = run_on(ranks, every_step_args(precision, buffers, out));
+        ASSERT_EQ(result.exit_code, 0) << label << ":\n" << result.output;
+        expect_same_snapshots(one, out, label);
+      }
+  }
+}
+
+// A writer slower than the loop on every rank: the loops wait for it, and every snapshot is
+// still written, in order. In the loop, the wait would be the writes themselves (the summary's
+// two times the same number); beside it they are measured apart.
+TEST(MpirunHeatrk4, ASlowWriterOnEveryRankLosesAndReordersNoSnapshot) {
+  const std::string one = test::temp_directory("fast1") + "/out";
+  ASSERT_EQ(run_on(1, every_step_args("float", 0, one)).exit_code, 0);
+  for (int ranks : {2, 3}) {
+    const std::string label = std::to_string(ranks) + " ranks";
+    const std::string out = test::temp_directory("slow") + "/out";
+    const auto result = run_on(ranks, every_step_args("float", 2, out), "HEATRK4_TEST_WRITE_DELAY_MS=60");
+    ASSERT_EQ(result.exit_code, 0) << label << ":\n" << result.output;
+    expect_same_snapshots(one, out, label);
+    const double wait = json_number(out + ".json", "output_wait_s"), writer = json_number(out + ".json", "writer_s");
+    EXPECT_GT(writer, 13 * 0.06) << label;
+    EXPECT_GT(wait, 0.06) << label;
+    EXPECT_NE(wait, writer) << label << ": the snapshots were written in the loop";
+  }
+}
+
+// One rank fails while every writer is still busy (each write 300 ms): every rank ends with exit
+// 3 and none hangs; the snapshot the failing rank took before (step 0) is complete, bitwise the
+// one-rank run's, and the series lists it and nothing else (the other ranks' step-1 slabs never
+// get their file over them).
+TEST(MpirunHeatrk4, ARankFailingWhileTheWritersAreBusyEndsEveryRankAndKeepsTheEarlierSnapshots) {
+  const std::string one = test::temp_directory("fine1") + "/out";
+  ASSERT_EQ(run_on(1, every_step_args("double", 0, one)).exit_code, 0);
+  const PointArray expected = read_point_array(one + "/heat_000000.hdf", "u");
+  for (int buffers : {0, 2}) {
+    const std::string label = std::to_string(buffers) + " buffers";
+    const std::string out = test::temp_directory("busy") + "/out";
+    const auto result =
+        run_on(3, every_step_args("double", buffers, out), "HEATRK4_TEST_FAIL_RANK=1 HEATRK4_TEST_WRITE_DELAY_MS=300");
+    EXPECT_EQ(result.exit_code, 3) << label << (result.exit_code == 124 ? ": the job hung:\n" : ":\n") << result.output;
+    EXPECT_NE(result.output.find("rank 1: run failed: test hook"), std::string::npos) << label << ":\n" << result.output;
+    const auto listed = read_hdf_series_entries(out + "/heat.hdf.series");
+    ASSERT_EQ(listed.size(), 1u) << label;
+    EXPECT_EQ(listed[0].name, "heat_000000.hdf") << label;
+    const PointArray got = read_point_array(out + "/heat_000000.hdf", "u");
+    EXPECT_EQ(bitwise_differences(got.values, expected.values), 0) << label;
+    EXPECT_FALSE(fs::exists(out + "/heat_000001.hdf")) << label;
+  }
+}
+
+// A write that fails on one rank's writer thread (its files limited to 1 KiB, less than its slab
+// file) while the other ranks' writers wait for it at the barrier: every rank ends with exit 3,
+// none hangs, and no snapshot is listed.
+TEST(MpirunHeatrk4, AWriteFailingOnOneRankEndsEveryRankWithExitThree) {
+  for (int buffers : {0, 2}) {
+    const std::string label = std::to_string(buffers) + " buffers";
+    const std::string out = test::temp_directory("write-fails") + "/out";
+    // Inside mpirun, before heatrk4 ($0) starts: rank 1 alone gets the file size limit (its rank
+    // as OpenMPI's or a PMI launcher's variable says). OpenMPI's shared-memory transport would
+    // fail under it (its segment is a file), so the ranks talk over TCP.
+    const std::string limit_rank_1 =
+        "sh -c 'if [ \"${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-$PMIX_RANK}}\" = 1 ]; then trap \"\" XFSZ; "
+        "exec prlimit --fsize=1024 \"$0\" \"$@\"; fi; exec \"$0\" \"$@\"'";
+    const auto result = run_on(2, every_step_args("float", buffers, out), "OMPI_MCA_btl=self,tcp", limit_rank_1);
+    EXPECT_EQ(result.exit_code, 3) << label << (result.exit_code == 124 ? ": the job hung:\n" : ":\n") << result.output;
+    EXPECT_NE(result.output.find("rank 1: run failed: writing"), std::string::npos) << label << ":\n" << result.output;
+    EXPECT_TRUE(read_hdf_series_entries(out + "/heat.hdf.series").empty()) << label;
+    EXPECT_FALSE(fs::exists(out + "/heat_000000.hdf")) << label;
+  }
 }
 
 // 2 ranks write step 3; 1 and 3 ranks continue from it to step 6: bitwise the straight run.
