@@ -7,7 +7,7 @@
 #   scripts/device_check.sh                 # everything
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
 # Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
-#         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline
+#         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline scaling
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
@@ -163,7 +163,7 @@ phase_tiled_sweep() {
 # --check on 2 ranks, and compute-sanitizer memcheck on each rank of a 2-rank run. With one GPU the
 # ranks share it and exchange through host memory; with two or more, NCCL's route runs too.
 phase_distributed() {
-  local mpirun=(mpirun --allow-run-as-root --oversubscribe -x NCCL_NVLS_ENABLE=0 -x OMP_NUM_THREADS=4 -np 2)
+  local mpirun=(mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE=0 -x OMP_NUM_THREADS=8 -np 2)
   local routes=(host)
   (($(nvidia-smi -L | wc -l) >= 2)) && routes+=(nccl)
   TAIL_LINES=12 step distributed-tests ctest --test-dir "$BUILD" -j4 --output-on-failure -R "gpu_halo|MpirunGpuRanks"
@@ -176,6 +176,13 @@ phase_distributed() {
         --halo-exchange "$route" --output /tmp/heatrk4-sanitize-ranks --overwrite --quiet
     done
   done
+}
+
+# benchmarks/scaling.sh on this machine's GPUs (SCALING_ARGS adds options: on one GPU,
+# --ranks "1 2" --heatrk4-args "--halo-exchange host" runs the script's every part with two ranks
+# sharing the GPU, which checks the script and the answers but measures no scaling).
+phase_scaling() {
+  TAIL_LINES=60 step scaling benchmarks/scaling.sh --build "$BUILD" ${SCALING_ARGS:-} "$OUT"
 }
 
 # Where the mission command's wall time goes outside the summary's phases: the process's start
