@@ -246,6 +246,13 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     hooks.upload = [&](Backend<T>& b) {
       if (!plan.check) b.upload_generated(plan.problem.grid, plan.init, box);
     };
+  // One GPU rank gives its device back while its last snapshot is written, instead of after it
+  // when the process exits. Ranks keep theirs: NCCL's communicator lives on it until the end.
+  if (entry.uses_cuda && ranks.size() == 1)
+    hooks.release_backend = [&] {
+      backend.reset();
+      release_device(plan.backend_options.device);
+    };
   hooks.output_every = plan.output_every;
   // A distributed snapshot waits for every rank's writer, which a writer thread may do only
   // where MPI lets every thread call it.

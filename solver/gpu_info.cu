@@ -57,4 +57,9 @@ GpuInfo query_gpu(int device) {
   return info;
 }
 
+void release_device(int device) {
+  HEAT_CUDA_CHECK(cudaSetDevice(device));
+  HEAT_CUDA_CHECK(cudaDeviceReset());
+}
+
 }  // namespace heat

@@ -24,5 +24,8 @@ bool built_with_cuda();
 int gpu_count();
 // Details of one device, or available == false with the reason.
 GpuInfo query_gpu(int device);
+// Ends this process's use of `device` (its context and every allocation on it), so that the
+// process's exit has nothing left to tear down there. No CUDA call may follow on that device.
+void release_device(int device);
 
 }  // namespace heat

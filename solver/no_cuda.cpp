@@ -6,6 +6,7 @@ namespace heat {
 
 bool built_with_cuda() { return false; }
 int gpu_count() { return 0; }
+void release_device(int) {}
 GpuInfo query_gpu(int device) {
   GpuInfo info;
   info.device = device;

@@ -87,6 +87,19 @@ class SnapshotPipeline {
     timed_wait(lock, [&] { return pending_ == 0 || failure_; });
   }
 
+  // When every buffer is ready and every snapshot written (so no copy from the device is still
+  // to land), frees the buffers (their memory unpinned) and returns true: after that the pipeline
+  // touches the backend no more, submit_held() alone may follow, and the backend may go.
+  bool release_buffers_if_idle() {
+    std::deque<Buffer> released;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (pending_ > 0 || failure_ || int(buffers_.size()) < capacity_) return false;
+      released.swap(buffers_);
+    }
+    return true;  // `released` frees them here, beside the writer
+  }
+
   // Throws the writer's failure, if it has failed.
   void check() {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -40,6 +40,11 @@ struct LoopHooks {
   std::function<void(const Field<T>&, int steps_done)> snapshot;
   // The step number of the initial field (a restart's), so messages name the series' steps.
   int first_step = 0;
+  // Gives back what the run holds on the backend's device, once the final field is on the host
+  // and every earlier snapshot written: called while the writer writes the final one, so that
+  // the process's exit need not wait for it. The loop touches the backend no more after it.
+  // Empty: the backend is kept.
+  std::function<void()> release_backend;
 };
 
 inline double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -149,7 +154,9 @@ LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
   }
   // The final state goes to u itself (the caller's result), from which the writer writes it.
   timed(t.download_s, [&] { backend.download(u); });
+  const bool backend_done = hooks.release_backend && pipeline->release_buffers_if_idle();
   pipeline->submit_held(u, steps);
+  if (backend_done) hooks.release_backend();
   pipeline->drain();
   t.output_wait_s = pipeline->wait_seconds();
   t.writer_s = pipeline->writer_seconds();

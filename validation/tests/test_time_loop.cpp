@@ -3,7 +3,10 @@
 // Runs of a few steps cannot catch a driver that loses count after dozens of chunks.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "io/series_files.hpp"
 #include "solver/initial_conditions.hpp"
@@ -16,16 +19,22 @@ namespace heat {
 namespace {
 
 // Counts the steps it is asked for and changes nothing: the driver alone is under test.
+// Any use after release_backend() is a failure.
 class CountingBackend : public Backend<double> {
  public:
-  void upload(const Field<double>&) override {}
+  void upload(const Field<double>&) override { EXPECT_FALSE(released) << "upload after the release"; }
   void step(int count) override {
+    EXPECT_FALSE(released) << "step after the release";
     ASSERT_GT(count, 0);
     steps_taken += count;
   }
-  void download(Field<double>& u) override { u(0, 0, 0) = steps_taken; }
+  void download(Field<double>& u) override {
+    EXPECT_FALSE(released) << "download after the release";
+    u(0, 0, 0) = steps_taken;
+  }
   long long first_nonfinite() override { return -1; }
   long long steps_taken = 0;
+  std::atomic<bool> released{false};
 };
 
 std::vector<int> expected_snapshot_steps(int steps, int every) {
@@ -53,6 +62,32 @@ TEST(TimeLoop, EveryStepOnceAndEverySnapshotAtItsStep) {
       EXPECT_EQ(backend.steps_taken, steps) << steps << " steps, a snapshot every " << every;
       EXPECT_EQ(seen, expected_snapshot_steps(steps, every)) << steps << " steps, a snapshot every " << every;
     }
+}
+
+// The backend is given back once, while the final snapshot is written, when every earlier one
+// is written already; a snapshot still being written keeps it (its copy might still be landing).
+TEST(TimeLoop, ReleasesTheBackendWhileTheLastSnapshotIsWrittenOnlyWhenNoOtherIsPending) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (const bool slow_writer : {false, true}) {
+    CountingBackend backend;
+    Field<double> u(g, 0.0);
+    std::vector<int> seen;
+    int releases = 0;
+    LoopHooks<double> hooks;
+    hooks.output_every = slow_writer ? 5 : 0;
+    hooks.snapshot = [&](const Field<double>& field, int done) {
+      if (slow_writer) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      EXPECT_EQ(field(0, 0, 0), done);
+      seen.push_back(done);
+    };
+    hooks.release_backend = [&] {
+      ++releases;
+      backend.released = true;
+    };
+    run_time_loop(backend, u, 20, hooks);
+    EXPECT_EQ(seen, expected_snapshot_steps(20, hooks.output_every)) << "slow writer " << slow_writer;
+    EXPECT_EQ(releases, slow_writer ? 0 : 1) << "slow writer " << slow_writer;
+  }
 }
 
 // A field that still changes at the last step (cfl 0.05: the grid's slowest mode keeps about 4%
