@@ -12,12 +12,12 @@
 
 #include "apps/commands.hpp"
 #include "apps/progress.hpp"
+#include "apps/rank_backend.hpp"
 #include "apps/ranks.hpp"
 #include "apps/restart.hpp"
 #include "apps/run_checks.hpp"
 #include "apps/run_summary.hpp"
 #include "io/input_file.hpp"
-#include "solver/distributed/cpu_slab_backend.hpp"
 #include "solver/distributed/slab_field.hpp"
 #include "solver/errors.hpp"
 #include "solver/gpu_info.hpp"
@@ -140,13 +140,6 @@ std::string command_line_text() {
   return text;
 }
 
-// How a rank's ghost planes are kept right: the cpu backend exchanges before each stage; the CUDA
-// backends exchange once per step over wider ghosts, which also keeps tiled's fused stages whole
-// (benchmarks/distributed_model.md).
-GhostScheme ghost_scheme_of(const BackendEntry& entry) {
-  return entry.uses_cuda ? GhostScheme::PerStep : GhostScheme::PerStage;
-}
-
 // Every rank's part of the grid, in rank order, for the snapshot that maps their slab files.
 std::vector<std::pair<int, int>> parts_of_every_rank(const Problem& p, int ranks, GhostScheme scheme) {
   std::vector<std::pair<int, int>> parts;
@@ -155,19 +148,6 @@ std::vector<std::pair<int, int>> parts_of_every_rank(const Problem& p, int ranks
     parts.emplace_back(s.part_begin, s.part_end);
   }
   return parts;
-}
-
-// This rank's backend for its box, which fills its ghost planes through `exchange` (nothing to
-// do on one rank, whose box is the grid).
-template <typename T>
-std::unique_ptr<Backend<T>> make_rank_backend(const BackendEntry& entry, const RunPlan& plan, const Slab& slab,
-                                              HaloExchange<T>& exchange) {
-  Problem box_problem = plan.problem;
-  box_problem.grid = slab.box_grid(plan.problem.grid);
-  if (!entry.uses_cuda) return make_cpu_slab_backend<T>(box_problem, GhostScheme::PerStage, exchange);
-  auto backend = entry.make<T>(box_problem, plan.backend_options);
-  backend->exchange_before_each_step(exchange);
-  return backend;
 }
 
 // Test hook: HEATRK4_TEST_FAIL_RANK=R makes rank R fail after its first chunk of steps, as a
@@ -183,7 +163,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   const Ranks& ranks = process_ranks();
   const RunPlan& plan = report.plan;
   auto exchange = ranks.make_halo_exchange<T>(slab, plan.problem.grid, entry.uses_cuda, plan.gpu_halos);
-  auto backend = make_rank_backend<T>(entry, plan, slab, *exchange);
+  auto backend = make_rank_backend<T>(entry, plan.problem, plan.backend_options, slab, *exchange);
   clock.mark("backend");  // a CUDA backend's device memory
   // A generated field is made by the backend, each rank its own box (on the GPU: nothing to
   // upload); u then only receives downloads: zeroed here by every OpenMP thread, so its pages are

@@ -2,7 +2,10 @@
 #include <cstdio>
 
 #include "apps/commands.hpp"
+#include "apps/rank_backend.hpp"
+#include "apps/ranks.hpp"
 #include "apps/run_options.hpp"
+#include "solver/distributed/slab_field.hpp"
 #include "solver/errors.hpp"
 #include "solver/gpu_info.hpp"
 #include "solver/registry.hpp"
@@ -16,25 +19,64 @@ struct VerifyOptions {
   int steps = 10;
   int device = 0;
   unsigned long long seed = 42;
+  std::string halo_exchange = "nccl";
 };
 
+// One case on every rank: the backend steps this rank's box of the field (the whole grid on one
+// rank), and rank 0 compares the gathered result with the cpu reference in double (its verdict
+// is rank 0's alone).
+template <typename T>
+FieldDifference check_case(const BackendEntry& entry, const Problem& problem, const Field<double>& initial, int steps,
+                           const BackendOptions& options, GpuHaloRoute route) {
+  const Ranks& ranks = process_ranks();
+  const Slab slab = decompose(problem.grid, problem.order, ranks.size(), ranks.rank(), ghost_scheme_of(entry));
+  auto exchange = ranks.make_halo_exchange<T>(slab, problem.grid, entry.uses_cuda, route);
+  auto backend = make_rank_backend<T>(entry, problem, options, slab, *exchange);
+  const Field<T> start = field_cast<T>(initial);
+  Field<T> u = box_of(start, slab);
+  backend->upload(u);
+  backend->step(steps);
+  backend->download(u);
+  const Field<T> result = ranks.gather_on_root(u, slab, problem.grid);
+  if (!ranks.is_root()) return FieldDifference{};
+  const double tol = default_tolerance<T>();
+  return compare_fields(result, cpu_reference(problem, field_cast<double>(start), steps), tol, tol);
+}
+
 int verify(const VerifyOptions& o) {
-  if (o.steps < 1) throw InputError("--steps " + std::to_string(o.steps) + " must be at least 1");
+  const Ranks& ranks = process_ranks();
   Grid grid{o.n, o.n, o.n};
   grid.hx = grid.hy = grid.hz = 1.0 / (o.n - 1);
-  require_grid_fits_order(grid, 8);
+  GpuHaloRoute route = GpuHaloRoute::Nccl;
+  BackendOptions options;
+  const bool has_gpu = gpu_count() > 0;
+  // Everything that can refuse the input, on every rank before any work: the widest ghosts
+  // (order 8's, a CUDA backend's) must fit the ranks, and each rank needs its GPU.
+  ranks.validate_everywhere([&] {
+    if (o.steps < 1) throw InputError("--steps " + std::to_string(o.steps) + " must be at least 1");
+    require_grid_fits_order(grid, 8);
+    if (o.halo_exchange == "host") route = GpuHaloRoute::Host;
+    else if (o.halo_exchange != "nccl")
+      throw InputError("--halo-exchange " + o.halo_exchange + " is not one of nccl, host");
+    decompose(grid, 8, ranks.size(), ranks.rank(), has_gpu ? GhostScheme::PerStep : GhostScheme::PerStage);
+    options.device = has_gpu ? ranks.select_gpu(o.device, route) : o.device;
+  });
   const Field<double> initial = randn_field(grid, o.seed);
-  const GpuInfo gpu = query_gpu(o.device);
+  const GpuInfo gpu = query_gpu(options.device);
+  const bool root = ranks.is_root();
+  auto say = [root](const char* format, auto... values) {
+    if (root) std::printf(format, values...);
+  };
 
-  std::printf("verify: %d^3, %d steps, randn (seed %llu), cfl 0.05, against the cpu backend in double\n", o.n,
-              o.steps, o.seed);
-  if (gpu.available) std::printf("gpu: %s\n", gpu.name.c_str());
-  std::printf("%-8s %5s %-9s %-6s %11s %11s %11s  %s\n", "backend", "order", "precision", "result", "max abs",
-              "max rel", "rel L2", "worst (i,j,k)");
+  say("verify: %d^3, %d steps, randn (seed %llu), cfl 0.05, against the cpu backend in double, on %d rank(s)\n", o.n,
+      o.steps, o.seed, ranks.size());
+  if (gpu.available) say("gpu: %s\n", gpu.name.c_str());
+  say("%-8s %5s %-9s %-6s %11s %11s %11s  %s\n", "backend", "order", "precision", "result", "max abs", "max rel",
+      "rel L2", "worst (i,j,k)");
   int failed = 0, passed = 0, skipped = 0;
   for (const auto& entry : default_registry().entries()) {
     if (entry.uses_cuda && !gpu.available) {
-      std::printf("%-8s %5s %-9s %-6s %s\n", entry.name.c_str(), "all", "both", "skip", gpu.reason.c_str());
+      say("%-8s %5s %-9s %-6s %s\n", entry.name.c_str(), "all", "both", "skip", gpu.reason.c_str());
       ++skipped;
       continue;
     }
@@ -44,19 +86,18 @@ int verify(const VerifyOptions& o) {
         problem.grid = grid;
         problem.order = order;
         problem.dt = dt_from_cfl(grid, problem.alpha, 0.05);
-        const double tol = default_tolerance(precision);
-        const FieldDifference d =
-            precision == Precision::Float
-                ? check_against_reference<float>(entry.name, problem, initial, o.steps, tol, tol, o.device)
-                : check_against_reference<double>(entry.name, problem, initial, o.steps, tol, tol, o.device);
-        std::printf("%-8s %5d %-9s %-6s %11.3e %11.3e %11.3e  (%d,%d,%d)\n", entry.name.c_str(), order,
-                    precision_name(precision), d.pass() ? "pass" : "FAIL", d.max_abs, d.max_rel, d.rel_l2, d.worst.i,
-                    d.worst.j, d.worst.k);
+        const FieldDifference d = precision == Precision::Float
+                                      ? check_case<float>(entry, problem, initial, o.steps, options, route)
+                                      : check_case<double>(entry, problem, initial, o.steps, options, route);
+        say("%-8s %5d %-9s %-6s %11.3e %11.3e %11.3e  (%d,%d,%d)\n", entry.name.c_str(), order,
+            precision_name(precision), d.pass() ? "pass" : "FAIL", d.max_abs, d.max_rel, d.rel_l2, d.worst.i,
+            d.worst.j, d.worst.k);
         (d.pass() ? passed : failed)++;
       }
   }
-  std::printf("verify: %d passed, %d failed, %d backend(s) skipped\n", passed, failed, skipped);
-  return failed ? exit_code::mismatch : exit_code::ok;
+  say("verify: %d passed, %d failed, %d backend(s) skipped\n", passed, failed, skipped);
+  // Every rank exits with rank 0's verdict.
+  return ranks.on_any_rank(root && failed > 0) ? exit_code::mismatch : exit_code::ok;
 }
 
 }  // namespace
@@ -68,6 +109,9 @@ void add_verify_command(CLI::App& app, CommandAction& action) {
   sub->add_option("--steps", o->steps, "RK4 steps")->capture_default_str();
   sub->add_option("--device", o->device, "CUDA device ordinal")->capture_default_str();
   sub->add_option("--seed", o->seed, "seed of the random field")->capture_default_str();
+  sub->add_option("--halo-exchange", o->halo_exchange,
+                  "under mpirun, how GPU ranks exchange ghost planes: nccl or host (as for a run)")
+      ->capture_default_str();
   sub->callback([&action, o] { action = [o] { return verify(*o); }; });
 }
 

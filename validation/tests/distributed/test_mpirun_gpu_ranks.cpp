@@ -84,6 +84,17 @@ TEST(MpirunGpuRanks, NcclRanksWithoutAGpuOfTheirOwnExitTwo) {
   EXPECT_FALSE(fs::exists(out + "/heat.hdf.series")) << "work started before the refusal";
 }
 
+// A failure on one GPU rank mid-run (the test hook, as a CUDA error would) ends every rank with
+// exit 3, none left waiting in an exchange.
+TEST(MpirunGpuRanks, OneRankFailingMidRunEndsEveryRankWithExitThree) {
+  HEAT_REQUIRE_GPU();
+  const std::string out = test::temp_directory("gpu-fail");
+  const auto result = test::run_on(2, {"--backend", "tiled", "--n", "48", "--steps", "40", "--halo-exchange", "host",
+                                       "--output", out}, "HEATRK4_TEST_FAIL_RANK=1");
+  EXPECT_EQ(result.exit_code, 3) << (result.exit_code == 124 ? "the job hung:\n" : "") << result.output;
+  EXPECT_NE(result.output.find("rank 1: run failed: test hook"), std::string::npos) << result.output;
+}
+
 TEST(MpirunGpuRanks, UnknownHaloExchangeIsRefused) {
   const auto result = test::run_on(2, {"--backend", "cpu", "--n", "40", "--halo-exchange", "pigeon", "--format", "none"});
   EXPECT_EQ(result.exit_code, 2) << result.output;

@@ -276,5 +276,25 @@ TEST(MpirunHeatrk4, SnapshotWithAMissingSlabFileIsRefused) {
   }
 }
 
+// verify under mpirun checks every backend distributed (GPU ones where there is a GPU), prints
+// its table once, from rank 0, and every rank exits with its verdict.
+TEST(MpirunHeatrk4, VerifyRunsDistributedAndReportsOnce) {
+  const auto result = run_on(2, {"verify", "--n", "20", "--steps", "2", "--halo-exchange", "host"});
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  const std::string header = "against the cpu backend in double, on 2 rank(s)";
+  const auto first = result.output.find(header);
+  ASSERT_NE(first, std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find(header, first + 1), std::string::npos) << "printed by more than one rank:\n"
+                                                                        << result.output;
+  EXPECT_NE(result.output.find("cpu          8 double    pass"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("FAIL"), std::string::npos) << result.output;
+}
+
+TEST(MpirunHeatrk4, VerifyOnTooManyRanksExitsTwo) {
+  const auto result = run_on(3, {"verify", "--n", "12"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("ranks are too many"), std::string::npos) << result.output;
+}
+
 }  // namespace
 }  // namespace heat
