@@ -279,7 +279,8 @@ TEST(MpirunHeatrk4, SnapshotWithAMissingSlabFileIsRefused) {
 // verify under mpirun checks every backend distributed (GPU ones where there is a GPU), prints
 // its table once, from rank 0, and every rank exits with its verdict.
 TEST(MpirunHeatrk4, VerifyRunsDistributedAndReportsOnce) {
-  const auto result = run_on(2, {"verify", "--n", "20", "--steps", "2", "--halo-exchange", "host"});
+  // 40 points: 32 interior planes, the 16 ghost planes of each of 2 GPU ranks at order 8.
+  const auto result = run_on(2, {"verify", "--n", "40", "--steps", "2", "--halo-exchange", "host"});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   const std::string header = "against the cpu backend in double, on 2 rank(s)";
   const auto first = result.output.find(header);
