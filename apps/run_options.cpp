@@ -180,9 +180,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.backend_options.device = o.device;
   if (o.device < 0) throw InputError("--device " + std::to_string(o.device) + " must be 0 or more");
   plan.backend = resolve_backend(o, plan.backend_note);
-  if (o.halo_exchange == "nccl") plan.gpu_halos = GpuHaloRoute::Nccl;
-  else if (o.halo_exchange == "host") plan.gpu_halos = GpuHaloRoute::Host;
-  else throw InputError("--halo-exchange " + o.halo_exchange + " is not one of nccl, host");
+  plan.gpu_halos = parse_gpu_halo_route(o.halo_exchange);
 
   plan.init.kind = parse_init(o.init);
   plan.init_name = o.init;
@@ -220,6 +218,12 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.json = o.json;
   plan.quiet = o.quiet;
   return plan;
+}
+
+GpuHaloRoute parse_gpu_halo_route(const std::string& name) {
+  if (name == "nccl") return GpuHaloRoute::Nccl;
+  if (name == "host") return GpuHaloRoute::Host;
+  throw InputError("--halo-exchange " + name + " is not one of nccl, host");
 }
 
 void add_run_options(CLI::App& app, RunOptions& o) {

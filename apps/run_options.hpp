@@ -78,6 +78,9 @@ struct RunPlan {
   double start_time = 0;
 };
 
+// --halo-exchange's value; InputError for another.
+GpuHaloRoute parse_gpu_halo_route(const std::string& name);
+
 // Resolves and validates; throws InputError naming the value, the limit and the fix.
 // `file_grid` carries the grid read from --init-file (nullptr otherwise).
 RunPlan make_run_plan(const RunOptions& options, const Grid* file_grid = nullptr);

@@ -47,7 +47,7 @@ int verify(const VerifyOptions& o) {
   const Ranks& ranks = process_ranks();
   Grid grid{o.n, o.n, o.n};
   grid.hx = grid.hy = grid.hz = 1.0 / (o.n - 1);
-  GpuHaloRoute route = GpuHaloRoute::Nccl;
+  GpuHaloRoute route{};
   BackendOptions options;
   const bool has_gpu = gpu_count() > 0;
   // Everything that can refuse the input, on every rank before any work: the widest ghosts
@@ -55,9 +55,7 @@ int verify(const VerifyOptions& o) {
   ranks.validate_everywhere([&] {
     if (o.steps < 1) throw InputError("--steps " + std::to_string(o.steps) + " must be at least 1");
     require_grid_fits_order(grid, 8);
-    if (o.halo_exchange == "host") route = GpuHaloRoute::Host;
-    else if (o.halo_exchange != "nccl")
-      throw InputError("--halo-exchange " + o.halo_exchange + " is not one of nccl, host");
+    route = parse_gpu_halo_route(o.halo_exchange);
     decompose(grid, 8, ranks.size(), ranks.rank(), has_gpu ? GhostScheme::PerStep : GhostScheme::PerStage);
     options.device = has_gpu ? ranks.select_gpu(o.device, route) : o.device;
   });
