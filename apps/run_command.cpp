@@ -239,6 +239,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   hooks.snapshot_buffers = ranks.snapshots_beside_the_loop() ? plan.snapshot_buffers : 0;
   const auto write_delay = test_write_delay();
   hooks.first_step = plan.start_step;
+  hooks.first_plane = slab.box_begin;
   if (writer)
     hooks.snapshot = [&](const Field<T>& field, int done) {
       std::this_thread::sleep_for(write_delay);

@@ -40,6 +40,8 @@ struct LoopHooks {
   std::function<void(const Field<T>&, int steps_done)> snapshot;
   // The step number of the initial field (a restart's), so messages name the series' steps.
   int first_step = 0;
+  // The global z of u's first plane (a rank's box), so messages name the whole grid's points.
+  int first_plane = 0;
   // Gives back what the run holds on the backend's device, once the final field is on the host
   // and every earlier snapshot written: called while the writer writes the final one, so that
   // the process's exit need not wait for it. The loop touches the backend no more after it.
@@ -62,9 +64,10 @@ constexpr int kStepsBetweenFiniteChecks = 16;
 
 // A field that holds NaN or Inf has blown up; running on would only waste time. `last_finite`:
 // the steps done at the previous check, which found the field finite; `first_step`: the step
-// number of the run's initial field.
+// number of the run's initial field; `first_plane`: the global z of u's first plane.
 template <typename T>
-void require_finite(Backend<T>& backend, const Field<T>& u, int first_step, int last_finite, int steps_done) {
+void require_finite(Backend<T>& backend, const Field<T>& u, int first_step, int first_plane, int last_finite,
+                    int steps_done) {
   const long long at = backend.first_nonfinite();
   if (at < 0) return;
   const long long nx = u.nx(), ny = u.ny();
@@ -73,7 +76,7 @@ void require_finite(Backend<T>& backend, const Field<T>& u, int first_step, int 
            (first_step ? " (step " + std::to_string(done) + " of this run)" : "");
   };
   throw RunError("the field blew up: a non-finite value at (i, j, k) = (" + std::to_string(at % nx) + ", " +
-                 std::to_string(at / nx % ny) + ", " + std::to_string(at / (nx * ny)) + ") after step " +
+                 std::to_string(at / nx % ny) + ", " + std::to_string(first_plane + at / (nx * ny)) + ") after step " +
                  step_text(steps_done) + ", finite after step " + step_text(last_finite) +
                  ": is --cfl or --dt beyond stability?");
 }
@@ -131,7 +134,7 @@ LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
       backend.step(chunk_steps);
       // On the loop's thread, before a snapshot of this field is taken (the writer may still be
       // writing earlier ones).
-      require_finite(backend, u, hooks.first_step, done, done + chunk_steps);
+      require_finite(backend, u, hooks.first_step, hooks.first_plane, done, done + chunk_steps);
       const double dt = seconds_since(t0);
       t.compute_s += dt;
       done += chunk_steps;

@@ -139,14 +139,25 @@ TEST(BlowUp, TheTimeLoopChecksEveryFewSteps) {
   p.order = 2;
   p.alpha = 1;
   p.dt = dt_from_cfl(g, p.alpha, 0.01);
-  auto backend = default_registry().find("cpu")->make<double>(p, BackendOptions{});
-  Field<double> u = field_with_nonfinite<double>(g, {g.index(6, 6, 6)}, g.index(7, 7, 7));
-  try {
-    run_time_loop(*backend, u, 100000, LoopHooks<double>{});
-    FAIL() << "a non-finite field ran to the end";
-  } catch (const RunError& e) {
-    const std::string message = e.what();
-    EXPECT_NE(message.find("after step 1, finite after step 0"), std::string::npos) << message;
+  // The second time as a rank's box starting at plane 40 of the whole grid: the point named is
+  // the whole grid's.
+  int first_k = -1;
+  for (int first_plane : {0, 40}) {
+    auto backend = default_registry().find("cpu")->make<double>(p, BackendOptions{});
+    Field<double> u = field_with_nonfinite<double>(g, {g.index(6, 6, 6)}, g.index(7, 7, 7));
+    LoopHooks<double> hooks;
+    hooks.first_plane = first_plane;
+    try {
+      run_time_loop(*backend, u, 100000, hooks);
+      FAIL() << "a non-finite field ran to the end";
+    } catch (const RunError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find("after step 1, finite after step 0"), std::string::npos) << message;
+      std::smatch m;
+      ASSERT_TRUE(std::regex_search(message, m, std::regex(R"(\(i, j, k\) = \(\d+, \d+, (\d+)\))"))) << message;
+      if (first_plane == 0) first_k = std::stoi(m[1]);
+      else EXPECT_EQ(std::stoi(m[1]), first_k + first_plane) << message;
+    }
   }
 }
 
