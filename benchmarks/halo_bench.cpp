@@ -20,6 +20,7 @@
 #include "solver/field.hpp"
 #if HEAT_HAVE_NCCL
 #include "solver/device_buffer.cuh"
+#include "solver/distributed/gpu_halo_exchange.hpp"
 #include "solver/distributed/nccl_halo_exchange.hpp"
 #endif
 
@@ -115,7 +116,7 @@ int main(int argc, char** argv) {
     // A node short of GPUs is found on some ranks only: every rank must hear of it.
     heat::validate_on_every_rank(mpi.world(), [&] {
 #if HEAT_HAVE_NCCL
-      if (s.memory == "device") heat::select_local_device(mpi.local_rank(), mpi.local_size());
+      if (s.memory == "device") heat::select_rank_gpu(mpi.local_rank(), mpi.local_size(), heat::GpuHaloRoute::Nccl);
 #else
       if (s.memory == "device") throw heat::InputError("--memory device needs a build with CUDA, MPI and NCCL");
 #endif

@@ -15,18 +15,19 @@
 namespace heat {
 
 int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route) {
-  if (route == GpuHaloRoute::Nccl) {
-#if HEAT_HAVE_NCCL
-    return select_local_device(local_rank, local_size);
-#else
-    (void)local_size;
+#if !HEAT_HAVE_NCCL
+  if (route == GpuHaloRoute::Nccl)
     throw InputError("this build has no NCCL, so GPU ranks cannot exchange halos device to device: use "
                      "--halo-exchange host");
 #endif
-  }
   const int devices = gpu_count();
   if (devices == 0)
     throw InputError("this node has no usable CUDA device: GPU ranks need one (or use --backend cpu)");
+  if (route == GpuHaloRoute::Nccl && local_rank >= devices)
+    throw InputError(std::to_string(local_size) + " ranks run on this node but it has " + std::to_string(devices) +
+                     " CUDA devices: NCCL needs a GPU of its own for each rank (start at most " +
+                     std::to_string(devices) + " ranks per node, share the GPUs with --halo-exchange host, or use "
+                     "--backend cpu)");
   const int device = local_rank % devices;
   HEAT_CUDA_CHECK(cudaSetDevice(device));
   return device;

@@ -3,21 +3,8 @@
 #include "solver/cuda_check.cuh"
 #include "solver/distributed/mpi_check.hpp"
 #include "solver/distributed/nccl_check.hpp"
-#include "solver/gpu_info.hpp"
 
 namespace heat {
-
-int select_local_device(int local_rank, int local_size) {
-  const int devices = gpu_count();
-  if (devices == 0)
-    throw InputError("this node has no usable CUDA device: GPU ranks need one each (or use --backend cpu)");
-  if (local_rank >= devices)
-    throw InputError(std::to_string(local_size) + " ranks run on this node but it has " + std::to_string(devices) +
-                     " CUDA devices: each GPU rank needs a GPU of its own (start at most " + std::to_string(devices) +
-                     " ranks per node, or use --backend cpu)");
-  HEAT_CUDA_CHECK(cudaSetDevice(local_rank));
-  return local_rank;
-}
 
 NcclCommunicator::NcclCommunicator(MPI_Comm comm) {
   int rank = 0, size = 1;

@@ -14,10 +14,6 @@
 
 namespace heat {
 
-// The GPU of a rank: its node-local rank (MpiSession::local_rank). Makes it the calling thread's
-// current device. InputError (exit 2) when the node has fewer GPUs than ranks on it.
-int select_local_device(int local_rank, int local_size);
-
 // An NCCL communicator over the ranks of an MPI communicator, each on its current CUDA device.
 // Collective: every rank of `comm` constructs one at the same point.
 class NcclCommunicator {
