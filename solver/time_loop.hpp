@@ -159,7 +159,14 @@ LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
   timed(t.download_s, [&] { backend.download(u); });
   const bool backend_done = hooks.release_backend && pipeline->release_buffers_if_idle();
   pipeline->submit_held(u, steps);
-  if (backend_done) hooks.release_backend();
+  if (backend_done) {
+    try {
+      hooks.release_backend();
+    } catch (...) {
+      pipeline->finish_quietly();  // a failed release still writes the final snapshot
+      throw;
+    }
+  }
   pipeline->drain();
   t.output_wait_s = pipeline->wait_seconds();
   t.writer_s = pipeline->writer_seconds();

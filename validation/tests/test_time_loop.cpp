@@ -90,6 +90,23 @@ TEST(TimeLoop, ReleasesTheBackendWhileTheLastSnapshotIsWrittenOnlyWhenNoOtherIsP
   }
 }
 
+// A release that fails is reported, after the final snapshot it overlapped is written.
+TEST(TimeLoop, AFailedReleaseStillWritesTheFinalSnapshot) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  CountingBackend backend;
+  Field<double> u(g, 0.0);
+  std::vector<int> seen;
+  LoopHooks<double> hooks;
+  hooks.snapshot = [&](const Field<double>& field, int done) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(field(0, 0, 0), done);
+    seen.push_back(done);
+  };
+  hooks.release_backend = [] { throw RunError("the device would not let go"); };
+  EXPECT_THROW(run_time_loop(backend, u, 20, hooks), RunError);
+  EXPECT_EQ(seen, std::vector<int>{20});
+}
+
 // A field that still changes at the last step (cfl 0.05: the grid's slowest mode keeps about 4%
 // of its amplitude), so a driver that stopped early or ran on misses the reference by far more
 // than the tolerance.
