@@ -45,8 +45,8 @@ struct ColumnPairTile {
   static constexpr int kThreads = TX * TY;
   static constexpr int kMinBlocks = MinBlocks;
   // The first tile starts at column 0, not at the interior's first (r), so that where a row is a
-  // multiple of 8 floats every tile row's loads start on a 32-byte sector (worklog t14:
-  // the pairs 2-3% faster at 600^3 than from column r), for a column of tiles that overlaps the boundary layer.
+  // multiple of 8 floats every tile row's loads start on a 32-byte sector and touch no sector
+  // more than they need; the price is a column of tiles that overlaps the boundary layer.
   static constexpr int kFirstX = 0;
   static_assert(kFirstX % 2 == 0, "own pairs start on even columns: the vector accesses need it");
   static_assert(TX % 16 == 0 && kThreads <= 1024, "a warp spans 32 columns or more, at most 1024 threads");

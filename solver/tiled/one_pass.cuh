@@ -27,8 +27,8 @@
 
 namespace heat {
 
-// Two planes ahead in float fit 64 registers per thread with 1024 threads per SM (without the
-// bound ptxas takes 74-80, and loses a quarter or half of the warps); in double they would spill.
+// Two planes ahead in float fit 64 registers per thread with 1024 threads per SM (unbounded, the
+// compiler takes more and the SM holds fewer warps); in double that bound would spill.
 template <typename T, int Ahead, int Threads>
 constexpr int plane_min_blocks() {
   return Ahead > 1 && sizeof(T) == sizeof(float) ? 1024 / Threads : 0;

@@ -1,16 +1,17 @@
 // tiled: the RK4 step in 2.5D shared-memory kernels. The step runs in its Horner form
 // (horner_form.cuh: four passes v = u + c * a*Lap(v before)), grouped into kernels by a
-// configuration. The default of each order and precision, and why (benchmarks/worklog.md, 600^3):
+// configuration. The default of each order and precision, and why (benchmarks/worklog.md, "The
+// tiled defaults", has the times at 600^3 behind each choice):
 //
-// order prec    kernels per step (file)          configuration              ms per step, H200 unless marked
-// 2     float   1: all four passes (four_passes) all4/56x40/c2x2/b1         1.03; pairs 1.60 (t18)
-// 2     double  1: all four passes (four_passes) all4/24x40/c2x2/b1         2.05; one row/thread 2.29 (t19)
-// 4     float   2: two passes each (two_passes)  pairs/64x16/c2x1/b2+0      2.32; unbounded 2.94 (t15); all4 3.02
-// 4     double  2: two passes each (two_passes)  pairs/32x16/c2x1           4.22; 64x8 tiles 5.29 (t15)
-// 6     float   2: two passes each (two_passes)  pairs/64x16/c2x1           H100 3.26; one pass 3.93 (t22); H200 +1.5%
-// 6     double  4: one pass each (copy engine)   horner/32x16/c2x1/a2/tma2  5.86; pairs 7.03 (t22); H100 pairs -8%
-// 8     float   4: one pass each (one_pass)      horner/64x16/c2x1/a2       3.34; pairs 5.34 (t22); tma2 +-1.5% (t22c)
-// 8     double  4: one pass each (copy engine)   horner/32x16/c2x1/a2/tma2  5.82; own loads 6.34 (t17); H100 too (t22c)
+// order prec    kernels per step (file)          configuration              why
+// 2     float   1: all four passes (four_passes) all4/56x40/c2x2/b1         2 arrays; at r = 1 recompute is cheap
+// 2     double  1: all four passes (four_passes) all4/24x40/c2x2/b1         as float; 2 rows/thread: fewer shared loads
+// 4     float   2: two passes each (two_passes)  pairs/64x16/c2x1/b2+0      all4's halo of 8 costs more than it saves
+// 4     double  2: two passes each (two_passes)  pairs/32x16/c2x1           re-reads less halo than 64x8 tiles
+// 6     float   2: two passes each (two_passes)  pairs/64x16/c2x1           SM-bound: ahead on H100, level on H200
+// 6     double  4: one pass each (copy engine)   horner/32x16/c2x1/a2/tma2  pairs' registers outweigh 6 fewer arrays
+// 8     float   4: one pass each (one_pass)      horner/64x16/c2x1/a2       pairs' recompute costs more than it saves
+// 8     double  4: one pass each (copy engine)   horner/32x16/c2x1/a2/tma2  the copy engine frees the loads' registers
 //
 // Grouping more passes per kernel moves fewer arrays per step (11 for single passes, 5 for pairs,
 // 2 for all four) but recomputes the earlier passes on a halo of r per pass, and holds more in
@@ -33,7 +34,7 @@
 #endif
 
 // nvcc's front end reports static members of a configuration that one of its instantiations never
-// reads as "declared but never referenced" (#177): OnePassConfig's kCopiesPlanes where
+// reads as "declared but never referenced" (diagnostic 177): OnePassConfig's kCopiesPlanes where
 // CopyEngineConfig hides it, and the like. Each is read wherever a configuration is built; the
 // warnings would only bury the ones that matter.
 #pragma nv_diag_suppress 177
@@ -159,7 +160,7 @@ struct DefaultOf<4, double> {
 };
 
 // The sweep's lists (HEAT_TILED_SWEEP): the other shapes of each family at the orders where it
-// is a default or within reach of one in the last sweeps.
+// is a default or close to one.
 //
 // One pass per kernel, at every order: 64x8 and 64x16 (32x16 in double) tiles, one or two planes
 // ahead; float also two rows per thread (64x16/c2x2); from order 6 also the copy engine's passes,
@@ -179,9 +180,9 @@ struct OnePassShapes {
 
 // Two passes per kernel, at orders 2 to 6: 64x8 and 64x16 (32x16 in double) tiles at orders 2
 // and 4, and in float the bounded shape (order 2: the second kernel to four blocks of 256 threads;
-// order 4: the default's); at order 6 only the wide shape, the only one near the single passes
-// (t22). Not at order 8, where the one shape whose planes fit static shared memory ran 60% (H200)
-// and 31% (H100) behind the single passes (t22).
+// order 4: the default's); at order 6 only the wide shape, the only one near the single passes.
+// Not at order 8, where the one shape whose planes fit static shared memory holds so many
+// registers (one block of 8 warps per SM) that it falls far behind the single passes.
 template <int R, typename T>
 struct TwoPassShapes {
   static constexpr int kWideThreadsX = sizeof(T) == sizeof(float) ? 32 : 16;
@@ -195,7 +196,7 @@ struct TwoPassShapes {
 };
 
 // All four passes per kernel, at order 2 (regions of 64 or 32 columns by 16 to 48 rows), and one
-// float shape at order 4, where the halo of 8 leaves it behind the pairs (t18).
+// float shape at order 4, where the recompute on its halo of 8 costs more than the pairs' traffic.
 template <int R, typename T>
 struct FourPassShapes {
   using List = ConfigList<>;

@@ -14,8 +14,8 @@
 // columns and ring points (b..a). As in one_pass.cuh, the z loop is unrolled so that these
 // queues rotate by renaming, what global memory gives is loaded a plane ahead, and every access is
 // a 32-bit index from the block's first plane. Where rows have an even length, each own pair is
-// loaded and stored as one vector access (worklog t15: the defaults 3-13%
-// faster).
+// loaded and stored as one vector access, which halves the own columns' load and store
+// instructions and their address arithmetic.
 #pragma once
 
 #include "solver/cuda_backend.cuh"
@@ -34,8 +34,8 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
   using Base::R, Base::kTileX, Base::kTileY, Base::kThreads;
   using typename Base::T;
   static constexpr int kSecondMinBlocks = SecondMinBlocks;
-  // Planes loaded ahead of the one computed. Two would spill: the kernel of passes 3-4 at order 4
-  // float bounded to 64 registers spills 164 bytes two ahead, 56 one ahead (ptxas).
+  // Planes loaded ahead of the one computed. Two would spill wherever the registers are bounded:
+  // the kernel of passes 3-4, which also holds u's queues, spills at 64 registers even one ahead.
   static constexpr int kAhead = 1;
   static constexpr int kReach = pair_reach(R);
   // Planes of `in`: the tile with a halo of 2r (even, so the own pairs stay aligned).
