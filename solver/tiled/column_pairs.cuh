@@ -83,22 +83,22 @@ constexpr int z_unroll(int span, int period_a, int period_b) {
   return ceil_div(span, common) * common;
 }
 
-// a*Lap at the thread's own pair of columns in M rows of a shared plane (pitch P, own_slot the
+// a*Lap at the thread's own pair of columns in M rows of a shared plane (rows Pitch apart, own_slot the
 // pair's first column in its first row), the z neighbours from queue: x neighbours two at a time,
 // the y neighbours among the own rows from registers.
-template <int R, int M, int P, typename T, int C, int Q>
+template <int R, int M, int Pitch, typename T, int C, int Q>
 __device__ __forceinline__ void pair_laplacians(const T* plane, int own_slot, const T (&queue)[C][Q],
                                                 const StencilWeights<R, T>& w, T (&lap)[C]) {
-  constexpr int K = pair_reach(R);
-  auto pair_at = [&](int row, int column_offset) { return load_pair(plane + own_slot + row * P + column_offset); };
-  T x_side[M][2 * K], y_side[2 * R][2];
+  constexpr int Reach = pair_reach(R);
+  auto pair_at = [&](int row, int column_offset) { return load_pair(plane + own_slot + row * Pitch + column_offset); };
+  T x_side[M][2 * Reach], y_side[2 * R][2];
 #pragma unroll
   for (int m = 0; m < M; ++m)
 #pragma unroll
-    for (int p = 0; p < K; p += 2) {
-      const Pair<T> left = pair_at(m, p - K), right = pair_at(m, 2 + p);
+    for (int p = 0; p < Reach; p += 2) {
+      const Pair<T> left = pair_at(m, p - Reach), right = pair_at(m, 2 + p);
       x_side[m][p] = left.x, x_side[m][p + 1] = left.y;
-      x_side[m][K + p] = right.x, x_side[m][K + p + 1] = right.y;
+      x_side[m][Reach + p] = right.x, x_side[m][Reach + p + 1] = right.y;
     }
 #pragma unroll
   for (int i = 0; i < R; ++i) {
@@ -107,7 +107,7 @@ __device__ __forceinline__ void pair_laplacians(const T* plane, int own_slot, co
     y_side[R + i][0] = above.x, y_side[R + i][1] = above.y;
   }
   auto x_at = [&](int m, int e) {
-    return e == 0 || e == 1 ? queue[2 * m + e][R] : x_side[m][e < 0 ? K + e : K + e - 2];
+    return e == 0 || e == 1 ? queue[2 * m + e][R] : x_side[m][e < 0 ? Reach + e : Reach + e - 2];
   };
   auto y_at = [&](int r, int j) {
     return r >= 0 && r < M ? queue[2 * r + j][R] : y_side[r < 0 ? R + r : R + r - M][j];
@@ -123,26 +123,27 @@ __device__ __forceinline__ void pair_laplacians(const T* plane, int own_slot, co
   }
 }
 
-// The 2r+1 planes (W) of a z queue rotating through Q slots that start at slot `first`, oldest
+// The Window = 2r+1 planes of a z queue rotating through Q slots that start at slot `first`, oldest
 // first: with `first` known at compile time (an unrolled z loop), a renaming, not a copy.
-template <int W, typename T, int C, int Q>
-__device__ __forceinline__ void queue_window(const T (&queue)[C][Q], int first, T (&window)[C][W]) {
+template <int Window, typename T, int C, int Q>
+__device__ __forceinline__ void queue_window(const T (&queue)[C][Q], int first, T (&window)[C][Window]) {
 #pragma unroll
   for (int c = 0; c < C; ++c)
 #pragma unroll
-    for (int q = 0; q < W; ++q) window[c][q] = queue[c][(first + q) % Q];
+    for (int q = 0; q < Window; ++q) window[c][q] = queue[c][(first + q) % Q];
 }
 
-// A thread's share of a shared plane: its own pairs of columns in M rows of pitch P (the centre of
+// A thread's share of a shared plane: its own pairs of columns in M rows Pitch apart (the centre of
 // each column's window) and its halo points (slot -1: none).
-template <int M, int P, typename T, int C, int W, int H>
-__device__ __forceinline__ void store_plane_share(T* plane, int own_slot, const T (&window)[C][W],
-                                                  const int (&halo_slot)[H], const T (&halo)[H]) {
-  constexpr int centre = W / 2;
+template <int M, int Pitch, typename T, int C, int Window, int HaloPoints>
+__device__ __forceinline__ void store_plane_share(T* plane, int own_slot, const T (&window)[C][Window],
+                                                  const int (&halo_slot)[HaloPoints], const T (&halo)[HaloPoints]) {
+  constexpr int centre = Window / 2;
 #pragma unroll
-  for (int m = 0; m < M; ++m) store_pair(plane + own_slot + m * P, window[2 * m][centre], window[2 * m + 1][centre]);
+  for (int m = 0; m < M; ++m)
+    store_pair(plane + own_slot + m * Pitch, window[2 * m][centre], window[2 * m + 1][centre]);
 #pragma unroll
-  for (int i = 0; i < H; ++i)
+  for (int i = 0; i < HaloPoints; ++i)
     if (halo_slot[i] >= 0) plane[halo_slot[i]] = halo[i];
 }
 

@@ -53,9 +53,9 @@ struct FourPassTile {
 };
 
 // Calls f(std::integral_constant<int, p>) for p = 0 .. N-1: a pass index known at compile time.
-template <typename F, int... P>
-__device__ __forceinline__ void for_each_index_of(F&& f, std::integer_sequence<int, P...>) {
-  (f(std::integral_constant<int, P>{}), ...);
+template <typename F, int... Indices>
+__device__ __forceinline__ void for_each_index_of(F&& f, std::integer_sequence<int, Indices...>) {
+  (f(std::integral_constant<int, Indices>{}), ...);
 }
 template <int N, typename F>
 __device__ __forceinline__ void for_each_index(F&& f) {
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     four_passes_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 4> a) {
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, A = Tile::kAhead, Q = Tile::kUnroll;
-  constexpr int P = Tile::kPitch, H = Tile::kReach, W = 2 * R + 1;
+  constexpr int Pitch = Tile::kPitch, Reach = Tile::kReach, Window = 2 * R + 1;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   T(*const sets)[4][Tile::kPlane] = reinterpret_cast<T(*)[4][Tile::kPlane]>(shared_bytes);
   const GridDims& d = a.dims;
@@ -91,14 +91,15 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 
   const int region_x = 2 * tx, region_y = ty * M;
   int own_at[C];
-  const unsigned computes = own_columns<R>(d, x0 - H + region_x, y0 - H + region_y, own_at);
+  const unsigned computes = own_columns<R>(d, x0 - Reach + region_x, y0 - Reach + region_y, own_at);
   unsigned stores = 0;  // the computed own columns in the output tile
 #pragma unroll
   for (int c = 0; c < C; ++c) {
     const int x = region_x + c % 2, y = region_y + c / 2;
-    if (x >= H && x < H + Tile::kTileX && y >= H && y < H + Tile::kTileY) stores |= computes & (1u << c);
+    const bool in_tile = x >= Reach && x < Reach + Tile::kTileX && y >= Reach && y < Reach + Tile::kTileY;
+    if (in_tile) stores |= computes & (1u << c);
   }
-  const int own_slot = (region_y + R) * P + Tile::kPad + region_x;
+  const int own_slot = (region_y + R) * Pitch + Tile::kPad + region_x;
 
   // The arrays seen from the block's first plane a_first: it reads planes a_first - r ..
   // a_end - 1 + r, which the launcher keeps within 32-bit offsets. A plane beyond the grid reads
@@ -125,7 +126,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       for (int p = 0; p < 4; ++p)
 #pragma unroll
         for (int m = 0; m < M; ++m)
-          store_pair(planes[p] + own_slot + m * P, queues[p][2 * m][(k + 4 * R - p * R) % Q],
+          store_pair(planes[p] + own_slot + m * Pitch, queues[p][2 * m][(k + 4 * R - p * R) % Q],
                      queues[p][2 * m + 1][(k + 4 * R - p * R) % Q]);
       if (za + A < a_end)
         load_own<AlignedPairs>(u, clamped_plane_at(za + R + A), own_at, queues[0], (k + 5 * R + A) % Q);
@@ -134,9 +135,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       for_each_index<4>([&](auto pass) {
         constexpr int p = decltype(pass)::value;
         const int zp = za - p * R, centre = (k + 4 * R - p * R) % Q;
-        T window[C][W], lap[C], result[C];
+        T window[C][Window], lap[C], result[C];
         queue_window(queues[p], centre + Q - R, window);
-        pair_laplacians<R, M, P>(planes[p], own_slot, window, a.weights, lap);
+        pair_laplacians<R, M, Pitch>(planes[p], own_slot, window, a.weights, lap);
         const bool z_inside = zp >= R && zp < d.nz - R;
 #pragma unroll
         for (int c = 0; c < C; ++c) {

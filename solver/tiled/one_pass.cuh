@@ -62,31 +62,32 @@ template <class Tile, bool FromU, bool AlignedPairs>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     one_pass_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 1> a) {
   using T = typename Tile::T;
-  constexpr int R = Tile::R, M = Tile::kRows, P = Tile::kPitch, H = Tile::kHaloPerThread, K = Tile::kPad;
-  constexpr int TX = Tile::kTileX, C = 2 * M;  // own column c = 2*row + (0 or 1)
+  constexpr int R = Tile::R, M = Tile::kRows, Pitch = Tile::kPitch, Pad = Tile::kPad;
+  constexpr int HaloPerThread = Tile::kHaloPerThread;
+  constexpr int TileX = Tile::kTileX, C = 2 * M;  // own column c = 2*row + (0 or 1)
   __shared__ __align__(16) T planes[2][Tile::kPlane];
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int x0 = Tile::kFirstX + int(blockIdx.x) * TX, y0 = R + int(blockIdx.y) * Tile::kTileY;
+  const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * Tile::kTileY;
   const int z_begin = R + int(blockIdx.z) * a.z_chunk;
   const int z_end = min(z_begin + a.z_chunk, d.nz - R);
   const int stride_y = int(d.stride_y), stride_z = int(d.stride_z);
 
   int own_at[C];
   const unsigned computes = own_columns<R>(d, x0 + 2 * tx, y0 + ty * M, own_at);
-  const int own_slot = (ty * M + R) * P + K + 2 * tx;  // the pair's first column; row m adds m*P
+  const int own_slot = (ty * M + R) * Pitch + Pad + 2 * tx;  // the pair's first column; row m adds m*Pitch
 
   // The halo points this thread loads, spread over the block: strips above and below the tile
   // first (whole rows, coalesced), then the strips left and right. -1: no point.
-  int halo_slot[H];
-  int halo_at[H];
+  int halo_slot[HaloPerThread];
+  int halo_at[HaloPerThread];
 #pragma unroll
-  for (int i = 0; i < H; ++i) {
+  for (int i = 0; i < HaloPerThread; ++i) {
     const int h = ty * Tile::kThreadsX + tx + i * Tile::kThreads;
     int x, y;
-    ring_point(h, R, 0, TX, TX, Tile::kTileY, x, y);
+    ring_point(h, R, 0, TileX, TileX, Tile::kTileY, x, y);
     const bool stored = h < Tile::kHaloPoints && in_grid(d, x0 + x, y0 + y);
-    halo_slot[i] = stored ? (y + R) * P + K + x : -1;
+    halo_slot[i] = stored ? (y + R) * Pitch + Pad + x : -1;
     // A point outside the grid loads the plane's first point instead (no predicate) and is never stored.
     halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
   }
@@ -107,12 +108,12 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   // columns) rotates through A+1 slots the same way, so Q is a multiple of A+1 (and even: the
   // shared planes alternate).
   constexpr int A = Tile::kAhead, Q = Tile::kUnroll;
-  T queue[C][Q], halo[A + 1][H], u_ahead[C][A + 1];
+  T queue[C][Q], halo[A + 1][HaloPerThread], u_ahead[C][A + 1];
   auto fetch = [&](int slot, int newest_slot, int z) {  // plane z's halo and u, plane z + r
     load_own<AlignedPairs>(in, plane_at(z + R), own_at, queue, newest_slot);
     if constexpr (!FromU) load_own<AlignedPairs>(u, plane_at(z), own_at, u_ahead, slot);
 #pragma unroll
-    for (int i = 0; i < H; ++i) halo[slot][i] = in[plane_at(z) + halo_at[i]];
+    for (int i = 0; i < HaloPerThread; ++i) halo[slot][i] = in[plane_at(z) + halo_at[i]];
   };
 #pragma unroll
   for (int q = 0; q < 2 * R; ++q) load_own<AlignedPairs>(in, plane_at(z_begin - R + q), own_at, queue, q);
@@ -128,14 +129,14 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       T* const plane = planes[k & 1];
       T here[C][2 * R + 1];  // this plane's z queue, oldest first
       queue_window(queue, k, here);
-      store_plane_share<M, P>(plane, own_slot, here, halo_slot, halo[k % (A + 1)]);
+      store_plane_share<M, Pitch>(plane, own_slot, here, halo_slot, halo[k % (A + 1)]);
       if (z + A < z_end) fetch((k + A) % (A + 1), (k + 2 * R + A) % Q, z + A);
       __syncthreads();
 
       // The neighbours from the shared plane, two at a time (x pairs, and the pairs of the r rows
       // above and below).
       T lap[C], result[C];
-      pair_laplacians<R, M, P>(plane, own_slot, here, a.weights, lap);
+      pair_laplacians<R, M, Pitch>(plane, own_slot, here, a.weights, lap);
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         const T u_here = FromU ? here[c][R] : u_ahead[c][k % (A + 1)];

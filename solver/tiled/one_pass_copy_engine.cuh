@@ -52,18 +52,18 @@ struct CopyEngineArgs {
 };
 
 // Planes j = 0, 1, ... of a block are z = z_begin - r + j, up to z_end - 1 + r; plane j goes to
-// stage j % S and is phase j / S of that stage's mbarrier. Iteration z (plane j = z - z_begin + r)
+// stage j % Stages and is phase j / Stages of that stage's mbarrier. Iteration z (plane j = z - z_begin + r)
 // waits for plane j + r, moves its own pairs into the z queue, and reads plane j's x-y neighbours;
 // after the block's barrier that ends it no thread reads planes up to j again, so thread 0 asks
-// for the planes up to j + S, into the stages those planes free. The first 2r planes fill the
-// queue before the loop (S may be less than 2r: the first r planes' stages are refilled midway).
+// for the planes up to j + Stages, into the stages those planes free. The first 2r planes fill the
+// queue before the loop (Stages may be less than 2r: the first r planes' stages are refilled midway).
 template <class Tile, bool FromU>
 __global__ void __launch_bounds__(Tile::kThreads)
     copy_engine_pass_kernel(const __grid_constant__ CopyEngineArgs<Tile::R, typename Tile::T> args) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using T = typename Tile::T;
-  constexpr int R = Tile::R, M = Tile::kRows, P = Tile::kPitch, K = Tile::kPad, C = 2 * M;
-  constexpr int S = Tile::kStages, A = Tile::kAhead, Q = Tile::kUnroll;
+  constexpr int R = Tile::R, M = Tile::kRows, Pitch = Tile::kPitch, Pad = Tile::kPad, C = 2 * M;
+  constexpr int Stages = Tile::kStages, A = Tile::kAhead, Q = Tile::kUnroll;
   extern __shared__ unsigned char shared_bytes[];
   const auto& a = args.pass;
   const GridDims& d = a.dims;
@@ -78,18 +78,18 @@ __global__ void __launch_bounds__(Tile::kThreads)
   // The ring from the first 128-byte boundary of the block's shared memory, its mbarriers after it.
   const unsigned shared_at = unsigned(__cvta_generic_to_shared(shared_bytes));
   T* const ring = reinterpret_cast<T*>(shared_bytes + ((128 - shared_at % 128) % 128));
-  uint64_t* const arrived = reinterpret_cast<uint64_t*>(ring + S * Tile::kStageValues);
-  auto stage = [&](int j) { return ring + (j % S) * Tile::kStageValues; };
+  uint64_t* const arrived = reinterpret_cast<uint64_t*>(ring + Stages * Tile::kStageValues);
+  auto stage = [&](int j) { return ring + (j % Stages) * Tile::kStageValues; };
   auto copy_plane = [&](int j) {  // the issuer only
-    const int coords[3] = {x0 - K, y0 - R, z_begin - R + j};
-    uint64_t* const bar = arrived + j % S;
+    const int coords[3] = {x0 - Pad, y0 - R, z_begin - R + j};
+    uint64_t* const bar = arrived + j % Stages;
     cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, bar,
                                          uint32_t(Tile::kPlaneBytes));
     cuda::ptx::cp_async_bulk_tensor(cuda::ptx::space_cluster, cuda::ptx::space_global, stage(j), &args.in_map, coords,
                                     bar);
   };
   auto await_plane = [&](int j) {
-    while (!cuda::ptx::mbarrier_try_wait_parity(arrived + j % S, uint32_t(j / S % 2))) {
+    while (!cuda::ptx::mbarrier_try_wait_parity(arrived + j % Stages, uint32_t(j / Stages % 2))) {
     }
     return stage(j);
   };
@@ -100,16 +100,16 @@ __global__ void __launch_bounds__(Tile::kThreads)
       for (; next_copy < planes && next_copy <= last; ++next_copy) copy_plane(next_copy);
   };
   if (issuer) {
-    for (int s = 0; s < S; ++s) cuda::ptx::mbarrier_init(arrived + s, 1);
+    for (int s = 0; s < Stages; ++s) cuda::ptx::mbarrier_init(arrived + s, 1);
     // The copy engine (the async proxy) must see the initialised mbarriers.
     cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
   }
-  copy_up_to(S - 1);
+  copy_up_to(Stages - 1);
   __syncthreads();  // no thread waits on an mbarrier before it is initialised
 
   int own_at[C];
   const unsigned computes = own_columns<R>(d, x0 + 2 * tx, y0 + ty * M, own_at);
-  const int own_slot = (ty * M + R) * P + K + 2 * tx;  // the pair's first column in a box; row m adds m*P
+  const int own_slot = (ty * M + R) * Pitch + Pad + 2 * tx;  // the pair's first column in a box; row m adds m*Pitch
 
   const long long block_at = (long long)(z_begin - R) * d.stride_z;
   const T* const u = view_at(a.u, block_at);
@@ -120,7 +120,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
   auto queue_own = [&](const T* box, int slot) {
 #pragma unroll
     for (int m = 0; m < M; ++m) {
-      const Pair<T> pair = load_pair(box + own_slot + m * P);
+      const Pair<T> pair = load_pair(box + own_slot + m * Pitch);
       queue[2 * m][slot] = pair.x, queue[2 * m + 1][slot] = pair.y;
     }
   };
@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
 #pragma unroll
   for (int q = 0; q < R; ++q) queue_own(await_plane(q), q);
   __syncthreads();
-  copy_up_to(R - 1 + S);
+  copy_up_to(R - 1 + Stages);
 #pragma unroll
   for (int q = R; q < 2 * R; ++q) queue_own(await_plane(q), q);
   if constexpr (!FromU)
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
       T here[C][2 * R + 1];
       queue_window(queue, k, here);
       T lap[C], result[C];
-      pair_laplacians<R, M, P>(stage(j), own_slot, here, a.weights, lap);
+      pair_laplacians<R, M, Pitch>(stage(j), own_slot, here, a.weights, lap);
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         const T u_here = FromU ? here[c][R] : u_ahead[c][k % (A + 1)];
@@ -155,7 +155,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
       }
       store_own<true>(out, plane_at(z), own_at, computes, result);
       __syncthreads();  // planes up to j are read
-      copy_up_to(j + S);
+      copy_up_to(j + Stages);
     }
   }
 #else

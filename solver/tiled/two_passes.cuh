@@ -72,14 +72,14 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
     two_passes_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 2> a) {
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, A = Tile::kAhead, Q = Tile::kUnroll;
-  constexpr int PI = Tile::kPitchIn, PV = Tile::kPitchV, S = Tile::kSlotsIn;
-  constexpr int H = Tile::kHaloInPerThread, G = Tile::kRingPerThread;
-  constexpr int TXC = Tile::kTileX, TYC = Tile::kTileY;
-  __shared__ __align__(16) T in_planes[S][Tile::kPlaneIn];
+  constexpr int PitchIn = Tile::kPitchIn, PitchV = Tile::kPitchV, SlotsIn = Tile::kSlotsIn;
+  constexpr int HaloPerThread = Tile::kHaloInPerThread, RingPerThread = Tile::kRingPerThread;
+  constexpr int TileX = Tile::kTileX, TileY = Tile::kTileY;
+  __shared__ __align__(16) T in_planes[SlotsIn][Tile::kPlaneIn];
   __shared__ __align__(16) T v_plane[Tile::kPlaneV];
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y, t = ty * Tile::kThreadsX + tx;
-  const int x0 = Tile::kFirstX + int(blockIdx.x) * TXC, y0 = R + int(blockIdx.y) * TYC;
+  const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * TileY;
   const int z_begin = R + int(blockIdx.z) * a.z_chunk;
   const int z_end = min(z_begin + a.z_chunk, d.nz - R);
   // The first pass runs on planes a_first..a_end-1: the chunk and r planes either side.
@@ -88,36 +88,37 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
 
   int own_at[C];
   const unsigned computes = own_columns<R>(d, x0 + 2 * tx, y0 + ty * M, own_at);
-  const int own_in_slot = (ty * M + 2 * R) * PI + Tile::kPadIn + 2 * tx;
-  const int own_v_slot = (ty * M + R) * PV + Tile::kReach + 2 * tx;
+  const int own_in_slot = (ty * M + 2 * R) * PitchIn + Tile::kPadIn + 2 * tx;
+  const int own_v_slot = (ty * M + R) * PitchV + Tile::kReach + 2 * tx;
 
   // The halo of `in` this thread loads: strips of 2r rows above and below (full width), then 2r
   // columns left and right of the tile's rows. -1: not stored (outside the grid, or no point).
-  int halo_slot[H], halo_at[H];
+  int halo_slot[HaloPerThread], halo_at[HaloPerThread];
 #pragma unroll
-  for (int i = 0; i < H; ++i) {
+  for (int i = 0; i < HaloPerThread; ++i) {
     const int h = t + i * Tile::kThreads;
     int x, y;
-    ring_point(h, 2 * R, -2 * R, PI, TXC, TYC, x, y);
+    ring_point(h, 2 * R, -2 * R, PitchIn, TileX, TileY, x, y);
     const bool stored = h < Tile::kHaloIn && in_grid(d, x0 + x, y0 + y);
-    halo_slot[i] = stored ? (y + 2 * R) * PI + Tile::kPadIn + x : -1;
+    halo_slot[i] = stored ? (y + 2 * R) * PitchIn + Tile::kPadIn + x : -1;
     halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
   }
   // The ring points whose first pass this thread computes (strips of r above and below, r left
   // and right; no corners): their slots in both kinds of plane and whether computed or u itself.
-  // Every thread runs the first pass on all G (a select keeps u where it is not computed), so a
-  // point beyond the ring (the last i only) reads the tile's first point and is not stored.
-  int ring_in_slot[G], ring_v_slot[G], ring_at[G];
+  // Every thread runs the first pass on all RingPerThread of its points (a select keeps u where it
+  // is not computed), so a point beyond the ring (the last i only) reads the tile's first point
+  // and is not stored.
+  int ring_in_slot[RingPerThread], ring_v_slot[RingPerThread], ring_at[RingPerThread];
   unsigned ring_computes = 0;
-  const bool last_ring_point = t + (G - 1) * Tile::kThreads < Tile::kRing;
+  const bool last_ring_point = t + (RingPerThread - 1) * Tile::kThreads < Tile::kRing;
 #pragma unroll
-  for (int i = 0; i < G; ++i) {
+  for (int i = 0; i < RingPerThread; ++i) {
     const int h = t + i * Tile::kThreads;
     int x = 0, y = 0;
-    if (h < Tile::kRing) ring_point(h, R, 0, TXC, TXC, TYC, x, y);
+    if (h < Tile::kRing) ring_point(h, R, 0, TileX, TileX, TileY, x, y);
     if (h < Tile::kRing && in_interior<R>(d, x0 + x, y0 + y)) ring_computes |= 1u << i;
-    ring_in_slot[i] = (y + 2 * R) * PI + Tile::kPadIn + x;
-    ring_v_slot[i] = (y + R) * PV + Tile::kReach + x;
+    ring_in_slot[i] = (y + 2 * R) * PitchIn + Tile::kPadIn + x;
+    ring_v_slot[i] = (y + R) * PitchV + Tile::kReach + x;
     ring_at[i] = in_grid(d, x0 + x, y0 + y) ? (y0 + y) * stride_y + x0 + x : 0;
   }
 
@@ -132,7 +133,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
   // it reads the grid's nearest plane, whose values reach only stencils that are never computed.
   auto clamped_plane_at = [&](int p) { return plane_at(min(max(p, 0), d.nz - 1)); };
 
-  T in_q[C][Q], v_q[C][Q], ring_q[G][Q], u_q[C][Q], ring_u_q[G][Q], halo[A + 1][H];
+  T in_q[C][Q], v_q[C][Q], ring_q[RingPerThread][Q], u_q[C][Q], ring_u_q[RingPerThread][Q], halo[A + 1][HaloPerThread];
 #pragma unroll
   for (int j = 0; j < 2 * R; ++j) load_own<AlignedPairs>(in, clamped_plane_at(a_first - R + j), own_at, in_q, j);
   // What iteration k (plane za) needs from global memory: the own columns' newest plane za + r, the
@@ -141,10 +142,10 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
     load_own<AlignedPairs>(in, clamped_plane_at(za + R), own_at, in_q, (k + 2 * R) % Q);
     if constexpr (!FromU) load_own<AlignedPairs>(u, plane_at(za), own_at, u_q, k % Q);
 #pragma unroll
-    for (int i = 0; i < H; ++i) halo[k % (A + 1)][i] = in[plane_at(za) + halo_at[i]];
+    for (int i = 0; i < HaloPerThread; ++i) halo[k % (A + 1)][i] = in[plane_at(za) + halo_at[i]];
     if constexpr (!FromU)
 #pragma unroll
-      for (int i = 0; i < G; ++i) ring_u_q[i][k % Q] = u[plane_at(za) + ring_at[i]];
+      for (int i = 0; i < RingPerThread; ++i) ring_u_q[i][k % Q] = u[plane_at(za) + ring_at[i]];
   };
 #pragma unroll
   for (int j = 0; j < A; ++j) fetch(j, a_first + j);  // a block has 2r+1 planes a or more
@@ -154,19 +155,19 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
     for (int k = 0; k < Q; ++k) {
       const int za = z0 + k, zb = za - R;
       if (za >= a_end) return;  // the same for the whole block
-      T* const plane_a = in_planes[k % S];
-      const T* const plane_b = in_planes[(k + S - R) % S];
+      T* const plane_a = in_planes[k % SlotsIn];
+      const T* const plane_b = in_planes[(k + SlotsIn - R) % SlotsIn];
       const int kb = (k + Q - R) % Q;  // plane b's slot
       T here[C][2 * R + 1];            // `in` at the own columns, planes a-r..a+r
       queue_window(in_q, k, here);
-      store_plane_share<M, PI>(plane_a, own_in_slot, here, halo_slot, halo[k % (A + 1)]);
+      store_plane_share<M, PitchIn>(plane_a, own_in_slot, here, halo_slot, halo[k % (A + 1)]);
       if (za + A < a_end) fetch(k + A, za + A);
       __syncthreads();
 
       // The first pass on plane a at the own columns (u itself on the boundary layer).
       {
         T lap[C];
-        pair_laplacians<R, M, PI>(plane_a, own_in_slot, here, a.weights, lap);
+        pair_laplacians<R, M, PitchIn>(plane_a, own_in_slot, here, a.weights, lap);
         const bool z_inside = za >= R && za < d.nz - R;
 #pragma unroll
         for (int c = 0; c < C; ++c) {
@@ -175,31 +176,31 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
         }
       }
 #pragma unroll
-      for (int i = 0; i < G; ++i) ring_q[i][k % Q] = plane_a[ring_in_slot[i]];
+      for (int i = 0; i < RingPerThread; ++i) ring_q[i][k % Q] = plane_a[ring_in_slot[i]];
       if (zb < z_begin) continue;  // the first 2r planes a fill the queues (uniform across the block)
 
         // The first pass on plane b at the ring points, then the plane to shared memory.
 #pragma unroll
-      for (int i = 0; i < G; ++i) {
+      for (int i = 0; i < RingPerThread; ++i) {
         const T base = FromU ? ring_q[i][kb] : ring_u_q[i][kb];
         const T* centre = plane_b + ring_in_slot[i];
         const T lap = apply_stencil<R, T>(a.weights, ring_q[i][kb], [&](int axis, int dist) {
           if (axis == 0) return centre[dist] + centre[-dist];
-          if (axis == 1) return centre[dist * PI] + centre[-dist * PI];
+          if (axis == 1) return centre[dist * PitchIn] + centre[-dist * PitchIn];
           return ring_q[i][(kb + dist) % Q] + ring_q[i][(kb + Q - dist) % Q];
         });
-        if (i + 1 < G || last_ring_point)
+        if (i + 1 < RingPerThread || last_ring_point)
           v_plane[ring_v_slot[i]] = pass_value(ring_computes & (1u << i), base, a.c[0], lap);
       }
 #pragma unroll
-      for (int m = 0; m < M; ++m) store_pair(v_plane + own_v_slot + m * PV, v_q[2 * m][kb], v_q[2 * m + 1][kb]);
+      for (int m = 0; m < M; ++m) store_pair(v_plane + own_v_slot + m * PitchV, v_q[2 * m][kb], v_q[2 * m + 1][kb]);
       __syncthreads();
 
       // The second pass on plane b at the own columns.
       T v_here[C][2 * R + 1];
       queue_window(v_q, kb + Q - R, v_here);
       T lap[C];
-      pair_laplacians<R, M, PV>(v_plane, own_v_slot, v_here, a.weights, lap);
+      pair_laplacians<R, M, PitchV>(v_plane, own_v_slot, v_here, a.weights, lap);
       T result[C];
 #pragma unroll
       for (int c = 0; c < C; ++c) {
