@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 #include "io/series_files.hpp"
 #include "test_support.hpp"
@@ -22,11 +21,7 @@ using test::run_heatrk4;
 std::map<std::string, std::string> files_of(const std::string& directory) {
   std::map<std::string, std::string> files;
   for (const auto& entry : fs::recursive_directory_iterator(directory)) {
-    if (entry.is_symlink() || !entry.is_regular_file()) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    files[entry.path().string()] = bytes.str();
+    if (!entry.is_symlink() && entry.is_regular_file()) files[entry.path().string()] = test::read_text(entry.path());
   }
   return files;
 }

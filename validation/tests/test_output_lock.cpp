@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "io/output_lock.hpp"
@@ -24,13 +23,6 @@ using test::run_heatrk4;
 std::vector<std::string> small_run(const std::string& output) {
   return {"--n", "12", "--steps", "4", "--output-every", "2", "--init", "randn", "--backend", "cpu", "--quiet",
           "--output", output};
-}
-
-std::string text_of(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 TEST(OutputLock, ARunIntoADirectoryAnotherProcessHoldsIsRefusedNamingIt) {
@@ -72,7 +64,7 @@ TEST(OutputLock, TwoRunsStartedTogetherIntoOneDirectoryDoNotBothRun) {
   EXPECT_NE(second.output.find("in use by another heatrk4 run (pid "), std::string::npos) << second.output;
   for (int i = 0; i < 400 && !fs::exists(root + "/first.rc"); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  EXPECT_EQ(text_of(root + "/first.rc"), "0\n") << text_of(root + "/first.log");
+  EXPECT_EQ(test::read_text(root + "/first.rc"), "0\n") << test::read_text(root + "/first.log");
   EXPECT_TRUE(fs::exists(dir + "/heat_000004.hdf"));
 }
 

@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "test_support.hpp"
 
@@ -19,13 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::run_heatrk4;
-
-std::string text_of(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<std::string> names_in(const std::string& directory) {
   std::vector<std::string> names;
@@ -55,7 +47,7 @@ TEST(WriteFailures, AJsonSummaryThatCannotBeWrittenKeepsTheEarlierOneAndLeavesNo
   // the summary's own write, whatever heatrk4 does with SIGXFSZ.
   const auto r = run_heatrk4(run_args(12, {"--format", "none", "--json", json}), "trap '' XFSZ; ulimit -f 0;");
   expect_failure_leads_with(r, "file size limit exceeded writing " + json);
-  EXPECT_EQ(text_of(json), "{\"an\": \"earlier summary\"}\n");
+  EXPECT_EQ(test::read_text(json), "{\"an\": \"earlier summary\"}\n");
   EXPECT_EQ(names_in(dir), std::vector<std::string>{"summary.json"}) << "a temporary file was left";
 }
 
@@ -102,7 +94,7 @@ TEST_F(FullDisk, AJsonSummaryOnAFullDiskKeepsTheEarlierOne) {
   }
   const auto r = run_heatrk4(run_args(12, {"--format", "none", "--json", json}));
   expect_failure_leads_with(r, "no space left on device writing " + json);
-  EXPECT_EQ(text_of(json), "{\"an\": \"earlier summary\"}\n");
+  EXPECT_EQ(test::read_text(json), "{\"an\": \"earlier summary\"}\n");
   EXPECT_EQ(names_in(disk), (std::vector<std::string>{"filler", "summary.json"})) << "a temporary file was left";
 }
 

@@ -204,7 +204,9 @@ TEST(MpirunHeatrk4, AWriteFailingOnOneRankEndsEveryRankWithExitThree) {
         "exec prlimit --fsize=1024 \"$0\" \"$@\"; fi; exec \"$0\" \"$@\"'";
     const auto result = run_on(2, every_step_args("float", buffers, out), "OMPI_MCA_btl=self,tcp", limit_rank_1);
     EXPECT_EQ(result.exit_code, 3) << label << (result.exit_code == 124 ? ": the job hung:\n" : ":\n") << result.output;
-    EXPECT_NE(result.output.find("rank 1: run failed: writing"), std::string::npos) << label << ":\n" << result.output;
+    EXPECT_NE(result.output.find("rank 1: run failed: file size limit exceeded writing"), std::string::npos)
+        << label << ":\n"
+        << result.output;
     EXPECT_TRUE(read_hdf_series_entries(out + "/heat.hdf.series").empty()) << label;
     EXPECT_FALSE(fs::exists(out + "/heat_000000.hdf")) << label;
   }
