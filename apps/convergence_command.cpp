@@ -22,7 +22,10 @@ struct ConvergenceOptions {
 int convergence(const ConvergenceOptions& o) {
   find_runnable_backend(o.backend);  // refuse a bad name before printing anything
   if (!o.csv.empty()) require_writable_file(o.csv, "--csv");
-  if (!o.plot.empty()) require_writable_file(o.plot, "--plot");
+  if (!o.plot.empty()) {
+    require_output_apart({"--plot", o.plot}, {{"--csv", o.csv}}, "");
+    require_writable_file(o.plot, "--plot");
+  }
   ConvergenceRequest request;
   request.backend = o.backend;
   request.precision = o.precision == "float" ? Precision::Float : Precision::Double;

@@ -89,17 +89,30 @@ void require_usable_derived_values(const RunPlan& plan) {
     require_usable_values_in<double>(plan);
 }
 
-void require_usable_output_paths(RunPlan& plan, bool overwrite) {
-  if (!plan.json.empty()) require_writable_file(plan.json, "--json");
-  if (plan.output.format == OutputFormat::None) return;
+OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& app, const RunOptions& options,
+                                                bool hold_directory) {
+  std::vector<RolePath> inputs;
+  if (!options.restart.empty()) inputs.push_back({"--restart", options.restart});
+  else if (plan.init.kind == InitKind::File) inputs.push_back({"--init-file", plan.init_file});
+  if (const CLI::Option* config = app.get_config_ptr(); config && config->count())
+    inputs.push_back({"--config", config->as<std::string>()});
+  const bool writes_snapshots = plan.output.format != OutputFormat::None;
   const std::string& directory = plan.output.directory;
+  if (!plan.json.empty()) {
+    require_output_apart({"--json", plan.json}, inputs, writes_snapshots ? directory : "");
+    require_writable_file(plan.json, "--json");
+  }
+  if (!writes_snapshots) return {};
   require_writable_directory(directory, "--output");
+  // Taken before the directory's files are looked at: a run still writing them is named as such.
+  OutputDirectoryLock lock = hold_directory ? OutputDirectoryLock(directory) : OutputDirectoryLock();
   const auto existing = series_files_in(directory);
-  if (existing.empty() || continues_series_in(plan, directory)) return;
-  if (!overwrite)
+  if (existing.empty() || continues_series_in(plan, directory)) return lock;
+  if (!options.overwrite && app.count("--output"))
     throw InputError("--output " + directory + " holds another run's files (" + describe(existing) +
                      "): choose another --output, add --overwrite to replace them, or --restart from one of them");
   plan.output.replace_series = true;
+  return lock;
 }
 
 }  // namespace heat

@@ -2,7 +2,10 @@
 // derived from several options, and the file system. All before any work; InputError (exit 2).
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include "apps/run_options.hpp"
+#include "io/output_lock.hpp"
 
 namespace heat {
 
@@ -10,9 +13,14 @@ namespace heat {
 // normal numbers in the run's precision: a spacing of 1e200 makes dt infinite, 1e-200 makes it 0.
 void require_usable_derived_values(const RunPlan& plan);
 
-// --json and --output must take files (created and removed there now). An output directory that
-// holds another run's snapshots is refused unless `overwrite` (then plan.output.replace_series
-// is set) or the run restarts from a snapshot in that directory, continuing its series.
-void require_usable_output_paths(RunPlan& plan, bool overwrite);
+// --json and --output must take files (created and removed there now), and neither may be a file
+// the run reads (--restart, --init-file, --config) or --json one the run writes. With
+// `hold_directory` this process takes the output directory's lock, held by the returned object
+// for the run (another run holding it is refused). An output directory that holds another run's
+// snapshots is refused unless --overwrite or --output is not given (then plan.output.replace_series
+// is set: the default directory holds the latest run), or the run restarts from a snapshot in
+// that directory, continuing its series. `options` are the run's, a restart's implications filled in.
+OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& app, const RunOptions& options,
+                                                bool hold_directory);
 
 }  // namespace heat

@@ -287,6 +287,7 @@ int run(const CLI::App& app, const RunOptions& given) {
   LoadedField loaded;
   const BackendEntry* entry = nullptr;
   Slab slab;
+  OutputDirectoryLock output_lock;  // held until the run's last file is written
   // Every rank validates; bad input on any of them ends all of them with exit 2 before any work.
   ranks.validate_everywhere([&] {
     RunOptions options = with_restart_implied(app, given);
@@ -309,7 +310,7 @@ int run(const CLI::App& app, const RunOptions& given) {
       require_final_step_fits(plan.start_step, plan.steps);
     }
     require_usable_derived_values(plan);
-    require_usable_output_paths(plan, options.overwrite);
+    output_lock = require_usable_output_paths(plan, app, options, ranks.is_root());
     entry = default_registry().find(plan.backend);
     if (entry->uses_cuda) plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
     slab = decompose(plan.problem.grid, plan.problem.order, ranks.size(), ranks.rank(), ghost_scheme_of(*entry));
@@ -319,6 +320,7 @@ int run(const CLI::App& app, const RunOptions& given) {
   const RunPlan& plan = report.plan;
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   report.bytes_per_point = entry->bytes_per_point(plan.problem, value);
+  report.backend_on_host = !entry->uses_cuda;
   clock.mark("device_query");
 
   return plan.precision == Precision::Float ? execute<float>(report, *entry, loaded, slab, start, clock)

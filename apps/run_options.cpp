@@ -268,7 +268,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--init-file", o.init_file, "VTKHDF ImageData file to start from (implies --init file)")
       ->each([&o](const std::string&) { o.init_file_given = true; });
   app.add_option("--init-array", o.init_array, "point array to read from --init-file")->capture_default_str();
-  app.add_option("--output", o.output, "directory for snapshots")->capture_default_str();
+  app.add_option("--output", o.output,
+                 "directory for snapshots. Not given: each run replaces the previous run's snapshots there; "
+                 "given: a directory holding another run's snapshots is refused unless --overwrite")
+      ->capture_default_str();
   app.add_option("--format", o.format, "hdf5, vtk, both or none")->capture_default_str();
   app.add_option("--output-every", o.output_every, "snapshot every K steps (0: the final state only)")
       ->capture_default_str();

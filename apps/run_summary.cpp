@@ -1,13 +1,11 @@
 #include "apps/run_summary.hpp"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <system_error>
 
 #include "apps/json_writer.hpp"
+#include "io/safe_write.hpp"
 #include "solver/errors.hpp"
 
 namespace heat {
@@ -34,9 +32,10 @@ void print_summary(const RunReport& r) {
                 "(%.1f%% of compute)\n",
                 r.ranks, r.ghost_planes, r.halo_exchange.c_str(), r.exchange_s,
                 r.loop.compute_s > 0 ? 100 * r.exchange_s / r.loop.compute_s : 0.0);
-  std::printf("  time      setup %.3f s, upload %.3f s, compute %.3f s, download %.3f s, check %.3f s, output wait "
+  std::printf("  time      setup %.3f s, %s %.3f s, compute %.3f s, %s %.3f s, check %.3f s, output wait "
               "%.3f s (writer %.3f s)\n",
-              r.setup_s, r.loop.upload_s, r.loop.compute_s, r.loop.download_s, r.check_s, r.loop.output_wait_s,
+              r.setup_s, r.backend_on_host ? "initial field" : "upload", r.loop.upload_s, r.loop.compute_s,
+              r.backend_on_host ? "final copy" : "download", r.loop.download_s, r.check_s, r.loop.output_wait_s,
               r.loop.writer_s);
   std::printf("  rate      %.3f ms/step, %.3e points/s, %.1f GB/s by the byte model (%.0f B/point/step)\n",
               r.ms_per_step(), r.points_per_second(), r.effective_gb_per_s(), r.bytes_per_point);
@@ -93,11 +92,13 @@ void write_json_summary(const RunReport& r, const std::string& path) {
   std::error_code ec;
   if (!directory.empty()) std::filesystem::create_directories(directory, ec);
   if (ec) throw RunError("cannot create the directory of the JSON summary " + path + ": " + ec.message());
-  errno = 0;
-  std::ofstream out(path);
-  out << root.str() << "\n";
-  out.flush();
-  if (!out) throw RunError("cannot write the JSON summary to " + path + ": " + std::strerror(errno ? errno : EIO));
+  // Written as the snapshots are, under a temporary name renamed when complete: a full disk
+  // leaves no truncated summary, and an earlier one at the path stays as it was. Through a
+  // symlink, to the file it names, as writing in place did.
+  std::string target = path;
+  if (std::filesystem::is_symlink(path, ec) && std::filesystem::exists(path, ec))
+    target = std::filesystem::canonical(path, ec).string();
+  write_text_file_safely(ec ? path : target, root.str() + "\n");
 }
 
 }  // namespace heat

@@ -20,6 +20,9 @@ struct RunReport {
   // to /proc's 10 ms resolution), for the JSON summary's timing.setup_phases.
   std::vector<std::pair<std::string, double>> setup_phases;
   LoopTimings loop;  // each time the slowest rank's
+  // Where the backend keeps the field: on the host, the loop's "upload" makes the initial field
+  // in the backend's arrays and its "download" copies the final one out; nothing crosses a bus.
+  bool backend_on_host = false;
   int ranks = 1;
   double exchange_s = 0;  // the slowest rank's time in halo exchanges, waiting included
   std::string halo_exchange;  // how ranks exchange ghost planes: "mpi" (cpu ranks), "nccl" or "host" (GPU ranks)

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "io/output_lock.hpp"
 #include "io/safe_write.hpp"
 #include "io/series_files.hpp"
 #include "solver/errors.hpp"
@@ -63,7 +64,50 @@ bool is_series_file(const std::string& name) {
 
 }  // namespace
 
-bool is_written_by_heatrk4(const std::string& name) { return name == kProbeName || is_series_file(name); }
+bool is_written_by_heatrk4(const std::string& name) {
+  return name == kProbeName || name == kOutputLockName || is_series_file(name);
+}
+
+namespace {
+// The path with every existing part resolved (symlinks, ".", ".."), made absolute.
+fs::path resolved(const std::string& path) {
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(path, ec);
+  if (ec) return fs::path(path).lexically_normal();
+  const fs::path canonical = fs::weakly_canonical(absolute, ec);
+  return ec ? absolute.lexically_normal() : canonical;
+}
+
+// "F" for a final name heatrk4 writes, and "F.tmp-PID" for one being written.
+bool is_heatrk4_file_name(const std::string& name) {
+  const auto at = name.rfind(".tmp-");
+  return is_written_by_heatrk4(at == std::string::npos ? name : name.substr(0, at));
+}
+}  // namespace
+
+bool same_path(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec)) return fs::equivalent(a, b, ec);
+  return resolved(a) == resolved(b);
+}
+
+void require_output_apart(const RolePath& output, const std::vector<RolePath>& others,
+                          const std::string& output_directory) {
+  const std::string named = output.role + " '" + output.path + "'";
+  for (const auto& input : others)
+    if (!input.path.empty() && same_path(output.path, input.path))
+      throw InputError(named + " names the same file as " + input.role + " '" + input.path +
+                       "', which the run would lose: choose another " + output.role + " path");
+  if (output_directory.empty()) return;
+  if (same_path(output.path, output_directory))
+    throw InputError(named + " is the --output directory: choose a file outside it, or a name heatrk4 does not "
+                     "write there");
+  const fs::path file = resolved(output.path);
+  const std::string name = file.filename().string();
+  if (same_path(file.parent_path().string(), output_directory) && is_heatrk4_file_name(name))
+    throw InputError(named + " is " + name + " in the --output directory '" + output_directory +
+                     "', a file of the run's snapshots: choose another " + output.role + " path");
+}
 
 void require_writable_directory(const std::string& directory, const std::string& option) {
   if (directory.empty()) refuse(option, directory, ENOENT, " (an empty path names no directory)");

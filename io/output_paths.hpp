@@ -20,9 +20,25 @@ void require_writable_file(const std::string& path, const std::string& option);
 // heat.pvd) in `directory`, in name order; none when it does not exist.
 std::vector<std::string> series_files_in(const std::string& directory);
 
-// Whether heatrk4 writes files of this name into an output directory: the series files above
-// and the probe of require_writable_directory.
+// Whether heatrk4 writes files of this name into an output directory: the series files above,
+// the probe of require_writable_directory and the lock of OutputDirectoryLock.
 bool is_written_by_heatrk4(const std::string& name);
+
+// One path a run reads or writes, with the option that names it ("--restart", "--config").
+struct RolePath {
+  std::string role;
+  std::string path;
+};
+
+// Whether two paths name one file or directory: after symlinks, "." and ".." are resolved, and
+// for existing files by their inode (hard links too). Either may not exist yet.
+bool same_path(const std::string& a, const std::string& b);
+
+// Throws InputError naming both roles when `output` names one of `others` (a file the run reads,
+// or another it writes), is `output_directory` itself or a file heatrk4 writes there (a snapshot,
+// a slab file, a series file, the lock; `output_directory` empty: the run writes no snapshots).
+void require_output_apart(const RolePath& output, const std::vector<RolePath>& others,
+                          const std::string& output_directory);
 
 // Removes those files (a run with --overwrite replaces another run's series). Throws RunError.
 void remove_series_files(const std::string& directory);

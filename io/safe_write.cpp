@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 #include "solver/errors.hpp"
 
@@ -72,23 +73,45 @@ void PendingFile::commit() {
   flush_directory_of(final_path_);
 }
 
-void write_text_file_safely(const std::string& final_path, const std::string& text) {
-  PendingFile file(final_path);
-  const int fd = ::open(file.temporary_path().c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) throw RunError("cannot create " + file.temporary_path() + ": " + errno_text());
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string reason = n < 0 ? errno_text() : "no progress";
-      ::close(fd);
-      throw RunError("cannot write " + file.temporary_path() + ": " + reason);
-    }
-    written += std::size_t(n);
+void PendingFile::write(const std::function<void(const std::string& temporary_path)>& fill) {
+  try {
+    fill(temporary_path_);
+    commit();
+  } catch (const RunError& e) {
+    throw RunError(describe_write_failure(final_path_, e.what()));
   }
-  if (::close(fd) != 0) throw RunError("cannot close " + file.temporary_path() + ": " + errno_text());
-  file.commit();
+}
+
+std::string describe_write_failure(const std::string& path, const std::string& detail) {
+  // The writers (HDF5, VTK, ours) word the failure each their own way, but all carry the
+  // system's text for the errno: the only part they share.
+  for (const auto& [error, what] : {std::pair{ENOSPC, "no space left on device"},
+                                    std::pair{EFBIG, "file size limit exceeded"}})
+    if (detail.find(std::strerror(error)) != std::string::npos)
+      return std::string(what) + " writing " + path + " (" + detail + ")";
+  // VTK's writer keeps no errno: it says this for any failed write, a size limit's too.
+  if (detail.find("OutOfDiskSpaceError") != std::string::npos)
+    return "no space left on device or file size limit exceeded writing " + path + " (" + detail + ")";
+  return detail;
+}
+
+void write_text_file_safely(const std::string& final_path, const std::string& text) {
+  PendingFile(final_path).write([&](const std::string& temporary_path) {
+    const int fd = ::open(temporary_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) throw RunError("cannot create " + temporary_path + ": " + errno_text());
+    std::size_t written = 0;
+    while (written < text.size()) {
+      const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        const std::string reason = n < 0 ? errno_text() : "no progress";
+        ::close(fd);
+        throw RunError("cannot write " + temporary_path + ": " + reason);
+      }
+      written += std::size_t(n);
+    }
+    if (::close(fd) != 0) throw RunError("cannot close " + temporary_path + ": " + errno_text());
+  });
 }
 
 }  // namespace heat

@@ -21,6 +21,9 @@ class PendingFile {
   const std::string& final_path() const { return final_path_; }
   // Flushes the file to disk, then renames it over the final name. Throws RunError.
   void commit();
+  // fill(temporary_path()), then commit(). A failure for want of room (a full disk, a file size
+  // limit) is reported as that first, naming the final file, with the writer's detail after it.
+  void write(const std::function<void(const std::string& temporary_path)>& fill);
 
  private:
   std::string final_path_;
@@ -30,6 +33,11 @@ class PendingFile {
 
 // Writes a small text file (the series files) the same safe way. Throws RunError.
 void write_text_file_safely(const std::string& final_path, const std::string& text);
+
+// "no space left on device writing PATH (DETAIL)" when `detail`, a writer's failure message,
+// carries the system's reason for a full disk (ENOSPC) or a file size limit (EFBIG, also what a
+// write past `ulimit -f` fails with once SIGXFSZ is ignored); else `detail` unchanged.
+std::string describe_write_failure(const std::string& path, const std::string& detail);
 
 // The temporary name a file is written under ("F.tmp-PID"): the pid keeps two runs writing into
 // one directory apart, and tells a later run whether the writer still exists.

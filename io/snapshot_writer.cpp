@@ -77,9 +77,9 @@ struct SnapshotWriter::Impl {
   template <typename T>
   void write_distributed_hdf5(const Field<T>& box, int step, double time) {
     const auto [part_begin, part_end] = share.parts[std::size_t(share.rank)];
-    PendingFile slab(path_of(slab_file_name(step, share.rank, share.ranks)));
-    write_slab_file(slab.temporary_path(), box, part_begin - share.box_begin, part_end - part_begin, spec.compress);
-    slab.commit();
+    PendingFile(path_of(slab_file_name(step, share.rank, share.ranks))).write([&](const std::string& path) {
+      write_slab_file(path, box, part_begin - share.box_begin, part_end - part_begin, spec.compress);
+    });
     share.wait_for_every_rank();
     if (share.rank == 0) write_file_over_slabs(step, time, std::is_same_v<T, float>);
     share.wait_for_every_rank();
@@ -94,8 +94,7 @@ struct SnapshotWriter::Impl {
     }
     const std::string name = snapshot_name(step, "hdf");
     PendingFile file(path_of(name));
-    write_vtkhdf_virtual_file(file.temporary_path(), slabs, float_values, run, step, time);
-    file.commit();
+    file.write([&](const std::string& path) { write_vtkhdf_virtual_file(path, slabs, float_values, run, step, time); });
     note_file(file.final_path());
     record_entry(hdf_entries, {step, time, name});
     write_text_file_safely(path_of("heat.hdf.series"), hdf_series_text(hdf_entries));
@@ -110,8 +109,7 @@ struct SnapshotWriter::Impl {
     } else if (writes_hdf5(spec.format)) {
       const std::string name = snapshot_name(step, "hdf");
       PendingFile file(path_of(name));
-      write_vtkhdf_file(file.temporary_path(), u, run, step, time, spec.compress);
-      file.commit();
+      file.write([&](const std::string& path) { write_vtkhdf_file(path, u, run, step, time, spec.compress); });
       note_file(file.final_path());
       record_entry(hdf_entries, {step, time, name});
       write_text_file_safely(path_of("heat.hdf.series"), hdf_series_text(hdf_entries));
@@ -120,8 +118,7 @@ struct SnapshotWriter::Impl {
       // The constructor refuses VTK output on more than one rank.
       const std::string name = snapshot_name(step, "vti");
       PendingFile file(path_of(name));
-      write_vti_file(file.temporary_path(), u, run.problem.grid, step, time, spec.compress);
-      file.commit();
+      file.write([&](const std::string& path) { write_vti_file(path, u, run.problem.grid, step, time, spec.compress); });
       note_file(file.final_path());
       record_entry(vtk_entries, {step, time, name});
       write_text_file_safely(path_of("heat.pvd"), pvd_text(vtk_entries));

@@ -131,6 +131,28 @@ TEST(OutputPaths, ANewRunIntoAnotherRunsDirectoryIsRefusedUnlessOverwrite) {
   EXPECT_EQ(read_hdf_series_entries(dir + "/heat.hdf.series").size(), 3u);
 }
 
+// The README's command typed twice: without --output, the default directory holds the latest run.
+TEST(OutputPaths, WithoutOutputANewRunReplacesTheLastRunInTheDefaultDirectory) {
+  const std::string cwd = test::temp_directory("default-output");
+  const auto run_in_cwd = [&](int n, int steps, std::vector<std::string> more) {
+    std::vector<std::string> args = {"--n", std::to_string(n), "--steps", std::to_string(steps), "--output-every",
+                                      "2", "--init", "randn", "--backend", "cpu", "--quiet"};
+    args.insert(args.end(), more.begin(), more.end());
+    return run_heatrk4(args, "cd " + cwd + " &&");
+  };
+  ASSERT_EQ(run_in_cwd(16, 8, {}).exit_code, 0);
+  const auto again = run_in_cwd(12, 4, {});
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  const std::string dir = cwd + "/heatrk4-out";
+  EXPECT_EQ(read_initial_field(dir + "/heat_000000.hdf").grid.nx, 12);
+  EXPECT_FALSE(fs::exists(dir + "/heat_000008.hdf")) << "the earlier run's later snapshots are still there";
+  EXPECT_EQ(read_hdf_series_entries(dir + "/heat.hdf.series").size(), 3u);
+  // Named, the same directory keeps its protection.
+  const auto named = run_in_cwd(12, 4, {"--output", "heatrk4-out"});
+  EXPECT_EQ(named.exit_code, 2) << named.output;
+  expect_mentions(named, "--overwrite");
+}
+
 // The pid of a process that has exited and been reaped.
 pid_t dead_pid() {
   const pid_t child = ::fork();

@@ -23,6 +23,9 @@ CommandResult run_heatrk4(const std::vector<std::string>& args, const std::strin
 // A fresh empty directory under the system temp dir, removed at process exit.
 std::string temp_directory(const std::string& tag);
 
+// A file's bytes ("" when it cannot be read).
+std::string read_text(const std::string& path);
+
 // The problem the GPU backend tests run: alpha 0.8 and cfl 0.2, well inside stability but large
 // enough that every stage changes the result.
 inline Problem gpu_test_problem(const Grid& g, int order) {

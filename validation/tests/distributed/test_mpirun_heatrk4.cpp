@@ -1,15 +1,18 @@
 // heatrk4 itself under mpirun (design section 7), with cpu ranks: the same run on 1, 2, 3, 4 and
 // 8 ranks writes bitwise the same snapshots, whether each rank writes them on its writer thread or
 // in its loop (design section 8); a distributed snapshot restarts on any rank count; too many
-// ranks, one rank failing mid-run and one rank's write failing end every rank with the right
-// exit code and no hang (each mpirun is under `timeout`, whose exit code 124 the tests name).
+// ranks, an output directory another run holds, one rank failing mid-run and one rank's write
+// failing end every rank with the right exit code and no hang (each mpirun is under `timeout`,
+// whose exit code 124 the tests name).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "io/output_lock.hpp"
 #include "io/series_files.hpp"
 #include "mpirun_support.hpp"
 
@@ -85,6 +88,19 @@ TEST(MpirunHeatrk4, TooManyRanksExitTwoFromEveryRankWithOneMessage) {
   ASSERT_NE(first, std::string::npos) << result.output;
   EXPECT_EQ(result.output.find(limit, first + 1), std::string::npos) << "more than one rank printed it:\n"
                                                                        << result.output;
+}
+
+TEST(MpirunHeatrk4, AnOutputDirectoryAnotherRunHoldsIsRefusedOnEveryRankWithOneMessage) {
+  const std::string out = test::temp_directory("held");
+  const OutputDirectoryLock held(out);
+  const auto result = run_on(3, {"--backend", "cpu", "--n", "12", "--steps", "2", "--output", out});
+  EXPECT_EQ(result.exit_code, 2) << (result.exit_code == 124 ? "the job hung:\n" : "") << result.output;
+  const std::string holder = "in use by another heatrk4 run (pid " + std::to_string(::getpid());
+  const auto first = result.output.find(holder);
+  ASSERT_NE(first, std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find(holder, first + 1), std::string::npos) << "more than one rank printed it:\n"
+                                                                        << result.output;
+  EXPECT_FALSE(fs::exists(out + "/heat_000000.hdf"));
 }
 
 TEST(MpirunHeatrk4, OneRankFailingMidRunEndsEveryRankWithExitThree) {
@@ -188,7 +204,9 @@ TEST(MpirunHeatrk4, AWriteFailingOnOneRankEndsEveryRankWithExitThree) {
         "exec prlimit --fsize=1024 \"$0\" \"$@\"; fi; exec \"$0\" \"$@\"'";
     const auto result = run_on(2, every_step_args("float", buffers, out), "OMPI_MCA_btl=self,tcp", limit_rank_1);
     EXPECT_EQ(result.exit_code, 3) << label << (result.exit_code == 124 ? ": the job hung:\n" : ":\n") << result.output;
-    EXPECT_NE(result.output.find("rank 1: run failed: writing"), std::string::npos) << label << ":\n" << result.output;
+    EXPECT_NE(result.output.find("rank 1: run failed: file size limit exceeded writing"), std::string::npos)
+        << label << ":\n"
+        << result.output;
     EXPECT_TRUE(read_hdf_series_entries(out + "/heat.hdf.series").empty()) << label;
     EXPECT_FALSE(fs::exists(out + "/heat_000000.hdf")) << label;
   }

@@ -1,0 +1,124 @@
+#include "io/output_lock.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "solver/errors.hpp"
+
+namespace heat {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The directories `directory` needs that are missing, deepest first; then creates them.
+std::vector<std::string> create_missing(const std::string& directory) {
+  std::vector<std::string> missing;
+  std::error_code ec;
+  for (fs::path at = fs::path(directory).lexically_normal(); !at.empty() && !fs::exists(at, ec);
+       at = at.parent_path())
+    missing.push_back(at.string());
+  fs::create_directories(directory, ec);
+  if (ec) throw InputError("--output '" + directory + "': cannot create it: " + ec.message());
+  return missing;
+}
+
+void remove_if_empty(const std::vector<std::string>& directories) {
+  for (const auto& directory : directories) ::rmdir(directory.c_str());  // fails, as it should, once not empty
+}
+
+std::string holder_written_in(int fd) {
+  char text[256] = {};
+  const ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
+  std::string holder(text, n > 0 ? std::size_t(n) : 0);
+  while (!holder.empty() && holder.back() == '\n') holder.pop_back();
+  return holder.empty() ? "which has not written its pid yet" : holder;
+}
+
+std::string this_process() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  return "pid " + std::to_string(::getpid()) + " on " + host + "\n";
+}
+
+// Whether fd is still the file at path: a run that ends removes its lock file, and a lock taken
+// on the file it removed, opened just before, would hold nothing.
+bool is_file_at(int fd, const std::string& path) {
+  struct stat opened, named;
+  return ::fstat(fd, &opened) == 0 && ::stat(path.c_str(), &named) == 0 && opened.st_dev == named.st_dev &&
+         opened.st_ino == named.st_ino;
+}
+
+}  // namespace
+
+OutputDirectoryLock::OutputDirectoryLock(const std::string& directory)
+    : path_((fs::path(directory) / kOutputLockName).string()), created_(create_missing(directory)) {
+  const std::string option = "--output '" + directory + "'";
+  for (int attempt = 0; fd_ < 0; ++attempt) {
+    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0 || attempt == 100) {
+      const int error = fd < 0 ? errno : EBUSY;
+      if (fd >= 0) ::close(fd);
+      remove_if_empty(created_);
+      throw InputError(option + ": cannot create the lock file " + path_ + ": " + std::strerror(error));
+    }
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int error = errno;
+      const std::string holder = holder_written_in(fd);
+      ::close(fd);
+      // A file system without locks (some network ones) cannot keep two runs apart; refusing
+      // every run there would be worse than running unguarded.
+      if (error == ENOLCK || error == EOPNOTSUPP || error == ENOSYS) return;
+      remove_if_empty(created_);
+      if (error == EWOULDBLOCK)
+        throw InputError(option + " is in use by another heatrk4 run (" + holder +
+                         "): wait for it to end, or choose another --output");
+      throw InputError(option + ": cannot lock " + path_ + ": " + std::strerror(error));
+    }
+    if (is_file_at(fd, path_)) fd_ = fd;
+    else ::close(fd);
+  }
+  const std::string holder = this_process();
+  // Only a refused run's message reads it: a failed write here costs nothing else.
+  const ssize_t written = ::ftruncate(fd_, 0) == 0 ? ::pwrite(fd_, holder.data(), holder.size(), 0) : -1;
+  (void)written;
+}
+
+OutputDirectoryLock::~OutputDirectoryLock() { release(); }
+
+OutputDirectoryLock::OutputDirectoryLock(OutputDirectoryLock&& other) noexcept
+    : fd_(other.fd_), path_(std::move(other.path_)), created_(std::move(other.created_)) {
+  other.fd_ = -1;
+  other.created_.clear();
+}
+
+OutputDirectoryLock& OutputDirectoryLock::operator=(OutputDirectoryLock&& other) noexcept {
+  if (this != &other) {
+    release();
+    fd_ = other.fd_;
+    path_ = std::move(other.path_);
+    created_ = std::move(other.created_);
+    other.fd_ = -1;
+    other.created_.clear();
+  }
+  return *this;
+}
+
+void OutputDirectoryLock::release() {
+  if (fd_ >= 0) {
+    // Removed while still locked, so the next run cannot lock this file after we let it go.
+    ::unlink(path_.c_str());
+    ::close(fd_);
+    fd_ = -1;
+  }
+  remove_if_empty(created_);
+  created_.clear();
+}
+
+}  // namespace heat
