@@ -2,6 +2,9 @@
 // derived from several options, and the file system. All before any work; InputError (exit 2).
 #pragma once
 
+#include <cstddef>
+#include <string>
+
 #include "apps/run_options.hpp"
 
 namespace heat {
@@ -14,5 +17,10 @@ void require_usable_derived_values(const RunPlan& plan);
 // holds another run's snapshots is refused unless `overwrite` (then plan.output.replace_series
 // is set) or the run restarts from a snapshot in that directory, continuing its series.
 void require_usable_output_paths(RunPlan& plan, bool overwrite);
+
+// Throws InputError when `bytes`, what `who` needs of host memory on this rank, is more than this
+// rank's share of what the node has available (MemAvailable over `ranks_on_node`); `fix` says how
+// to need less. Nothing is refused where the memory available cannot be read.
+void require_host_bytes(std::size_t bytes, int ranks_on_node, const std::string& who, const std::string& fix);
 
 }  // namespace heat
