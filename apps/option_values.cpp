@@ -65,7 +65,7 @@ CLI::Validator not_empty_check() {
 
 void require_plain_values(CLI::App& app) {
   for (CLI::Option* option : app.get_options()) {
-    if (option->get_type_size_max() == 0) continue;  // a flag
+    if (option->get_expected_max() == 0) continue;  // a flag
     const NumberKind kind = number_kind(*option);
     // The option's own check (a tolerance, a seed) says more than these of a value it refuses;
     // emptiness, which it may not look for, first of all (transform puts it at the front).

@@ -51,7 +51,8 @@ Grid resolve_grid(const RunOptions& o, int order) {
     if (axis.points < 1)
       throw InputError(sources[a] + " " + std::to_string(axis.points) + " must be a positive number of points");
   }
-  require_grid_points_fit(g.nx, g.ny, g.nz, "the grid (--n, --nx, --ny, --nz)");
+  const bool axes_given = o.nx_given || o.ny_given || o.nz_given;
+  require_grid_points_fit(g.nx, g.ny, g.nz, axes_given ? "the grid (--n, --nx, --ny, --nz)" : "--n");
   require_grid_fits_order(g, order, sources);
   // A spacing given is checked under the option that gave it.
   auto spacing = [&](bool axis_given, double axis_h, const char* axis_option, int n) {
