@@ -1,5 +1,6 @@
 #include "apps/option_values.hpp"
 
+#include <algorithm>
 #include <regex>
 #include <string>
 
