@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "apps/commands.hpp"
+#include "apps/config_file.hpp"
+#include "apps/option_values.hpp"
 #include "apps/ranks.hpp"
 #include "solver/errors.hpp"
 
@@ -49,6 +51,7 @@ void build_command_line(CLI::App& app, CommandAction& action) {
   add_verify_command(app, action);
   add_compare_command(app, action);
   add_convergence_command(app, action);
+  require_plain_values(app);
 }
 
 namespace {
@@ -97,7 +100,9 @@ int run_command_line(int argc, const char* const* argv) {
   try {
     return action ? action() : exit_code::ok;
   } catch (const InputError& e) {
-    return refuse(ranks, e.what());
+    // A run's value from --config that its plan refuses: name the file's line, as parsing does.
+    const bool run = app.get_subcommands().empty() || app.get_subcommands().front()->get_name() == "run";
+    return refuse(ranks, (run ? with_config_origin(app, e.what()) : std::string(e.what())).c_str());
   } catch (const RunError& e) {
     return fail(ranks, e.what());
   } catch (const std::exception& e) {

@@ -67,6 +67,11 @@ std::size_t first_binary_byte(const std::string& text) {
   return std::string::npos;
 }
 
+// A message about line `line` of config file `file`.
+std::string placed(const std::string& file, int line, const std::string& what) {
+  return "--config " + file + " line " + std::to_string(line) + ": " + what;
+}
+
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
   std::istringstream in(text);
@@ -81,9 +86,9 @@ std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) 
   const std::string file = config_option_.results().empty() ? "(config)" : config_option_.results().back();
   if (config_option_.count() > 1)
     throw InputError("--config is given " + std::to_string(config_option_.count()) + " times: give one file");
-  const auto fail = [&file](int line, const std::string& what) {
-    throw InputError("--config " + file + " line " + std::to_string(line) + ": " + what);
-  };
+  const auto fail = [&file](int line, const std::string& what) { throw InputError(placed(file, line, what)); };
+  file_ = file;
+  given_lines_.clear();
 
   const std::size_t binary = first_binary_byte(text);
   if (binary != std::string::npos) {
@@ -135,6 +140,9 @@ std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) 
   for (const CLI::ConfigItem& item : items) {
     const auto found = key_line.find(item.name);
     if (found == key_line.end()) continue;  // CLI11's section markers
+    // "--json=" would read as --json with its value missing.
+    for (const std::string& input : item.inputs)
+      if (input.empty()) fail(found->second, "key " + item.name + ": the value is empty: give one, or leave the key out");
     std::vector<std::string> args;
     if (item.inputs.size() == 1) {
       args.push_back("--" + item.name + "=" + item.inputs.front());  // '=' also suits a flag (check = true)
@@ -150,7 +158,23 @@ std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) 
       fail(found->second, "key " + item.name + ": " + e.what());
     }
   }
+  // The command line wins over the file: only keys it left out are the file's to answer for.
+  for (const auto& [key, line] : key_line)
+    if (app_.count("--" + key) == 0) given_lines_[key] = line;
   return items;
+}
+
+std::string StrictTomlConfig::with_origin(const std::string& message) const {
+  if (message.rfind("--", 0) != 0) return message;
+  const std::string key = message.substr(2, message.find_first_of(" :=,") - 2);
+  const auto found = given_lines_.find(key);
+  if (found == given_lines_.end()) return message;
+  return placed(file_, found->second, "key " + key + ": " + message);
+}
+
+std::string with_config_origin(const CLI::App& app, const std::string& message) {
+  const auto config = std::dynamic_pointer_cast<const StrictTomlConfig>(app.get_config_formatter());
+  return config ? config->with_origin(message) : message;
 }
 
 void add_strict_config(CLI::App& app, const std::string& name, const std::string& help, TryOptionValues try_values) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 
 #include "io/output_paths.hpp"
@@ -80,7 +81,25 @@ bool continues_series_in(const RunPlan& plan, const std::string& directory) {
   return std::filesystem::equivalent(from.empty() ? "." : from, directory, ec);
 }
 
+// MemAvailable from /proc/meminfo, in bytes (0 when unknown).
+std::size_t available_host_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
 }  // namespace
+
+void require_host_bytes(std::size_t bytes, int ranks_on_node, const std::string& who, const std::string& fix) {
+  const std::size_t have = available_host_bytes() / std::size_t(ranks_on_node);
+  if (have && bytes > have)
+    throw InputError(who + " needs about " + std::to_string(bytes) + " bytes of host memory but " + std::to_string(have) +
+                     " are available: " + fix);
+}
 
 void require_usable_derived_values(const RunPlan& plan) {
   if (plan.precision == Precision::Float)

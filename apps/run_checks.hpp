@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstddef>
+#include <string>
 
 #include "apps/run_options.hpp"
 #include "io/output_lock.hpp"
@@ -22,5 +24,10 @@ void require_usable_derived_values(const RunPlan& plan);
 // that directory, continuing its series. `options` are the run's, a restart's implications filled in.
 OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& app, const RunOptions& options,
                                                 bool hold_directory);
+
+// Throws InputError when `bytes`, what `who` needs of host memory on this rank, is more than this
+// rank's share of what the node has available (MemAvailable over `ranks_on_node`); `fix` says how
+// to need less. Nothing is refused where the memory available cannot be read.
+void require_host_bytes(std::size_t bytes, int ranks_on_node, const std::string& who, const std::string& fix);
 
 }  // namespace heat

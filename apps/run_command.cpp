@@ -58,17 +58,6 @@ class SetupClock {
   std::chrono::steady_clock::time_point last_;
 };
 
-// MemAvailable from /proc/meminfo, in bytes (0 when unknown).
-std::size_t available_host_bytes() {
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  std::size_t kib = 0;
-  std::string unit;
-  while (in >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  return 0;
-}
-
 // Host memory one rank needs: its box of the field, the snapshot buffers, the cpu backend's
 // working arrays when it runs on the host, a file's values (read whole, held in double), and for
 // --check on rank 0 the whole field gathered and the double reference's. The ranks of one node
@@ -89,12 +78,8 @@ std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, co
 }
 
 void require_host_memory(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, const Ranks& ranks) {
-  const std::size_t need = host_bytes_needed(plan, entry, slab, ranks.is_root());
-  const std::size_t have = available_host_bytes() / std::size_t(ranks.local_size());
-  if (have && need > have)
-    throw InputError("this run needs about " + std::to_string(need) + " bytes of host memory but " +
-                     std::to_string(have) + " are available: use a smaller grid" +
-                     (plan.check ? " or drop --check" : ""));
+  require_host_bytes(host_bytes_needed(plan, entry, slab, ranks.is_root()), ranks.local_size(), "this run",
+                     std::string("use a smaller grid") + (plan.check ? " or drop --check" : ""));
 }
 
 // With --init-file the grid comes from the file; a grid option that says otherwise is an error.

@@ -1,6 +1,7 @@
 #include "apps/run_options.hpp"
 
 #include "apps/config_file.hpp"
+#include "apps/option_values.hpp"
 
 #include <cerrno>
 #include <climits>
@@ -32,7 +33,8 @@ void require_positive(double value, const char* option) {
     throw InputError(std::string(option) + " " + format_number(value) + " must be a positive number");
 }
 
-Grid resolve_grid(const RunOptions& o) {
+// The grid of the options, which must hold the stencil of `order`.
+Grid resolve_grid(const RunOptions& o, int order) {
   struct Axis {
     int& points;
     int given_points;
@@ -41,24 +43,32 @@ Grid resolve_grid(const RunOptions& o) {
   };
   Grid g;
   const Axis axes[3] = {{g.nx, o.nx, o.nx_given, "--nx"}, {g.ny, o.ny, o.ny_given, "--ny"}, {g.nz, o.nz, o.nz_given, "--nz"}};
-  for (const Axis& axis : axes) {
+  std::array<std::string, 3> sources;  // the option each axis's points came from
+  for (int a = 0; a < 3; ++a) {
+    const Axis& axis = axes[a];
     axis.points = axis.given ? axis.given_points : o.n;
+    sources[a] = axis.given ? axis.name : "--n";
     if (axis.points < 1)
-      throw InputError(std::string(axis.given ? axis.name : "--n") + " " + std::to_string(axis.points) +
-                       " must be a positive number of points");
+      throw InputError(sources[a] + " " + std::to_string(axis.points) + " must be a positive number of points");
   }
-  require_grid_points_fit(g.nx, g.ny, g.nz, "the grid (--n, --nx, --ny, --nz)");
-  auto spacing = [&](double axis_h, int n) {
-    if (!std::isnan(axis_h)) return axis_h;
-    if (!std::isnan(o.h)) return o.h;
+  const bool axes_given = o.nx_given || o.ny_given || o.nz_given;
+  require_grid_points_fit(g.nx, g.ny, g.nz, axes_given ? "the grid (--n, --nx, --ny, --nz)" : "--n");
+  require_grid_fits_order(g, order, sources);
+  // A spacing given is checked under the option that gave it.
+  auto spacing = [&](bool axis_given, double axis_h, const char* axis_option, int n) {
+    if (axis_given) {
+      require_positive(axis_h, axis_option);
+      return axis_h;
+    }
+    if (o.h_given) {
+      require_positive(o.h, "--h");
+      return o.h;
+    }
     return n > 1 ? 1.0 / (n - 1) : 1.0;
   };
-  g.hx = spacing(o.hx, g.nx);
-  g.hy = spacing(o.hy, g.ny);
-  g.hz = spacing(o.hz, g.nz);
-  require_positive(g.hx, "--hx");
-  require_positive(g.hy, "--hy");
-  require_positive(g.hz, "--hz");
+  g.hx = spacing(o.hx_given, o.hx, "--hx", g.nx);
+  g.hy = spacing(o.hy_given, o.hy, "--hy", g.ny);
+  g.hz = spacing(o.hz_given, o.hz, "--hz", g.nz);
   return g;
 }
 
@@ -134,12 +144,12 @@ void require_supported_order(int order) {
     throw InputError("--order " + std::to_string(order) + " is not supported: choose 2, 4, 6 or 8");
 }
 
-void require_grid_fits_order(const Grid& g, int order) {
+void require_grid_fits_order(const Grid& g, int order, const std::array<std::string, 3>& axis_names) {
   const int need = order + 1;  // 2r + 1
-  const std::pair<int, const char*> axes[3] = {{g.nx, "nx"}, {g.ny, "ny"}, {g.nz, "nz"}};
+  const std::pair<int, std::string> axes[3] = {{g.nx, axis_names[0]}, {g.ny, axis_names[1]}, {g.nz, axis_names[2]}};
   for (const auto& [n, name] : axes)
     if (n < need)
-      throw InputError(std::string(name) + " = " + std::to_string(n) + " is too small for order " +
+      throw InputError(name + " " + std::to_string(n) + " is too small for order " +
                        std::to_string(order) + ": each axis needs at least 2r+1 = " + std::to_string(need) +
                        " points");
 }
@@ -148,8 +158,12 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   RunPlan plan;
   require_supported_order(o.order);
   plan.problem.order = o.order;
-  plan.problem.grid = file_grid ? *file_grid : resolve_grid(o);
-  require_grid_fits_order(plan.problem.grid, o.order);
+  if (file_grid) {
+    require_grid_fits_order(*file_grid, o.order);
+    plan.problem.grid = *file_grid;
+  } else {
+    plan.problem.grid = resolve_grid(o, o.order);
+  }
 
   require_positive(o.alpha, "--alpha");
   plan.problem.alpha = o.alpha;
@@ -233,6 +247,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                       scratch.set_help_flag();
                       RunOptions scratch_options;
                       add_run_options(scratch, scratch_options);
+                      require_plain_values(scratch);
                       std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
                       scratch.parse(reversed);
                     });
@@ -240,10 +255,11 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--nx", o.nx, "points along x (overrides --n)")->each([&o](const std::string&) { o.nx_given = true; });
   app.add_option("--ny", o.ny, "points along y (overrides --n)")->each([&o](const std::string&) { o.ny_given = true; });
   app.add_option("--nz", o.nz, "points along z (overrides --n)")->each([&o](const std::string&) { o.nz_given = true; });
-  app.add_option("--h", o.h, "grid spacing on every axis (default 1/(n-1): a unit cube)");
-  app.add_option("--hx", o.hx, "spacing along x");
-  app.add_option("--hy", o.hy, "spacing along y");
-  app.add_option("--hz", o.hz, "spacing along z");
+  app.add_option("--h", o.h, "grid spacing on every axis (default 1/(n-1): a unit cube)")
+      ->each([&o](const std::string&) { o.h_given = true; });
+  app.add_option("--hx", o.hx, "spacing along x")->each([&o](const std::string&) { o.hx_given = true; });
+  app.add_option("--hy", o.hy, "spacing along y")->each([&o](const std::string&) { o.hy_given = true; });
+  app.add_option("--hz", o.hz, "spacing along z")->each([&o](const std::string&) { o.hz_given = true; });
   app.add_option("--alpha", o.alpha, "diffusivity")->capture_default_str();
   app.add_option("--order", o.order, "order of the stencil: 2, 4, 6 or 8")->capture_default_str();
   app.add_option("--steps", o.steps, "RK4 steps")->capture_default_str();

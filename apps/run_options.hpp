@@ -18,10 +18,11 @@ namespace heat {
 
 struct RunOptions {
   int n = 64;
-  // An axis not given takes --n; a spacing not given (NaN) is 1/(n_axis - 1), a unit cube.
+  // An axis not given takes --n; a spacing not given takes --h, else 1/(n_axis - 1): a unit cube.
   int nx = 0, ny = 0, nz = 0;
   bool nx_given = false, ny_given = false, nz_given = false;
-  double h = NAN, hx = NAN, hy = NAN, hz = NAN;
+  double h = 0, hx = 0, hy = 0, hz = 0;
+  bool h_given = false, hx_given = false, hy_given = false, hz_given = false;
   double alpha = 1.0;
   int order = 8;
   int steps = 10;
@@ -85,8 +86,10 @@ GpuHaloRoute parse_gpu_halo_route(const std::string& name);
 // `file_grid` carries the grid read from --init-file (nullptr otherwise).
 RunPlan make_run_plan(const RunOptions& options, const Grid* file_grid = nullptr);
 
-// Throws InputError unless every axis has at least 2r + 1 points for the order.
-void require_grid_fits_order(const Grid& g, int order);
+// Throws InputError unless every axis has at least 2r + 1 points for the order; the message calls
+// the axes `axis_names` (the options that gave their points, where they did).
+void require_grid_fits_order(const Grid& g, int order,
+                             const std::array<std::string, 3>& axis_names = {"nx =", "ny =", "nz ="});
 // Throws InputError for an order outside {2,4,6,8}.
 void require_supported_order(int order);
 // Throws InputError when a run from step `start_step` (a snapshot's) cannot count `steps` more in an int.

@@ -4,10 +4,12 @@
 #include "apps/commands.hpp"
 #include "apps/rank_backend.hpp"
 #include "apps/ranks.hpp"
+#include "apps/run_checks.hpp"
 #include "apps/run_options.hpp"
 #include "solver/distributed/slab_field.hpp"
 #include "solver/errors.hpp"
 #include "solver/gpu_info.hpp"
+#include "solver/grid_limits.hpp"
 #include "solver/registry.hpp"
 #include "validation/reference.hpp"
 
@@ -43,6 +45,21 @@ FieldDifference check_case(const BackendEntry& entry, const Problem& problem, co
   return compare_fields(result, cpu_reference(problem, field_cast<double>(start), steps), tol, tol);
 }
 
+// Host memory one rank needs at most, in the double cases: the random field, its copy in the
+// case's precision, this rank's box and the cpu backend's working arrays for it, and on rank 0
+// the gathered result and the cpu reference's start, working arrays and result.
+std::size_t host_bytes_needed(const Grid& grid, const Slab& slab, bool root) {
+  const BackendEntry& cpu = *default_registry().find("cpu");
+  Problem whole;
+  whole.grid = grid;
+  Problem box = whole;
+  box.grid = slab.box_grid(grid);
+  const std::size_t value = sizeof(double);
+  std::size_t bytes = 2 * grid.points() * value + box.grid.points() * value + cpu.working_bytes(box, value);
+  if (root) bytes += 3 * grid.points() * value + cpu.working_bytes(whole, value);
+  return bytes;
+}
+
 int verify(const VerifyOptions& o) {
   const Ranks& ranks = process_ranks();
   Grid grid{o.n, o.n, o.n};
@@ -54,9 +71,13 @@ int verify(const VerifyOptions& o) {
   // (order 8's, a CUDA backend's) must fit the ranks, and each rank needs its GPU.
   ranks.validate_everywhere([&] {
     if (o.steps < 1) throw InputError("--steps " + std::to_string(o.steps) + " must be at least 1");
-    require_grid_fits_order(grid, 8);
+    require_grid_fits_order(grid, 8, {"--n", "--n", "--n"});
+    require_grid_points_fit(o.n, o.n, o.n, "--n");
     route = parse_gpu_halo_route(o.halo_exchange);
-    decompose(grid, 8, ranks.size(), ranks.rank(), has_gpu ? GhostScheme::PerStep : GhostScheme::PerStage);
+    const Slab slab =
+        decompose(grid, 8, ranks.size(), ranks.rank(), has_gpu ? GhostScheme::PerStep : GhostScheme::PerStage);
+    require_host_bytes(host_bytes_needed(grid, slab, ranks.is_root()), ranks.local_size(),
+                       "verify --n " + std::to_string(o.n), "use a smaller --n");
     options.device = has_gpu ? ranks.select_gpu(o.device, route) : o.device;
   });
   const Field<double> initial = randn_field(grid, o.seed);
@@ -106,7 +127,7 @@ void add_verify_command(CLI::App& app, CommandAction& action) {
   sub->add_option("--n", o->n, "points along each axis")->capture_default_str();
   sub->add_option("--steps", o->steps, "RK4 steps")->capture_default_str();
   sub->add_option("--device", o->device, "CUDA device ordinal")->capture_default_str();
-  sub->add_option("--seed", o->seed, "seed of the random field")->capture_default_str();
+  sub->add_option("--seed", o->seed, "seed of the random field")->capture_default_str()->check(uint64_check());
   sub->add_option("--halo-exchange", o->halo_exchange,
                   "under mpirun, how GPU ranks exchange ghost planes: nccl or host (as for a run)")
       ->capture_default_str();

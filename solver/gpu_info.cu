@@ -1,3 +1,4 @@
+#include <fstream>
 #include <map>
 #include <mutex>
 
@@ -5,6 +6,23 @@
 #include "solver/gpu_info.hpp"
 
 namespace heat {
+
+namespace {
+
+// Why cudaGetDeviceCount found no device, in the user's terms; CUDA's own text in parentheses.
+// Without the kernel driver the runtime says "CUDA driver version is insufficient for CUDA runtime
+// version", which reads as "upgrade the driver" on a machine that has no NVIDIA GPU at all.
+std::string no_device_reason(cudaError_t err) {
+  const std::string cuda_text = std::string(" (CUDA: ") + cudaGetErrorString(err) + ")";
+  const bool driver_loaded = std::ifstream("/proc/driver/nvidia/version").good();
+  if (err == cudaErrorNoDevice || (err == cudaErrorInsufficientDriver && !driver_loaded))
+    return "no NVIDIA GPU or driver was found" + cuda_text;
+  if (err == cudaErrorInsufficientDriver)
+    return "the NVIDIA driver is older than this build's CUDA runtime needs" + cuda_text;
+  return "no usable CUDA device" + cuda_text;
+}
+
+}  // namespace
 
 bool built_with_cuda() { return true; }
 
@@ -25,7 +43,7 @@ GpuInfo query_gpu(int device) {
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess) {
     cudaGetLastError();
-    info.reason = std::string("no usable CUDA device (") + cudaGetErrorString(err) + ")";
+    info.reason = no_device_reason(err);
     return info;
   }
   if (device < 0 || device >= count) {

@@ -101,8 +101,57 @@ INSTANTIATE_TEST_SUITE_P(
                       BadConfig{"[run]\nn = 12\n", "line 1: section '[run]'"},
                       BadConfig{"n = 12\nn = 14\n", "line 2: key n is given twice (also on line 1)"},
                       BadConfig{"config = \"other.toml\"\n", "line 1: unknown key 'config'"},
-                      BadConfig{"seed = -5\n", "line 1: key seed: --seed: -5 is not a seed"}),
+                      BadConfig{"seed = -5\n", "line 1: key seed: --seed: -5 is not a seed"},
+                      // Numbers are decimal in a file as on the command line (TOML's 0x10 and 1_000 too).
+                      BadConfig{"n = 016\n", "line 1: key n: --n: 016 has a leading zero, which can mean octal: write 16"},
+                      BadConfig{"steps = 2\nn = 0x10\n", "line 2: key n: --n: 0x10 is not a whole number in decimal"},
+                      BadConfig{"n = 1_000\n", "line 1: key n: --n: 1_000 is not a whole number in decimal"},
+                      BadConfig{"seed = 010\n", "line 1: key seed: --seed: 010 has a leading zero"},
+                      BadConfig{"h = nan\n", "line 1: key h: --h: nan is not a decimal number"},
+                      BadConfig{"dt = 0x1p-3\n", "line 1: key dt: --dt: 0x1p-3 is not a decimal number"},
+                      BadConfig{"json = \"\"\n", "line 1: key json: the value is empty"},
+                      BadConfig{"output = ''\n", "line 1: key output: the value is empty"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });
+
+// A value that parses but that the run's plan refuses names the file, the line and the key too.
+// The command line gives nothing the file sets, so the file's values are the ones checked.
+class PlanRefusedConfigValue : public ConfigFile, public ::testing::WithParamInterface<BadConfig> {};
+
+TEST_P(PlanRefusedConfigValue, ExitsTwoNamingTheFileLineAndKey) {
+  const std::string path = write("plan.toml", GetParam().text);
+  const auto r = run_heatrk4({"--config", path, "--backend", "cpu", "--format", "none", "--quiet"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  expect_mentions(r, "--config " + path + " " + GetParam().must_mention);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Refused, PlanRefusedConfigValue,
+    ::testing::Values(BadConfig{"n = 12\nsteps = 0\n", "line 2: key steps: --steps 0 must be at least 1"},
+                      BadConfig{"order = 3\n", "line 1: key order: --order 3 is not supported"},
+                      BadConfig{"steps = 1\nn = 4\n", "line 2: key n: --n 4 is too small for order 8"},
+                      BadConfig{"n = 12\nnx = 5\n", "line 2: key nx: --nx 5 is too small for order 8"},
+                      BadConfig{"cfl = 0.9\n", "line 1: key cfl: --cfl 0.9 is unstable for order 8"},
+                      BadConfig{"alpha = -1\n", "line 1: key alpha: --alpha -1 must be a positive number"},
+                      BadConfig{"h = 0\n", "line 1: key h: --h 0 must be a positive number"},
+                      BadConfig{"hy = -2\n", "line 1: key hy: --hy -2 must be a positive number"},
+                      BadConfig{"precision = 'half'\n", "line 1: key precision: --precision half is not one of"},
+                      BadConfig{"init = 'noise'\n", "line 1: key init: --init noise is not one of"},
+                      BadConfig{"init = 'sine'\nmodes = [1, 0, 1]\n", "line 2: key modes: --modes 0 must be"},
+                      BadConfig{"compress = 12\n", "line 1: key compress: --compress 12 must be a gzip level"},
+                      BadConfig{"output-every = -1\n", "line 1: key output-every: --output-every -1 must be"},
+                      BadConfig{"snapshot-buffers = 99\n", "line 1: key snapshot-buffers: --snapshot-buffers 99"},
+                      BadConfig{"n = 300000\n", "line 1: key n: --n: 300000 x 300000 x 300000"}),
+    [](const auto& info) { return "case" + std::to_string(info.index); });
+
+TEST_F(ConfigFile, AValueTheCommandLineGivesIsTheCommandLinesAlone) {
+  const std::string path = write("steps.toml", "n = 12\nsteps = 0\n");
+  const auto cli_refused = run_heatrk4({"--config", path, "--steps", "0", "--backend", "cpu", "--format", "none"});
+  EXPECT_EQ(cli_refused.exit_code, 2) << cli_refused.output;
+  expect_mentions(cli_refused, "--steps 0 must be at least 1");
+  EXPECT_EQ(cli_refused.output.find("--config"), std::string::npos) << cli_refused.output;
+  const auto cli_wins = run_heatrk4({"--config", path, "--steps", "1", "--backend", "cpu", "--format", "none", "-q"});
+  EXPECT_EQ(cli_wins.exit_code, 0) << cli_wins.output;
+}
 
 TEST_F(ConfigFile, AnHdf5SnapshotIsNotAConfig) {
   const std::string out = dir + "/run";
@@ -137,7 +186,37 @@ INSTANTIATE_TEST_SUITE_P(
                                "--seed: 99999999999999999999999 is not a seed"},
                       BadValue{small_run({"--nx", "-2147483647"}), "--nx -2147483647 must be a positive number"},
                       BadValue{small_run({"--nz", "-1"}), "--nz -1 must be a positive number"},
-                      BadValue{{"--n", "0", "--format", "none"}, "--n 0 must be a positive number"}),
+                      BadValue{{"--n", "0", "--format", "none"}, "--n 0 must be a positive number"},
+                      // Numbers are decimal: CLI11 alone reads 010 as 8, 0x10 as 16 and 0x1p3 as 8.
+                      BadValue{small_run({"--steps", "010"}), "--steps: 010 has a leading zero, which can mean octal: write 10"},
+                      BadValue{small_run({"--n", "016"}), "--n: 016 has a leading zero"},
+                      BadValue{small_run({"--n", "0x10"}), "--n: 0x10 is not a whole number in decimal digits"},
+                      BadValue{small_run({"--init", "randn", "--seed", "010"}), "--seed: 010 has a leading zero"},
+                      BadValue{small_run({"--init", "randn", "--seed", "09"}), "--seed: 09 has a leading zero"},
+                      BadValue{small_run({"--modes", "1", "0x2", "1"}), "--modes: 0x2 is not a whole number"},
+                      BadValue{small_run({"--cfl", "0x1p-5"}), "--cfl: 0x1p-5 is not a decimal number"},
+                      BadValue{{"verify", "--steps", "010"}, "--steps: 010 has a leading zero"},
+                      BadValue{{"verify", "--n", "0x10"}, "--n: 0x10 is not a whole number"},
+                      BadValue{{"convergence", "--device", "0x1"}, "--device: 0x1 is not a whole number"},
+                      // NaN is no spacing, not "the default spacing".
+                      BadValue{small_run({"--h", "nan"}), "--h: nan is not a decimal number"},
+                      BadValue{small_run({"--hx", "nan"}), "--hx: nan is not a decimal number"},
+                      // A seed is a uint64 in decimal for verify as for a run.
+                      BadValue{{"verify", "--seed", "-1"}, "--seed: -1 is not a seed"},
+                      BadValue{{"verify", "--seed", "18446744073709551616"}, "--seed: 18446744073709551616 is not a seed"},
+                      // An empty value is no value.
+                      BadValue{small_run({"--json", ""}), "--json: the value is empty"},
+                      BadValue{small_run({"--config", ""}), "--config: the value is empty"},
+                      BadValue{small_run({"--output", ""}), "--output: the value is empty"},
+                      BadValue{small_run({"--n", ""}), "--n: the value is empty"},
+                      BadValue{small_run({"--restart", ""}), "--restart: the value is empty"},
+                      BadValue{{"verify", "--halo-exchange", ""}, "--halo-exchange: the value is empty"},
+                      BadValue{{"compare", "", "b.hdf"}, "A: the value is empty"},
+                      BadValue{{"convergence", "--csv", ""}, "--csv: the value is empty"},
+                      // verify sizes its fields before making them, as a run does.
+                      BadValue{{"verify", "--n", "3000"}, "verify --n 3000 needs about"},
+                      BadValue{{"verify", "--n", "3000"}, "bytes of host memory but"},
+                      BadValue{{"verify", "--n", "2097152"}, "--n: 2097152 x 2097152 x 2097152"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });
 
 TEST(Seed, TheLargestUint64IsTaken) {

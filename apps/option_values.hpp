@@ -1,0 +1,18 @@
+// The text every option's value must be, alike for every command and for a --config file.
+// CLI11 reads an integer with C's base detection (010 is eight, 0x10 sixteen; 2.4 also takes
+// 0b101, 0o17, 1_000 and "true"), a number with a fraction with strtod (0x1p3, nan, inf), and an
+// empty value as 0 or as "not given". heatrk4 takes decimal text only and refuses an empty value,
+// so that a value means what it reads as and a mistyped one is exit 2, naming the option.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace heat {
+
+// Adds the checks to every option of `app` and of its subcommands that takes a value, by the type
+// CLI11 reads it as: an integer is "-"? and decimal digits without a leading zero ("0" alone is
+// zero; unsigned: no "-"); a number with a fraction is decimal, with an optional exponent (0.05,
+// -2, 1e-3); any value is not empty. Call it once the options are all added.
+void require_plain_values(CLI::App& app);
+
+}  // namespace heat
