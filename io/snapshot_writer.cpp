@@ -74,6 +74,24 @@ struct SnapshotWriter::Impl {
       if (e.step <= run.start_step && fs::exists(path_of(e.name))) record_entry(into, e);
   }
 
+  // The series a restart continues: heat.hdf.series as heatrk4 wrote it, or else (garbage, cut
+  // short, missing) the one the snapshots in the directory make, each with its stored step and time.
+  std::vector<SeriesEntry> earlier_hdf_entries() const {
+    if (run.start_step <= 0) return {};
+    const std::string series = path_of("heat.hdf.series");
+    if (auto intact = read_intact_hdf_series(series)) return *intact;
+    std::vector<SeriesEntry> rebuilt;
+    for (const auto& entry : hdf_series_of_snapshots_in(spec.directory))
+      if (entry.step <= run.start_step) rebuilt.push_back(entry);
+    std::error_code ec;
+    const bool garbage = fs::exists(series, ec);
+    if (garbage || !rebuilt.empty())
+      std::fprintf(stderr, "heatrk4: note: %s %s: rebuilt from the %zu snapshots up to step %d there\n",
+                   series.c_str(), garbage ? "is not a series heatrk4 wrote (garbage or cut short)" : "is missing",
+                   rebuilt.size(), run.start_step);
+    return rebuilt;
+  }
+
   void create_directory_once() {
     if (directory_ready) return;
     std::error_code ec;
@@ -181,7 +199,8 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
     remove_abandoned_temporary_files(spec.directory, is_written_by_heatrk4);
   }
   if (impl_->share.wait_for_every_rank) impl_->share.wait_for_every_rank();
-  impl_->adopt_earlier_entries(read_hdf_series_entries(impl_->path_of("heat.hdf.series")), impl_->hdf_entries);
+  // Rank 0 alone writes the series.
+  if (impl_->share.rank == 0) impl_->adopt_earlier_entries(impl_->earlier_hdf_entries(), impl_->hdf_entries);
   impl_->adopt_earlier_entries(read_pvd_entries(impl_->path_of("heat.pvd")), impl_->vtk_entries);
 }
 
