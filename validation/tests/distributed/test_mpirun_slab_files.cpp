@@ -1,8 +1,9 @@
 // The slab files of a distributed snapshot: HDF5 reads a virtual dataset's source it cannot use,
 // or another run's, as if all were well (zeros, or the wrong data). Every reader (compare,
 // --restart, --init-file) refuses a snapshot with a damaged or foreign slab file with exit 2 naming
-// it; a snapshot that fails on one rank leaves no slab file under its final name, so the next run
-// in the directory is not refused as if another run's files were there.
+// it; a snapshot that fails on one rank, before or after every slab file is complete, leaves no
+// slab file without the file over it, so the next run in the directory is not refused as if
+// another run's files were there.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -18,6 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using test::limit_files_of_rank;
 using test::run_on;
 
 // 2 ranks of 8 planes each (nz even), so that one rank's slab file has the other's shape.
@@ -112,17 +114,15 @@ std::string joined(const std::vector<std::string>& names) {
   return text;
 }
 
-// Rank 1's files limited to 1 KiB, less than its slab file: its write fails while rank 0's slab is
-// complete. Nothing is left under a slab file's name, and the next run in the directory runs.
+// Rank 1's files limited to 1 KiB, less than its slab file, and its writes 500 ms late: its write
+// fails once rank 0's slab file is complete. Nothing is left under a slab file's name, and the
+// next run in the directory runs.
 TEST(MpirunSlabFiles, ASnapshotFailingOnOneRankLeavesNoSlabFileForTheNextRunToRefuse) {
   for (const std::string buffers : {"0", "2"}) {
     const std::string out = test::temp_directory("write-fails") + "/out";
     std::vector<std::string> args = two_rank_run(out, "3");
     args.insert(args.end(), {"--snapshot-buffers", buffers});
-    const std::string limit_rank_1 =
-        "sh -c 'if [ \"${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-$PMIX_RANK}}\" = 1 ]; then trap \"\" XFSZ; "
-        "exec prlimit --fsize=1024 \"$0\" \"$@\"; fi; exec \"$0\" \"$@\"'";
-    const auto failed = run_on(2, args, "OMPI_MCA_btl=self,tcp", limit_rank_1);
+    const auto failed = run_on(2, args, "OMPI_MCA_btl=self,tcp", limit_files_of_rank(1, 1024, "HEATRK4_TEST_WRITE_DELAY_MS=500"));
     ASSERT_EQ(failed.exit_code, 3) << buffers << " buffers:\n" << failed.output;
     EXPECT_EQ(joined(unmapped_slab_files(out)), "") << buffers << " buffers";
     const auto next = run_on(2, args);
@@ -131,18 +131,21 @@ TEST(MpirunSlabFiles, ASnapshotFailingOnOneRankLeavesNoSlabFileForTheNextRunToRe
   }
 }
 
-// Rank 1 fails in its loop while the other writers are busy with the next snapshot: they never
-// complete it, and leave no slab file of it under its final name.
-TEST(MpirunSlabFiles, ARankFailingWhileTheWritersAreBusyLeavesNoUnmappedSlabFile) {
-  const std::string out = test::temp_directory("busy") + "/out";
-  const auto result = run_on(3,
-                             {"--backend", "cpu", "--order", "4", "--nx", "9", "--ny", "8", "--nz", "13", "--init",
-                              "randn", "--cfl", "0.2", "--steps", "12", "--output-every", "1", "--snapshot-buffers",
-                              "2", "--output", out, "--quiet"},
-                             "HEATRK4_TEST_FAIL_RANK=1 HEATRK4_TEST_WRITE_DELAY_MS=300");
-  ASSERT_EQ(result.exit_code, 3) << result.output;
+// Rank 0's files limited to between the size of its slab file and that of the file over the slabs:
+// every slab file of step 0 is complete and renamed when rank 0 fails. They are removed.
+TEST(MpirunSlabFiles, ASnapshotWhoseFileOverTheSlabsFailsLeavesNoSlabFile) {
+  const std::string sound = test::temp_directory("sound") + "/out";
+  ASSERT_EQ(run_on(2, two_rank_run(sound, "4")).exit_code, 0);
+  const auto slab_bytes = long(fs::file_size(sound + "/heat_000000.rank0of2.h5"));
+  const auto index_bytes = long(fs::file_size(sound + "/heat_000000.hdf"));
+  ASSERT_LT(slab_bytes + 512, index_bytes) << "the limit must fall between the two";
+  const std::string out = test::temp_directory("index-fails") + "/out";
+  const auto failed =
+      run_on(2, two_rank_run(out, "4"), "OMPI_MCA_btl=self,tcp", limit_files_of_rank(0, (slab_bytes + index_bytes) / 2));
+  ASSERT_EQ(failed.exit_code, 3) << failed.output;
+  EXPECT_NE(failed.output.find("heat_000000.hdf"), std::string::npos) << failed.output;
   EXPECT_EQ(joined(unmapped_slab_files(out)), "");
-  EXPECT_TRUE(fs::exists(out + "/heat_000000.hdf"));
+  EXPECT_EQ(run_on(2, two_rank_run(out, "4")).exit_code, 0) << "the next run in " << out;
 }
 
 }  // namespace
