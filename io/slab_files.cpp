@@ -1,5 +1,6 @@
 #include "io/slab_files.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <vector>
 
@@ -36,8 +37,8 @@ std::optional<RunRecord> read_run_record(hid_t file, bool with_first_plane) {
 // One mapping of a virtual dataset: a source file's dataset onto a box of the whole.
 struct Mapping {
   std::string file_name, dataset_name;
-  // The source dataset's extent must be this (the whole source is mapped: HDF5 stores no extent
-  // then), or else hold the selection [0, source_end] (a part of it is).
+  // Where the whole source dataset is mapped (HDF5 then stores no extent for it), its extent must
+  // be the box's shape; where a part is, it must reach at least source_end on each axis.
   bool whole_source = true;
   std::vector<hsize_t> source_end;
   std::vector<hsize_t> begin, end;  // the box it fills in the whole, end inclusive
@@ -80,25 +81,21 @@ std::vector<Mapping> read_mappings(hid_t layout, const std::string& where) {
   return mappings;
 }
 
-// The reason the source of `m` cannot stand for its planes of `dataset`, or empty when it can.
-// `index` is the snapshot's own run record, when it has one.
-std::string source_fault(const Mapping& m, const std::filesystem::path& source, hid_t dataset_type,
-                         const std::optional<RunRecord>& index) {
-  std::error_code ec;
-  if (!std::filesystem::exists(source, ec)) return "is missing";
-  if (!std::filesystem::is_regular_file(source, ec)) return "is not a regular file";
-  if (H5Fis_hdf5(source.c_str()) <= 0) {
-    h5::take_error_stack();
-    return "is not an HDF5 file";
-  }
-  Handle file(H5Fopen(source.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!file.valid()) return "does not open as HDF5 (cut short or damaged): " + h5::take_error_stack();
-  const std::string dataset_name = m.dataset_name == "." ? "/" : m.dataset_name;
-  if (H5Lexists(file.get(), dataset_name.c_str(), H5P_DEFAULT) <= 0) {
+// "4-byte float", "8-byte integer".
+std::string value_type_text(hid_t type) {
+  const H5T_class_t kind = H5Tget_class(type);
+  return std::to_string(H5Tget_size(type)) + "-byte " +
+         (kind == H5T_FLOAT ? "float" : kind == H5T_INTEGER ? "integer" : "non-numeric");
+}
+
+// Why the open source file's dataset cannot stand for the box `m` maps it onto, or empty.
+std::string dataset_fault(hid_t file, const Mapping& m, hid_t snapshot_type) {
+  const std::string name = m.dataset_name == "." ? "/" : m.dataset_name;
+  if (H5Lexists(file, name.c_str(), H5P_DEFAULT) <= 0) {
     h5::take_error_stack();
     return "has no dataset " + m.dataset_name;
   }
-  Handle dataset(H5Dopen2(file.get(), dataset_name.c_str(), H5P_DEFAULT), H5Dclose);
+  Handle dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT), H5Dclose);
   Handle space(dataset.valid() ? H5Dget_space(dataset.get()) : -1, H5Sclose);
   Handle type(dataset.valid() ? H5Dget_type(dataset.get()) : -1, H5Tclose);
   if (!space.valid() || !type.valid()) return "has a dataset " + m.dataset_name + " that does not open: " + h5::take_error_stack();
@@ -116,13 +113,18 @@ std::string source_fault(const Mapping& m, const std::filesystem::path& source, 
     if (!inside)
       return "holds " + m.dataset_name + " shaped " + h5::shape_text(extent) + ", too small for the part the snapshot maps";
   }
-  if (H5Tget_class(type.get()) != H5Tget_class(dataset_type) || H5Tget_size(type.get()) != H5Tget_size(dataset_type))
-    return "holds " + m.dataset_name + " as " + std::to_string(H5Tget_size(type.get())) +
-           "-byte values of another kind than the snapshot's " + std::to_string(H5Tget_size(dataset_type)) +
-           "-byte floats";
+  if (value_type_text(type.get()) != value_type_text(snapshot_type))
+    return "holds " + m.dataset_name + " as " + value_type_text(type.get()) + " values, but the snapshot's are " +
+           value_type_text(snapshot_type);
+  return {};
+}
+
+// Why the open source file is not the slab file of the snapshot's run and step for the box `m`
+// maps it onto, or empty. `index` is the snapshot's own record, where it has one.
+std::string identity_fault(hid_t file, const Mapping& m, const std::optional<RunRecord>& index) {
   std::optional<RunRecord> slab;
   try {
-    slab = read_run_record(file.get(), true);
+    slab = read_run_record(file, true);
   } catch (const InputError& e) {
     return std::string("has a /heatrk4 group that does not read: ") + e.what();
   }
@@ -137,9 +139,25 @@ std::string source_fault(const Mapping& m, const std::filesystem::path& source, 
     return "belongs to step " + number_text(slab->step) + " of this run, not to the snapshot's step " +
            number_text(index->step);
   if (m.begin.empty() || slab->first_plane != double(m.begin[0]))
-    return "holds the planes from z = " + number_text(slab->first_plane) + ", but the snapshot maps it to the planes from z = " +
-           (m.begin.empty() ? std::string("?") : std::to_string(m.begin[0]));
+    return "holds the planes from z = " + number_text(slab->first_plane) +
+           ", but the snapshot maps it to the planes from z = " + (m.begin.empty() ? "?" : std::to_string(m.begin[0]));
   return {};
+}
+
+// Why the source file at `source` cannot stand for the box `m` maps it onto, or empty when it can.
+std::string source_fault(const Mapping& m, const std::filesystem::path& source, hid_t snapshot_type,
+                         const std::optional<RunRecord>& index) {
+  std::error_code ec;
+  if (!std::filesystem::exists(source, ec)) return "is missing";
+  if (!std::filesystem::is_regular_file(source, ec)) return "is not a regular file";
+  if (H5Fis_hdf5(source.c_str()) <= 0) {
+    h5::take_error_stack();
+    return "is not an HDF5 file";
+  }
+  Handle file(H5Fopen(source.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!file.valid()) return "does not open as HDF5 (cut short or damaged): " + h5::take_error_stack();
+  std::string fault = dataset_fault(file.get(), m, snapshot_type);
+  return fault.empty() ? identity_fault(file.get(), m, index) : fault;
 }
 
 // Every point of the dataset is filled by exactly one mapping: boxes that do not overlap and

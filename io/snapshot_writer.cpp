@@ -105,7 +105,7 @@ struct SnapshotWriter::Impl {
   // A slab file takes its final name only once every rank's is complete under its temporary
   // name: a rank that fails before that ends the job with temporary files alone left behind,
   // which the next run in the directory removes. A failure after it (a rename, rank 0's file
-  // over the slabs) removes this run's slab files of the step, so none is left unmapped. Every
+  // over the slabs) removes the slab files of the step that this run has renamed. Every
   // rank returns once the snapshot is complete, so a rank that fails after writing its part (and
   // ends the job) never cuts short the snapshot rank 0 is still finishing.
   template <typename T>
@@ -118,7 +118,7 @@ struct SnapshotWriter::Impl {
     try {
       slab.commit();
       share.wait_for_every_rank();
-      if (share.rank == 0) write_file_over_slabs(step, std::is_same_v<T, float>, time);
+      if (share.rank == 0) write_file_over_slabs(step, time, std::is_same_v<T, float>);
     } catch (...) {
       remove_slab_files_of_run(spec.directory, step, share.ranks, run.run_id);
       throw;
@@ -128,7 +128,7 @@ struct SnapshotWriter::Impl {
   }
 
   // heat_<step>.hdf, mapping every rank's slab file.
-  void write_file_over_slabs(int step, bool float_values, double time) {
+  void write_file_over_slabs(int step, double time, bool float_values) {
     std::vector<SlabFile> slabs;
     for (int rank = 0; rank < share.ranks; ++rank) {
       const auto [begin, end] = share.parts[std::size_t(rank)];
