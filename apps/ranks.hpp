@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "solver/distributed/decomposition.hpp"
 #include "solver/distributed/halo_exchange.hpp"
@@ -36,6 +37,8 @@ class Ranks {
   double slowest(double seconds) const;
   // Collective. True when `value` is true on some rank.
   bool on_any_rank(bool value) const;
+  // Collective. Rank 0's `text` on every rank (one name for the run, drawn on rank 0).
+  std::string same_on_every_rank(const std::string& text) const;
   // Collective over the snapshot writers alone: returns once every rank's writer has called it.
   // Its own communicator, so a writer thread may call it while the loop's thread exchanges halos
   // (where snapshots_beside_the_loop()).

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "apps/ranks.hpp"
@@ -70,6 +71,16 @@ bool Ranks::on_any_rank(bool value) const {
   int here = value ? 1 : 0, anywhere = 0;
   HEAT_MPI_CHECK(MPI_Allreduce(&here, &anywhere, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
   return anywhere != 0;
+}
+
+std::string Ranks::same_on_every_rank(const std::string& text) const {
+  if (!joined_mpi_) return text;
+  unsigned long long length = text.size();
+  HEAT_MPI_CHECK(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD));
+  std::string value = text;
+  value.resize(std::size_t(length));
+  HEAT_MPI_CHECK(MPI_Bcast(value.data(), int(length), MPI_CHAR, 0, MPI_COMM_WORLD));
+  return value;
 }
 
 void Ranks::wait_for_every_snapshot_writer() const {

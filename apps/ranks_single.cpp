@@ -12,6 +12,7 @@ Ranks::~Ranks() { set_process_ranks(nullptr); }
 void Ranks::validate_everywhere(const std::function<void()>& validate) const { validate(); }
 double Ranks::slowest(double seconds) const { return seconds; }
 bool Ranks::on_any_rank(bool value) const { return value; }
+std::string Ranks::same_on_every_rank(const std::string& text) const { return text; }
 void Ranks::wait_for_every_snapshot_writer() const {}
 bool Ranks::snapshots_beside_the_loop() const { return true; }
 int Ranks::end_every_rank(int exit_code) const { return exit_code; }

@@ -188,6 +188,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     run.start_step = plan.start_step;
     run.start_time = plan.start_time;
     run.command_line = command_line_text();
+    run.run_id = ranks.same_on_every_rank(new_run_id());
     SnapshotShare share;
     share.rank = ranks.rank();
     share.ranks = ranks.size();

@@ -5,11 +5,15 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <type_traits>
 #include <vector>
 
 #include "io/hdf5_support.hpp"
+#include "io/series_files.hpp"
+#include "io/slab_files.hpp"
 #include "solver/errors.hpp"
 
 // H5Dwrite_chunk, with which compressed chunks are written whole, came with HDF5 1.10.3.
@@ -96,6 +100,7 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
   text("init", run.init);
   text("init_file", run.init_file);
   text("command_line", run.command_line);
+  text("run_id", run.run_id);
   file.check_status(group.close(), "group /heatrk4");
 }
 
@@ -272,13 +277,37 @@ void write_vtkhdf_file(const std::string& path, const Field<T>& u, const RunDesc
 }
 
 template <typename T>
-void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes, int compress) {
+void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes, int compress,
+                     const SlabIdentity& identity) {
   h5::initialize_library();
   const FileContext file{path};
   Handle h5file(file.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "cannot create"),
                 H5Fclose);
   write_planes(file, h5file.get(), "u", box, first_plane, planes, compress);
+  write_slab_identity(h5file.get(), path, identity);
   file.check_status(h5file.close(), "closing the file");
+}
+
+void remove_slab_files_of_run(const std::string& directory, int step, int ranks, const std::string& run_id) {
+  h5::initialize_library();
+  for (int rank = 0; rank < ranks; ++rank) {
+    const std::string path = (std::filesystem::path(directory) / slab_file_name(step, rank, ranks)).string();
+    if (H5Fis_hdf5(path.c_str()) <= 0) {
+      h5::take_error_stack();
+      continue;
+    }
+    bool ours = false;
+    {
+      Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+      try {
+        const auto identity = file.valid() ? read_slab_identity(file.get()) : std::nullopt;
+        ours = identity && identity->run_id == run_id && identity->step == step;
+      } catch (const InputError&) {
+      }
+    }
+    h5::take_error_stack();
+    if (ours) std::remove(path.c_str());
+  }
 }
 
 void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>& slabs, bool is_float,
@@ -291,7 +320,7 @@ void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFi
 template void write_vtkhdf_file<float>(const std::string&, const Field<float>&, const RunDescription&, int, double, int);
 template void write_vtkhdf_file<double>(const std::string&, const Field<double>&, const RunDescription&, int, double,
                                         int);
-template void write_slab_file<float>(const std::string&, const Field<float>&, int, int, int);
-template void write_slab_file<double>(const std::string&, const Field<double>&, int, int, int);
+template void write_slab_file<float>(const std::string&, const Field<float>&, int, int, int, const SlabIdentity&);
+template void write_slab_file<double>(const std::string&, const Field<double>&, int, int, int, const SlabIdentity&);
 
 }  // namespace heat

@@ -20,10 +20,26 @@ template <typename T>
 void write_vtkhdf_file(const std::string& path, const Field<T>& u, const RunDescription& run, int step, double time,
                        int compress);
 
+// What a slab file records about itself, in its /heatrk4 group, so that a reader can tell it
+// belongs to the snapshot that maps it (io/slab_files.hpp): the run (whose snapshot file records
+// the same run_id), the step, and the global z of its first plane.
+struct SlabIdentity {
+  std::string run_id;
+  int step = 0;
+  int first_plane = 0;
+};
+
 // One rank's planes of a distributed snapshot: a file whose dataset /u holds the planes
-// [first_plane, first_plane + planes) of `box`, shaped (planes, ny, nx). Throws RunError.
+// [first_plane, first_plane + planes) of `box`, shaped (planes, ny, nx), and whose /heatrk4
+// group holds `identity`. Throws RunError.
 template <typename T>
-void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes, int compress);
+void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes, int compress,
+                     const SlabIdentity& identity);
+
+// After a distributed snapshot of `step` failed: removes the slab files in `directory` (of a run
+// on `ranks` ranks) that the run `run_id` wrote, so that no complete slab file is left without the
+// file that maps it. Another run's slab files of that step are left as they are. Never throws.
+void remove_slab_files_of_run(const std::string& directory, int step, int ranks, const std::string& run_id);
 
 // Where one slab file's planes lie in the whole grid; `name` is relative to the snapshot's directory.
 struct SlabFile {

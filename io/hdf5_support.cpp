@@ -61,6 +61,12 @@ std::string take_error_stack() {
   return lines.size() == 1 ? lines.front() : lines.front() + " <- " + lines.back();
 }
 
+std::string shape_text(const std::vector<hsize_t>& dims) {
+  std::string out = "(";
+  for (std::size_t n = 0; n < dims.size(); ++n) out += (n ? ", " : "") + std::to_string(dims[n]);
+  return out + ")";
+}
+
 namespace {
 herr_t write_array_attribute(hid_t location, const char* name, hid_t file_type, hid_t memory_type, const void* data,
                              hsize_t count, bool scalar) {

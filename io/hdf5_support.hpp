@@ -48,6 +48,9 @@ hid_t check(hid_t id, const std::string& what) {
   return id;
 }
 
+// A dataset's extent as text: "(4, 9, 8)".
+std::string shape_text(const std::vector<hsize_t>& dims);
+
 // Attributes written by the snapshot writer. Numbers are 1-D arrays (or scalars) of float64 or
 // int64; strings are fixed-length, null-padded ASCII, as h5py writes them and VTKHDF expects.
 // They return a negative status on failure, for the caller to check.

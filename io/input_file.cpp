@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "io/hdf5_support.hpp"
+#include "io/slab_files.hpp"
 #include "solver/errors.hpp"
 #include "solver/grid_limits.hpp"
 
@@ -15,12 +16,7 @@ namespace heat {
 namespace {
 
 using h5::Handle;
-
-std::string shape_text(const std::vector<hsize_t>& dims) {
-  std::string out = "(";
-  for (std::size_t n = 0; n < dims.size(); ++n) out += (n ? ", " : "") + std::to_string(dims[n]);
-  return out + ")";
-}
+using h5::shape_text;
 
 // A stored number as text: "2.7", "1e+300", "2147483648".
 std::string stored_number(double value) {
@@ -92,29 +88,6 @@ struct ImageFile {
     return names;
   }
 
-  // A virtual dataset (a distributed run's snapshot) reads as its fill value wherever a slab file
-  // is missing, without an error: so every slab file must be there before the data counts.
-  void require_virtual_sources(hid_t dataset, const std::string& where) const {
-    Handle layout(h5::check<InputError>(H5Dget_create_plist(dataset), where), H5Pclose);
-    if (H5Pget_layout(layout.get()) != H5D_VIRTUAL) return;
-    std::size_t count = 0;
-    if (H5Pget_virtual_count(layout.get(), &count) < 0) throw InputError(where + ": " + h5::take_error_stack());
-    const std::filesystem::path directory = std::filesystem::path(path).parent_path();
-    for (std::size_t n = 0; n < count; ++n) {
-      const ssize_t length = H5Pget_virtual_filename(layout.get(), n, nullptr, 0);
-      if (length < 0) throw InputError(where + ": " + h5::take_error_stack());
-      std::string name(std::size_t(length) + 1, '\0');
-      H5Pget_virtual_filename(layout.get(), n, name.data(), name.size());
-      name.resize(std::size_t(length));
-      if (name == ".") continue;  // the file itself
-      const std::filesystem::path source = directory / name;  // an absolute name stays as it is
-      std::error_code ec;
-      if (!std::filesystem::is_regular_file(source, ec))
-        throw InputError(where + " maps the slab file " + source.string() +
-                         ", which is missing: a distributed snapshot needs every rank's slab file beside it");
-    }
-  }
-
   PointArray read(const std::string& name) const {
     const auto names = point_array_names();
     if (std::find(names.begin(), names.end(), name) == names.end()) {
@@ -134,7 +107,7 @@ struct ImageFile {
     if (dims != expected)
       throw InputError(where + " is shaped " + shape_text(dims) + ", but WholeExtent needs a scalar array shaped " +
                        "(nz, ny, nx) = " + shape_text(expected));
-    require_virtual_sources(dataset.get(), where);
+    require_sound_virtual_sources(file.get(), dataset.get(), path, where);
     Handle type(h5::check<InputError>(H5Dget_type(dataset.get()), where), H5Tclose);
     const H5T_class_t type_class = H5Tget_class(type.get());
     if (type_class != H5T_FLOAT && type_class != H5T_INTEGER) throw InputError(where + " is not a numeric array");

@@ -21,7 +21,9 @@ struct LoadedField {
 };
 
 // Throws InputError (exit 2) for a missing file, a file that is not HDF5, a missing array,
-// a shape that is not 3D, or non-finite values. The caller checks the order's minimum size.
+// a shape that is not 3D, or non-finite values; and for a distributed run's snapshot, for a slab
+// file that is missing, damaged, of another shape or type, or another run's or step's
+// (require_sound_virtual_sources, io/slab_files.hpp). The caller checks the order's minimum size.
 LoadedField read_initial_field(const std::string& path, const std::string& array_name = "u");
 
 // A file's grid, the names of its point arrays and, for heatrk4's snapshots, the step and time,

@@ -27,11 +27,12 @@ template void write_vtkhdf_file<double>(const std::string&, const Field<double>&
                                         int);
 
 template <typename T>
-void write_slab_file(const std::string& path, const Field<T>&, int, int, int) {
+void write_slab_file(const std::string& path, const Field<T>&, int, int, int, const SlabIdentity&) {
   refuse(path);
 }
-template void write_slab_file<float>(const std::string&, const Field<float>&, int, int, int);
-template void write_slab_file<double>(const std::string&, const Field<double>&, int, int, int);
+template void write_slab_file<float>(const std::string&, const Field<float>&, int, int, int, const SlabIdentity&);
+template void write_slab_file<double>(const std::string&, const Field<double>&, int, int, int, const SlabIdentity&);
+void remove_slab_files_of_run(const std::string&, int, int, const std::string&) {}
 void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>&, bool, const RunDescription&, int,
                                double) {
   refuse(path);

@@ -73,9 +73,17 @@ void PendingFile::commit() {
   flush_directory_of(final_path_);
 }
 
-void PendingFile::write(const std::function<void(const std::string& temporary_path)>& fill) {
+void PendingFile::fill(const std::function<void(const std::string& temporary_path)>& write_to) {
   try {
-    fill(temporary_path_);
+    write_to(temporary_path_);
+  } catch (const RunError& e) {
+    throw RunError(describe_write_failure(final_path_, e.what()));
+  }
+}
+
+void PendingFile::write(const std::function<void(const std::string& temporary_path)>& write_to) {
+  fill(write_to);
+  try {
     commit();
   } catch (const RunError& e) {
     throw RunError(describe_write_failure(final_path_, e.what()));

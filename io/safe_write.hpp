@@ -21,9 +21,11 @@ class PendingFile {
   const std::string& final_path() const { return final_path_; }
   // Flushes the file to disk, then renames it over the final name. Throws RunError.
   void commit();
-  // fill(temporary_path()), then commit(). A failure for want of room (a full disk, a file size
-  // limit) is reported as that first, naming the final file, with the writer's detail after it.
-  void write(const std::function<void(const std::string& temporary_path)>& fill);
+  // write_to(temporary_path()). A failure for want of room (a full disk, a file size limit) is
+  // reported as that first, naming the final file, with the writer's detail after it.
+  void fill(const std::function<void(const std::string& temporary_path)>& write_to);
+  // fill(write_to), then commit(), a failed commit reported as fill's are.
+  void write(const std::function<void(const std::string& temporary_path)>& write_to);
 
  private:
   std::string final_path_;

@@ -2,7 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+
+#include "io/input_file.hpp"
+#include "solver/errors.hpp"
 
 namespace heat {
 
@@ -53,6 +58,32 @@ std::vector<SeriesEntry> read_hdf_series_entries(const std::string& path) {
   return read_entries(path, [](const char* line, char* name, double* time) {
     return std::sscanf(line, " {\"name\": \"%255[^\"]\", \"time\": %lf", name, time) == 2;
   });
+}
+
+std::optional<std::vector<SeriesEntry>> read_intact_hdf_series(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto entries = read_hdf_series_entries(path);
+  if (hdf_series_text(entries) != text) return std::nullopt;
+  return entries;
+}
+
+std::vector<SeriesEntry> hdf_series_of_snapshots_in(const std::string& directory) {
+  std::vector<SeriesEntry> entries;
+  std::error_code ec;
+  for (const auto& file : std::filesystem::directory_iterator(directory, ec)) {
+    const std::string name = file.path().filename().string();
+    const int step = step_from_snapshot_name(name);
+    if (step < 0 || file.path().extension() != ".hdf") continue;
+    try {
+      const ImageFileInfo info = read_image_file_info(file.path().string());
+      if (info.has_run_state && info.step == step) record_entry(entries, {step, info.time, name});
+    } catch (const InputError&) {
+      // Not a snapshot of heatrk4's (or a damaged one): the series cannot list it.
+    }
+  }
+  return entries;
 }
 
 std::vector<SeriesEntry> read_pvd_entries(const std::string& path) {

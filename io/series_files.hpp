@@ -3,6 +3,7 @@
 // VTK's C++ API has no .pvd writer (vtkXMLPVDWriter belongs to ParaView), so both are written here.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,15 @@ std::string pvd_text(const std::vector<SeriesEntry>& entries);
 // parse are skipped; a missing file gives no entries.
 std::vector<SeriesEntry> read_hdf_series_entries(const std::string& path);
 std::vector<SeriesEntry> read_pvd_entries(const std::string& path);
+
+// The entries of the heat.hdf.series at `path`, or none when there is no such file or it is not
+// exactly what heatrk4 writes (garbage, cut short, edited): such a series is rebuilt, not trusted.
+std::optional<std::vector<SeriesEntry>> read_intact_hdf_series(const std::string& path);
+
+// The series of the snapshots heat_<step>.hdf in `directory`, each with the step and time stored
+// in its /heatrk4 group; files that do not read as heatrk4's snapshot of the step in their name
+// are left out.
+std::vector<SeriesEntry> hdf_series_of_snapshots_in(const std::string& directory);
 
 // Adds or replaces (same step) an entry, keeping the list in step order.
 void record_entry(std::vector<SeriesEntry>& entries, const SeriesEntry& entry);

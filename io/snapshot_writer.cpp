@@ -1,5 +1,8 @@
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <random>
+#include <stdexcept>
 #include <type_traits>
 
 #include "io/hdf5_snapshot.hpp"
@@ -13,6 +16,17 @@
 namespace heat {
 
 namespace fs = std::filesystem;
+
+std::string new_run_id() {
+  std::random_device random;
+  std::string id;
+  char digits[9];
+  for (int n = 0; n < 4; ++n) {
+    std::snprintf(digits, sizeof digits, "%08x", unsigned(random()));
+    id += digits;
+  }
+  return id;
+}
 
 OutputFormat parse_output_format(const std::string& name) {
   if (name == "hdf5") return OutputFormat::Hdf5;
@@ -60,6 +74,24 @@ struct SnapshotWriter::Impl {
       if (e.step <= run.start_step && fs::exists(path_of(e.name))) record_entry(into, e);
   }
 
+  // The series a restart continues: heat.hdf.series as heatrk4 wrote it, or else (garbage, cut
+  // short, missing) the one the snapshots in the directory make, each with its stored step and time.
+  std::vector<SeriesEntry> earlier_hdf_entries() const {
+    if (run.start_step <= 0) return {};
+    const std::string series = path_of("heat.hdf.series");
+    if (auto intact = read_intact_hdf_series(series)) return *intact;
+    std::vector<SeriesEntry> rebuilt;
+    for (const auto& entry : hdf_series_of_snapshots_in(spec.directory))
+      if (entry.step <= run.start_step) rebuilt.push_back(entry);
+    std::error_code ec;
+    const bool garbage = fs::exists(series, ec);
+    if (garbage || !rebuilt.empty())
+      std::fprintf(stderr, "heatrk4: note: %s %s: rebuilt from the %zu snapshots up to step %d there\n",
+                   series.c_str(), garbage ? "is not a series heatrk4 wrote (garbage or cut short)" : "is missing",
+                   rebuilt.size(), run.start_step);
+    return rebuilt;
+  }
+
   void create_directory_once() {
     if (directory_ready) return;
     std::error_code ec;
@@ -70,32 +102,49 @@ struct SnapshotWriter::Impl {
     directory_ready = true;
   }
 
-  // Every rank's slab file is complete (renamed to its final name) before rank 0 writes the file
-  // that maps them, and the series lists a snapshot only once that file is complete too. Every
+  // A slab file takes its final name only once every rank's is complete under its temporary
+  // name: a rank that fails before that ends the job with temporary files alone left behind,
+  // which the next run in the directory removes. A failure after it (a rename, rank 0's file
+  // over the slabs) removes the slab files of the step that this run has renamed. Every
   // rank returns once the snapshot is complete, so a rank that fails after writing its part (and
   // ends the job) never cuts short the snapshot rank 0 is still finishing.
   template <typename T>
   void write_distributed_hdf5(const Field<T>& box, int step, double time) {
     const auto [part_begin, part_end] = share.parts[std::size_t(share.rank)];
-    PendingFile(path_of(slab_file_name(step, share.rank, share.ranks))).write([&](const std::string& path) {
-      write_slab_file(path, box, part_begin - share.box_begin, part_end - part_begin, spec.compress);
+    PendingFile slab(path_of(slab_file_name(step, share.rank, share.ranks)));
+    slab.fill([&](const std::string& path) {
+      write_slab_file(path, box, part_begin - share.box_begin, part_end - part_begin, spec.compress,
+                      SlabIdentity{run.run_id, step, part_begin});
     });
     share.wait_for_every_rank();
-    if (share.rank == 0) write_file_over_slabs(step, time, std::is_same_v<T, float>);
+    try {
+      slab.commit();
+      share.wait_for_every_rank();
+      if (share.rank == 0) write_file_over_slabs(step, time, std::is_same_v<T, float>);
+    } catch (...) {
+      remove_slab_files_of_run(spec.directory, step, share.ranks, run.run_id);
+      throw;
+    }
+    if (share.rank == 0) record_hdf_snapshot(step, time);
     share.wait_for_every_rank();
   }
 
-  // heat_<step>.hdf mapping every rank's slab file, and the series naming it.
+  // heat_<step>.hdf, mapping every rank's slab file.
   void write_file_over_slabs(int step, double time, bool float_values) {
     std::vector<SlabFile> slabs;
     for (int rank = 0; rank < share.ranks; ++rank) {
       const auto [begin, end] = share.parts[std::size_t(rank)];
       slabs.push_back({slab_file_name(step, rank, share.ranks), begin, end});
     }
+    PendingFile(path_of(snapshot_name(step, "hdf"))).write([&](const std::string& path) {
+      write_vtkhdf_virtual_file(path, slabs, float_values, run, step, time);
+    });
+  }
+
+  // The series lists a snapshot once its file is complete.
+  void record_hdf_snapshot(int step, double time) {
     const std::string name = snapshot_name(step, "hdf");
-    PendingFile file(path_of(name));
-    file.write([&](const std::string& path) { write_vtkhdf_virtual_file(path, slabs, float_values, run, step, time); });
-    note_file(file.final_path());
+    note_file(path_of(name));
     record_entry(hdf_entries, {step, time, name});
     write_text_file_safely(path_of("heat.hdf.series"), hdf_series_text(hdf_entries));
   }
@@ -107,12 +156,10 @@ struct SnapshotWriter::Impl {
     if (writes_hdf5(spec.format) && share.ranks > 1) {
       write_distributed_hdf5(u, step, time);
     } else if (writes_hdf5(spec.format)) {
-      const std::string name = snapshot_name(step, "hdf");
-      PendingFile file(path_of(name));
-      file.write([&](const std::string& path) { write_vtkhdf_file(path, u, run, step, time, spec.compress); });
-      note_file(file.final_path());
-      record_entry(hdf_entries, {step, time, name});
-      write_text_file_safely(path_of("heat.hdf.series"), hdf_series_text(hdf_entries));
+      PendingFile(path_of(snapshot_name(step, "hdf"))).write([&](const std::string& path) {
+        write_vtkhdf_file(path, u, run, step, time, spec.compress);
+      });
+      record_hdf_snapshot(step, time);
     }
     if (writes_vtk(spec.format)) {
       // The constructor refuses VTK output on more than one rank.
@@ -130,6 +177,10 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
     : impl_(std::make_unique<Impl>()) {
   impl_->spec = spec;
   impl_->run = run;
+  if (impl_->run.run_id.empty()) {
+    if (share.ranks > 1) throw std::logic_error("a distributed run's snapshots need one run_id on every rank");
+    impl_->run.run_id = new_run_id();
+  }
   impl_->share = std::move(share);
   if (spec.format == OutputFormat::None) return;
   if (const std::string reason = output_format_unavailable_reason(spec.format); !reason.empty()) throw InputError(reason);
@@ -149,7 +200,8 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
     remove_abandoned_temporary_files(spec.directory, is_written_by_heatrk4);
   }
   if (impl_->share.wait_for_every_rank) impl_->share.wait_for_every_rank();
-  impl_->adopt_earlier_entries(read_hdf_series_entries(impl_->path_of("heat.hdf.series")), impl_->hdf_entries);
+  // Rank 0 alone writes the series.
+  if (impl_->share.rank == 0) impl_->adopt_earlier_entries(impl_->earlier_hdf_entries(), impl_->hdf_entries);
   impl_->adopt_earlier_entries(read_pvd_entries(impl_->path_of("heat.pvd")), impl_->vtk_entries);
 }
 

@@ -33,7 +33,14 @@ struct RunDescription {
   int start_step = 0;          // the step number the run starts at (non-zero after a restart)
   double start_time = 0;       // the physical time at start_step
   std::string command_line;
+  // Names this run in its snapshots and slab files, the same on every rank (a distributed
+  // snapshot's reader checks that each slab file is this run's); SnapshotWriter draws one for a
+  // single rank when it is empty.
+  std::string run_id;
 };
+
+// A fresh run_id: 128 random bits as 32 hexadecimal digits.
+std::string new_run_id();
 
 struct OutputSpec {
   std::string directory = "heatrk4-out";

@@ -28,6 +28,16 @@ inline CommandResult run_on(int ranks, const std::vector<std::string>& args, con
   return run_heatrk4(args, prefix);
 }
 
+// A launcher for mpirun (run_on's `launcher`) that limits one rank's files to `bytes` and sets
+// `environment` ("NAME=value ...") for it alone, the rank as OpenMPI's or a PMI launcher's
+// variable says. OpenMPI's shared-memory transport would fail under the limit (its segment is a
+// file), so the runs that use it talk over TCP.
+inline std::string limit_files_of_rank(int rank, long bytes, const std::string& environment = "") {
+  return "sh -c 'if [ \"${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-$PMIX_RANK}}\" = " + std::to_string(rank) +
+         " ]; then trap \"\" XFSZ; exec env " + environment + " prlimit --fsize=" + std::to_string(bytes) +
+         " \"$0\" \"$@\"; fi; exec \"$0\" \"$@\"'";
+}
+
 // Every .hdf snapshot in `a` is bitwise the one of the same name in `b`, the series files list
 // the same snapshots and times, and `b` has no snapshot that `a` lacks.
 inline void expect_same_snapshots(const std::string& a, const std::string& b, const std::string& label) {

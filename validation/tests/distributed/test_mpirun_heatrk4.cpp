@@ -196,13 +196,8 @@ TEST(MpirunHeatrk4, AWriteFailingOnOneRankEndsEveryRankWithExitThree) {
   for (int buffers : {0, 2}) {
     const std::string label = std::to_string(buffers) + " buffers";
     const std::string out = test::temp_directory("write-fails") + "/out";
-    // Inside mpirun, before heatrk4 ($0) starts: rank 1 alone gets the file size limit (its rank
-    // as OpenMPI's or a PMI launcher's variable says). OpenMPI's shared-memory transport would
-    // fail under it (its segment is a file), so the ranks talk over TCP.
-    const std::string limit_rank_1 =
-        "sh -c 'if [ \"${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-$PMIX_RANK}}\" = 1 ]; then trap \"\" XFSZ; "
-        "exec prlimit --fsize=1024 \"$0\" \"$@\"; fi; exec \"$0\" \"$@\"'";
-    const auto result = run_on(2, every_step_args("float", buffers, out), "OMPI_MCA_btl=self,tcp", limit_rank_1);
+    const auto result = run_on(2, every_step_args("float", buffers, out), "OMPI_MCA_btl=self,tcp",
+                               test::limit_files_of_rank(1, 1024));
     EXPECT_EQ(result.exit_code, 3) << label << (result.exit_code == 124 ? ": the job hung:\n" : ":\n") << result.output;
     EXPECT_NE(result.output.find("rank 1: run failed: file size limit exceeded writing"), std::string::npos)
         << label << ":\n"
