@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,14 @@ CommandResult run_heatrk4(const std::vector<std::string>& args, const std::strin
 
 // A fresh empty directory under the system temp dir, removed at process exit.
 std::string temp_directory(const std::string& tag);
+
+// A file's whole text (empty when it cannot be read).
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 // The problem the GPU backend tests run: alpha 0.8 and cfl 0.2, well inside stability but large
 // enough that every stage changes the result.

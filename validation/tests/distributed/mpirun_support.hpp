@@ -5,8 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,13 +26,6 @@ inline CommandResult run_on(int ranks, const std::vector<std::string>& args, con
     prefix += " env " HEAT_MPI_TEST_ENV " TMPDIR=" + temp_directory("mpi-session") + " " + HEAT_MPIEXEC + " " +
               HEAT_MPIEXEC_FLAGS + " -np " + std::to_string(ranks) + " " + launcher;
   return run_heatrk4(args, prefix);
-}
-
-inline std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // Every .hdf snapshot in `a` is bitwise the one of the same name in `b`, the series files list
