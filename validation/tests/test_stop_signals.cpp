@@ -35,5 +35,22 @@ void expect_a_clean_stop(int signal_number) {
 TEST(StopSignals, SigintStopsTheRunCleanlyWithExit130) { expect_a_clean_stop(SIGINT); }
 TEST(StopSignals, SigtermStopsTheRunCleanlyWithExit143) { expect_a_clean_stop(SIGTERM); }
 
+// A second signal while the run stops (its writer held back 5 s a snapshot) ends it at once,
+// by the signal's default action.
+TEST(StopSignals, ASecondSignalWhileStoppingEndsTheProcessAtOnce) {
+  const std::string dir = test::temp_directory("stop-twice"), out = dir + "/out";
+  const pid_t pid = test::start_heatrk4({"--backend", "cpu", "--n", "16", "--steps", "100000", "--output-every", "5",
+                                         "--init", "randn", "--output", out},
+                                        dir + "/log", "env HEATRK4_TEST_WRITE_DELAY_MS=5000");
+  const bool started = test::wait_for_file(out + "/heat.hdf.series", 60);
+  kill(pid, SIGINT);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto second = std::chrono::steady_clock::now();
+  kill(pid, SIGINT);
+  EXPECT_EQ(test::wait_for_end(pid, 60), "killed by signal 2") << test::read_text(dir + "/log");
+  EXPECT_LT(std::chrono::steady_clock::now() - second, std::chrono::seconds(3)) << "it waited for the writer";
+  ASSERT_TRUE(started) << test::read_text(dir + "/log");
+}
+
 }  // namespace
 }  // namespace heat
