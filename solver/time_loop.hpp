@@ -174,12 +174,12 @@ LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
       if (hooks.snapshot && snapshot_due) emit(done);
     }
     outcome.steps_done = done;
+    if (outcome.stop_signal) timed(t.download_s, [&] { backend.download(u); });
   } catch (...) {
     if (pipeline) pipeline->finish_quietly();
     throw;
   }
   if (outcome.stop_signal) {
-    timed(t.download_s, [&] { backend.download(u); });
     if (pipeline) {
       pipeline->drain();
       t.output_wait_s = pipeline->wait_seconds();
