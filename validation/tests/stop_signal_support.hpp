@@ -61,8 +61,10 @@ inline std::string wait_for_end(pid_t pid, int seconds) {
 inline bool wait_for_file(const std::string& path, int seconds) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   while (!std::filesystem::exists(path))
-    if (std::chrono::steady_clock::now() > deadline) return false;
-    else std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    else
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
   return true;
 }
 

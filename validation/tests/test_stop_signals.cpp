@@ -12,10 +12,10 @@ void expect_a_clean_stop(int signal_number) {
   const std::string label = "signal " + std::to_string(signal_number);
   const std::string dir = test::temp_directory("stop"), out = dir + "/out", json = dir + "/run.json";
   const int steps = 100000, every = 5;
-  const pid_t pid = test::start_heatrk4({"--backend", "cpu", "--n", "64", "--steps", std::to_string(steps),
-                                         "--output-every", std::to_string(every), "--init", "randn", "--output", out,
-                                         "--json", json},
-                                        dir + "/log");
+  const pid_t pid =
+      test::start_heatrk4({"--backend", "cpu", "--n", "64", "--steps", std::to_string(steps), "--output-every",
+                           std::to_string(every), "--init", "randn", "--output", out, "--json", json},
+                          dir + "/log");
   // The second snapshot: by then the writer is busy with later ones.
   const bool started = test::wait_for_file(out + "/" + snapshot_name(every, "hdf"), 60);
   kill(pid, signal_number);
@@ -25,8 +25,9 @@ void expect_a_clean_stop(int signal_number) {
       << test::read_text(dir + "/log");
   const test::StopRecord stop = test::read_stop_record(json);
   EXPECT_EQ(stop.signal, signal_number) << label;
-  EXPECT_NE(test::read_text(dir + "/log").find("stopped   by signal " + std::to_string(signal_number) + " after step " +
-                                                std::to_string(stop.final_step)),
+  EXPECT_NE(test::read_text(dir + "/log")
+                .find("stopped   by signal " + std::to_string(signal_number) + " after step " +
+                      std::to_string(stop.final_step)),
             std::string::npos)
       << label;
   test::expect_output_of_a_stopped_run(out, stop.final_step, steps, every, 1);
@@ -39,9 +40,9 @@ TEST(StopSignals, SigtermStopsTheRunCleanlyWithExit143) { expect_a_clean_stop(SI
 // by the signal's default action.
 TEST(StopSignals, ASecondSignalWhileStoppingEndsTheProcessAtOnce) {
   const std::string dir = test::temp_directory("stop-twice"), out = dir + "/out";
-  const pid_t pid = test::start_heatrk4({"--backend", "cpu", "--n", "16", "--steps", "100000", "--output-every", "5",
-                                         "--init", "randn", "--output", out},
-                                        dir + "/log", "env HEATRK4_TEST_WRITE_DELAY_MS=5000");
+  const pid_t pid = test::start_heatrk4(
+      {"--backend", "cpu", "--n", "16", "--steps", "100000", "--output-every", "5", "--init", "randn", "--output", out},
+      dir + "/log", "env HEATRK4_TEST_WRITE_DELAY_MS=5000");
   const bool started = test::wait_for_file(out + "/heat.hdf.series", 60);
   kill(pid, SIGINT);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
