@@ -19,7 +19,8 @@ constexpr const char* kHelpFooter =
     "--overwrite lets a new run replace another run's snapshots in --output.\n"
     "Exit codes: 0 success; 1 a --check or compare found a mismatch; 2 invalid input (option, value,\n"
     "file, config key, output path, unstable cfl, too little memory), found before any work starts;\n"
-    "3 a failure while running (CUDA, I/O, a non-finite value).";
+    "3 a failure while running (CUDA, I/O, a non-finite value);\n"
+    "130/143 stopped by SIGINT/SIGTERM after a chunk of steps, the snapshots taken finished.";
 
 // -h as --help. CLI11 2.4 refuses a -h flag beside the --h option, so the short form is
 // translated before parsing; a "-h" that is an option's value would need "--opt=-h".

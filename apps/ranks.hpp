@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "solver/distributed/decomposition.hpp"
 #include "solver/distributed/halo_exchange.hpp"
@@ -35,6 +36,8 @@ class Ranks {
   void validate_everywhere(const std::function<void()>& validate) const;
   // Collective. The largest of every rank's value (the slowest rank's time).
   double slowest(double seconds) const;
+  // Collective. Each of `values` (the same count on every rank) as its largest over every rank.
+  std::vector<double> largest(std::vector<double> values) const;
   // Collective. True when `value` is true on some rank.
   bool on_any_rank(bool value) const;
   // Collective. Rank 0's `text` on every rank (one name for the run, drawn on rank 0).

@@ -66,6 +66,13 @@ double Ranks::slowest(double seconds) const {
   return most;
 }
 
+std::vector<double> Ranks::largest(std::vector<double> values) const {
+  if (!joined_mpi_) return values;
+  HEAT_MPI_CHECK(
+      MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+  return values;
+}
+
 bool Ranks::on_any_rank(bool value) const {
   if (!joined_mpi_) return value;
   int here = value ? 1 : 0, anywhere = 0;

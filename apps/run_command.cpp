@@ -17,6 +17,7 @@
 #include "apps/restart.hpp"
 #include "apps/run_checks.hpp"
 #include "apps/run_summary.hpp"
+#include "apps/stop_signals.hpp"
 #include "io/input_file.hpp"
 #include "solver/distributed/slab_field.hpp"
 #include "solver/errors.hpp"
@@ -231,7 +232,14 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
       std::this_thread::sleep_for(write_delay);
       writer->write(field, plan.start_step + done, plan.start_time + done * plan.problem.dt);
     };
-  report.loop = run_time_loop(*backend, u, plan.steps, hooks);
+  // Every rank stops after the same step, at the signal any of them received.
+  hooks.end_chunk = [&ranks](ChunkEnd end) {
+    const auto agreed = ranks.largest({end.seconds, double(stop_signal_received())});
+    return ChunkEnd{agreed[0], int(agreed[1])};
+  };
+  const LoopOutcome outcome = run_time_loop(*backend, u, plan.steps, hooks);
+  report.loop = outcome.timings;
+  report.stop_signal = outcome.stop_signal;
   progress.finish();
   report.ranks = ranks.size();
   report.ghost_planes = slab.ghost;
@@ -241,11 +249,11 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
                     &report.loop.writer_s})
     *t = ranks.slowest(*t);
   if (writer) report.files = writer->files();
-  report.final_step = plan.start_step + plan.steps;
-  report.final_time = plan.start_time + plan.steps * plan.problem.dt;
+  report.final_step = plan.start_step + outcome.steps_done;
+  report.final_time = plan.start_time + outcome.steps_done * plan.problem.dt;
 
   bool mismatch = false;
-  if (plan.check) {
+  if (plan.check && !outcome.stop_signal) {  // a stopped run has no answer to check
     const auto t0 = std::chrono::steady_clock::now();
     const Field<T> result = ranks.gather_on_root(u, slab, plan.problem.grid);
     if (ranks.is_root()) {
@@ -262,12 +270,14 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     if (!plan.quiet) print_summary(report);
     if (!plan.json.empty()) write_json_summary(report, plan.json);
   }
+  if (outcome.stop_signal) return exit_code_for_signal(outcome.stop_signal);
   return mismatch ? exit_code::mismatch : exit_code::ok;
 }
 
 int run(const CLI::App& app, const RunOptions& given) {
   const auto start = std::chrono::steady_clock::now();
   const Ranks& ranks = process_ranks();
+  const StopSignalScope stop_signals;  // from here a signal stops the run between chunks of steps
   RunReport report;
   SetupClock clock(report);
   LoadedField loaded;

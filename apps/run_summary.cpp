@@ -11,7 +11,8 @@
 namespace heat {
 
 double RunReport::points_per_second() const {
-  return loop.compute_s > 0 ? double(plan.problem.interior_points()) * plan.steps / loop.compute_s : 0;
+  return loop.compute_s > 0 ? double(plan.problem.interior_points()) * (final_step - plan.start_step) / loop.compute_s
+                            : 0;
 }
 
 double RunReport::effective_gb_per_s() const { return points_per_second() * bytes_per_point / 1e9; }
@@ -39,6 +40,8 @@ void print_summary(const RunReport& r) {
               r.loop.writer_s);
   std::printf("  rate      %.3f ms/step, %.3e points/s, %.1f GB/s by the byte model (%.0f B/point/step)\n",
               r.ms_per_step(), r.points_per_second(), r.effective_gb_per_s(), r.bytes_per_point);
+  if (r.stop_signal)
+    std::printf("  stopped   by signal %d after step %d (no snapshot at the stop)\n", r.stop_signal, r.final_step);
   if (r.checked) {
     std::printf("  check     %s against the cpu reference in double (rtol %g, atol %g): %s\n",
                 r.check.pass() ? "PASS" : "FAIL", r.plan.rtol, r.plan.atol, describe(r.check).c_str());
@@ -78,6 +81,7 @@ void write_json_summary(const RunReport& r, const std::string& path) {
   if (r.ranks > 1) root.add("halo_exchange", r.halo_exchange).add("ghost_planes", r.ghost_planes);
   root.add("timing", timing).add("rate", rate);
   root.add("final_step", r.final_step).add("final_time", r.final_time);
+  if (r.stop_signal) root.add("stopped_by_signal", r.stop_signal);
   if (r.checked) {
     JsonObject check;
     check.add("pass", r.check.pass()).add("rtol", r.plan.rtol).add("atol", r.plan.atol);

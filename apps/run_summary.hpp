@@ -33,8 +33,9 @@ struct RunReport {
   std::vector<std::string> overrides;  // options that replaced a setting stored in the input file
   int final_step = 0;
   double final_time = 0;
+  int stop_signal = 0;  // the signal that stopped the run at final_step, before its last step; 0: none
 
-  double ms_per_step() const { return 1e3 * loop.compute_s / plan.steps; }
+  double ms_per_step() const { return 1e3 * loop.compute_s / (final_step - plan.start_step); }
   double points_per_second() const;
   double effective_gb_per_s() const;
 };

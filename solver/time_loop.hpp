@@ -1,6 +1,6 @@
 // The one time-loop driver every backend goes through: upload once, step in chunks (so a
-// progress line and snapshots can happen between them), hand each snapshot to the writer
-// (snapshot_pipeline.hpp) and step on.
+// progress line, snapshots and a request to stop can happen between them), hand each snapshot to
+// the writer (snapshot_pipeline.hpp) and step on.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +20,19 @@ struct LoopTimings {
   // The loop's waits for the writer (every buffer busy, the last writes) and the writer's own
   // time (copies landing, files written and flushed), which overlaps the computation.
   double output_wait_s = 0, writer_s = 0;
+};
+
+// The end of a chunk of steps as the run sees it: the seconds it took (which size the next chunk)
+// and the signal that asks the run to stop (0: none).
+struct ChunkEnd {
+  double seconds = 0;
+  int stop_signal = 0;
+};
+
+struct LoopOutcome {
+  LoopTimings timings;
+  int steps_done = 0;   // the steps asked for, or fewer where a stop request ended the run early
+  int stop_signal = 0;  // the signal that ended the run early, 0 where it ran every step
 };
 
 template <typename T>
@@ -47,6 +60,12 @@ struct LoopHooks {
   // the process's exit need not wait for it. The loop touches the backend no more after it.
   // Empty: the backend is kept.
   std::function<void()> release_backend;
+  // Called at the end of every chunk with the chunk's seconds; returns them with the signal that
+  // asks the run to stop, if any. On several ranks a collective that returns the largest of each
+  // over every rank, so that every rank sizes its next chunk alike (a rank does not wait in a
+  // collective for a neighbour still stepping) and every rank stops after the same step. Empty:
+  // the chunk's own seconds, no stop.
+  std::function<ChunkEnd(ChunkEnd)> end_chunk;
 };
 
 inline double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -82,11 +101,14 @@ void require_finite(Backend<T>& backend, const Field<T>& u, int first_step, int 
 }
 
 // Runs `steps` steps starting from u (or from what hooks.upload puts on the backend); on return u
-// holds the final field and every snapshot is written.
+// holds the final field and every snapshot is written. A stop request (hooks.end_chunk) ends the
+// run after the chunk in progress: the snapshots taken so far are written, none is added at the
+// stop, and u holds the field of the step it stopped at.
 template <typename T>
-LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const LoopHooks<T>& hooks) {
+LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const LoopHooks<T>& hooks) {
   using clock = std::chrono::steady_clock;
-  LoopTimings t;
+  LoopOutcome outcome;
+  LoopTimings& t = outcome.timings;
   auto timed = [](double& acc, auto&& f) {
     const auto t0 = clock::now();
     f();
@@ -138,22 +160,37 @@ LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
       const double dt = seconds_since(t0);
       t.compute_s += dt;
       done += chunk_steps;
+      const ChunkEnd end = hooks.end_chunk ? hooks.end_chunk({dt, 0}) : ChunkEnd{dt, 0};
       // Capped at the run's length: a chunk limited by --output-every never takes long, so an
       // uncapped doubling would overflow after 31 snapshots.
-      if (dt < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
+      if (end.seconds < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
       if (pipeline) pipeline->check();  // a failed write ends the run now, not at the end
       if (hooks.progress) hooks.progress(done, steps, t.compute_s, pipeline ? pipeline->pending() : 0);
+      if (end.stop_signal && done < steps) {
+        outcome.stop_signal = end.stop_signal;
+        break;
+      }
       const bool snapshot_due = hooks.output_every > 0 && done % hooks.output_every == 0 && done < steps;
       if (hooks.snapshot && snapshot_due) emit(done);
     }
+    outcome.steps_done = done;
+    if (outcome.stop_signal) timed(t.download_s, [&] { backend.download(u); });
   } catch (...) {
     if (pipeline) pipeline->finish_quietly();
     throw;
   }
+  if (outcome.stop_signal) {
+    if (pipeline) {
+      pipeline->drain();
+      t.output_wait_s = pipeline->wait_seconds();
+      t.writer_s = pipeline->writer_seconds();
+    }
+    return outcome;
+  }
   if (!pipeline) {
     if (hooks.snapshot) emit(steps);
     else timed(t.download_s, [&] { backend.download(u); });
-    return t;
+    return outcome;
   }
   // The final state goes to u itself (the caller's result), from which the writer writes it.
   timed(t.download_s, [&] { backend.download(u); });
@@ -170,7 +207,7 @@ LoopTimings run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
   pipeline->drain();
   t.output_wait_s = pipeline->wait_seconds();
   t.writer_s = pipeline->writer_seconds();
-  return t;
+  return outcome;
 }
 
 }  // namespace heat

@@ -37,12 +37,7 @@ Field<T> random_field(const Grid& g, std::uint64_t seed) {
   return field_cast<T>(randn_field(g, seed));
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test::read_text;
 
 bool has_temporary_files(const std::string& directory) {
   for (const auto& entry : fs::directory_iterator(directory))

@@ -90,7 +90,7 @@ TEST(SnapshotPipeline, ASlowWriterHoldsTheLoopBackAndLosesOrReordersNothing) {
       seen.push_back(done);
       std::this_thread::sleep_for(std::chrono::milliseconds(3));
     };
-    const LoopTimings t = run_time_loop(backend, u, steps, hooks);
+    const LoopTimings t = run_time_loop(backend, u, steps, hooks).timings;
     EXPECT_EQ(seen, every_kth_step(steps, 1)) << buffers << " buffers";
     EXPECT_EQ(backend.steps_taken, steps);
     EXPECT_EQ(u(0, 0, 0), steps) << "u must hold the final field";

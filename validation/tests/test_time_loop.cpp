@@ -107,6 +107,66 @@ TEST(TimeLoop, AFailedReleaseStillWritesTheFinalSnapshot) {
   EXPECT_EQ(seen, std::vector<int>{20});
 }
 
+// A stop request at the end of a chunk ends the run there: every snapshot taken before it is
+// written (a slow writer still busy with them), none is added at the stop, u holds the field of
+// the step it stopped at, and the outcome names the step and the signal.
+TEST(TimeLoop, AStopRequestEndsTheRunAfterItsChunkWithTheSnapshotsTakenWritten) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (int buffers : {0, 2})
+    for (int stop_after_chunk : {1, 3, 9}) {
+      const std::string label = std::to_string(buffers) + " buffers, stop after chunk " + std::to_string(stop_after_chunk);
+      CountingBackend backend;
+      Field<double> u(g, 0.0);
+      std::vector<int> seen;
+      std::vector<int> chunk_ends;
+      LoopHooks<double> hooks;
+      hooks.output_every = 4;
+      hooks.snapshot_buffers = buffers;
+      hooks.snapshot = [&](const Field<double>& field, int done) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        EXPECT_EQ(field(0, 0, 0), done) << label;
+        seen.push_back(done);
+      };
+      hooks.end_chunk = [&](ChunkEnd end) {
+        chunk_ends.push_back(int(backend.steps_taken));
+        return ChunkEnd{end.seconds, int(chunk_ends.size()) == stop_after_chunk ? 15 : 0};
+      };
+      const LoopOutcome outcome = run_time_loop(backend, u, 1000, hooks);
+      const int stop = chunk_ends.at(std::size_t(stop_after_chunk - 1));
+      EXPECT_EQ(outcome.stop_signal, 15) << label;
+      EXPECT_EQ(outcome.steps_done, stop) << label;
+      EXPECT_EQ(backend.steps_taken, stop) << label;
+      EXPECT_EQ(int(chunk_ends.size()), stop_after_chunk) << label << ": stepped on after the stop";
+      EXPECT_EQ(u(0, 0, 0), stop) << label << ": u must hold the field of the stop";
+      std::vector<int> expected;
+      for (int step = 0; step < stop; step += hooks.output_every) expected.push_back(step);
+      EXPECT_EQ(seen, expected) << label;
+    }
+}
+
+// On several ranks the chunks are sized by what end_chunk returns (every rank's slowest), not by
+// the rank's own time: a chunk said to be slow does not grow the next one.
+TEST(TimeLoop, ChunksGrowOnlyWhenEndChunkSaysTheyWereShort) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (const bool slow : {false, true}) {
+    CountingBackend backend;
+    Field<double> u(g, 0.0);
+    std::vector<long long> chunk_ends;
+    LoopHooks<double> hooks;
+    hooks.end_chunk = [&](ChunkEnd end) {
+      chunk_ends.push_back(backend.steps_taken);
+      return ChunkEnd{slow ? 1.0 : end.seconds, 0};
+    };
+    run_time_loop(backend, u, 40, hooks);
+    std::vector<long long> expected{1, 3, 7, 15, 31, 40};  // doubling, at most kStepsBetweenFiniteChecks
+    if (slow) {
+      expected.clear();
+      for (int step = 1; step <= 40; ++step) expected.push_back(step);
+    }
+    EXPECT_EQ(chunk_ends, expected) << (slow ? "slow" : "fast");
+  }
+}
+
 // A field that still changes at the last step (cfl 0.05: the grid's slowest mode keeps about 4%
 // of its amplitude), so a driver that stopped early or ran on misses the reference by far more
 // than the tolerance.
