@@ -110,7 +110,8 @@ struct SnapshotWriter::Impl {
   // ends the job) never cuts short the snapshot rank 0 is still finishing.
   template <typename T>
   void write_distributed_hdf5(const Field<T>& box, int step, double time) {
-    const auto [part_begin, part_end] = share.parts[std::size_t(share.rank)];
+    const int part_begin = share.parts[std::size_t(share.rank)].first;
+    const int part_end = share.parts[std::size_t(share.rank)].second;
     PendingFile slab(path_of(slab_file_name(step, share.rank, share.ranks)));
     slab.fill([&](const std::string& path) {
       write_slab_file(path, box, part_begin - share.box_begin, part_end - part_begin, spec.compress,

@@ -98,8 +98,10 @@ TEST(MpirunSlabFiles, EveryReaderRefusesASnapshotWithADamagedOrForeignSlabFile) 
 }
 
 // The slab files in `directory` without the heat_<step>.hdf that maps them.
+// A run that fails before its first snapshot removes the directory it made: then there are none.
 std::vector<std::string> unmapped_slab_files(const std::string& directory) {
   std::vector<std::string> unmapped;
+  if (!fs::exists(directory)) return unmapped;
   for (const auto& entry : fs::directory_iterator(directory)) {
     const std::string name = entry.path().filename().string();
     const int step = step_from_slab_file_name(name);
