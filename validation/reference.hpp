@@ -1,4 +1,4 @@
-// The ground truth for --check and verify: the cpu backend in double precision.
+// The ground truth for --check and verify: the cpu reference backend (cpu-reference) in double.
 #pragma once
 
 #include "solver/backend.hpp"
@@ -8,7 +8,7 @@
 
 namespace heat {
 
-// Runs `steps` steps of the cpu backend in double from `initial`.
+// Runs `steps` steps of the cpu reference backend in double from `initial`.
 Field<double> cpu_reference(const Problem& problem, const Field<double>& initial, int steps);
 
 // Runs backend `name` in precision T from `initial` rounded to T, and the double cpu reference

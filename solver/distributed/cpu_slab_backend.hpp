@@ -1,6 +1,6 @@
-// The cpu backend for one rank's box: the cpu backend (solver/cpu_backend.hpp) itself,
+// The cpu backend for one rank's box: the cpu backend (solver/cpu/fast_backend.hpp) itself,
 // with the ghost planes refreshed through a HaloExchange before every
-// RK4 stage or once per step (the slab's GhostScheme), so that the whole field comes out bitwise
+// Horner pass or once per step (the slab's GhostScheme), so that the whole field comes out bitwise
 // as one process computes it.
 #pragma once
 
