@@ -1,5 +1,7 @@
-// Chooses the Horner pass kernels of the widest instruction set the CPU has.
+// Chooses the Horner sweep kernels of the widest instruction set the CPU has.
 #include "solver/cpu/horner_sweep.hpp"
+
+#include "solver/errors.hpp"
 
 namespace heat {
 
@@ -34,17 +36,22 @@ CpuIsa cpu_isa_for_rows(CpuIsa best, int row_points, std::size_t value_size) {
 }
 
 template <typename T>
-static void run_pass(CpuIsa isa, const CpuHornerPass<T>& pass) {
+static bool run_kernels(CpuIsa isa, const CpuHornerSweep<T>& sweep) {
   switch (isa) {
 #if defined(HEAT_CPU_X86_KERNELS)
-    case CpuIsa::Avx512: return isa_kernels::horner_pass_avx512(pass);
-    case CpuIsa::Avx2: return isa_kernels::horner_pass_avx2(pass);
+    case CpuIsa::Avx512: return isa_kernels::horner_sweep_avx512(sweep);
+    case CpuIsa::Avx2: return isa_kernels::horner_sweep_avx2(sweep);
 #endif
-    default: return isa_kernels::horner_pass_generic(pass);
+    default: return isa_kernels::horner_sweep_generic(sweep);
   }
 }
 
-void run_horner_pass(CpuIsa isa, const CpuHornerPass<float>& pass) { run_pass(isa, pass); }
-void run_horner_pass(CpuIsa isa, const CpuHornerPass<double>& pass) { run_pass(isa, pass); }
+template <typename T>
+static void run_sweep(CpuIsa isa, const CpuHornerSweep<T>& sweep) {
+  if (!run_kernels(isa, sweep)) throw RunError("the cpu backend could not allocate its block buffers (out of memory)");
+}
+
+void run_horner_sweep(CpuIsa isa, const CpuHornerSweep<float>& sweep) { run_sweep(isa, sweep); }
+void run_horner_sweep(CpuIsa isa, const CpuHornerSweep<double>& sweep) { run_sweep(isa, sweep); }
 
 }  // namespace heat

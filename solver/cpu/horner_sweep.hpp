@@ -1,5 +1,5 @@
-// One Horner pass of the RK4 step (solver/tiled/horner_form.cuh) over a host field's interior,
-// as the fast cpu backend runs it: out = u + c * alpha*Lap(in) at every interior point.
+// The Horner passes of the RK4 step (solver/tiled/horner_form.cuh) over a host field's interior,
+// as the fast cpu backend runs them: out = u + c * alpha*Lap(in) at every interior point.
 //
 // The pass is compiled once per instruction set (horner_sweep_*.cpp, each with its own compiler
 // flags) and the widest one the CPU has is chosen at run time, so one build runs on any x86-64.
@@ -25,30 +25,36 @@ int cpu_isa_lanes(CpuIsa isa, std::size_t value_size);
 // narrower one where a row is shorter than `best`'s vector (a vector never reaches past a row).
 CpuIsa cpu_isa_for_rows(CpuIsa best, int row_points, std::size_t value_size);
 
-// Everything a pass needs; the weights are those of make_weights, for radius `radius`.
+// One sweep over the field: one Horner pass, out = u + c[0] * a*Lap(in), or two in a row,
+// out = u + c[1] * a*Lap(v) with v = u + c[0] * a*Lap(in), where v never goes to memory: each
+// block computes it into a ring of planes in cache, r rows and columns beyond its own (a
+// neighbour's too), and the second pass reads it there. The weights are those of make_weights.
 template <typename T>
-struct CpuHornerPass {
-  const T* in;  // the operand of the stencil (u itself for the first pass)
-  const T* u;   // read only at the point written, so `out` may be `u`
-  T c;
-  T* out;
+struct CpuHornerSweep {
+  const T* in;  // the operand of the first pass (u itself for the step's first)
+  const T* u;   // read at the point written (and, for two passes, r around it)
+  T* out;       // may be `u` for one pass, never for two (a block's neighbours read u around it)
+  int passes;   // 1 or 2
+  T c[2];
   int nx, ny, nz, radius;
   T center;
   T axis[3][kMaxRadius];
 };
 
-// Runs the pass with the kernels of `isa`, which the CPU must have.
-void run_horner_pass(CpuIsa isa, const CpuHornerPass<float>& pass);
-void run_horner_pass(CpuIsa isa, const CpuHornerPass<double>& pass);
+// Runs the sweep with the kernels of `isa`, which the CPU must have. Throws RunError where the
+// memory for a two-pass sweep's rings (a few hundred KiB per thread) cannot be had.
+void run_horner_sweep(CpuIsa isa, const CpuHornerSweep<float>& sweep);
+void run_horner_sweep(CpuIsa isa, const CpuHornerSweep<double>& sweep);
 
-// The kernels of each instruction set (horner_sweep_*.cpp); run_horner_pass chooses among them.
+// The kernels of each instruction set (horner_sweep_*.cpp); run_horner_sweep chooses among them.
+// False where a ring could not be allocated.
 namespace isa_kernels {
-void horner_pass_generic(const CpuHornerPass<float>& pass);
-void horner_pass_generic(const CpuHornerPass<double>& pass);
-void horner_pass_avx2(const CpuHornerPass<float>& pass);
-void horner_pass_avx2(const CpuHornerPass<double>& pass);
-void horner_pass_avx512(const CpuHornerPass<float>& pass);
-void horner_pass_avx512(const CpuHornerPass<double>& pass);
+bool horner_sweep_generic(const CpuHornerSweep<float>& sweep);
+bool horner_sweep_generic(const CpuHornerSweep<double>& sweep);
+bool horner_sweep_avx2(const CpuHornerSweep<float>& sweep);
+bool horner_sweep_avx2(const CpuHornerSweep<double>& sweep);
+bool horner_sweep_avx512(const CpuHornerSweep<float>& sweep);
+bool horner_sweep_avx512(const CpuHornerSweep<double>& sweep);
 }  // namespace isa_kernels
 
 }  // namespace heat

@@ -1,12 +1,9 @@
-// The Horner pass in AVX2 vectors with FMA (compiled with -mavx2 -mfma: solver/CMakeLists.txt).
+// The Horner sweeps in AVX2 vectors with FMA (compiled with -mavx2 -mfma: solver/CMakeLists.txt).
 #include "solver/cpu/horner_sweep_kernel.hpp"
 
 namespace heat::isa_kernels {
 
-typedef float Avx2Floats __attribute__((vector_size(32)));
-typedef double Avx2Doubles __attribute__((vector_size(32)));
-
-void horner_pass_avx2(const CpuHornerPass<float>& pass) { sweep_any_radius<Avx2Floats>(pass); }
-void horner_pass_avx2(const CpuHornerPass<double>& pass) { sweep_any_radius<Avx2Doubles>(pass); }
+bool horner_sweep_avx2(const CpuHornerSweep<float>& sweep) { return sweep_any_radius<Lanes<Floats8>>(sweep); }
+bool horner_sweep_avx2(const CpuHornerSweep<double>& sweep) { return sweep_any_radius<Lanes<Doubles4>>(sweep); }
 
 }  // namespace heat::isa_kernels

@@ -1,12 +1,9 @@
-// The Horner pass in AVX-512 vectors (compiled with -mavx512f: solver/CMakeLists.txt).
+// The Horner sweeps in AVX-512 vectors (compiled with -mavx512f: solver/CMakeLists.txt).
 #include "solver/cpu/horner_sweep_kernel.hpp"
 
 namespace heat::isa_kernels {
 
-typedef float Avx512Floats __attribute__((vector_size(64)));
-typedef double Avx512Doubles __attribute__((vector_size(64)));
-
-void horner_pass_avx512(const CpuHornerPass<float>& pass) { sweep_any_radius<Avx512Floats>(pass); }
-void horner_pass_avx512(const CpuHornerPass<double>& pass) { sweep_any_radius<Avx512Doubles>(pass); }
+bool horner_sweep_avx512(const CpuHornerSweep<float>& sweep) { return sweep_any_radius<Lanes<Floats16>>(sweep); }
+bool horner_sweep_avx512(const CpuHornerSweep<double>& sweep) { return sweep_any_radius<Lanes<Doubles8>>(sweep); }
 
 }  // namespace heat::isa_kernels

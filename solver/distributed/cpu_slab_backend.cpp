@@ -11,11 +11,13 @@ namespace heat {
 template <typename T>
 std::unique_ptr<Backend<T>> make_cpu_slab_backend(const Problem& box_problem, GhostScheme scheme,
                                                   HaloExchange<T>& exchange) {
-  // Wide ghosts (PerStep) hold enough of u that the later stages need no exchange of their own.
-  auto fill_ghosts = [scheme, &exchange](T* field, int pass) {
-    if (pass == 0 || scheme == GhostScheme::PerStage) exchange.exchange(field);
+  // Wide ghosts (PerStep) hold enough of u that the later passes need no exchange of their own,
+  // so the passes go in pairs; narrow ones need each pass's operand exchanged.
+  auto fill_ghosts = [scheme, &exchange](T* field, int index) {
+    if (index == 0 || scheme == GhostScheme::PerStage) exchange.exchange(field);
   };
-  return std::make_unique<CpuFastBackend<T>>(box_problem, fill_ghosts);
+  const auto grouping = scheme == GhostScheme::PerStage ? CpuPassGrouping::Singles : CpuPassGrouping::Pairs;
+  return std::make_unique<CpuFastBackend<T>>(box_problem, fill_ghosts, grouping);
 }
 
 template std::unique_ptr<Backend<float>> make_cpu_slab_backend(const Problem&, GhostScheme, HaloExchange<float>&);

@@ -1,7 +1,8 @@
 // The fast cpu backend (solver/cpu/fast_backend.hpp) against the cpu reference on random fields:
 // every order, both precisions, every instruction set this CPU has, odd sizes (rows that are not
 // a whole number of vectors, rows shorter than a vector, rows split into blocks); the boundary
-// layer bitwise kept; bitwise the same result on 1, 2 and 3 threads.
+// layer bitwise kept; bitwise the same result in pairs of passes and in single passes, and on
+// 1, 2 and 3 threads.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -38,8 +39,9 @@ std::vector<CpuIsa> isas_of_this_cpu() {
 }
 
 template <typename T>
-Field<T> fast_steps(const Problem& p, const Field<T>& start, int steps, CpuIsa isa, std::string* label = nullptr) {
-  CpuFastBackend<T> backend(p, typename CpuFastBackend<T>::BeforeStencil(), isa);
+Field<T> fast_steps(const Problem& p, const Field<T>& start, int steps, CpuIsa isa, std::string* label = nullptr,
+                    CpuPassGrouping grouping = CpuPassGrouping::Pairs) {
+  CpuFastBackend<T> backend(p, typename CpuFastBackend<T>::BeforeStencil(), grouping, isa);
   if (label) *label += std::string(" on ") + cpu_isa_name(backend.isa());
   backend.upload(start);
   backend.step(steps);
@@ -71,6 +73,20 @@ TYPED_TEST(CpuFastBackendTest, MatchesReferenceEveryOrderAndInstructionSet) {
         const FieldDifference d = compare_fields(result, cpu_reference(p, field_cast<double>(start), 3), tol, tol);
         EXPECT_TRUE(d.pass()) << label << ": " << describe(d);
         test::expect_boundary_kept_interior_changed(p, start, result, label);
+      }
+}
+
+// Distributed runs with per-stage ghosts step in single passes; every other run in pairs.
+TYPED_TEST(CpuFastBackendTest, PairsAndSinglePassesBitwiseEqual) {
+  using T = TypeParam;
+  for (CpuIsa isa : isas_of_this_cpu())
+    for (const Grid& shape : kGrids)
+      for (int order : {2, 4, 6, 8}) {
+        const Problem p = test::gpu_test_problem(grid_for(shape, order), order);
+        const Field<T> start = field_cast<T>(randn_field(p.grid, 60 + order));
+        const Field<T> pairs = fast_steps(p, start, 2, isa);
+        const Field<T> singles = fast_steps(p, start, 2, isa, nullptr, CpuPassGrouping::Singles);
+        EXPECT_EQ(test::bitwise_differences(pairs, singles), 0) << describe_case(p.grid, order, isa);
       }
 }
 
