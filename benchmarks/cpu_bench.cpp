@@ -90,12 +90,12 @@ std::unique_ptr<Backend<T>> make_backend(const std::string& name, const std::str
 
 int main(int argc, char** argv) {
   std::vector<int> sizes = {128, 256};
-  std::vector<std::string> backends = {"cpu", "cpu-reference"}, precisions = {"float", "double"};
+  std::vector<std::string> backends = {"cpu", "cpu_reference"}, precisions = {"float", "double"};
   std::string isa, grouping = "pairs";
   int order = 8, steps = 2, repeats = 3;
   CLI::App app("cpu_bench: the cpu backends' ms/step and points/s against the copy rate");
   app.add_option("--sizes", sizes)->capture_default_str();
-  app.add_option("--backends", backends)->capture_default_str()->check(CLI::IsMember({"cpu", "cpu-reference"}));
+  app.add_option("--backends", backends)->capture_default_str()->check(CLI::IsMember({"cpu", "cpu_reference"}));
   app.add_option("--precisions", precisions)->capture_default_str()->check(CLI::IsMember({"float", "double"}));
   app.add_option("--isa", isa, "the cpu backend's instruction set (default: the widest this CPU has)")
       ->check(CLI::IsMember({"generic", "avx2", "avx512"}));

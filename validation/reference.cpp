@@ -26,7 +26,7 @@ Field<T> run_backend(const BackendEntry& entry, const Problem& problem, Field<T>
 }  // namespace
 
 Field<double> cpu_reference(const Problem& problem, const Field<double>& initial, int steps) {
-  return run_backend<double>(registry_entry("cpu-reference"), problem, initial, steps, 0);
+  return run_backend<double>(registry_entry(kCpuReferenceName), problem, initial, steps, 0);
 }
 
 template <typename T>

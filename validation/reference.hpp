@@ -1,4 +1,4 @@
-// The ground truth for --check and verify: the cpu reference backend (cpu-reference) in double.
+// The ground truth for --check and verify: the cpu reference backend (cpu_reference) in double.
 #pragma once
 
 #include "solver/backend.hpp"

@@ -3,7 +3,16 @@
 // OpenMP over (z, y) rows and a unit-stride x loop that the compiler vectorises. Each point is
 // computed independently of the thread that owns it, so the result is bitwise the same for any
 // thread count. It is kept plain on purpose: the fast cpu backend (fast_backend.hpp) is what runs.
+//
+// One class serves a whole problem and one rank's box of a distributed run (solver/distributed/):
+// the box is stepped as if it were the whole problem, and `before_stencil` is called with every
+// field a stage is about to read across z, so that a halo exchange can fill its ghost planes
+// first. A single process has nothing to fill. Since the per-point arithmetic is the same code,
+// the distributed field is bitwise the single process's.
 #pragma once
+
+#include <functional>
+#include <utility>
 
 #include "solver/backend.hpp"
 #include "solver/cpu/first_nonfinite.hpp"
@@ -16,8 +25,13 @@ namespace heat {
 template <typename T>
 class CpuReferenceBackend final : public Backend<T> {
  public:
-  CpuReferenceBackend(const Problem& p, const BackendOptions&)
+  // Called with the field stage `stage` (0..3) reads with the stencil, before it reads it.
+  using BeforeStencil = std::function<void(T* field, int stage)>;
+
+  CpuReferenceBackend(const Problem& p, const BackendOptions&) : CpuReferenceBackend(p, BeforeStencil()) {}
+  CpuReferenceBackend(const Problem& p, BeforeStencil before_stencil)
       : problem_(p),
+        before_stencil_(std::move(before_stencil)),
         rk_(make_rk4_constants<T>(p.dt)),
         u_(Field<T>::uninitialized(p.grid)),
         stage_input_(Field<T>::uninitialized(p.grid)),
@@ -41,6 +55,7 @@ class CpuReferenceBackend final : public Backend<T> {
 
   void download(Field<T>& u) override { copy_field_points(u_, u); }
 
+  // In a rank's box, the index is the box's: the rank that finds one ends the job.
   long long first_nonfinite() override { return first_nonfinite_on_host(u_.data(), u_.size()); }
 
  private:
@@ -65,6 +80,7 @@ class CpuReferenceBackend final : public Backend<T> {
     for (int stage = 0; stage < 4; ++stage) {
       // k_s = alpha*Lap(stage input); the stage input of stage 1 is u itself.
       T* in = stage == 0 ? u_.data() : stage_input_.data();
+      if (before_stencil_) before_stencil_(in, stage);
       T* k = k_.data();
       T* sum = sum_.data();
       for_interior([&](std::size_t p) {
@@ -87,6 +103,7 @@ class CpuReferenceBackend final : public Backend<T> {
   }
 
   Problem problem_;
+  BeforeStencil before_stencil_;
   Rk4Constants<T> rk_;
   Field<T> u_, stage_input_, k_, sum_;
 };

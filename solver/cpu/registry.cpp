@@ -1,5 +1,5 @@
 // Registers the cpu backends: `cpu`, the fast one every run on the host uses (fast_backend.hpp),
-// and `cpu-reference`, the plain loops verify, --check and the tests compare against
+// and `cpu_reference`, the plain loops verify, --check and the tests compare against
 // (reference_backend.hpp).
 #include "solver/cpu/fast_backend.hpp"
 #include "solver/cpu/reference_backend.hpp"
@@ -21,7 +21,7 @@ void register_cpu_backends(BackendRegistry& registry) {
   registry.add(std::move(fast));
 
   BackendEntry reference;
-  reference.name = "cpu-reference";
+  reference.name = kCpuReferenceName;
   reference.description = "the reference: plain OpenMP loops on the host, one pass per RK4 stage";
   reference.uses_cuda = false;
   // Per stage: read the stage input and sum, write k and sum, then read u and k and write the

@@ -1,4 +1,4 @@
-// Both cpu backends (cpu-reference, and the fast cpu) against a deliberately plain RK4 written
+// Both cpu backends (cpu_reference, and the fast cpu) against a deliberately plain RK4 written
 // here, independently of stencils/: its own coefficient table, its own loops, all four stage
 // fields held at once.
 #include <gtest/gtest.h>
@@ -73,7 +73,7 @@ Problem odd_problem(int order) {
   return p;
 }
 
-const char* const kCpuBackends[] = {"cpu-reference", "cpu"};
+const char* const kCpuBackends[] = {"cpu_reference", "cpu"};
 
 template <typename T>
 Field<T> cpu_steps(const std::string& name, const Problem& p, const Field<T>& start, int steps) {
