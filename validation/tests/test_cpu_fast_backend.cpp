@@ -64,16 +64,18 @@ TYPED_TEST(CpuFastBackendTest, MatchesReferenceEveryOrderAndInstructionSet) {
   using T = TypeParam;
   const double tol = default_tolerance<T>();
   for (CpuIsa isa : isas_of_this_cpu())
-    for (const Grid& shape : kGrids)
-      for (int order : {2, 4, 6, 8}) {
-        const Problem p = test::gpu_test_problem(grid_for(shape, order), order);
-        const Field<T> start = field_cast<T>(randn_field(p.grid, 40 + order));
-        std::string label = describe_case(p.grid, order, isa);
-        const Field<T> result = fast_steps(p, start, 3, isa, &label);
-        const FieldDifference d = compare_fields(result, cpu_reference(p, field_cast<double>(start), 3), tol, tol);
-        EXPECT_TRUE(d.pass()) << label << ": " << describe(d);
-        test::expect_boundary_kept_interior_changed(p, start, result, label);
-      }
+    for (CpuPassGrouping grouping : {CpuPassGrouping::Pairs, CpuPassGrouping::Singles})
+      for (const Grid& shape : kGrids)
+        for (int order : {2, 4, 6, 8}) {
+          const Problem p = test::gpu_test_problem(grid_for(shape, order), order);
+          const Field<T> start = field_cast<T>(randn_field(p.grid, 40 + order));
+          std::string label = describe_case(p.grid, order, isa);
+          label += grouping == CpuPassGrouping::Pairs ? ", pairs" : ", single passes";
+          const Field<T> result = fast_steps(p, start, 3, isa, &label, grouping);
+          const FieldDifference d = compare_fields(result, cpu_reference(p, field_cast<double>(start), 3), tol, tol);
+          EXPECT_TRUE(d.pass()) << label << ": " << describe(d);
+          test::expect_boundary_kept_interior_changed(p, start, result, label);
+        }
 }
 
 // Distributed runs with per-stage ghosts step in single passes; every other run in pairs.
