@@ -28,7 +28,7 @@ namespace {
 
 // Bytes of the planes one block reads with the stencil (its operand's planes in a single pass,
 // the ring of two): within a 1 MiB L2, with room for the streams of u and the output.
-constexpr std::size_t kBlockCacheBytes = 384 * 1024;
+constexpr std::size_t kBlockCacheBytes = 768 * 1024;
 
 // Vectors whose multiply-adds are explicit: `acc += w * x` and `u + c * x`, as the shared math
 // writes them (stencils/stencil.hpp), become one fused multiply-add each, and nothing else does.
@@ -145,17 +145,17 @@ struct BlockLayout {
   int block_z(int n, int i) const { return part_begin(n / (x_count * y_count) + i, z_count, d); }
 };
 
-// Blocks whose stencil planes (2r+1 of the block and r around it) fit kBlockCacheBytes, about
-// square in x-y (the r around costs least there) but rows of at least four vectors, and as many
-// chunks in z as balance the threads best against the 2r planes around each chunk a sweep of two
-// passes computes twice.
+// Blocks whose stencil planes (2r+1 of the block and r around it) fit kBlockCacheBytes: whole
+// rows where 16 of them fit, so that a block's part of a plane is one stretch of memory, which the
+// hardware prefetcher streams (row segments of a few cache lines it did not: a step took twice as
+// long); otherwise as many segments as keep 16 rows. Then as many chunks in z as balance the
+// threads best against the 2r planes around each chunk a sweep of two passes computes twice.
 inline BlockLayout block_layout(int w, int h, int d, int radius, std::size_t value_size, int lanes, int threads) {
   BlockLayout b{w, h, d, 1, 1, 1};
   const double planes = double(2 * radius + 1) * double(value_size);
-  int side = 1;
-  while (double(side + 1) * double(side + 1) * planes <= double(kBlockCacheBytes)) ++side;
-  const int block_x = clamp(side - 2 * radius, 4 * lanes, w);
-  b.x_count = clamp((w + block_x / 2) / block_x, 1, w / lanes);
+  constexpr int kMinRows = 16;
+  const int widest = int(double(kBlockCacheBytes) / (planes * (kMinRows + 2 * radius))) - 2 * radius;
+  b.x_count = clamp(ceil_div(w, widest > lanes ? widest : lanes), 1, w / lanes);
   const int region_x = ceil_div(w, b.x_count) + 2 * radius;
   const int rows = int(double(kBlockCacheBytes) / (planes * double(region_x))) - 2 * radius;
   b.y_count = ceil_div(h, clamp(rows, 4, h));
@@ -198,9 +198,15 @@ template <int R, typename V, typename T>
 bool two_passes(const CpuHornerSweep<T>& s, const BlockLayout& b) {
   const int nx = s.nx, ny = s.ny, nz = s.nz;
   const std::size_t plane = std::size_t(nx) * std::size_t(ny);
-  // The ring's planes hold the largest block's region.
+  // A ring row holds the region's columns from `pad` on, placed so that the block's first column
+  // starts a vector: the second pass, which reads the ring 6r+1 times per point, loads whole
+  // aligned vectors but for its x neighbours. The pad (a vector or more) also takes the first
+  // pass's vectors that start before the region (below). Rows and planes are whole vectors.
+  constexpr int N = PassVectors<R, V, T>::kLanes;
+  constexpr int pad = N + (N - R % N) % N;
   const int region_x = ceil_div(b.w, b.x_count) + 2 * R, region_y = ceil_div(b.h, b.y_count) + 2 * R;
-  const std::size_t ring_plane = std::size_t(region_x) * std::size_t(region_y);
+  const std::size_t pitch = std::size_t(ceil_div(pad + region_x, N) * N);
+  const std::size_t ring_plane = pitch * std::size_t(region_y);
   bool failed = false;
 #pragma omp parallel
   {
@@ -229,28 +235,31 @@ bool two_passes(const CpuHornerSweep<T>& s, const BlockLayout& b) {
           T* const ring_plane_z = slot(z);
           const bool z_inside = z >= R && z < nz - R;
           for (int y = ya; y < yb; ++y) {
-            T* const ring_row = ring_plane_z + std::size_t(y - ya) * std::size_t(cols);
+            T* const ring_row = ring_plane_z + std::size_t(y - ya) * pitch + std::size_t(pad - xa);  // at x = 0
             const std::size_t at = std::size_t(z) * plane + std::size_t(y) * std::size_t(nx);
             const T* const u_row = s.u + at;
             if (!z_inside || y < R || y >= ny - R) {
-              __builtin_memcpy(ring_row, u_row + xa, std::size_t(cols) * sizeof(T));
+              __builtin_memcpy(ring_row + xa, u_row + xa, std::size_t(cols) * sizeof(T));
               continue;
             }
-            __builtin_memcpy(ring_row, u_row + xa, std::size_t(lo - xa) * sizeof(T));
-            __builtin_memcpy(ring_row + (hi - xa), u_row + hi, std::size_t(xb - hi) * sizeof(T));
+            // The first pass starts where its operand's vector does, so that it loads whole vectors
+            // where the grid's rows are too; what it computes before lo is replaced below.
+            const int start = lo - int(reinterpret_cast<__UINTPTR_TYPE__>(s.in + at + lo) / sizeof(T) % N);
             const T* in[2 * R + 1];
             for (int dz = -R; dz <= R; ++dz)
-              in[R + dz] = s.in + at + std::ptrdiff_t(dz) * std::ptrdiff_t(plane) + lo;
-            first.row(in, std::size_t(nx), u_row + lo, ring_row + (lo - xa), hi - lo);
+              in[R + dz] = s.in + at + std::ptrdiff_t(dz) * std::ptrdiff_t(plane) + start;
+            first.row(in, std::size_t(nx), u_row + start, ring_row + start, hi - start);
+            __builtin_memcpy(ring_row + xa, u_row + xa, std::size_t(lo - xa) * sizeof(T));
+            __builtin_memcpy(ring_row + hi, u_row + hi, std::size_t(xb - hi) * sizeof(T));
           }
           const int zc = z - R;  // the plane the second pass can now compute
           if (zc < z0) continue;
           for (int y = y0; y < y1; ++y) {
-            const std::size_t in_at = std::size_t(y - ya) * std::size_t(cols) + std::size_t(x0 - xa);
+            const std::size_t in_at = std::size_t(y - ya) * pitch + std::size_t(pad + R);  // at x0
             const T* in[2 * R + 1];
             for (int dz = -R; dz <= R; ++dz) in[R + dz] = slot(zc + dz) + in_at;
             const std::size_t at = std::size_t(zc) * plane + std::size_t(y) * std::size_t(nx) + std::size_t(x0);
-            second.row(in, std::size_t(cols), s.u + at, s.out + at, x1 - x0);
+            second.row(in, pitch, s.u + at, s.out + at, x1 - x0);
           }
         }
       }
