@@ -3,9 +3,10 @@
 //
 // The pass is compiled once per instruction set (horner_sweep_*.cpp, each with its own compiler
 // flags) and the widest one the CPU has is chosen at run time, so one build runs on any x86-64.
-// Within a run every interior point goes through the same instructions, whichever thread or
-// block computes it and wherever it falls in a vector (lanes never mix), so the result is bitwise
-// the same for any thread count.
+// Every interior point goes through the same operations, whichever thread or block computes it
+// and wherever it falls in a vector (lanes never mix; the fused multiply-adds are explicit), so
+// the result is bitwise the same for any thread count, and AVX2 and AVX-512 agree bitwise. The
+// generic kernels, for CPUs without FMA, round without it.
 #pragma once
 
 #include <cstddef>

@@ -1,8 +1,8 @@
 // The fast cpu backend (solver/cpu/fast_backend.hpp) against the cpu reference on random fields:
 // every order, both precisions, every instruction set this CPU has, odd sizes (rows that are not
 // a whole number of vectors, rows shorter than a vector, rows split into blocks); the boundary
-// layer bitwise kept; bitwise the same result in pairs of passes and in single passes, and on
-// 1, 2 and 3 threads.
+// layer bitwise kept; bitwise the same result in pairs of passes and in single passes, in AVX2
+// and AVX-512, and on 1, 2 and 3 threads.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -90,6 +90,19 @@ TYPED_TEST(CpuFastBackendTest, PairsAndSinglePassesBitwiseEqual) {
         const Field<T> singles = fast_steps(p, start, 2, isa, nullptr, CpuPassGrouping::Singles);
         EXPECT_EQ(test::bitwise_differences(pairs, singles), 0) << describe_case(p.grid, order, isa);
       }
+}
+
+// AVX2 and AVX-512 make the same fused multiply-adds, so ranks on CPUs of either kind agree.
+TYPED_TEST(CpuFastBackendTest, Avx2AndAvx512BitwiseEqual) {
+  using T = TypeParam;
+  if (best_cpu_isa() != CpuIsa::Avx512) GTEST_SKIP() << "this CPU has no AVX-512";
+  for (int order : {2, 4, 6, 8}) {
+    const Problem p = test::gpu_test_problem(grid_for(kGrids[0], order), order);
+    const Field<T> start = field_cast<T>(randn_field(p.grid, 80 + order));
+    EXPECT_EQ(test::bitwise_differences(fast_steps(p, start, 2, CpuIsa::Avx2), fast_steps(p, start, 2, CpuIsa::Avx512)),
+              0)
+        << describe_case(p.grid, order, CpuIsa::Avx512);
+  }
 }
 
 TYPED_TEST(CpuFastBackendTest, OneTwoAndThreeThreadsBitwiseEqual) {
