@@ -1,7 +1,7 @@
 // The Horner passes of the RK4 step (solver/tiled/horner_form.cuh) over a host field's interior,
 // as the fast cpu backend runs them: out = u + c * alpha*Lap(in) at every interior point.
 //
-// The pass is compiled once per instruction set (horner_sweep_*.cpp, each with its own compiler
+// The sweeps are compiled once per instruction set (horner_sweep_*.cpp, each with its own compiler
 // flags) and the widest one the CPU has is chosen at run time, so one build runs on any x86-64.
 // Every interior point goes through the same operations, whichever thread or block computes it
 // and wherever it falls in a vector (lanes never mix; the fused multiply-adds are explicit), so
