@@ -13,12 +13,12 @@ namespace {
 
 int list_backends(int device) {
   const GpuInfo gpu = query_gpu(device);
-  std::printf("%-8s %-11s %s\n", "backend", "available", "what it is");
+  std::printf("%-13s %-11s %s\n", "backend", "available", "what it is");
   for (const auto& e : default_registry().entries()) {
     const bool ok = !e.uses_cuda || gpu.available;
-    std::printf("%-8s %-11s %s\n", e.name.c_str(), ok ? "yes" : "no", e.description.c_str());
+    std::printf("%-13s %-11s %s\n", e.name.c_str(), ok ? "yes" : "no", e.description.c_str());
   }
-  std::printf("%-8s %-11s %s\n", "auto", "yes", gpu.available ? "-> tiled (a CUDA GPU is present)" : "-> cpu (no CUDA GPU)");
+  std::printf("%-13s %-11s %s\n", "auto", "yes", gpu.available ? "-> tiled (a CUDA GPU is present)" : "-> cpu (no CUDA GPU)");
   std::printf("\nhost: %d OpenMP threads\n", omp_get_max_threads());
   if (!built_with_cuda()) std::printf("gpu:  none: %s\n", gpu.reason.c_str());
   else if (!gpu.available) std::printf("gpu:  none usable: %s\n", gpu.reason.c_str());

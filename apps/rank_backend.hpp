@@ -12,7 +12,7 @@
 
 namespace heat {
 
-// How a rank's ghost planes are kept right: the cpu backend exchanges before each stage; the
+// How a rank's ghost planes are kept right: the cpu backends exchange before each pass or stage; the
 // CUDA backends exchange once per step over wider ghosts, which also keeps tiled's fused stages
 // whole (benchmarks/distributed_model.md).
 inline GhostScheme ghost_scheme_of(const BackendEntry& entry) {

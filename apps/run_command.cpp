@@ -257,8 +257,9 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     const auto t0 = std::chrono::steady_clock::now();
     const Field<T> result = ranks.gather_on_root(u, slab, plan.problem.grid);
     if (ranks.is_root()) {
-      const Field<double> reference = cpu_reference(plan.problem, check_start, plan.steps);
-      report.check = compare_fields(result, reference, plan.rtol, plan.atol);
+      const CheckReference reference = check_reference(plan.backend, plan.problem, check_start, plan.steps);
+      report.check = compare_fields(result, reference.field, plan.rtol, plan.atol);
+      report.check_backend = reference.backend;
       mismatch = !report.check.pass();
     }
     report.checked = true;

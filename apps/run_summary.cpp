@@ -43,8 +43,8 @@ void print_summary(const RunReport& r) {
   if (r.stop_signal)
     std::printf("  stopped   by signal %d after step %d (no snapshot at the stop)\n", r.stop_signal, r.final_step);
   if (r.checked) {
-    std::printf("  check     %s against the cpu reference in double (rtol %g, atol %g): %s\n",
-                r.check.pass() ? "PASS" : "FAIL", r.plan.rtol, r.plan.atol, describe(r.check).c_str());
+    std::printf("  check     %s against %s in double (rtol %g, atol %g): %s\n", r.check.pass() ? "PASS" : "FAIL",
+                r.check_backend.c_str(), r.plan.rtol, r.plan.atol, describe(r.check).c_str());
     for (const auto& m : r.check.first_failures)
       std::printf("            failing (%d,%d,%d): %.17g vs %.17g\n", m.i, m.j, m.k, m.value, m.reference);
     if (r.check.failures) std::printf("            %zu points outside the tolerance\n", r.check.failures);
@@ -84,7 +84,7 @@ void write_json_summary(const RunReport& r, const std::string& path) {
   if (r.stop_signal) root.add("stopped_by_signal", r.stop_signal);
   if (r.checked) {
     JsonObject check;
-    check.add("pass", r.check.pass()).add("rtol", r.plan.rtol).add("atol", r.plan.atol);
+    check.add("pass", r.check.pass()).add("against", r.check_backend).add("rtol", r.plan.rtol).add("atol", r.plan.atol);
     check.add("max_abs", r.check.max_abs).add("max_rel", r.check.max_rel).add("rel_l2", r.check.rel_l2);
     check.add("failures", (long long)r.check.failures);
     check.add("worst_i", r.check.worst.i).add("worst_j", r.check.worst.j).add("worst_k", r.check.worst.k);

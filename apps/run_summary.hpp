@@ -29,6 +29,7 @@ struct RunReport {
   int ghost_planes = 0;       // on each side of a slab with a neighbour
   bool checked = false;
   FieldDifference check;
+  std::string check_backend;  // what the check ran in double: cpu, or cpu_reference for a cpu run
   std::vector<std::string> files;
   std::vector<std::string> overrides;  // options that replaced a setting stored in the input file
   int final_step = 0;

@@ -87,15 +87,15 @@ int verify(const VerifyOptions& o) {
     if (root) std::printf(format, values...);
   };
 
-  say("verify: %d^3, %d steps, randn (seed %llu), cfl 0.05, against the cpu backend in double, on %d rank(s)\n", o.n,
+  say("verify: %d^3, %d steps, randn (seed %llu), cfl 0.05, against cpu_reference in double, on %d rank(s)\n", o.n,
       o.steps, o.seed, ranks.size());
   if (gpu.available) say("gpu: %s\n", gpu.name.c_str());
-  say("%-8s %5s %-9s %-6s %11s %11s %11s  %s\n", "backend", "order", "precision", "result", "max abs", "max rel",
+  say("%-13s %5s %-9s %-6s %11s %11s %11s  %s\n", "backend", "order", "precision", "result", "max abs", "max rel",
       "rel L2", "worst (i,j,k)");
   int failed = 0, passed = 0, skipped = 0;
   for (const auto& entry : default_registry().entries()) {
     if (entry.uses_cuda && !gpu.available) {
-      say("%-8s %5s %-9s %-6s %s\n", entry.name.c_str(), "all", "both", "skip", gpu.reason.c_str());
+      say("%-13s %5s %-9s %-6s %s\n", entry.name.c_str(), "all", "both", "skip", gpu.reason.c_str());
       ++skipped;
       continue;
     }
@@ -108,7 +108,7 @@ int verify(const VerifyOptions& o) {
         const FieldDifference d = precision == Precision::Float
                                       ? check_case<float>(entry, problem, initial, o.steps, options, route)
                                       : check_case<double>(entry, problem, initial, o.steps, options, route);
-        say("%-8s %5d %-9s %-6s %11.3e %11.3e %11.3e  (%d,%d,%d)\n", entry.name.c_str(), order,
+        say("%-13s %5d %-9s %-6s %11.3e %11.3e %11.3e  (%d,%d,%d)\n", entry.name.c_str(), order,
             precision_name(precision), d.pass() ? "pass" : "FAIL", d.max_abs, d.max_rel, d.rel_l2, d.worst.i,
             d.worst.j, d.worst.k);
         (d.pass() ? passed : failed)++;

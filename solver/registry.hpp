@@ -20,7 +20,9 @@ class BackendRegistry {
   std::vector<BackendEntry> entries_;
 };
 
+// Adds cpu (the fast one) and cpu_reference (the ground truth of verify, --check and the tests).
 void register_cpu_backends(BackendRegistry& registry);
+constexpr const char* kCpuReferenceName = "cpu_reference";
 // Adds naive, reuse and tiled when the build has CUDA; they are listed even without a GPU,
 // and cuda_availability() says whether they can run.
 void register_cuda_backends(BackendRegistry& registry);

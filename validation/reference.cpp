@@ -23,10 +23,21 @@ Field<T> run_backend(const BackendEntry& entry, const Problem& problem, Field<T>
   backend->download(u);
   return u;
 }
+
+Field<double> run_backend_steps(const std::string& name, const Problem& problem, const Field<double>& initial,
+                                int steps) {
+  return run_backend<double>(registry_entry(name), problem, initial, steps, 0);
+}
 }  // namespace
 
 Field<double> cpu_reference(const Problem& problem, const Field<double>& initial, int steps) {
-  return run_backend<double>(registry_entry("cpu"), problem, initial, steps, 0);
+  return run_backend_steps(kCpuReferenceName, problem, initial, steps);
+}
+
+CheckReference check_reference(const std::string& run_backend, const Problem& problem, const Field<double>& initial,
+                               int steps) {
+  const std::string name = run_backend == "cpu" ? kCpuReferenceName : "cpu";
+  return {run_backend_steps(name, problem, initial, steps), name};
 }
 
 template <typename T>

@@ -1,5 +1,8 @@
-// The ground truth for --check and verify: the cpu backend in double precision.
+// The ground truth for verify and the tests: the cpu reference backend (cpu_reference) in double;
+// and what --check compares a run with.
 #pragma once
+
+#include <string>
 
 #include "solver/backend.hpp"
 #include "solver/field.hpp"
@@ -8,8 +11,19 @@
 
 namespace heat {
 
-// Runs `steps` steps of the cpu backend in double from `initial`.
+// Runs `steps` steps of the cpu reference backend in double from `initial`.
 Field<double> cpu_reference(const Problem& problem, const Field<double>& initial, int steps);
+
+// What --check compares a run of backend `run_backend` with: the fast cpu backend in double, ten
+// times quicker than the reference and held to it at every order on random fields
+// (test_cpu_fast_backend), or the reference itself where the run is the fast cpu's, so that no
+// backend is checked against itself. `backend` names the one used.
+struct CheckReference {
+  Field<double> field;
+  std::string backend;
+};
+CheckReference check_reference(const std::string& run_backend, const Problem& problem, const Field<double>& initial,
+                               int steps);
 
 // Runs backend `name` in precision T from `initial` rounded to T, and the double cpu reference
 // from the same rounded field, and compares them under atol + rtol*|ref|.

@@ -295,12 +295,12 @@ TEST(MpirunHeatrk4, VerifyRunsDistributedAndReportsOnce) {
   // 40 points: 32 interior planes, the 16 ghost planes of each of 2 GPU ranks at order 8.
   const auto result = run_on(2, {"verify", "--n", "40", "--steps", "2", "--halo-exchange", "host"});
   EXPECT_EQ(result.exit_code, 0) << result.output;
-  const std::string header = "against the cpu backend in double, on 2 rank(s)";
+  const std::string header = "against cpu_reference in double, on 2 rank(s)";
   const auto first = result.output.find(header);
   ASSERT_NE(first, std::string::npos) << result.output;
   EXPECT_EQ(result.output.find(header, first + 1), std::string::npos) << "printed by more than one rank:\n"
                                                                         << result.output;
-  EXPECT_NE(result.output.find("cpu          8 double    pass"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("cpu               8 double    pass"), std::string::npos) << result.output;
   EXPECT_EQ(result.output.find("FAIL"), std::string::npos) << result.output;
 }
 

@@ -1,7 +1,8 @@
-// The cpu backend: the reference every other backend is checked against.
-// Straightforward loops over the interior, OpenMP over (z, y) rows and a unit-stride x loop
-// that the compiler vectorises. Each point is computed independently of the thread that owns
-// it, so the result is bitwise the same for any thread count.
+// The cpu reference backend: the ground truth every other backend is checked against (verify,
+// --check and the tests). Straightforward loops over the interior in the stage form of RK4,
+// OpenMP over (z, y) rows and a unit-stride x loop that the compiler vectorises. Each point is
+// computed independently of the thread that owns it, so the result is bitwise the same for any
+// thread count. It is kept plain on purpose: the fast cpu backend (fast_backend.hpp) is what runs.
 //
 // One class serves a whole problem and one rank's box of a distributed run (solver/distributed/):
 // the box is stepped as if it were the whole problem, and `before_stencil` is called with every
@@ -14,20 +15,21 @@
 #include <utility>
 
 #include "solver/backend.hpp"
+#include "solver/cpu/first_nonfinite.hpp"
+#include "solver/cpu/host_copy.hpp"
 #include "solver/dispatch.hpp"
-#include "solver/first_nonfinite.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {
 
 template <typename T>
-class CpuBackend final : public Backend<T> {
+class CpuReferenceBackend final : public Backend<T> {
  public:
   // Called with the field stage `stage` (0..3) reads with the stencil, before it reads it.
   using BeforeStencil = std::function<void(T* field, int stage)>;
 
-  CpuBackend(const Problem& p, const BackendOptions&) : CpuBackend(p, BeforeStencil()) {}
-  CpuBackend(const Problem& p, BeforeStencil before_stencil)
+  CpuReferenceBackend(const Problem& p, const BackendOptions&) : CpuReferenceBackend(p, BeforeStencil()) {}
+  CpuReferenceBackend(const Problem& p, BeforeStencil before_stencil)
       : problem_(p),
         before_stencil_(std::move(before_stencil)),
         rk_(make_rk4_constants<T>(p.dt)),
@@ -38,8 +40,8 @@ class CpuBackend final : public Backend<T> {
 
   // The boundary layer of a stage input is the boundary of u, so both start as u.
   void upload(const Field<T>& u) override {
-    copy_points(u, u_);
-    copy_points(u, stage_input_);
+    copy_field_points(u, u_);
+    copy_field_points(u, stage_input_);
   }
 
   void step(int count) override {
@@ -51,7 +53,7 @@ class CpuBackend final : public Backend<T> {
     });
   }
 
-  void download(Field<T>& u) override { copy_points(u_, u); }
+  void download(Field<T>& u) override { copy_field_points(u_, u); }
 
   // In a rank's box, the index is the box's: the rank that finds one ends the job.
   long long first_nonfinite() override { return first_nonfinite_on_host(u_.data(), u_.size()); }
@@ -98,12 +100,6 @@ class CpuBackend final : public Backend<T> {
     const T* sum = sum_.data();
     const T dt6 = rk_.dt_over_6;
     for_interior([&](std::size_t p) { u[p] = rk4_finish(u[p], dt6, sum[p]); });
-  }
-
-  static void copy_points(const Field<T>& from, Field<T>& to) {
-    const T* src = from.data();
-    T* dst = to.data();
-    parallel_for_points(from.size(), [&](std::size_t n) { dst[n] = src[n]; });
   }
 
   Problem problem_;
