@@ -296,7 +296,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  "stepping on)")
       ->capture_default_str();
   app.add_option("--compress", o.compress, "compression level 0..9 (gzip for .hdf, zlib for .vti)")->capture_default_str();
-  app.add_flag("--check", o.check, "compare with the cpu reference in double precision");
+  app.add_flag("--check", o.check, "compare with the fast cpu backend in double precision (with cpu_reference for a cpu run), which the tests hold to cpu_reference");
   app.add_option("--rtol", o.rtol, "relative tolerance of --check (default 1e-6 float, 1e-12 double)")
       ->check(tolerance_check());
   app.add_option("--atol", o.atol, "absolute tolerance of --check (default 1e-6 float, 1e-12 double)")

@@ -86,8 +86,11 @@ phase_bench() {
     --backends "${CUDA_BACKENDS[@]}" --csv "$OUT/bench.csv" --json "$OUT/bench.json"
 }
 
-# The cpu reference backend's speed on the device machine's 16 cores (issue 2's benchmark).
-phase_cpu() { TAIL_LINES=6 step cpu-bench "$BUILD/benchmarks/cpu_bench" --sizes 128 256; }
+# The cpu backends' speed on the device machine's 16 cores, beside the copy rate of the same run.
+phase_cpu() {
+  TAIL_LINES=12 step cpu-bench env OMP_NUM_THREADS=16 OMP_PROC_BIND=close OMP_WAIT_POLICY=passive \
+    "$BUILD/benchmarks/cpu_bench" --sizes 256 600 --steps 5 --repeats 5
+}
 
 # The main job end to end, as a user runs it: where a whole process's time goes.
 phase_e2e() {
