@@ -5,7 +5,7 @@
 
 #include "apps/commands.hpp"
 #include "solver/errors.hpp"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 #include "solver/registry.hpp"
 
 namespace heat {

@@ -23,7 +23,7 @@ void build_command_line(CLI::App& app, CommandAction& action);
 // chosen command should run, else the exit code to end with (help printed: 0; a bad command
 // line or config file, its message printed: 2). The fuzz target calls it too.
 std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const* argv);
-// Parses and runs argv, returning the exit code of design section 3; messages go to stderr.
+// Parses and runs argv, returning the exit code of docs/design.md §3; messages go to stderr.
 int run_command_line(int argc, const char* const* argv);
 
 }  // namespace heat

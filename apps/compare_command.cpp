@@ -68,7 +68,7 @@ bool compare_array(const CompareOptions& o, const std::string& name) {
   PointArray a = read_point_array(o.file_a, name);
   PointArray b = read_point_array(o.file_b, name);
   const std::size_t matching_nonfinite = equate_matching_nonfinite(a.values, b.values);
-  // The defaults of --check (design section 3): float data cannot agree better than float rounding.
+  // The defaults of --check (docs/design.md §3): float data cannot agree better than float rounding.
   const bool either_float = a.stored_as_float || b.stored_as_float;
   const double tol = default_tolerance(either_float ? Precision::Float : Precision::Double);
   const double rtol = o.rtol >= 0 ? o.rtol : tol;

@@ -1,4 +1,4 @@
-// One rank's backend (design section 7): the registry's backend stepping the rank's box, its
+// One rank's backend (docs/design.md §7): the registry's backend stepping the rank's box, its
 // ghost planes filled through a halo exchange. On one rank the box is the grid and the exchange
 // has nothing to do, so `run` and `verify` take this path alone, with or without mpirun.
 #pragma once

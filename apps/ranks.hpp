@@ -1,4 +1,4 @@
-// The ranks one run is spread over (design section 7): the single process of a plain `heatrk4`,
+// The ranks one run is spread over (docs/design.md §7): the single process of a plain `heatrk4`,
 // or every rank of `mpirun -np N heatrk4`. The run command asks this object, never MPI itself,
 // so a build without MPI runs the same code path with one rank.
 #pragma once

@@ -1,6 +1,6 @@
 // A run that starts from a file: --restart FILE, or --init-file FILE alone. Such a run continues
 // the one that wrote the file: its physics and numerics come from the file's /heatrk4 group
-// unless an option overrides them (design section 3, "Restart").
+// unless an option overrides them (docs/design.md §3, "Restart").
 #pragma once
 
 #include <CLI/CLI.hpp>

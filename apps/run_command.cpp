@@ -21,7 +21,7 @@
 #include "io/input_file.hpp"
 #include "solver/distributed/slab_field.hpp"
 #include "solver/errors.hpp"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 #include "solver/registry.hpp"
 #include "validation/reference.hpp"
 #include "validation/shell_quote.hpp"

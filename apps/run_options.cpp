@@ -11,7 +11,7 @@
 
 #include "solver/errors.hpp"
 #include "solver/grid_limits.hpp"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 #include "solver/registry.hpp"
 #include "stencils/stencil.hpp"
 #include "validation/norms.hpp"

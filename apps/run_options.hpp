@@ -1,4 +1,4 @@
-// The options of a run (design section 3) and their validation. Everything that can be wrong
+// The options of a run (docs/design.md §3) and their validation. Everything that can be wrong
 // with a command line is found here, before any field is allocated.
 #pragma once
 

@@ -8,7 +8,7 @@
 #include "apps/run_options.hpp"
 #include "solver/distributed/slab_field.hpp"
 #include "solver/errors.hpp"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 #include "solver/grid_limits.hpp"
 #include "solver/registry.hpp"
 #include "validation/reference.hpp"

@@ -14,7 +14,7 @@
 
 #include "apps/json_writer.hpp"
 #include "benchmarks/device_timing.hpp"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 #include "solver/initial_conditions.hpp"
 #include "solver/registry.hpp"
 #include "solver/tiled/tiled.hpp"

@@ -2,7 +2,7 @@
 #include <vector>
 
 #include "benchmarks/device_timing.hpp"
-#include "solver/device_buffer.cuh"
+#include "solver/cuda/device_buffer.cuh"
 
 namespace heat::bench {
 

@@ -19,7 +19,7 @@
 #include "solver/distributed/mpi_session.hpp"
 #include "solver/field.hpp"
 #if HEAT_HAVE_NCCL
-#include "solver/device_buffer.cuh"
+#include "solver/cuda/device_buffer.cuh"
 #include "solver/distributed/gpu_halo_exchange.hpp"
 #include "solver/distributed/nccl_halo_exchange.hpp"
 #endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reference problem (design section 1) written plainly in PyTorch, and the same function
+"""The reference problem (docs/design.md §1) written plainly in PyTorch, and the same function
 under torch.compile, checked against heatrk4 from the same initial field and then timed beside
 heatrk4's backends.
 
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import h5py
 import numpy as np
 
-# Central second-derivative coefficients c_0..c_r (design section 1), by radius.
+# Central second-derivative coefficients c_0..c_r (docs/design.md §1), by radius.
 COEFFICIENTS = {
     1: [-2.0, 1.0],
     2: [-5.0 / 2.0, 4.0 / 3.0, -1.0 / 12.0],

@@ -32,7 +32,7 @@
 # from the repository root (the script runs there), as in run_all.sh.
 #
 # mpirun (OpenMPI) gets -x NCCL_NVLS_ENABLE=0 always (NVLink multicast must stay off on the device
-# machines: shared/platform.md), --allow-run-as-root when root, --oversubscribe when there are
+# machines: docs/design.md §6), --allow-run-as-root when root, --oversubscribe when there are
 # more ranks than cores, OMP_NUM_THREADS = cores / (largest count) for every rank at every count
 # (a rank's host threads stay the same as N grows), and MPIRUN_ARGS (default --bind-to none, so
 # that OpenMPI's default binding of 1-2 ranks to one core each does not pin a rank's threads to it).

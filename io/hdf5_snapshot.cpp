@@ -223,7 +223,7 @@ void write_virtual_planes(const FileContext& file, hid_t location, const Grid& g
   file.check_status(dataset.close(), "virtual dataset u");
 }
 
-// The VTKHDF layout of design section 4 around a point array that `write_u(point_data)` makes.
+// The VTKHDF layout of docs/design.md §4 around a point array that `write_u(point_data)` makes.
 template <typename WriteU>
 void write_vtkhdf_layout(const std::string& path, const Grid& g, const RunDescription& run, int step, double time,
                          WriteU&& write_u) {

@@ -1,4 +1,4 @@
-// One HDF5 snapshot in the VTKHDF 1.0 ImageData layout of design section 4, which ParaView 5.11
+// One HDF5 snapshot in the VTKHDF 1.0 ImageData layout of docs/design.md §4, which ParaView 5.11
 // and later open directly (it picks the VTKHDF reader by the .hdf extension).
 #pragma once
 

@@ -1,4 +1,4 @@
-// A run's output paths, checked before any work (a bad output path is exit 2, design section 3),
+// A run's output paths, checked before any work (a bad output path is exit 2, docs/design.md §3),
 // and what an output directory already holds.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Safe writes (design section 4): a file is written under a temporary name in its final
+// Safe writes (docs/design.md §4): a file is written under a temporary name in its final
 // directory and renamed over the final name only when complete, so a crash or a full disk never
 // leaves a truncated file under a final name and never damages the file it would replace.
 #pragma once

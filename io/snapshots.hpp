@@ -1,4 +1,4 @@
-// Snapshots of a run (design section 4): HDF5 VTKHDF ImageData files and a .hdf.series, VTK
+// Snapshots of a run (docs/design.md §4): HDF5 VTKHDF ImageData files and a .hdf.series, VTK
 // .vti files and a .pvd. Each file is written under a temporary name and renamed when complete.
 #pragma once
 
@@ -49,7 +49,7 @@ struct OutputSpec {
   bool replace_series = false;  // remove the snapshots and series files already there (--overwrite)
 };
 
-// This process's share of a distributed run's snapshots (design section 7). write() is then given
+// This process's share of a distributed run's snapshots (docs/design.md §7). write() is then given
 // the rank's box: each rank writes its part of the grid to a slab file, and rank 0 writes
 // heat_<step>.hdf, which maps every slab file into one dataset, once every slab file is complete.
 struct SnapshotShare {

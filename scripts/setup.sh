@@ -20,7 +20,7 @@ if ((${#missing[@]})); then
 fi
 
 # ParaView's Python modules conflict with python3-vtk9 (which libvtk9-dev needs), so they are
-# unpacked into the build tree instead of installed (shared/platform.md); pvbatch finds them
+# unpacked into the build tree instead of installed (docs/design.md §6); pvbatch finds them
 # through PYTHONPATH in the ParaView test.
 paraview_python=build/paraview-python
 if [ ! -d "$paraview_python/usr/lib/python3/dist-packages/paraview" ]; then

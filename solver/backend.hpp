@@ -1,4 +1,4 @@
-// The contract every backend meets (design section 2).
+// The contract every backend meets (docs/design.md §2).
 //
 // - All calls are blocking: when one returns, its work is complete and any error has been thrown.
 // - upload() copies the whole field, boundary layer included; the field then stays resident in
@@ -10,7 +10,7 @@
 //   of the field, cheap beside a step), so the time loop can stop a run that blew up.
 // - start_download() is the one call that may return before its work is done: it takes the
 //   current field at once, and later step() calls may run while the copy travels to the host
-//   (design section 8). The default is the blocking download.
+//   (docs/design.md §8). The default is the blocking download.
 // Errors: InputError for a problem the backend cannot take, RunError for a failure while running.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Typed errors that the application maps to exit codes (design section 3).
+// Typed errors that the application maps to exit codes (docs/design.md §3).
 #pragma once
 
 #include <stdexcept>

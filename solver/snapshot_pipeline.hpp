@@ -1,4 +1,4 @@
-// Snapshots that leave the step loop at once (design section 8): the loop hands a snapshot to a
+// Snapshots that leave the step loop at once (docs/design.md §8): the loop hands a snapshot to a
 // host buffer (the backend's start_download, which on a GPU returns while the copy travels) and
 // steps on; one writer thread waits for the copy and writes it. A bounded number of buffers gives
 // back-pressure: the loop waits only when every buffer still holds a snapshot being written.

@@ -17,7 +17,7 @@ namespace heat {
 
 constexpr int kMaxRadius = 4;
 
-// Central second-derivative coefficients c_0..c_r of design section 1, in double.
+// Central second-derivative coefficients c_0..c_r of docs/design.md §1, in double.
 // Row r-1 holds the stencil of radius r (order 2r); unused entries are zero.
 HD constexpr double stencil_coefficient(int radius, int k) {
   constexpr double table[kMaxRadius][kMaxRadius + 1] = {

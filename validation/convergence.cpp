@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "solver/errors.hpp"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 #include "solver/registry.hpp"
 #include "solver/time_loop.hpp"
 #include "validation/analytic.hpp"

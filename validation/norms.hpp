@@ -12,7 +12,7 @@
 
 namespace heat {
 
-// The default tolerances of design section 3 (--check, verify, compare): float results are
+// The default tolerances of docs/design.md §3 (--check, verify, compare): float results are
 // held to 1e-6 + 1e-6|ref|, double ones to 1e-12 + 1e-12|ref|.
 constexpr double default_tolerance(Precision p) { return p == Precision::Float ? 1e-6 : 1e-12; }
 template <typename T>

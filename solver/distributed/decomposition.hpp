@@ -1,4 +1,4 @@
-// How a distributed run splits the grid over its ranks (design section 7): slabs along z.
+// How a distributed run splits the grid over its ranks (docs/design.md §7): slabs along z.
 //
 // The interior planes [r, nz - r) are dealt out in contiguous runs, as evenly as possible. Each
 // rank holds its own planes plus ghost planes on each side that has a neighbour: copies of the

@@ -4,10 +4,10 @@
 
 #include <string>
 
-#include "solver/cuda_check.cuh"
+#include "solver/cuda/cuda_check.cuh"
 #include "solver/distributed/host_staged_halo_exchange.hpp"
 #include "solver/errors.hpp"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 #if HEAT_HAVE_NCCL
 #include "solver/distributed/nccl_halo_exchange.hpp"
 #endif

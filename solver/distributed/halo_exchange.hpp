@@ -1,4 +1,4 @@
-// The component that fills a rank's ghost planes from its neighbours (design section 7).
+// The component that fills a rank's ghost planes from its neighbours (docs/design.md §7).
 //
 // A backend steps its box (decomposition.hpp) as if it were the whole problem and calls
 // exchange() with each field it is about to read with the stencil: u before stage 1, and under

@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "solver/cuda_check.cuh"
+#include "solver/cuda/cuda_check.cuh"
 
 namespace heat {
 

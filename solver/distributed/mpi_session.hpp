@@ -1,7 +1,7 @@
 // MPI for the lifetime of one object: initialised in the constructor, finalised in the
 // destructor, with the rank's place in the job and on its node.
 //
-// Failure contract (design section 7): a rank that fails while others may be waiting on it calls
+// Failure contract (docs/design.md §7): a rank that fails while others may be waiting on it calls
 // abort_job(), which ends every rank of the job; bad input found by every rank alike (too many
 // ranks) needs no abort: every rank throws the same InputError and exits 2 on its own.
 #pragma once

@@ -1,6 +1,6 @@
 #include "solver/distributed/nccl_halo_exchange.hpp"
 
-#include "solver/cuda_check.cuh"
+#include "solver/cuda/cuda_check.cuh"
 #include "solver/distributed/mpi_check.hpp"
 #include "solver/distributed/nccl_check.hpp"
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <utility>
 
-#include "solver/global_stencil.cuh"
+#include "solver/cuda/global_stencil.cuh"
 #include "solver/tiled/four_passes.cuh"
 #include "solver/tiled/horner_form.cuh"
 #include "solver/tiled/one_pass.cuh"

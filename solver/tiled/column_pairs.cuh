@@ -5,7 +5,7 @@
 // registers. Here: the tile, the kernels' arguments, and the pieces of their z loops.
 #pragma once
 
-#include "solver/cuda_backend.cuh"
+#include "solver/cuda/cuda_backend.cuh"
 #include "stencils/stencil.hpp"
 
 namespace heat {

@@ -20,7 +20,7 @@
 // columns) is loaded Tile::kAhead planes ahead, so its latency overlaps the planes before it.
 #pragma once
 
-#include "solver/cuda_backend.cuh"
+#include "solver/cuda/cuda_backend.cuh"
 #include "solver/tiled/column_pairs.cuh"
 #include "solver/tiled/tile_launcher.cuh"
 #include "stencils/stencil.hpp"

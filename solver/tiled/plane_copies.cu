@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <string>
 
-#include "solver/cuda_check.cuh"
+#include "solver/cuda/cuda_check.cuh"
 #include "solver/tiled/plane_copies.hpp"
 
 namespace heat {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "solver/cuda_check.cuh"
+#include "solver/cuda/cuda_check.cuh"
 #include "solver/problem.hpp"
 #include "solver/tiled/column_pairs.cuh"
 

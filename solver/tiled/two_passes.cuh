@@ -18,7 +18,7 @@
 // instructions and their address arithmetic.
 #pragma once
 
-#include "solver/cuda_backend.cuh"
+#include "solver/cuda/cuda_backend.cuh"
 #include "solver/tiled/column_pairs.cuh"
 #include "solver/tiled/tile_launcher.cuh"
 #include "stencils/stencil.hpp"

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 #include "solver/initial_conditions.hpp"
 #include "solver/registry.hpp"
 #include "solver/time_loop.hpp"

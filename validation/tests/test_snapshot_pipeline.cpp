@@ -1,4 +1,4 @@
-// Snapshots written beside the step loop (design section 8): the same files as when the loop
+// Snapshots written beside the step loop (docs/design.md §8): the same files as when the loop
 // writes them itself, every snapshot in step order however slow the writer, and a write that
 // fails part way through a run ends it with exit 3, the earlier snapshots and the series intact.
 #include <gtest/gtest.h>

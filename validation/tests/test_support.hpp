@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "solver/field.hpp"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 
 namespace heat::test {
 

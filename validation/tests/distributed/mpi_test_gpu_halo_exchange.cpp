@@ -7,10 +7,10 @@
 #include <string>
 
 #include "mpi_support.hpp"
-#include "solver/device_buffer.cuh"
+#include "solver/cuda/device_buffer.cuh"
 #include "solver/distributed/gpu_halo_exchange.hpp"
 #include "solver/distributed/slab_field.hpp"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 #include "solver/initial_conditions.hpp"
 
 namespace heat {

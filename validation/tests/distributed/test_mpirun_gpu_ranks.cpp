@@ -1,4 +1,4 @@
-// The CUDA backends under mpirun (design section 7): each rank steps its z-slab on a GPU and
+// The CUDA backends under mpirun (docs/design.md §7): each rank steps its z-slab on a GPU and
 // exchanges ghost planes once per step. The same run on 1, 2 and 3 ranks writes bitwise the same
 // snapshots, through host memory (ranks sharing the machine's GPU, so one GPU suffices) and,
 // where every rank has a GPU of its own, through NCCL. Skipped without a GPU.
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "mpirun_support.hpp"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 
 namespace heat {
 namespace {

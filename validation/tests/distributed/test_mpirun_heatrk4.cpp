@@ -1,6 +1,6 @@
-// heatrk4 itself under mpirun (design section 7), with cpu ranks: the same run on 1, 2, 3, 4 and
+// heatrk4 itself under mpirun (docs/design.md §7), with cpu ranks: the same run on 1, 2, 3, 4 and
 // 8 ranks writes bitwise the same snapshots, whether each rank writes them on its writer thread or
-// in its loop (design section 8); a distributed snapshot restarts on any rank count; too many
+// in its loop (docs/design.md §8); a distributed snapshot restarts on any rank count; too many
 // ranks, an output directory another run holds, one rank failing mid-run and one rank's write
 // failing end every rank with the right exit code and no hang (each mpirun is under `timeout`,
 // whose exit code 124 the tests name).

@@ -4,7 +4,7 @@
 skip() { echo "SKIPPED: $*"; exit 77; }
 
 # Skips unless pvbatch, xvfb-run and ParaView's python modules are there; $1: where the set-up
-# unpacked python3-paraview (Debian 12's conflicts with libvtk9-dev, see shared/platform.md), a
+# unpacked python3-paraview (Debian 12's conflicts with libvtk9-dev, see docs/design.md §6), a
 # normally installed one works too.
 require_paraview() {
   command -v pvbatch >/dev/null 2>&1 || skip "pvbatch not found (the set-up command installs Debian's paraview)"

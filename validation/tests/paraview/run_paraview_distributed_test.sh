@@ -1,5 +1,5 @@
 #!/bin/sh
-# The distributed ParaView test (design section 7): the same run on 1 rank and, under mpirun, on
+# The distributed ParaView test (docs/design.md §7): the same run on 1 rank and, under mpirun, on
 # 2; pvbatch, headless under xvfb-run, opens both series and compares what it reads.
 # Exit 77 (CTest's SKIP_RETURN_CODE) when ParaView is not installed: this script installs nothing.
 # Usage: run_paraview_distributed_test.sh HEATRK4 MPIEXEC "MPIEXEC_FLAGS" PARAVIEW_PYTHONPATH WORK_DIR

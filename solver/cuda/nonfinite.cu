@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <climits>
 
-#include "solver/cuda_check.cuh"
-#include "solver/nonfinite.cuh"
+#include "solver/cuda/cuda_check.cuh"
+#include "solver/cuda/nonfinite.cuh"
 
 namespace heat {
 

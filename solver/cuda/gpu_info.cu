@@ -2,8 +2,8 @@
 #include <map>
 #include <mutex>
 
-#include "solver/cuda_check.cuh"
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/cuda_check.cuh"
+#include "solver/cuda/gpu_info.hpp"
 
 namespace heat {
 

@@ -1,5 +1,5 @@
 // Compiled instead of the CUDA sources when the build has no nvcc.
-#include "solver/gpu_info.hpp"
+#include "solver/cuda/gpu_info.hpp"
 #include "solver/registry.hpp"
 
 namespace heat {

@@ -6,7 +6,7 @@
 // an interior point (linear_stages.cuh).
 #pragma once
 
-#include "solver/cuda_backend.cuh"
+#include "solver/cuda/cuda_backend.cuh"
 #include "solver/dispatch.hpp"
 #include "solver/registry.hpp"
 #include "stencils/stencil.hpp"

@@ -8,17 +8,17 @@
 
 #include "solver/backend.hpp"
 #include "solver/distributed/halo_exchange.hpp"
-#include "solver/device_buffer.cuh"
-#include "solver/device_initial_fields.hpp"
-#include "solver/gpu_info.hpp"
-#include "solver/nonfinite.cuh"
+#include "solver/cuda/device_buffer.cuh"
+#include "solver/cuda/device_initial_fields.hpp"
+#include "solver/cuda/gpu_info.hpp"
+#include "solver/cuda/nonfinite.cuh"
 
 namespace heat {
 
 // Selects the device and refuses (InputError, exit 2) a run that would not fit in its free memory.
 void prepare_device(const BackendOptions& options, std::size_t bytes_needed, const std::string& backend_name);
 
-// Snapshots taken while the GPU keeps stepping (design section 8): the field is copied to a
+// Snapshots taken while the GPU keeps stepping (docs/design.md §8): the field is copied to a
 // device copy in the compute stream's order (a device-to-device copy, a millisecond at 600^3), and
 // from there to the host on a copy stream of its own, beside the kernels that follow.
 class SnapshotCopies {

@@ -2,8 +2,8 @@
 // so the stencil of u is applied once per step (k1) and later stages take the stencil of a stage
 // field (linear_stages.cuh). The last stage also forms the RK4 combination: no combine pass.
 #include "solver/dispatch.hpp"
-#include "solver/global_stencil.cuh"
-#include "solver/linear_stages.cuh"
+#include "solver/cuda/global_stencil.cuh"
+#include "solver/cuda/linear_stages.cuh"
 #include "solver/registry.hpp"
 
 namespace heat {

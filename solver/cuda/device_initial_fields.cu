@@ -1,10 +1,10 @@
-// Built with -fmad=false (solver/CMakeLists.txt), as initial_conditions.cpp is built without FMA
+// Built with -fmad=false (solver/CMakeLists.txt), as ../initial_conditions.cpp is built without FMA
 // contraction: the same formulas round the same way on both sides.
 #include <algorithm>
 
-#include "solver/cuda_check.cuh"
-#include "solver/device_buffer.cuh"
-#include "solver/device_initial_fields.hpp"
+#include "solver/cuda/cuda_check.cuh"
+#include "solver/cuda/device_buffer.cuh"
+#include "solver/cuda/device_initial_fields.hpp"
 #include "solver/initial_values.hpp"
 
 namespace heat {

@@ -1,8 +1,8 @@
 // naive: one kernel per RK4 stage plus a combine kernel (the course exercise's first version).
 // Stage s forms its input u + c*dt*k_{s-1} at every neighbour it reads, inside the stencil.
 #include "solver/dispatch.hpp"
-#include "solver/global_stencil.cuh"
-#include "solver/linear_stages.cuh"  // FirstStage: k1 = a*Lap(u), as in every backend
+#include "solver/cuda/global_stencil.cuh"
+#include "solver/cuda/linear_stages.cuh"  // FirstStage: k1 = a*Lap(u), as in every backend
 #include "solver/registry.hpp"
 
 namespace heat {

@@ -1,4 +1,4 @@
-#include "solver/cuda_backend.cuh"
+#include "solver/cuda/cuda_backend.cuh"
 #include "solver/errors.hpp"
 
 namespace heat {

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "solver/cuda_check.cuh"
+#include "solver/cuda/cuda_check.cuh"
 
 namespace heat {
 
