@@ -60,7 +60,7 @@ SnapshotShare share_of_rank(const RunPlan& plan, const Ranks& ranks, const Slab&
 
 std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
                                                 GhostScheme scheme) {
-  if (plan.output.format == OutputFormat::None) return nullptr;
+  if (plan.output.formats.empty()) return nullptr;
   return std::make_unique<SnapshotWriter>(plan.output, describe_run(plan, ranks),
                                           share_of_rank(plan, ranks, slab, scheme));
 }
