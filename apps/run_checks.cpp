@@ -115,7 +115,7 @@ OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& a
   else if (plan.init.kind == InitKind::File) inputs.push_back({"--init-file", plan.init_file});
   if (const CLI::Option* config = app.get_config_ptr(); config && config->count())
     inputs.push_back({"--config", config->as<std::string>()});
-  const bool writes_snapshots = plan.output.format != OutputFormat::None;
+  const bool writes_snapshots = !plan.output.formats.empty();
   const std::string& directory = plan.output.directory;
   if (!plan.json.empty()) {
     require_output_apart({"--json", plan.json}, inputs, writes_snapshots ? directory : "");

@@ -210,8 +210,8 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.init_array = o.init_array;
 
   plan.output.directory = o.output;
-  plan.output.format = parse_output_format(o.format);
-  const std::string why_not = output_format_unavailable_reason(plan.output.format);
+  plan.output.formats = parse_output_formats(o.format);
+  const std::string why_not = output_format_unavailable_reason(plan.output.formats);
   if (!why_not.empty()) throw InputError("--format " + o.format + ": " + why_not);
   if (o.compress < 0 || o.compress > 9)
     throw InputError("--compress " + std::to_string(o.compress) + " must be a gzip level from 0 to 9");
@@ -222,7 +222,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   if (o.snapshot_buffers < 0 || o.snapshot_buffers > kMaxSnapshotBuffers)
     throw InputError("--snapshot-buffers " + std::to_string(o.snapshot_buffers) + " must be from 0 to " +
                      std::to_string(kMaxSnapshotBuffers));
-  plan.snapshot_buffers = plan.output.format == OutputFormat::None ? 0 : o.snapshot_buffers;
+  plan.snapshot_buffers = plan.output.formats.empty() ? 0 : o.snapshot_buffers;
   plan.backend_options.snapshots_while_stepping = plan.snapshot_buffers > 0 && plan.output_every > 0;
 
   plan.check = o.check;
@@ -288,7 +288,9 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  "directory for snapshots. Not given: each run replaces the previous run's snapshots there; "
                  "given: a directory holding another run's snapshots is refused unless --overwrite")
       ->capture_default_str();
-  app.add_option("--format", o.format, "hdf5, vtk, both or none")->capture_default_str();
+  app.add_option("--format", o.format,
+                 "snapshot formats: hdf5, vtk, a comma list such as hdf5,vtk (both: the same), or none")
+      ->capture_default_str();
   app.add_option("--output-every", o.output_every, "snapshot every K steps (0: the final state only)")
       ->capture_default_str();
   app.add_option("--snapshot-buffers", o.snapshot_buffers,

@@ -9,13 +9,23 @@
 #include "io/output_paths.hpp"
 #include "io/safe_write.hpp"
 #include "io/series_files.hpp"
+#include "io/snapshot_formats.hpp"
 #include "io/snapshots.hpp"
-#include "io/vtk_snapshot.hpp"
 #include "solver/errors.hpp"
 
 namespace heat {
 
 namespace fs = std::filesystem;
+
+namespace {
+// The formats a distributed run can write.
+OutputFormats distributed_formats() {
+  OutputFormats formats;
+  for (const SnapshotFormat& format : kFormats)
+    if (format.distributed) formats.add(format.format);
+  return formats;
+}
+}  // namespace
 
 std::string new_run_id() {
   std::random_device random;
@@ -28,35 +38,12 @@ std::string new_run_id() {
   return id;
 }
 
-OutputFormat parse_output_format(const std::string& name) {
-  if (name == "hdf5") return OutputFormat::Hdf5;
-  if (name == "vtk") return OutputFormat::Vtk;
-  if (name == "both") return OutputFormat::Both;
-  if (name == "none") return OutputFormat::None;
-  throw InputError("--format " + name + " is not a format: use hdf5, vtk, both or none");
-}
-
-namespace {
-bool writes_hdf5(OutputFormat f) { return f == OutputFormat::Hdf5 || f == OutputFormat::Both; }
-bool writes_vtk(OutputFormat f) { return f == OutputFormat::Vtk || f == OutputFormat::Both; }
-}  // namespace
-
-std::string output_format_unavailable_reason(OutputFormat format) {
-  if (writes_hdf5(format) && !built_with_hdf5())
-    return "this build has no HDF5, so it cannot write .hdf snapshots: install libhdf5-dev and reconfigure, or use "
-           "--format vtk or none";
-  if (writes_vtk(format) && !built_with_vtk())
-    return "this build has no VTK, so it cannot write .vti snapshots: install libvtk9-dev and reconfigure with "
-           "-DHEAT_WITH_VTK=ON, or use --format hdf5 or none";
-  return {};
-}
-
 struct SnapshotWriter::Impl {
   OutputSpec spec;
   RunDescription run;
   SnapshotShare share;
   std::vector<std::string> files;
-  std::vector<SeriesEntry> hdf_entries, vtk_entries;
+  std::vector<SeriesEntry> series[std::size(kFormats)];  // each format's, in kFormats' order
   bool directory_ready = false;
 
   std::string path_of(const std::string& name) const { return (fs::path(spec.directory) / name).string(); }
@@ -78,7 +65,7 @@ struct SnapshotWriter::Impl {
   // short, missing) the one the snapshots in the directory make, each with its stored step and time.
   std::vector<SeriesEntry> earlier_hdf_entries() const {
     if (run.start_step <= 0) return {};
-    const std::string series = path_of("heat.hdf.series");
+    const std::string series = path_of(snapshot_format(OutputFormat::Hdf5).series_file);
     if (auto intact = read_intact_hdf_series(series)) return *intact;
     std::vector<SeriesEntry> rebuilt;
     for (const auto& entry : hdf_series_of_snapshots_in(spec.directory))
@@ -102,6 +89,23 @@ struct SnapshotWriter::Impl {
     directory_ready = true;
   }
 
+  std::vector<SeriesEntry>& series_of(const SnapshotFormat& format) { return series[std::size_t(&format - kFormats)]; }
+
+  // The file of one snapshot in one format, under its final name once complete.
+  void commit_file(const SnapshotFormat& format, const Snapshot& snapshot) {
+    PendingFile(path_of(snapshot_name(snapshot.step, format.extension))).write([&](const std::string& path) {
+      format.write(path, snapshot, run, spec.compress);
+    });
+  }
+
+  // The series lists a snapshot once its file is complete.
+  void record_snapshot(const SnapshotFormat& format, const Snapshot& snapshot) {
+    const std::string name = snapshot_name(snapshot.step, format.extension);
+    note_file(path_of(name));
+    record_entry(series_of(format), {snapshot.step, snapshot.time, name});
+    write_text_file_safely(path_of(format.series_file), format.series_text(series_of(format)));
+  }
+
   // A slab file takes its final name only once every rank's is complete under its temporary
   // name: a rank that fails before that ends the job with temporary files alone left behind,
   // which the next run in the directory removes. A failure after it (a rename, rank 0's file
@@ -109,67 +113,46 @@ struct SnapshotWriter::Impl {
   // rank returns once the snapshot is complete, so a rank that fails after writing its part (and
   // ends the job) never cuts short the snapshot rank 0 is still finishing.
   template <typename T>
-  void write_distributed_hdf5(const Field<T>& box, int step, double time) {
+  void write_distributed(const SnapshotFormat& format, const Field<T>& box, Snapshot snapshot) {
     const int part_begin = share.parts[std::size_t(share.rank)].first;
     const int part_end = share.parts[std::size_t(share.rank)].second;
-    PendingFile slab(path_of(slab_file_name(step, share.rank, share.ranks)));
+    // Each rank's part in an HDF5 slab file, which the snapshot's file maps.
+    PendingFile slab(path_of(slab_file_name(snapshot.step, share.rank, share.ranks)));
     slab.fill([&](const std::string& path) {
       write_slab_file(path, box, part_begin - share.box_begin, part_end - part_begin, spec.compress,
-                      SlabIdentity{run.run_id, step, part_begin});
+                      SlabIdentity{run.run_id, snapshot.step, part_begin});
     });
     share.wait_for_every_rank();
+    for (int rank = 0; rank < share.ranks; ++rank) {
+      const auto [begin, end] = share.parts[std::size_t(rank)];
+      snapshot.slabs.push_back({slab_file_name(snapshot.step, rank, share.ranks), begin, end});
+    }
     try {
       slab.commit();
       share.wait_for_every_rank();
-      if (share.rank == 0) write_file_over_slabs(step, time, std::is_same_v<T, float>);
+      if (share.rank == 0) commit_file(format, snapshot);  // heat_<step>.hdf, mapping every slab file
     } catch (...) {
-      remove_slab_files_of_run(spec.directory, step, share.ranks, run.run_id);
+      remove_slab_files_of_run(spec.directory, snapshot.step, share.ranks, run.run_id);
       throw;
     }
-    if (share.rank == 0) record_hdf_snapshot(step, time);
+    if (share.rank == 0) record_snapshot(format, snapshot);
     share.wait_for_every_rank();
-  }
-
-  // heat_<step>.hdf, mapping every rank's slab file.
-  void write_file_over_slabs(int step, double time, bool float_values) {
-    std::vector<SlabFile> slabs;
-    for (int rank = 0; rank < share.ranks; ++rank) {
-      const auto [begin, end] = share.parts[std::size_t(rank)];
-      slabs.push_back({slab_file_name(step, rank, share.ranks), begin, end});
-    }
-    PendingFile(path_of(snapshot_name(step, "hdf"))).write([&](const std::string& path) {
-      write_vtkhdf_virtual_file(path, slabs, float_values, run, step, time);
-    });
-  }
-
-  // The series lists a snapshot once its file is complete.
-  void record_hdf_snapshot(int step, double time) {
-    const std::string name = snapshot_name(step, "hdf");
-    note_file(path_of(name));
-    record_entry(hdf_entries, {step, time, name});
-    write_text_file_safely(path_of("heat.hdf.series"), hdf_series_text(hdf_entries));
   }
 
   template <typename T>
   void write(const Field<T>& u, int step, double time) {
-    if (spec.format == OutputFormat::None) return;
+    if (spec.formats.empty()) return;
     create_directory_once();
-    if (writes_hdf5(spec.format) && share.ranks > 1) {
-      write_distributed_hdf5(u, step, time);
-    } else if (writes_hdf5(spec.format)) {
-      PendingFile(path_of(snapshot_name(step, "hdf"))).write([&](const std::string& path) {
-        write_vtkhdf_file(path, u, run, step, time, spec.compress);
-      });
-      record_hdf_snapshot(step, time);
-    }
-    if (writes_vtk(spec.format)) {
-      // The constructor refuses VTK output on more than one rank.
-      const std::string name = snapshot_name(step, "vti");
-      PendingFile file(path_of(name));
-      file.write([&](const std::string& path) { write_vti_file(path, u, run.problem.grid, step, time, spec.compress); });
-      note_file(file.final_path());
-      record_entry(vtk_entries, {step, time, name});
-      write_text_file_safely(path_of("heat.pvd"), pvd_text(vtk_entries));
+    const Snapshot snapshot{&u, step, time, {}};
+    for (const SnapshotFormat& format : kFormats) {
+      if (!spec.formats.has(format.format)) continue;
+      // The constructor refuses a format that is not distributed on more than one rank.
+      if (share.ranks > 1) {
+        write_distributed(format, u, snapshot);
+      } else {
+        commit_file(format, snapshot);
+        record_snapshot(format, snapshot);
+      }
     }
   }
 };
@@ -183,15 +166,18 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
     impl_->run.run_id = new_run_id();
   }
   impl_->share = std::move(share);
-  if (spec.format == OutputFormat::None) return;
-  if (const std::string reason = output_format_unavailable_reason(spec.format); !reason.empty()) throw InputError(reason);
-  if (writes_vtk(spec.format) && impl_->share.ranks > 1)
-    throw InputError("--format " + std::string(spec.format == OutputFormat::Vtk ? "vtk" : "both") +
-                     ": distributed runs write HDF5 snapshots only (one dataset over per-rank slab files); use "
-                     "--format hdf5");
+  if (spec.formats.empty()) return;
+  if (const std::string reason = output_format_unavailable_reason(spec.formats); !reason.empty())
+    throw InputError(reason);
+  for (const SnapshotFormat& format : kFormats)
+    if (spec.formats.has(format.format) && !format.distributed && impl_->share.ranks > 1)
+      throw InputError("--format " + output_formats_name(spec.formats) + ": distributed runs write " +
+                       output_formats_name(distributed_formats()) +
+                       " snapshots only (one dataset over per-rank slab files); use --format " +
+                       output_formats_name(distributed_formats()));
   if (spec.compress < 0 || spec.compress > 9)
     throw InputError("--compress " + std::to_string(spec.compress) + " is out of range: use a gzip level 0..9");
-  if (spec.compress > 0 && writes_hdf5(spec.format))
+  if (spec.compress > 0 && spec.formats.has(OutputFormat::Hdf5))
     if (const std::string reason = hdf5_gzip_unavailable_reason(); !reason.empty())
       throw InputError("--compress " + std::to_string(spec.compress) + ": " + reason + "; use --compress 0");
   // One rank cleans the directory, and every rank waits for it: another rank's first slab file
@@ -202,8 +188,10 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
   }
   if (impl_->share.wait_for_every_rank) impl_->share.wait_for_every_rank();
   // Rank 0 alone writes the series.
-  if (impl_->share.rank == 0) impl_->adopt_earlier_entries(impl_->earlier_hdf_entries(), impl_->hdf_entries);
-  impl_->adopt_earlier_entries(read_pvd_entries(impl_->path_of("heat.pvd")), impl_->vtk_entries);
+  const SnapshotFormat& hdf5 = snapshot_format(OutputFormat::Hdf5);
+  const SnapshotFormat& vtk = snapshot_format(OutputFormat::Vtk);
+  if (impl_->share.rank == 0) impl_->adopt_earlier_entries(impl_->earlier_hdf_entries(), impl_->series_of(hdf5));
+  impl_->adopt_earlier_entries(read_pvd_entries(impl_->path_of(vtk.series_file)), impl_->series_of(vtk));
 }
 
 SnapshotWriter::~SnapshotWriter() = default;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -13,12 +14,34 @@
 
 namespace heat {
 
-enum class OutputFormat { Hdf5, Vtk, Both, None };
+enum class OutputFormat { Hdf5, Vtk };
 
-// "hdf5" -> Hdf5 ...; InputError for anything else.
-OutputFormat parse_output_format(const std::string& name);
-// Empty when this build can write the format, else why not (for an exit-2 message).
-std::string output_format_unavailable_reason(OutputFormat format);
+// The formats a run writes its snapshots in (--format hdf5,vtk); empty: none.
+class OutputFormats {
+ public:
+  OutputFormats() = default;
+  OutputFormats(OutputFormat format) { add(format); }  // one format: a set of one
+  OutputFormats(std::initializer_list<OutputFormat> formats) {
+    for (OutputFormat f : formats) add(f);
+  }
+  void add(OutputFormat format) { bits_ |= bit(format); }
+  bool has(OutputFormat format) const { return (bits_ & bit(format)) != 0; }
+  bool empty() const { return bits_ == 0; }
+  bool operator==(const OutputFormats& other) const { return bits_ == other.bits_; }
+  bool operator!=(const OutputFormats& other) const { return bits_ != other.bits_; }
+
+ private:
+  static unsigned bit(OutputFormat format) { return 1u << unsigned(format); }
+  unsigned bits_ = 0;
+};
+
+// --format's value: "hdf5", "vtk", a comma list of them ("hdf5,vtk"; "both" is hdf5 and vtk), or
+// "none". InputError naming the value for an unknown name, an empty item or a name given twice.
+OutputFormats parse_output_formats(const std::string& text);
+// The set as --format names it: "hdf5,vtk", "none".
+std::string output_formats_name(OutputFormats formats);
+// Empty when this build can write every format of the set, else why not (for an exit-2 message).
+std::string output_format_unavailable_reason(OutputFormats formats);
 
 // What a snapshot records about the run besides the field (written to /heatrk4).
 struct RunDescription {
@@ -44,7 +67,7 @@ std::string new_run_id();
 
 struct OutputSpec {
   std::string directory = "heatrk4-out";
-  OutputFormat format = OutputFormat::Hdf5;
+  OutputFormats formats = OutputFormat::Hdf5;
   int compress = 0;  // gzip level 0..9 for HDF5 (0: none)
   bool replace_series = false;  // remove the snapshots and series files already there (--overwrite)
 };

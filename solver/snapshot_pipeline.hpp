@@ -1,12 +1,16 @@
-// Snapshots that leave the step loop at once (docs/design.md §8): the loop hands a snapshot to a
-// host buffer (the backend's start_download, which on a GPU returns while the copy travels) and
-// steps on; one writer thread waits for the copy and writes it. A bounded number of buffers gives
-// back-pressure: the loop waits only when every buffer still holds a snapshot being written.
-// The write function runs on the writer thread alone, so a library that is not thread-safe
-// (HDF5) is called from one thread. A write that fails ends the pipeline: later snapshots are not
-// written, and the loop's next call rethrows the failure.
+// Snapshots that leave the step loop at once (docs/design.md §8): the loop hands a snapshot
+// to a host buffer (the backend's start_download, which on a GPU returns while the copy travels)
+// and steps on; one writer thread waits for the copy and writes it. A bounded number of buffers
+// gives back-pressure: the loop waits only when every buffer still holds a snapshot being written.
+// With no buffers there is no writer thread: each snapshot is downloaded into the loop's own field
+// and written on the loop's thread before it steps on (a distributed snapshot's collective may
+// then be called where MPI lets only that thread call it). Either way the write function runs on
+// one thread, so a library that is not thread-safe (HDF5) is called from one thread. A write that
+// fails ends the pipeline: later snapshots are not written, and the loop's next call rethrows the
+// failure.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -26,14 +30,21 @@ class SnapshotPipeline {
  public:
   using WriteFunction = std::function<void(const Field<T>&, int steps_done)>;
 
-  // `buffers` host buffers shaped like `shape` for submit() (none where only submit_held() is
-  // used). The writer thread allocates (and pins) them first, while the run sets up and steps.
-  SnapshotPipeline(Backend<T>& backend, const Field<T>& shape, int buffers, WriteFunction write)
-      : backend_(backend), nx_(shape.nx()), ny_(shape.ny()), nz_(shape.nz()), capacity_(buffers),
-        write_(std::move(write)), writer_([this] {
-          prepare_buffers();
-          write_queued();
-        }) {}
+  // `buffers` > 0: a writer thread and host buffers shaped like `loop_field` for submit(), no
+  // more than the snapshots taken while stepping (none where only submit_held() is used); the
+  // writer thread allocates (and pins) them first, while the run sets up and steps. 0: no thread,
+  // and submit() downloads into `loop_field` itself and writes it at once.
+  SnapshotPipeline(Backend<T>& backend, Field<T>& loop_field, int buffers, int snapshots_while_stepping,
+                   WriteFunction write)
+      : backend_(backend),
+        loop_field_(loop_field),
+        beside_the_loop_(buffers > 0),
+        nx_(loop_field.nx()),
+        ny_(loop_field.ny()),
+        nz_(loop_field.nz()),
+        capacity_(std::min(buffers, snapshots_while_stepping)),
+        write_(std::move(write)),
+        writer_(beside_the_loop_ ? std::thread(&SnapshotPipeline::run_writer, this) : std::thread()) {}
 
   // Stops the writer after the snapshot it is writing; queued ones are dropped (there are some
   // only when the run has failed before drain()). Copies still landing in a buffer are waited for.
@@ -43,7 +54,7 @@ class SnapshotPipeline {
       stopping_ = true;
     }
     changed_.notify_all();
-    writer_.join();
+    if (writer_.joinable()) writer_.join();
     for (Item& item : queue_) wait_quietly(*item.download);
   }
 
@@ -51,8 +62,15 @@ class SnapshotPipeline {
   SnapshotPipeline& operator=(const SnapshotPipeline&) = delete;
 
   // Takes the backend's current field into a free buffer and queues its write. Waits (counted in
-  // wait_seconds) while no buffer is free; throws the writer's failure.
+  // wait_seconds) while no buffer is free; throws the writer's failure. With no buffers: downloads
+  // into the loop's field and writes it before returning.
   void submit(int steps_done) {
+    if (!beside_the_loop_) {
+      check();
+      backend_.download(loop_field_);
+      write_here(loop_field_, steps_done);
+      return;
+    }
     std::unique_lock<std::mutex> lock(mutex_);
     const int slot = take_free_slot(lock);
     Buffer& buffer = buffers_[std::size_t(slot)];
@@ -64,7 +82,8 @@ class SnapshotPipeline {
     changed_.notify_all();
   }
 
-  // Queues the write of a field the caller holds unchanged until drain() returns.
+  // Queues the write of a field the caller holds unchanged until drain() returns (with no
+  // buffers, drain() writes it).
   void submit_held(const Field<T>& field, int steps_done) {
     std::lock_guard<std::mutex> lock(mutex_);
     throw_failure();
@@ -75,6 +94,7 @@ class SnapshotPipeline {
 
   // Waits (counted in wait_seconds) until every queued snapshot is written; throws the writer's failure.
   void drain() {
+    if (!beside_the_loop_) return write_queued_here();
     std::unique_lock<std::mutex> lock(mutex_);
     timed_wait(lock, [&] { return pending_ == 0 || failure_; });
     throw_failure();
@@ -83,6 +103,14 @@ class SnapshotPipeline {
   // Waits until every queued snapshot is written or the writer has failed, without throwing: for
   // a run that is failing for another reason, whose snapshots taken so far are still written.
   void finish_quietly() {
+    if (!beside_the_loop_) {
+      try {
+        write_queued_here();
+      } catch (...) {
+        // The run's own failure is the one reported.
+      }
+      return;
+    }
     std::unique_lock<std::mutex> lock(mutex_);
     timed_wait(lock, [&] { return pending_ == 0 || failure_; });
   }
@@ -149,6 +177,11 @@ class SnapshotPipeline {
     if (failure_) std::rethrow_exception(failure_);
   }
 
+  void run_writer() {
+    prepare_buffers();
+    write_queued();
+  }
+
   // Runs on the writer thread: page-locking a field's worth of memory takes a good part of a
   // second at 600^3, which the loop should not wait for.
   void prepare_buffers() {
@@ -192,6 +225,36 @@ class SnapshotPipeline {
     }
   }
 
+  // With no writer thread: writes on the caller's thread, which waits for the whole write.
+  void write_here(const Field<T>& field, int steps_done) {
+    const auto t0 = clock::now();
+    try {
+      write_(field, steps_done);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      throw;
+    }
+    const double spent = std::chrono::duration<double>(clock::now() - t0).count();
+    std::lock_guard<std::mutex> lock(mutex_);
+    writer_s_ += spent;
+    wait_s_ += spent;
+  }
+
+  void write_queued_here() {
+    for (;;) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      throw_failure();
+      if (queue_.empty()) return;
+      Item item = std::move(queue_.front());
+      queue_.pop_front();
+      --pending_;
+      lock.unlock();
+      write_here(*item.field, item.steps_done);
+    }
+  }
+
+  // The writer thread's loop.
   void write_queued() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
@@ -220,6 +283,8 @@ class SnapshotPipeline {
   }
 
   Backend<T>& backend_;
+  Field<T>& loop_field_;
+  const bool beside_the_loop_;
   const int nx_, ny_, nz_, capacity_;
   WriteFunction write_;
 

@@ -1,12 +1,11 @@
-// The one time-loop driver every backend goes through: upload once, step in chunks (so a
-// progress line, snapshots and a request to stop can happen between them), hand each snapshot to
-// the writer (snapshot_pipeline.hpp) and step on.
+// The one time-loop driver every backend goes through (docs/design.md §9): upload once,
+// step in chunks (so a progress line, snapshots and a request to stop can happen between them),
+// hand each snapshot to the pipeline (snapshot_pipeline.hpp) and step on.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <functional>
-#include <memory>
 #include <string>
 
 #include "solver/backend.hpp"
@@ -35,30 +34,36 @@ struct LoopOutcome {
   int stop_signal = 0;  // the signal that ended the run early, 0 where it ran every step
 };
 
+// Where a run stands and when it takes snapshots: plain numbers.
+struct LoopSchedule {
+  // 0: only the final state; K > 0: the initial state, every K steps and the final state.
+  int output_every = 0;
+  // Snapshots in flight at most (each in a host buffer of the field's size) while the loop steps
+  // on; 0: each snapshot is written by the loop itself before it steps on.
+  int snapshot_buffers = 2;
+  // The step number of the initial field (a restart's), so messages name the series' steps.
+  int first_step = 0;
+  // The global z of u's first plane (a rank's box), so messages name the whole grid's points.
+  int first_plane = 0;
+};
+
+// What the run does at the loop's moments; each may be empty.
 template <typename T>
-struct LoopHooks {
+struct LoopCallbacks {
   // Puts the initial field on the backend instead of upload(u), whose values are then not read
   // (a field the backend makes itself: upload_generated). Empty: upload(u).
   std::function<void(Backend<T>&)> upload;
   // Called between chunks of steps with the steps done so far, the compute seconds spent and the
   // snapshots taken but not yet written.
   std::function<void(int done, int total, double compute_s, int pending_writes)> progress;
-  // 0: only the final state; K > 0: the initial state, every K steps and the final state.
-  int output_every = 0;
-  // Snapshots in flight at most (each in a host buffer of the field's size) while the loop steps
-  // on; 0: each snapshot is written by the loop itself before it steps on.
-  int snapshot_buffers = 2;
   // Writes a snapshot: the field and the number of steps this run has taken. Called in step
-  // order and from one thread only (the writer's). Empty: no output.
+  // order and from one thread only (the writer's, or the loop's with no buffers). Empty: no output.
   std::function<void(const Field<T>&, int steps_done)> snapshot;
-  // The step number of the initial field (a restart's), so messages name the series' steps.
-  int first_step = 0;
-  // The global z of u's first plane (a rank's box), so messages name the whole grid's points.
-  int first_plane = 0;
   // Gives back what the run holds on the backend's device, once the final field is on the host
-  // and every earlier snapshot written: called while the writer writes the final one, so that
-  // the process's exit need not wait for it. The loop touches the backend no more after it.
-  // Empty: the backend is kept.
+  // and every earlier snapshot written: called before the final snapshot's write ends (beside the
+  // loop: while the writer writes it; with no buffers: before the loop writes it), so that the
+  // process's exit need not wait for it. The loop touches the backend no more after it. Empty:
+  // the backend is kept.
   std::function<void()> release_backend;
   // Called at the end of every chunk with the chunk's seconds; returns them with the signal that
   // asks the run to stop, if any. On several ranks a collective that returns the largest of each
@@ -100,12 +105,14 @@ void require_finite(Backend<T>& backend, const Field<T>& u, int first_step, int 
                  ": is --cfl or --dt beyond stability?");
 }
 
-// Runs `steps` steps starting from u (or from what hooks.upload puts on the backend); on return u
-// holds the final field and every snapshot is written. A stop request (hooks.end_chunk) ends the
-// run after the chunk in progress: the snapshots taken so far are written, none is added at the
-// stop, and u holds the field of the step it stopped at.
+// Runs `steps` steps starting from u (or from what callbacks.upload puts on the backend); on
+// return u holds the final field and every snapshot is written. A stop request
+// (callbacks.end_chunk) ends the run after the chunk in progress: the snapshots taken so far are
+// written, none is added at the stop, and u holds the field of the step it stopped at. Every
+// snapshot goes through the pipeline; with no buffers it writes them on this thread.
 template <typename T>
-LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const LoopHooks<T>& hooks) {
+LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const LoopSchedule& schedule = {},
+                          const LoopCallbacks<T>& callbacks = {}) {
   using clock = std::chrono::steady_clock;
   LoopOutcome outcome;
   LoopTimings& t = outcome.timings;
@@ -114,99 +121,74 @@ LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
     f();
     acc += seconds_since(t0);
   };
-  std::unique_ptr<SnapshotPipeline<T>> pipeline;
-  if (hooks.snapshot && hooks.snapshot_buffers > 0) {
-    // Buffers for the snapshots before the final one (which the writer writes from u itself).
-    const int taken_while_stepping = hooks.output_every > 0 ? (steps + hooks.output_every - 1) / hooks.output_every : 0;
-    pipeline = std::make_unique<SnapshotPipeline<T>>(backend, u, std::min(hooks.snapshot_buffers, taken_while_stepping),
-                                                     hooks.snapshot);
-  }
-  // Mid-run snapshots: into a free buffer, the loop's own waits for one not counted as download.
-  // Every snapshot step ends a chunk whose field the loop found finite, so a field that has blown
-  // up is never written.
-  auto emit = [&](int done) {
-    if (!pipeline) {
-      timed(t.download_s, [&] { backend.download(u); });
-      timed(t.writer_s, [&] { hooks.snapshot(u, done); });
-      t.output_wait_s = t.writer_s;  // the loop waits for every write it makes itself
-      return;
-    }
-    const double waited = pipeline->wait_seconds();
-    timed(t.download_s, [&] { pipeline->submit(done); });
-    t.download_s -= pipeline->wait_seconds() - waited;
+  const bool output = bool(callbacks.snapshot);
+  const int every = schedule.output_every;
+  // The snapshots before the final one, which the writer writes from u itself.
+  const int taken_while_stepping = every > 0 ? (steps + every - 1) / every : 0;
+  SnapshotPipeline<T> pipeline(backend, u, output ? schedule.snapshot_buffers : 0, taken_while_stepping,
+                               callbacks.snapshot);
+  // Mid-run snapshots: into a free buffer, the loop's own waits for one (or, with no buffers, for
+  // the write) not counted as download. Every snapshot step ends a chunk whose field the loop
+  // found finite, so a field that has blown up is never written.
+  auto take_snapshot = [&](int done) {
+    const double waited = pipeline.wait_seconds();
+    timed(t.download_s, [&] { pipeline.submit(done); });
+    t.download_s -= pipeline.wait_seconds() - waited;
   };
 
-  // A run that fails while stepping (a step, a blow-up) still writes the snapshots it has taken,
-  // as a loop that writes them itself would have, before the failure is reported (after a failed
-  // write the writer writes nothing more).
+  // A run that fails (a step, a blow-up, the release) still writes the snapshots it has taken
+  // before the failure is reported (after a failed write the writer writes nothing more).
   try {
     timed(t.upload_s, [&] {
-      if (hooks.upload) hooks.upload(backend);
-      else backend.upload(u);
+      if (callbacks.upload)
+        callbacks.upload(backend);
+      else
+        backend.upload(u);
     });
-    if (hooks.snapshot && hooks.output_every > 0) emit(0);
+    if (output && every > 0) take_snapshot(0);
 
     // Chunks grow until one takes about a quarter second (so progress stays live without the loop
     // costing anything measurable) or reaches kStepsBetweenFiniteChecks.
     int chunk = 1, done = 0;
     while (done < steps) {
       int chunk_steps = std::min({chunk, steps - done, kStepsBetweenFiniteChecks});
-      if (hooks.output_every > 0) chunk_steps = std::min(chunk_steps, hooks.output_every - done % hooks.output_every);
+      if (every > 0) chunk_steps = std::min(chunk_steps, every - done % every);
       const auto t0 = clock::now();
       backend.step(chunk_steps);
       // On the loop's thread, before a snapshot of this field is taken (the writer may still be
       // writing earlier ones).
-      require_finite(backend, u, hooks.first_step, hooks.first_plane, done, done + chunk_steps);
+      require_finite(backend, u, schedule.first_step, schedule.first_plane, done, done + chunk_steps);
       const double dt = seconds_since(t0);
       t.compute_s += dt;
       done += chunk_steps;
-      const ChunkEnd end = hooks.end_chunk ? hooks.end_chunk({dt, 0}) : ChunkEnd{dt, 0};
+      const ChunkEnd end = callbacks.end_chunk ? callbacks.end_chunk({dt, 0}) : ChunkEnd{dt, 0};
       // Capped at the run's length: a chunk limited by --output-every never takes long, so an
       // uncapped doubling would overflow after 31 snapshots.
       if (end.seconds < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
-      if (pipeline) pipeline->check();  // a failed write ends the run now, not at the end
-      if (hooks.progress) hooks.progress(done, steps, t.compute_s, pipeline ? pipeline->pending() : 0);
+      pipeline.check();  // a failed write ends the run now, not at the end
+      if (callbacks.progress) callbacks.progress(done, steps, t.compute_s, pipeline.pending());
       if (end.stop_signal && done < steps) {
         outcome.stop_signal = end.stop_signal;
         break;
       }
-      const bool snapshot_due = hooks.output_every > 0 && done % hooks.output_every == 0 && done < steps;
-      if (hooks.snapshot && snapshot_due) emit(done);
+      const bool snapshot_due = every > 0 && done % every == 0 && done < steps;
+      if (output && snapshot_due) take_snapshot(done);
     }
     outcome.steps_done = done;
-    if (outcome.stop_signal) timed(t.download_s, [&] { backend.download(u); });
+
+    // The final state goes to u itself (the caller's result), from which the writer writes it;
+    // a run that was stopped adds no snapshot.
+    timed(t.download_s, [&] { backend.download(u); });
+    const bool backend_done = callbacks.release_backend && pipeline.release_buffers_if_idle();
+    if (output && !outcome.stop_signal) pipeline.submit_held(u, done);
+    if (backend_done) callbacks.release_backend();
+    pipeline.drain();
   } catch (...) {
-    if (pipeline) pipeline->finish_quietly();
+    pipeline.finish_quietly();
     throw;
   }
-  if (outcome.stop_signal) {
-    if (pipeline) {
-      pipeline->drain();
-      t.output_wait_s = pipeline->wait_seconds();
-      t.writer_s = pipeline->writer_seconds();
-    }
-    return outcome;
-  }
-  if (!pipeline) {
-    if (hooks.snapshot) emit(steps);
-    else timed(t.download_s, [&] { backend.download(u); });
-    return outcome;
-  }
-  // The final state goes to u itself (the caller's result), from which the writer writes it.
-  timed(t.download_s, [&] { backend.download(u); });
-  const bool backend_done = hooks.release_backend && pipeline->release_buffers_if_idle();
-  pipeline->submit_held(u, steps);
-  if (backend_done) {
-    try {
-      hooks.release_backend();
-    } catch (...) {
-      pipeline->finish_quietly();  // a failed release still writes the final snapshot
-      throw;
-    }
-  }
-  pipeline->drain();
-  t.output_wait_s = pipeline->wait_seconds();
-  t.writer_s = pipeline->writer_seconds();
+  t.output_wait_s = pipeline.wait_seconds();
+  t.writer_s = pipeline.writer_seconds();
   return outcome;
 }
 

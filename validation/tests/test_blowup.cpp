@@ -145,10 +145,10 @@ TEST(BlowUp, TheTimeLoopChecksEveryFewSteps) {
   for (int first_plane : {0, 40}) {
     auto backend = default_registry().find("cpu")->make<double>(p, BackendOptions{});
     Field<double> u = field_with_nonfinite<double>(g, {g.index(6, 6, 6)}, g.index(7, 7, 7));
-    LoopHooks<double> hooks;
-    hooks.first_plane = first_plane;
+    LoopSchedule schedule;
+    schedule.first_plane = first_plane;
     try {
-      run_time_loop(*backend, u, 100000, hooks);
+      run_time_loop(*backend, u, 100000, schedule);
       FAIL() << "a non-finite field ran to the end";
     } catch (const RunError& e) {
       const std::string message = e.what();

@@ -64,7 +64,7 @@ TEST(OutputFailures, AnOutputPathBelowARegularFileIsRefusedBeforeAnyWork) {
 
 TEST(OutputFailures, AWriteThatFailsPartWayLeavesTheEarlierSnapshotsIntact) {
   for (const std::string format : {"hdf5", "vtk"}) {
-    if (!output_format_unavailable_reason(parse_output_format(format)).empty()) continue;
+    if (!output_format_unavailable_reason(parse_output_formats(format)).empty()) continue;
     const std::string dir = test::temp_directory("full-disk");
     // Both formats where VTK is tested, so the restart below has an .hdf file to start from.
     const auto first = run_heatrk4(small_run(dir, format == "hdf5" ? "hdf5" : "both"));

@@ -125,8 +125,8 @@ TEST(Series, KeepsEverySnapshotWithItsTimeAndFilesAreListed) {
   const std::string dir = test::temp_directory("series");
   OutputSpec spec;
   spec.directory = dir;
-  spec.format = OutputFormat::Both;
-  if (!output_format_unavailable_reason(OutputFormat::Both).empty()) spec.format = OutputFormat::Hdf5;
+  spec.formats = {OutputFormat::Hdf5, OutputFormat::Vtk};
+  if (!output_format_unavailable_reason(spec.formats).empty()) spec.formats = OutputFormat::Hdf5;
   SnapshotWriter writer(spec, run_on(odd_grid, "float"));
   const Field<float> u = random_field<float>(odd_grid, 1);
   writer.write(u, 0, 0.0);
@@ -142,7 +142,7 @@ TEST(Series, KeepsEverySnapshotWithItsTimeAndFilesAreListed) {
   EXPECT_TRUE(fs::exists(dir + "/heat_000010.hdf"));
 
   std::size_t expected_files = 3;
-  if (spec.format == OutputFormat::Both) {
+  if (spec.formats.has(OutputFormat::Vtk)) {
     const auto pvd = read_pvd_entries(dir + "/heat.pvd");
     ASSERT_EQ(pvd.size(), 3u);
     EXPECT_EQ(pvd[2].name, "heat_000010.vti");
@@ -184,24 +184,77 @@ TEST(SnapshotNames, StepNumbersRoundTrip) {
   EXPECT_EQ(step_from_snapshot_name("other.hdf"), -1);
 }
 
+// The message of the InputError that parse_output_formats(text) throws; empty where it throws none.
+std::string refusal(const std::string& text) {
+  try {
+    parse_output_formats(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return {};
+}
+
 TEST(OutputFormats, ParseAndRefuse) {
-  EXPECT_EQ(parse_output_format("hdf5"), OutputFormat::Hdf5);
-  EXPECT_EQ(parse_output_format("vtk"), OutputFormat::Vtk);
-  EXPECT_EQ(parse_output_format("both"), OutputFormat::Both);
-  EXPECT_EQ(parse_output_format("none"), OutputFormat::None);
-  EXPECT_THROW(parse_output_format("netcdf"), InputError);
+  const OutputFormats hdf5_and_vtk{OutputFormat::Hdf5, OutputFormat::Vtk};
+  EXPECT_EQ(parse_output_formats("hdf5"), OutputFormats(OutputFormat::Hdf5));
+  EXPECT_EQ(parse_output_formats("vtk"), OutputFormats(OutputFormat::Vtk));
+  EXPECT_EQ(parse_output_formats("both"), hdf5_and_vtk);
+  EXPECT_TRUE(parse_output_formats("none").empty());
+  EXPECT_EQ(refusal("netcdf"), "--format netcdf: netcdf is not a format: use hdf5, vtk, a comma list of them such as "
+                               "hdf5,vtk, or none");
   EXPECT_TRUE(output_format_unavailable_reason(OutputFormat::Hdf5).empty());
-  EXPECT_TRUE(output_format_unavailable_reason(OutputFormat::None).empty());
+  EXPECT_TRUE(output_format_unavailable_reason(OutputFormats{}).empty());
 #ifndef HEAT_HAVE_VTK
   EXPECT_NE(output_format_unavailable_reason(OutputFormat::Vtk).find("no VTK"), std::string::npos);
 #endif
+}
+
+// A comma list is the set of its formats, in any order; the set's name lists them in the table's order.
+TEST(OutputFormats, ACommaListIsTheSetOfItsFormats) {
+  const OutputFormats hdf5_and_vtk{OutputFormat::Hdf5, OutputFormat::Vtk};
+  EXPECT_EQ(parse_output_formats("hdf5,vtk"), hdf5_and_vtk);
+  EXPECT_EQ(parse_output_formats("vtk,hdf5"), hdf5_and_vtk);
+  EXPECT_EQ(parse_output_formats("vtk,hdf5").has(OutputFormat::Hdf5), true);
+  EXPECT_EQ(parse_output_formats("vtk").has(OutputFormat::Hdf5), false);
+  EXPECT_EQ(output_formats_name(parse_output_formats("vtk,hdf5")), "hdf5,vtk");
+  EXPECT_EQ(output_formats_name(parse_output_formats("both")), "hdf5,vtk");
+  EXPECT_EQ(output_formats_name(parse_output_formats("vtk")), "vtk");
+  EXPECT_EQ(output_formats_name(parse_output_formats("none")), "none");
+}
+
+// Every refusal names the whole value and what is wrong with it.
+TEST(OutputFormats, ACommaListWithAnEmptyItemAnUnknownNameOrARepeatIsRefused) {
+  for (const std::string empty : {"", ",", "hdf5,", ",vtk", "hdf5,,vtk"}) {
+    const std::string message = refusal(empty);
+    EXPECT_NE(message.find("--format " + empty + " has an empty item"), std::string::npos)
+        << "'" << empty << "': " << message;
+  }
+  EXPECT_NE(refusal("hdf5,netcdf").find("--format hdf5,netcdf: netcdf is not a format"), std::string::npos);
+  EXPECT_NE(refusal("HDF5").find("HDF5 is not a format"), std::string::npos);
+  EXPECT_NE(refusal("hdf5 ,vtk").find("hdf5  is not a format"), std::string::npos);
+  EXPECT_NE(refusal("hdf5,none").find("none is not a format in a list (it stands alone)"), std::string::npos);
+  EXPECT_NE(refusal("both,vtk").find("both is not a format in a list"), std::string::npos);
+  EXPECT_NE(refusal("hdf5,vtk,hdf5").find("--format hdf5,vtk,hdf5 names hdf5 twice"), std::string::npos);
+  EXPECT_NE(refusal("vtk,vtk").find("names vtk twice"), std::string::npos);
+}
+
+// On the command line: a refused list ends the run with exit 2 before any work, naming the value.
+TEST(OutputFormats, ARefusedListEndsTheRunWithExitTwo) {
+  const std::string dir = test::temp_directory("format-list") + "/out";
+  for (const std::string bad : {"hdf5,", "hdf5,hdf5", "hdf5,gif"}) {
+    const auto r = test::run_heatrk4({"--n", "9", "--steps", "1", "--backend", "cpu", "--quiet", "--format", bad,
+                                      "--output", dir});
+    EXPECT_EQ(r.exit_code, 2) << bad << ":\n" << r.output;
+    EXPECT_NE(r.output.find("--format " + bad), std::string::npos) << r.output;
+    EXPECT_FALSE(fs::exists(dir)) << bad;
+  }
 }
 
 TEST(OutputFormats, NoneWritesNothingAndCreatesNoDirectory) {
   const std::string dir = test::temp_directory("none") + "/not-made";
   OutputSpec spec;
   spec.directory = dir;
-  spec.format = OutputFormat::None;
+  spec.formats = {};
   SnapshotWriter writer(spec, run_on(odd_grid, "float"));
   writer.write(random_field<float>(odd_grid, 1), 1, 0.1);
   EXPECT_FALSE(fs::exists(dir));

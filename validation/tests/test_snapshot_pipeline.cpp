@@ -80,17 +80,21 @@ TEST(SnapshotPipeline, ASlowWriterHoldsTheLoopBackAndLosesOrReordersNothing) {
     Field<double> u(g, 0.0);
     std::vector<int> seen;
     std::thread::id writer;
-    LoopHooks<double> hooks;
-    hooks.output_every = 1;
-    hooks.snapshot_buffers = buffers;
-    hooks.snapshot = [&](const Field<double>& field, int done) {
+    const std::thread::id loop = std::this_thread::get_id();
+    LoopSchedule schedule;
+    LoopCallbacks<double> callbacks;
+    schedule.output_every = 1;
+    schedule.snapshot_buffers = buffers;
+    callbacks.snapshot = [&](const Field<double>& field, int done) {
       if (seen.empty()) writer = std::this_thread::get_id();
       EXPECT_EQ(std::this_thread::get_id(), writer) << "every write must come from one thread";
+      // With no buffers the loop's own thread writes (where MPI lets only it call a collective).
+      EXPECT_EQ(std::this_thread::get_id() == loop, buffers == 0) << buffers << " buffers";
       for (double v : field.values()) ASSERT_EQ(v, done) << "the snapshot of step " << done << " holds another field";
       seen.push_back(done);
       std::this_thread::sleep_for(std::chrono::milliseconds(3));
     };
-    const LoopTimings t = run_time_loop(backend, u, steps, hooks).timings;
+    const LoopTimings t = run_time_loop(backend, u, steps, schedule, callbacks).timings;
     EXPECT_EQ(seen, every_kth_step(steps, 1)) << buffers << " buffers";
     EXPECT_EQ(backend.steps_taken, steps);
     EXPECT_EQ(u(0, 0, 0), steps) << "u must hold the final field";
@@ -106,14 +110,15 @@ TEST(SnapshotPipeline, AFailedWriteEndsTheLoopAndNoLaterSnapshotIsWritten) {
     LateCopyBackend backend;
     Field<double> u(g, 0.0);
     std::vector<int> seen;
-    LoopHooks<double> hooks;
-    hooks.output_every = 1;
-    hooks.snapshot_buffers = buffers;
-    hooks.snapshot = [&](const Field<double>&, int done) {
+    LoopSchedule schedule;
+    LoopCallbacks<double> callbacks;
+    schedule.output_every = 1;
+    schedule.snapshot_buffers = buffers;
+    callbacks.snapshot = [&](const Field<double>&, int done) {
       if (done == 7) throw RunError("disk full at step 7");
       seen.push_back(done);
     };
-    EXPECT_THROW(run_time_loop(backend, u, 50, hooks), RunError) << buffers << " buffers";
+    EXPECT_THROW(run_time_loop(backend, u, 50, schedule, callbacks), RunError) << buffers << " buffers";
     EXPECT_EQ(seen, every_kth_step(6, 1)) << buffers << " buffers";
   }
 }
@@ -125,16 +130,17 @@ TEST(SnapshotPipeline, AFailedStepStillWritesTheSnapshotsTakenBeforeIt) {
     backend.fail_after = 7;
     Field<double> u(g, 0.0);
     std::vector<int> seen;
-    LoopHooks<double> hooks;
-    hooks.output_every = 1;
-    hooks.snapshot_buffers = buffers;
-    hooks.snapshot = [&](const Field<double>& field, int done) {
+    LoopSchedule schedule;
+    LoopCallbacks<double> callbacks;
+    schedule.output_every = 1;
+    schedule.snapshot_buffers = buffers;
+    callbacks.snapshot = [&](const Field<double>& field, int done) {
       for (double v : field.values()) ASSERT_EQ(v, done) << "the snapshot of step " << done << " holds another field";
       seen.push_back(done);
       // Slower than the loop: at the failure, every buffer holds a snapshot still to be written.
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     };
-    EXPECT_THROW(run_time_loop(backend, u, 50, hooks), RunError) << buffers << " buffers";
+    EXPECT_THROW(run_time_loop(backend, u, 50, schedule, callbacks), RunError) << buffers << " buffers";
     EXPECT_EQ(seen, every_kth_step(7, 1)) << buffers << " buffers: the snapshots taken before the failure";
   }
 }

@@ -125,7 +125,7 @@ TEST(Stencil, ReproducesItsSymbolOnAFourierMode) {
 }
 
 TEST(Stencil, SymbolLimitsAndStableCflMatchTheSpecification) {
-  // design.md section 1: m_p and the largest stable cfl.
+  // docs/design.md §1: m_p and the largest stable cfl.
   const double m[] = {4.0, 16.0 / 3.0, 6.0444, 6.5016};
   const double cfl[] = {0.6963, 0.5222, 0.4608, 0.4284};
   for (int n = 0; n < 4; ++n) {

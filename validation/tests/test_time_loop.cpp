@@ -52,13 +52,14 @@ TEST(TimeLoop, EveryStepOnceAndEverySnapshotAtItsStep) {
       CountingBackend backend;
       Field<double> u(g, 0.0);
       std::vector<int> seen;
-      LoopHooks<double> hooks;
-      hooks.output_every = every;
-      hooks.snapshot = [&](const Field<double>& field, int done) {
+      LoopSchedule schedule;
+      LoopCallbacks<double> callbacks;
+      schedule.output_every = every;
+      callbacks.snapshot = [&](const Field<double>& field, int done) {
         EXPECT_EQ(field(0, 0, 0), done) << "the snapshot of step " << done << " holds another step's field";
         seen.push_back(done);
       };
-      run_time_loop(backend, u, steps, hooks);
+      run_time_loop(backend, u, steps, schedule, callbacks);
       EXPECT_EQ(backend.steps_taken, steps) << steps << " steps, a snapshot every " << every;
       EXPECT_EQ(seen, expected_snapshot_steps(steps, every)) << steps << " steps, a snapshot every " << every;
     }
@@ -73,38 +74,75 @@ TEST(TimeLoop, ReleasesTheBackendWhileTheLastSnapshotIsWrittenOnlyWhenNoOtherIsP
     Field<double> u(g, 0.0);
     std::vector<int> seen;
     int releases = 0;
-    LoopHooks<double> hooks;
-    hooks.output_every = slow_writer ? 5 : 0;
-    hooks.snapshot = [&](const Field<double>& field, int done) {
+    LoopSchedule schedule;
+    LoopCallbacks<double> callbacks;
+    schedule.output_every = slow_writer ? 5 : 0;
+    callbacks.snapshot = [&](const Field<double>& field, int done) {
       if (slow_writer) std::this_thread::sleep_for(std::chrono::milliseconds(50));
       EXPECT_EQ(field(0, 0, 0), done);
       seen.push_back(done);
     };
-    hooks.release_backend = [&] {
+    callbacks.release_backend = [&] {
       ++releases;
       backend.released = true;
     };
-    run_time_loop(backend, u, 20, hooks);
-    EXPECT_EQ(seen, expected_snapshot_steps(20, hooks.output_every)) << "slow writer " << slow_writer;
+    run_time_loop(backend, u, 20, schedule, callbacks);
+    EXPECT_EQ(seen, expected_snapshot_steps(20, schedule.output_every)) << "slow writer " << slow_writer;
     EXPECT_EQ(releases, slow_writer ? 0 : 1) << "slow writer " << slow_writer;
+  }
+}
+
+// With no buffers the loop writes every snapshot itself, so none is pending at the end: the
+// backend is given back once, after the final download and before the final write. With no
+// output at all, once the final field is on the host.
+TEST(TimeLoop, ReleasesTheBackendWithNoBuffersAndWithNoOutput) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (const bool with_output : {true, false}) {
+    CountingBackend backend;
+    Field<double> u(g, 0.0);
+    std::vector<int> seen;
+    std::vector<std::size_t> written_at_release;
+    LoopSchedule schedule;
+    schedule.output_every = 5;
+    schedule.snapshot_buffers = 0;
+    LoopCallbacks<double> callbacks;
+    if (with_output)
+      callbacks.snapshot = [&](const Field<double>& field, int done) {
+        EXPECT_EQ(field(0, 0, 0), done);
+        seen.push_back(done);
+      };
+    callbacks.release_backend = [&] {
+      EXPECT_EQ(u(0, 0, 0), 20) << "released before the final field was on the host";
+      written_at_release.push_back(seen.size());
+      backend.released = true;
+    };
+    run_time_loop(backend, u, 20, schedule, callbacks);
+    const std::string label = with_output ? "with output" : "no output";
+    EXPECT_EQ(written_at_release, std::vector<std::size_t>{with_output ? 4u : 0u}) << label;
+    EXPECT_EQ(seen, with_output ? expected_snapshot_steps(20, 5) : std::vector<int>{}) << label;
+    EXPECT_EQ(u(0, 0, 0), 20) << label;
   }
 }
 
 // A release that fails is reported, after the final snapshot it overlapped is written.
 TEST(TimeLoop, AFailedReleaseStillWritesTheFinalSnapshot) {
   const Grid g{4, 4, 4, 1, 1, 1};
-  CountingBackend backend;
-  Field<double> u(g, 0.0);
-  std::vector<int> seen;
-  LoopHooks<double> hooks;
-  hooks.snapshot = [&](const Field<double>& field, int done) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    EXPECT_EQ(field(0, 0, 0), done);
-    seen.push_back(done);
-  };
-  hooks.release_backend = [] { throw RunError("the device would not let go"); };
-  EXPECT_THROW(run_time_loop(backend, u, 20, hooks), RunError);
-  EXPECT_EQ(seen, std::vector<int>{20});
+  for (int buffers : {0, 2}) {
+    CountingBackend backend;
+    Field<double> u(g, 0.0);
+    std::vector<int> seen;
+    LoopSchedule schedule;
+    schedule.snapshot_buffers = buffers;
+    LoopCallbacks<double> callbacks;
+    callbacks.snapshot = [&](const Field<double>& field, int done) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      EXPECT_EQ(field(0, 0, 0), done);
+      seen.push_back(done);
+    };
+    callbacks.release_backend = [] { throw RunError("the device would not let go"); };
+    EXPECT_THROW(run_time_loop(backend, u, 20, schedule, callbacks), RunError) << buffers << " buffers";
+    EXPECT_EQ(seen, std::vector<int>{20}) << buffers << " buffers";
+  }
 }
 
 // A stop request at the end of a chunk ends the run there: every snapshot taken before it is
@@ -119,19 +157,20 @@ TEST(TimeLoop, AStopRequestEndsTheRunAfterItsChunkWithTheSnapshotsTakenWritten) 
       Field<double> u(g, 0.0);
       std::vector<int> seen;
       std::vector<int> chunk_ends;
-      LoopHooks<double> hooks;
-      hooks.output_every = 4;
-      hooks.snapshot_buffers = buffers;
-      hooks.snapshot = [&](const Field<double>& field, int done) {
+      LoopSchedule schedule;
+      LoopCallbacks<double> callbacks;
+      schedule.output_every = 4;
+      schedule.snapshot_buffers = buffers;
+      callbacks.snapshot = [&](const Field<double>& field, int done) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         EXPECT_EQ(field(0, 0, 0), done) << label;
         seen.push_back(done);
       };
-      hooks.end_chunk = [&](ChunkEnd end) {
+      callbacks.end_chunk = [&](ChunkEnd end) {
         chunk_ends.push_back(int(backend.steps_taken));
         return ChunkEnd{end.seconds, int(chunk_ends.size()) == stop_after_chunk ? 15 : 0};
       };
-      const LoopOutcome outcome = run_time_loop(backend, u, 1000, hooks);
+      const LoopOutcome outcome = run_time_loop(backend, u, 1000, schedule, callbacks);
       const int stop = chunk_ends.at(std::size_t(stop_after_chunk - 1));
       EXPECT_EQ(outcome.stop_signal, 15) << label;
       EXPECT_EQ(outcome.steps_done, stop) << label;
@@ -139,7 +178,7 @@ TEST(TimeLoop, AStopRequestEndsTheRunAfterItsChunkWithTheSnapshotsTakenWritten) 
       EXPECT_EQ(int(chunk_ends.size()), stop_after_chunk) << label << ": stepped on after the stop";
       EXPECT_EQ(u(0, 0, 0), stop) << label << ": u must hold the field of the stop";
       std::vector<int> expected;
-      for (int step = 0; step < stop; step += hooks.output_every) expected.push_back(step);
+      for (int step = 0; step < stop; step += schedule.output_every) expected.push_back(step);
       EXPECT_EQ(seen, expected) << label;
     }
 }
@@ -152,12 +191,13 @@ TEST(TimeLoop, ChunksGrowOnlyWhenEndChunkSaysTheyWereShort) {
     CountingBackend backend;
     Field<double> u(g, 0.0);
     std::vector<long long> chunk_ends;
-    LoopHooks<double> hooks;
-    hooks.end_chunk = [&](ChunkEnd end) {
+    LoopSchedule schedule;
+    LoopCallbacks<double> callbacks;
+    callbacks.end_chunk = [&](ChunkEnd end) {
       chunk_ends.push_back(backend.steps_taken);
       return ChunkEnd{slow ? 1.0 : end.seconds, 0};
     };
-    run_time_loop(backend, u, 40, hooks);
+    run_time_loop(backend, u, 40, schedule, callbacks);
     std::vector<long long> expected{1, 3, 7, 15, 31, 40};  // doubling, at most kStepsBetweenFiniteChecks
     if (slow) {
       expected.clear();
@@ -181,10 +221,11 @@ void expect_long_run_matches_reference(const BackendEntry& entry) {
     auto backend = entry.make<T>(p, BackendOptions{});
     Field<T> u = field_cast<T>(start);
     int snapshots = 0;
-    LoopHooks<T> hooks;
-    hooks.output_every = every;
-    hooks.snapshot = [&](const Field<T>&, int) { ++snapshots; };
-    run_time_loop(*backend, u, steps, hooks);
+    LoopSchedule schedule;
+    LoopCallbacks<T> callbacks;
+    schedule.output_every = every;
+    callbacks.snapshot = [&](const Field<T>&, int) { ++snapshots; };
+    run_time_loop(*backend, u, steps, schedule, callbacks);
     EXPECT_EQ(snapshots, static_cast<int>(expected_snapshot_steps(steps, every).size()));
 
     const Field<double> reference = cpu_reference(p, field_cast<double>(field_cast<T>(start)), steps);

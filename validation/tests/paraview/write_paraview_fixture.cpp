@@ -26,7 +26,7 @@ heat::Field<T> values_for_step(int step) {
 }
 
 template <typename T>
-void write_all(const std::string& directory, heat::OutputFormat format) {
+void write_all(const std::string& directory, heat::OutputFormats formats) {
   heat::RunDescription run;
   run.problem.grid = {nx, ny, nz, hx, hy, hz};
   run.precision = sizeof(T) == 4 ? "float" : "double";
@@ -34,7 +34,7 @@ void write_all(const std::string& directory, heat::OutputFormat format) {
   run.init = "randn";
   heat::OutputSpec spec;
   spec.directory = directory;
-  spec.format = format;
+  spec.formats = formats;
   // Float snapshots are compressed (chunks deflated on every core, written with HDF5's direct
   // chunk write), double ones written by HDF5 itself: ParaView must read both bitwise.
   spec.compress = sizeof(T) == 4 ? 1 : 0;
@@ -54,10 +54,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s DIR float|double hdf5|both\n", argv[0]);
     return 2;
   }
-  const heat::OutputFormat format = heat::parse_output_format(argv[3]);
+  const heat::OutputFormats formats = heat::parse_output_formats(argv[3]);
   if (std::string(argv[2]) == "float")
-    write_all<float>(argv[1], format);
+    write_all<float>(argv[1], formats);
   else
-    write_all<double>(argv[1], format);
+    write_all<double>(argv[1], formats);
   return 0;
 }

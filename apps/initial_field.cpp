@@ -1,0 +1,44 @@
+#include "apps/initial_field.hpp"
+
+#include <utility>
+
+#include "solver/distributed/slab_field.hpp"
+
+namespace heat {
+
+template <typename T>
+InitialField<T> prepare_initial_field(const RunPlan& plan, Backend<T>& backend, LoadedField& loaded, const Slab& slab,
+                                      const Ranks& ranks) {
+  InitialField<T> initial;
+  if (plan.init.kind == InitKind::File) {
+    // Held in double, which float data widens to exactly; read whole, each rank keeps its box.
+    Field<T> whole = field_cast<T>(loaded.values);
+    loaded.values = Field<double>();
+    if (plan.check && ranks.is_root()) initial.check_start = field_cast<double>(whole);
+    initial.u = take_box(std::move(whole), slab);
+    return initial;
+  }
+  // Each rank's backend makes its own box (on the GPU: nothing to upload); u then only receives
+  // downloads: zeroed here by every OpenMP thread, so its pages are not first touched one by one
+  // inside the driver's copy of the final field.
+  const Planes box{slab.box_begin, slab.box_planes()};
+  initial.u = Field<T>(slab.box_grid(plan.problem.grid));
+  if (!plan.check) {
+    initial.upload = [&plan, box](Backend<T>& b) { b.upload_generated(plan.problem.grid, plan.init, box); };
+    return initial;
+  }
+  // --check: the backend makes its field now, for the reference's copy; the loop uploads nothing.
+  backend.upload_generated(plan.problem.grid, plan.init, box);
+  backend.download(initial.u);
+  const Field<T> whole = ranks.gather_on_root(initial.u, slab, plan.problem.grid);
+  if (ranks.is_root()) initial.check_start = field_cast<double>(whole);
+  initial.upload = [](Backend<T>&) {};
+  return initial;
+}
+
+template InitialField<float> prepare_initial_field(const RunPlan&, Backend<float>&, LoadedField&, const Slab&,
+                                                   const Ranks&);
+template InitialField<double> prepare_initial_field(const RunPlan&, Backend<double>&, LoadedField&, const Slab&,
+                                                    const Ranks&);
+
+}  // namespace heat

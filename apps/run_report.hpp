@@ -1,0 +1,20 @@
+// The run's report after its loop (docs/design.md §9, step 6): filled from the plan, the
+// loop's outcome and the ranks, then published on rank 0.
+#pragma once
+
+#include "apps/ranks.hpp"
+#include "apps/run_summary.hpp"
+#include "io/snapshots.hpp"
+#include "solver/registry.hpp"
+
+namespace heat {
+
+// Records where the loop ended and how long it took, each time the slowest rank's (a collective),
+// and the files `writer` (null: none) has written.
+void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ranks& ranks, const BackendEntry& entry,
+                         const Slab& slab, double exchange_s, const SnapshotWriter* writer);
+
+// The summary on stdout (unless --quiet) and the JSON (with --json), from rank 0.
+void publish_report(const RunReport& report, const Ranks& ranks);
+
+}  // namespace heat

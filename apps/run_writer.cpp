@@ -1,0 +1,68 @@
+#include "apps/run_writer.hpp"
+
+#include <fstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "validation/shell_quote.hpp"
+
+namespace heat {
+namespace {
+
+// The process's own argv as one shell-quoted line, for the snapshots to record how they were
+// made (CLI11 does not keep the arguments it parsed; Linux keeps them here).
+std::string command_line_text() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::string text, argument;
+  while (std::getline(in, argument, '\0')) text += (text.empty() ? "" : " ") + shell_word(argument);
+  return text;
+}
+
+// Every rank's part of the grid, in rank order, for the snapshot that maps their slab files.
+std::vector<std::pair<int, int>> parts_of_every_rank(const Problem& p, int ranks, GhostScheme scheme) {
+  std::vector<std::pair<int, int>> parts;
+  for (int rank = 0; rank < ranks; ++rank) {
+    const Slab s = decompose(p.grid, p.order, ranks, rank, scheme);
+    parts.emplace_back(s.part_begin, s.part_end);
+  }
+  return parts;
+}
+
+RunDescription describe_run(const RunPlan& plan, const Ranks& ranks) {
+  RunDescription run;
+  run.problem = plan.problem;
+  run.backend = plan.backend;
+  run.precision = precision_name(plan.precision);
+  run.init = plan.init_name;
+  run.seed = plan.init.seed;
+  run.init_file = plan.init_file;
+  run.cfl = plan.cfl;
+  run.total_steps = plan.steps;
+  run.start_step = plan.start_step;
+  run.start_time = plan.start_time;
+  run.command_line = command_line_text();
+  run.run_id = ranks.same_on_every_rank(new_run_id());
+  return run;
+}
+
+SnapshotShare share_of_rank(const RunPlan& plan, const Ranks& ranks, const Slab& slab, GhostScheme scheme) {
+  SnapshotShare share;
+  share.rank = ranks.rank();
+  share.ranks = ranks.size();
+  share.box_begin = slab.box_begin;
+  share.parts = parts_of_every_rank(plan.problem, ranks.size(), scheme);
+  share.wait_for_every_rank = [&ranks] { ranks.wait_for_every_snapshot_writer(); };
+  return share;
+}
+
+}  // namespace
+
+std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
+                                                GhostScheme scheme) {
+  if (plan.output.formats.empty()) return nullptr;
+  return std::make_unique<SnapshotWriter>(plan.output, describe_run(plan, ranks),
+                                          share_of_rank(plan, ranks, slab, scheme));
+}
+
+}  // namespace heat

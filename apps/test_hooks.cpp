@@ -1,0 +1,15 @@
+#include "apps/test_hooks.hpp"
+
+#include <cstdlib>
+
+namespace heat {
+
+TestHooks test_hooks_from_environment() {
+  TestHooks hooks;
+  if (const char* delay = std::getenv("HEATRK4_TEST_WRITE_DELAY_MS"))
+    hooks.write_delay = std::chrono::milliseconds(std::atoi(delay));
+  if (const char* rank = std::getenv("HEATRK4_TEST_FAIL_RANK")) hooks.fail_rank = std::atoi(rank);
+  return hooks;
+}
+
+}  // namespace heat
