@@ -106,6 +106,15 @@ ArrayArgument describe_cuda_array(const py::dict& cai) {
   return out;
 }
 
+// PyTorch exports version 2 of the interface, without "stream": its current stream on the
+// tensor's device is the caller's (handle 0 there is the legacy default stream).
+std::optional<std::uintptr_t> torch_current_stream(py::handle u, int device) {
+  const py::object torch = py::module_::import("torch");
+  if (!py::isinstance(u, torch.attr("Tensor"))) return std::nullopt;
+  const auto handle = torch.attr("cuda").attr("current_stream")(device).attr("cuda_stream").cast<std::uintptr_t>();
+  return handle == 0 ? 1 : handle;
+}
+
 ArrayArgument describe_array(py::handle u) {
   py::object cai;
   try {
@@ -114,7 +123,12 @@ ArrayArgument describe_array(py::handle u) {
     // A CPU PyTorch tensor raises AttributeError; one that requires grad, RuntimeError: say why.
     if (!e.matches(PyExc_AttributeError)) throw InputError(std::string("u's __cuda_array_interface__: ") + e.what());
   }
-  if (cai) return describe_cuda_array(cai.cast<py::dict>());
+  if (cai) {
+    ArrayArgument a = describe_cuda_array(cai.cast<py::dict>());
+    if (!a.stream && a.data && py::module_::import("sys").attr("modules").contains("torch"))
+      a.stream = torch_current_stream(u, a.device);
+    return a;
+  }
   if (py::isinstance<py::array>(u)) return describe_numpy(u);
   throw InputError("u is a " + std::string(py::str(py::type::handle_of(u).attr("__name__"))) +
                    ": heatrk4.step takes a NumPy array or a CUDA array (PyTorch, CuPy: __cuda_array_interface__); "
