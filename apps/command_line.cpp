@@ -111,4 +111,23 @@ int run_command_line(int argc, const char* const* argv) {
   }
 }
 
+int run_command_line_or_throw(const std::vector<std::string>& args) {
+  CLI::App app;
+  CommandAction action;
+  build_command_line(app, action);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    throw InputError(e.what());
+  }
+  try {
+    return action ? action() : exit_code::ok;
+  } catch (const InputError& e) {
+    const bool run = app.get_subcommands().empty() || app.get_subcommands().front()->get_name() == "run";
+    if (!run) throw;
+    throw InputError(with_config_origin(app, e.what()));
+  }
+}
+
 }  // namespace heat

@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace heat {
 
@@ -25,5 +27,10 @@ void build_command_line(CLI::App& app, CommandAction& action);
 std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const* argv);
 // Parses and runs argv, returning the exit code of docs/design.md §3; messages go to stderr.
 int run_command_line(int argc, const char* const* argv);
+// The same for the Python module (heatrk4.run): `args` without the program's name; what
+// run_command_line prints and maps to exit 2 or 3 is thrown instead, as InputError (a bad command
+// line or config file included) or RunError. Returns 0, 1 (a --check mismatch) or a stopping
+// signal's code.
+int run_command_line_or_throw(const std::vector<std::string>& args);
 
 }  // namespace heat

@@ -7,10 +7,9 @@
 #include <memory>
 
 #include "apps/commands.hpp"
+#include "apps/compare_files.hpp"
 #include "apps/run_options.hpp"
-#include "io/input_file.hpp"
 #include "solver/errors.hpp"
-#include "validation/norms.hpp"
 
 namespace heat {
 
@@ -20,13 +19,6 @@ struct CompareOptions {
   std::string file_a, file_b;
   double rtol = -1, atol = -1;  // negative: the default for the stored precision
 };
-
-std::string grid_text(const Grid& g) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%d x %d x %d points, spacing %.17g, %.17g, %.17g", g.nx, g.ny, g.nz, g.hx, g.hy,
-                g.hz);
-  return buf;
-}
 
 // " (step 40, time 0.0123)" for a heatrk4 snapshot, nothing for a file from elsewhere.
 std::string run_state_text(const ImageFileInfo& file) {
@@ -63,60 +55,82 @@ std::size_t equate_matching_nonfinite(Field<double>& a, Field<double>& b) {
   return matching;
 }
 
-// Compares one array; prints its report and returns whether it agrees.
-bool compare_array(const CompareOptions& o, const std::string& name) {
-  PointArray a = read_point_array(o.file_a, name);
-  PointArray b = read_point_array(o.file_b, name);
-  const std::size_t matching_nonfinite = equate_matching_nonfinite(a.values, b.values);
+ArrayComparison compare_array(const std::string& file_a, const std::string& file_b, const std::string& name,
+                              double rtol, double atol) {
+  PointArray a = read_point_array(file_a, name);
+  PointArray b = read_point_array(file_b, name);
+  ArrayComparison c;
+  c.name = name;
+  c.a_float = a.stored_as_float;
+  c.b_float = b.stored_as_float;
+  c.matching_nonfinite = equate_matching_nonfinite(a.values, b.values);
   // The defaults of --check (docs/design.md §3): float data cannot agree better than float rounding.
-  const bool either_float = a.stored_as_float || b.stored_as_float;
-  const double tol = default_tolerance(either_float ? Precision::Float : Precision::Double);
-  const double rtol = o.rtol >= 0 ? o.rtol : tol;
-  const double atol = o.atol >= 0 ? o.atol : tol;
-  const FieldDifference d = compare_fields(a.values, b.values, rtol, atol);
-  std::printf("%s (%s vs %s, rtol %.3g, atol %.3g): %s\n", name.c_str(), a.stored_as_float ? "float" : "double",
-              b.stored_as_float ? "float" : "double", rtol, atol, describe(d).c_str());
-  std::printf("  NaN/Inf points: A %zu, B %zu; points outside tolerance: %zu of %zu\n", d.nonfinite_value,
-              d.nonfinite_reference, d.failures, a.values.size());
-  if (matching_nonfinite)
-    std::printf("  NaN/Inf at the same points in both: %zu, counted as equal (the norms above are over the rest)\n",
-                matching_nonfinite);
-  for (const auto& p : d.first_failures)
-    std::printf("  at (%d,%d,%d): A %.17g, B %.17g\n", p.i, p.j, p.k, p.value, p.reference);
-  return d.pass();
+  const double tol = default_tolerance(c.a_float || c.b_float ? Precision::Float : Precision::Double);
+  c.rtol = rtol >= 0 ? rtol : tol;
+  c.atol = atol >= 0 ? atol : tol;
+  c.difference = compare_fields(a.values, b.values, c.rtol, c.atol);
+  c.points = a.values.size();
+  return c;
 }
 
-int compare_files(const CompareOptions& o) {
-  const ImageFileInfo a = read_image_file_info(o.file_a);
-  const ImageFileInfo b = read_image_file_info(o.file_b);
-  if (!same_grid(a.grid, b.grid))
-    throw InputError("the grids differ: " + o.file_a + " has " + grid_text(a.grid) + ", " + o.file_b + " has " +
-                     grid_text(b.grid));
-  std::printf("A: %s%s\nB: %s%s (reference: tolerance atol + rtol*|B|)\ngrid: %s\n", o.file_a.c_str(),
-              run_state_text(a).c_str(), o.file_b.c_str(), run_state_text(b).c_str(), grid_text(a.grid).c_str());
+void print_array(const ArrayComparison& c) {
+  const FieldDifference& d = c.difference;
+  std::printf("%s (%s vs %s, rtol %.3g, atol %.3g): %s\n", c.name.c_str(), c.a_float ? "float" : "double",
+              c.b_float ? "float" : "double", c.rtol, c.atol, describe(d).c_str());
+  std::printf("  NaN/Inf points: A %zu, B %zu; points outside tolerance: %zu of %zu\n", d.nonfinite_value,
+              d.nonfinite_reference, d.failures, c.points);
+  if (c.matching_nonfinite)
+    std::printf("  NaN/Inf at the same points in both: %zu, counted as equal (the norms above are over the rest)\n",
+                c.matching_nonfinite);
+  for (const auto& p : d.first_failures)
+    std::printf("  at (%d,%d,%d): A %.17g, B %.17g\n", p.i, p.j, p.k, p.value, p.reference);
+}
 
-  bool agree = true;
-  int compared = 0;
-  for (const auto& name : a.point_arrays) {
-    if (!contains(b.point_arrays, name)) {
-      std::printf("%s: only in A\n", name.c_str());
-      agree = false;
-      continue;
-    }
-    agree = compare_array(o, name) && agree;
-    ++compared;
-  }
-  for (const auto& name : b.point_arrays)
-    if (!contains(a.point_arrays, name)) {
-      std::printf("%s: only in B\n", name.c_str());
-      agree = false;
-    }
-  if (compared == 0) throw InputError("the files have no point array in common: nothing to compare");
-  std::printf("%s\n", agree ? "AGREE" : "DISAGREE");
-  return agree ? exit_code::ok : exit_code::mismatch;
+int run_compare(const CompareOptions& o) {
+  const FileComparison c = compare_files(o.file_a, o.file_b, o.rtol, o.atol);
+  std::printf("A: %s%s\nB: %s%s (reference: tolerance atol + rtol*|B|)\ngrid: %s\n", o.file_a.c_str(),
+              run_state_text(c.a).c_str(), o.file_b.c_str(), run_state_text(c.b).c_str(), grid_text(c.a.grid).c_str());
+  for (const auto& array : c.arrays) print_array(array);
+  for (const auto& name : c.only_in_a) std::printf("%s: only in A\n", name.c_str());
+  for (const auto& name : c.only_in_b) std::printf("%s: only in B\n", name.c_str());
+  std::printf("%s\n", c.agree ? "AGREE" : "DISAGREE");
+  return c.agree ? exit_code::ok : exit_code::mismatch;
 }
 
 }  // namespace
+
+std::string grid_text(const Grid& g) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%d x %d x %d points, spacing %.17g, %.17g, %.17g", g.nx, g.ny, g.nz, g.hx, g.hy,
+                g.hz);
+  return buf;
+}
+
+FileComparison compare_files(const std::string& file_a, const std::string& file_b, double rtol, double atol) {
+  FileComparison c;
+  c.a = read_image_file_info(file_a);
+  c.b = read_image_file_info(file_b);
+  if (!same_grid(c.a.grid, c.b.grid))
+    throw InputError("the grids differ: " + file_a + " has " + grid_text(c.a.grid) + ", " + file_b + " has " +
+                     grid_text(c.b.grid));
+  c.agree = true;
+  for (const auto& name : c.a.point_arrays) {
+    if (!contains(c.b.point_arrays, name)) {
+      c.only_in_a.push_back(name);
+      c.agree = false;
+      continue;
+    }
+    c.arrays.push_back(compare_array(file_a, file_b, name, rtol, atol));
+    c.agree = c.arrays.back().difference.pass() && c.agree;
+  }
+  for (const auto& name : c.b.point_arrays)
+    if (!contains(c.a.point_arrays, name)) {
+      c.only_in_b.push_back(name);
+      c.agree = false;
+    }
+  if (c.arrays.empty()) throw InputError("the files have no point array in common: nothing to compare");
+  return c;
+}
 
 void add_compare_command(CLI::App& app, CommandAction& action) {
   auto options = std::make_shared<CompareOptions>();
@@ -127,7 +141,7 @@ void add_compare_command(CLI::App& app, CommandAction& action) {
   sub->add_option("--rtol", options->rtol, "relative tolerance (default 1e-6 if either file is float, else 1e-12)")
       ->check(tolerance_check());
   sub->add_option("--atol", options->atol, "absolute tolerance (default as --rtol)")->check(tolerance_check());
-  sub->callback([&action, options] { action = [options] { return compare_files(*options); }; });
+  sub->callback([&action, options] { action = [options] { return run_compare(*options); }; });
 }
 
 }  // namespace heat

@@ -8,6 +8,7 @@
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
 # Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
 #         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline scaling
+#         python
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
@@ -116,6 +117,21 @@ phase_pipeline() {
         --init randn --backend "$backend" --output /tmp/heatrk4-pipeline --quiet
     done
   done
+}
+
+# The Python module (python/, docs/design.md §11) for the PyTorch environment's Python
+# (PYTHON_TORCH): its tests, the GPU and PyTorch ones included, and the reference problem from
+# PyTorch (benchmarks/python_step.py). pybind11 from that environment where it has one.
+phase_python() {
+  local py=${PYTHON_TORCH:-/opt/torch/.venv/bin/python3} pybind=() dir
+  dir=$("$py" -c "import pybind11; print(pybind11.get_cmake_dir())" 2>/dev/null) && pybind=(-Dpybind11_DIR="$dir")
+  step python-configure cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHEAT_WITH_VTK=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DPython3_EXECUTABLE="$py" "${pybind[@]}" || return 1
+  [ -f "$BUILD/python/cmake_install.cmake" ] ||
+    { echo "python: module not configured: python3-dev or pybind11 missing for $py (see $LOG)" | tee -a "$LOG"; return 1; }
+  step python-build cmake --build "$BUILD" -j16 --target heatrk4_python heatrk4 || return 1
+  TAIL_LINES=12 step python-tests ctest --test-dir "$BUILD" -R python_ -V
+  TAIL_LINES=12 step python-bench env PYTHONPATH="$BUILD/python" "$py" benchmarks/python_step.py
 }
 
 # Time to solution end to end against the disk's and the compute's bounds (benchmarks/e2e.sh).

@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libomp-dev libhdf5-dev zlib1g-dev hdf5-tools libcli11-dev libgtest-dev libvtk9-dev
-          paraview xvfb xauth python3-matplotlib python3-numpy clang libopenmpi-dev openmpi-bin)
+          paraview xvfb xauth python3-matplotlib python3-numpy clang libopenmpi-dev openmpi-bin
+          python3-dev pybind11-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -34,5 +35,6 @@ fi
 
 # nvcc is used when present (CUDA code compiles without a GPU; GPU tests then skip).
 export PATH="$PATH:/usr/local/cuda/bin"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+# The Python module is built for Debian's Python, whose packages (numpy) the tests import.
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
 cmake --build build -j"$(nproc)"

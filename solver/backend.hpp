@@ -11,6 +11,9 @@
 // - start_download() is the one call that may return before its work is done: it takes the
 //   current field at once, and later step() calls may run while the copy travels to the host
 //   (docs/design.md §8). The default is the blocking download.
+// - adopt_device_field(field) (CUDA backends) makes the caller's device memory the resident field
+//   instead of an upload: step() advances it in place, and release_device_field() leaves the
+//   current field there. The backend never frees it (the Python module's in-place step, §2).
 // Errors: InputError for a problem the backend cannot take, RunError for a failure while running.
 #pragma once
 
@@ -82,6 +85,18 @@ class Backend {
     throw std::logic_error("this backend does not step a rank's box");
   }
 
+  // `field`: the grid's points in device memory on the backend's device (BackendOptions::device),
+  // which nothing else writes until release_device_field() has returned. It becomes the resident
+  // field in place of upload(); its boundary layer is never written. Needs a backend made with
+  // BackendOptions::field_in_caller_memory.
+  virtual void adopt_device_field(T* field) {
+    (void)field;
+    throw std::logic_error("this backend does not step device memory it is given");
+  }
+  // Leaves the current field in the adopted memory (a device-to-device copy where the last step
+  // ended in a buffer of the backend's own); nothing is stepped after it.
+  virtual void release_device_field() {}
+
  private:
   struct CompletedDownload final : PendingDownload {
     void wait() override {}
@@ -94,6 +109,9 @@ struct BackendOptions {
   // Snapshots are taken while steps go on (start_download): a CUDA backend keeps a device copy
   // of the field for them, counted in its memory check.
   bool snapshots_while_stepping = false;
+  // The resident field will be the caller's device memory (adopt_device_field): a CUDA backend
+  // allocates no field u of its own.
+  bool field_in_caller_memory = false;
 };
 
 // What a backend's entry in the registry says about it without building one.

@@ -96,13 +96,25 @@ class CudaBackend : public Backend<T> {
   // with PerStep's 4r ghost planes the wrong planes stay within the ghosts, which the exchange
   // overwrites before the next step.
   void exchange_before_each_step(HaloExchange<T>& exchange) override { exchange_ = &exchange; }
+  void adopt_device_field(T* field) override {
+    adopted_ = field;
+    u_ = DeviceBuffer<T>::borrow(field, problem_.grid.points());
+    prepare_resident_field();
+  }
+  // Backends that step into a second buffer swap it with u_, so after an odd number of steps the
+  // current field is in the backend's own memory.
+  void release_device_field() override {
+    if (!adopted_ || u_.get() == adopted_) return;
+    HEAT_CUDA_CHECK(cudaMemcpyAsync(adopted_, u_.get(), u_.bytes(), cudaMemcpyDeviceToDevice, 0));
+    HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
+  }
 
  protected:
   CudaBackend(const Problem& p, const BackendOptions& o, std::size_t bytes_needed, const std::string& name)
       : problem_(p) {
     const std::size_t field_bytes = p.grid.points() * sizeof(T);
     prepare_device(o, bytes_needed + (o.snapshots_while_stepping ? field_bytes : 0), name);
-    u_ = DeviceBuffer<T>(p.grid.points());
+    if (!o.field_in_caller_memory) u_ = DeviceBuffer<T>(p.grid.points());
     if (o.snapshots_while_stepping) snapshots_ = std::make_unique<SnapshotCopies>(field_bytes, o.device);
   }
   // Launches one RK4 step on the default stream; need not synchronise.
@@ -116,6 +128,7 @@ class CudaBackend : public Backend<T> {
  private:
   std::unique_ptr<SnapshotCopies> snapshots_;
   HaloExchange<T>* exchange_ = nullptr;  // null: the whole grid, no neighbours
+  T* adopted_ = nullptr;                  // the caller's memory (adopt_device_field), or null
 };
 
 }  // namespace heat

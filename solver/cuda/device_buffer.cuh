@@ -1,4 +1,4 @@
-// An RAII array in device memory.
+// An RAII array in device memory, or a borrowed view of the caller's (borrow(): never freed here).
 #pragma once
 
 #include <cstddef>
@@ -15,15 +15,25 @@ class DeviceBuffer {
   explicit DeviceBuffer(std::size_t count) : count_(count) {
     if (count_) HEAT_CUDA_CHECK(cudaMalloc(&data_, count_ * sizeof(T)));
   }
+  // `data` stays the caller's: the buffer steps it in place and never frees it.
+  static DeviceBuffer borrow(T* data, std::size_t count) {
+    DeviceBuffer b;
+    b.data_ = data;
+    b.count_ = count;
+    b.owned_ = false;
+    return b;
+  }
   ~DeviceBuffer() {
-    if (data_) cudaFree(data_);  // no throw from a destructor; a failed free leaks nothing useful
+    if (data_ && owned_) cudaFree(data_);  // no throw from a destructor; a failed free leaks nothing useful
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  DeviceBuffer(DeviceBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : data_(std::exchange(o.data_, nullptr)), count_(std::exchange(o.count_, 0)), owned_(std::exchange(o.owned_, true)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     std::swap(data_, o.data_);
     std::swap(count_, o.count_);
+    std::swap(owned_, o.owned_);
     return *this;
   }
 
@@ -44,6 +54,7 @@ class DeviceBuffer {
  private:
   T* data_ = nullptr;
   std::size_t count_ = 0;
+  bool owned_ = true;
 };
 
 }  // namespace heat

@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "solver/cuda/global_stencil.cuh"
@@ -63,11 +64,16 @@ class OnePassBackend final : public HornerFormBackend<T, Config> {
  public:
   OnePassBackend(const Problem& p, const BackendOptions& o)
       : Base(p, o),
+        device_(o.device),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
-        first_(make_launcher<true>(p.grid, o.device, {this->u_.get()})),
         later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {}
 
-  void prepare_resident_field() override { this->prepare_fields({&v_[0], &v_[1]}); }
+  // The first pass's launcher is made here, once u_ holds the field: the copy engine's map is of
+  // u's address, which adopt_device_field() brings from the caller.
+  void prepare_resident_field() override {
+    first_.emplace(make_launcher<true>(this->problem_.grid, device_, {this->u_.get()}));
+    this->prepare_fields({&v_[0], &v_[1]});
+  }
 
  private:
   // `operands`: the fields the launcher's passes read around each point (u for the first pass).
@@ -85,13 +91,14 @@ class OnePassBackend final : public HornerFormBackend<T, Config> {
   void launch(const HornerPass<T>& pass) const {
     const PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.u, {pass.c}, pass.out};
     if (pass.in == pass.u)
-      first_.launch(args);
+      first_->launch(args);
     else
       later_.launch(args);
   }
 
+  int device_;
   DeviceBuffer<T> v_[2];
-  Launcher<true> first_;  // the first pass, from u
+  std::optional<Launcher<true>> first_;  // the first pass, from u
   Launcher<false> later_;
 };
 

@@ -1,0 +1,98 @@
+// The Python module heatrk4 (docs/design.md §11): bad input is ValueError with the message the
+// command line gives for exit 2 (InputError), a failure while running is RuntimeError (RunError).
+#include <pybind11/pybind11.h>
+
+#include "python/bindings.hpp"
+#include "solver/cuda/gpu_info.hpp"
+#include "solver/errors.hpp"
+
+namespace py = pybind11;
+using heat::python::StepArguments;
+
+namespace {
+
+constexpr const char* kStepDoc = R"(step(u, *, dt=None, cfl=None, alpha=1.0, h=None, steps=1, order=8, backend="auto", device=None, allow_unstable=False)
+
+Advances u in place by `steps` classical RK4 steps of u_t = alpha * Lap(u), the outer order/2
+planes of each face held fixed (Dirichlet data, as on the command line).
+
+u: a 3D C-contiguous float32 or float64 array indexed [z, y, x]: a NumPy array, or a CUDA
+array (PyTorch tensor, CuPy array: __cuda_array_interface__), which is stepped where it lives,
+without a copy, after the work queued on the stream it names (the caller's current stream).
+h: one spacing or (hx, hy, hz); default 1/(n-1) per axis, a unit cube. dt or cfl (default cfl
+0.05, dt = cfl / (alpha * (1/hx^2 + 1/hy^2 + 1/hz^2))). backend: "auto" (cpu for a NumPy array,
+tiled for a CUDA array), cpu, cpu_reference, naive, reuse or tiled; a NumPy array on a CUDA
+backend is uploaded to device `device` (default 0) and downloaded.
+
+Raises ValueError for bad input (before any work) and RuntimeError for a failure while running.
+A NumPy array is written only when every step is done and the field is finite, so a failed call
+leaves it as it was. A CUDA array is stepped in place: a blow-up (RuntimeError) leaves it fully
+stepped, NaN or Inf included; after a CUDA error the device is unusable for every library.
+The GIL is released while it computes.)";
+
+constexpr const char* kRunDoc = R"(run(**options) -> dict
+
+The command line's run: each keyword is a run option with '_' for '-' (n=64, init_file="a.hdf",
+output_every=5, check=True, modes=(1, 2, 1)), checked as the command line checks it, snapshots
+and all. Returns the --json summary as a dict (a failed --check is reported in it, not raised).
+ValueError: what the command line refuses with exit 2; RuntimeError: a failure while running
+(exit 3). KeyboardInterrupt: a Ctrl-C stopped the run after a chunk of steps.)";
+
+constexpr const char* kReadDoc = R"(read(path, array="u") -> dict
+
+A VTKHDF snapshot's point array as a NumPy array of its stored precision, shape (nz, ny, nx),
+under the array's name, with "step" and "time" (None for a file that is not heatrk4's), "h"
+(hx, hy, hz) and "settings" (order, precision, alpha, dt, cfl, command_line: those the file
+records). A distributed run's snapshot is checked for its slab files, as a restart checks it.)";
+
+constexpr const char* kCompareDoc = R"(compare(a, b, rtol=None, atol=None) -> dict
+
+What `heatrk4 compare A B` prints: every point array of two VTKHDF files point by point, b the
+reference, |a - b| <= atol + rtol*|b| (defaults 1e-6 when either file is float, else 1e-12).
+Returns {"agree", "grid", "a", "b", "arrays": {name: norms, failures, first_failures...},
+"only_in_a", "only_in_b"}. ValueError: unreadable files or different grids.)";
+
+}  // namespace
+
+PYBIND11_MODULE(heatrk4, m) {
+  m.doc() = "heatrk4: the 3D heat equation, RK4 in time, on NumPy arrays and CUDA arrays (docs/design.md §11)";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const heat::InputError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const heat::RunError& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (const py::cast_error& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    }
+  });
+  m.def(
+      "step",
+      [](py::object u, py::object dt, py::object cfl, double alpha, py::object h, int steps, int order,
+         const std::string& backend, py::object device, bool allow_unstable) {
+        StepArguments s{dt, cfl, h, device, alpha, steps, order, backend, allow_unstable};
+        heat::python::step(std::move(u), s);
+      },
+      py::arg("u"), py::kw_only(), py::arg("dt") = py::none(), py::arg("cfl") = py::none(), py::arg("alpha") = 1.0,
+      py::arg("h") = py::none(), py::arg("steps") = 1, py::arg("order") = 8, py::arg("backend") = "auto",
+      py::arg("device") = py::none(), py::arg("allow_unstable") = false, kStepDoc);
+  m.def(
+      "gpu",
+      [](int device) {
+        const heat::GpuInfo info = heat::query_gpu(device);
+        py::dict out;
+        out["available"] = info.available;
+        out["name"] = info.name;
+        out["reason"] = info.reason;
+        out["free_bytes"] = info.free_bytes;
+        return out;
+      },
+      py::arg("device") = 0,
+      "gpu(device=0) -> dict: whether the CUDA backends can run on that device (as `heatrk4 backends` says), "
+      "its name, or the reason they cannot");
+  m.def("run", &heat::python::run, kRunDoc);
+  m.def("read", &heat::python::read, py::arg("path"), py::arg("array") = "u", kReadDoc);
+  m.def("compare", &heat::python::compare, py::arg("a"), py::arg("b"), py::arg("rtol") = py::none(),
+        py::arg("atol") = py::none(), kCompareDoc);
+}

@@ -1,0 +1,74 @@
+"""heatrk4.run, read and compare: the command line's run with its summary as a dict, snapshots read
+back with their settings, and compare's report as `heatrk4 compare` gives it."""
+import os
+import subprocess
+import tempfile
+import unittest
+
+import numpy as np
+
+import heatrk4
+from support import assert_bitwise_equal
+
+
+class RoundTrip(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.out = os.path.join(self.tmp.name, "run")
+        self.summary = heatrk4.run(n=17, order=4, steps=4, output_every=2, init="sine", alpha=0.5,
+                                   precision="double", backend="cpu", output=self.out, quiet=True)
+
+    def path(self, step):
+        return os.path.join(self.out, f"heat_{step:06d}.hdf")
+
+    def test_summary(self):
+        s = self.summary
+        self.assertEqual(s["problem"]["nx"], 17)
+        self.assertEqual(s["problem"]["order"], 4)
+        self.assertEqual(s["problem"]["steps"], 4)
+        self.assertEqual(s["backend"], "cpu")
+        self.assertIn("compute_s", s["timing"])
+
+    def test_read(self):
+        snapshot = heatrk4.read(self.path(2))
+        u = snapshot["u"]
+        self.assertEqual(u.shape, (17, 17, 17))
+        self.assertEqual(u.dtype, np.float64)
+        self.assertEqual(snapshot["step"], 2)
+        self.assertAlmostEqual(snapshot["time"], 2 * self.summary["problem"]["dt"])
+        self.assertEqual(snapshot["settings"]["order"], 4)
+        self.assertEqual(snapshot["settings"]["alpha"], 0.5)
+        self.assertEqual(snapshot["settings"]["dt"], self.summary["problem"]["dt"])
+        self.assertEqual(snapshot["h"], (1 / 16, 1 / 16, 1 / 16))
+
+    def test_step_continues_the_run(self):
+        middle, last = heatrk4.read(self.path(2)), heatrk4.read(self.path(4))
+        u = middle["u"].copy()
+        heatrk4.step(u, dt=middle["settings"]["dt"], alpha=0.5, h=middle["h"], steps=2, order=4, backend="cpu")
+        assert_bitwise_equal(self, u, last["u"], "steps 2 to 4 through heatrk4.step")
+
+    def test_compare_as_the_command_line(self):
+        same = heatrk4.compare(self.path(4), self.path(4))
+        self.assertTrue(same["agree"])
+        self.assertEqual(same["arrays"]["u"]["failures"], 0)
+        self.assertEqual(same["arrays"]["u"]["rtol"], 1e-12)
+        differ = heatrk4.compare(self.path(2), self.path(4), rtol=0, atol=0)
+        self.assertFalse(differ["agree"])
+        self.assertGreater(differ["arrays"]["u"]["failures"], 0)
+        self.assertEqual(len(differ["arrays"]["u"]["first_failures"]), 5)
+        self.assertEqual(differ["a"]["step"], 2)
+        loose = heatrk4.compare(self.path(2), self.path(4), rtol=1.0, atol=1.0)
+        self.assertTrue(loose["agree"])
+        binary = os.environ.get("HEATRK4")
+        if binary:
+            for (a, b), result in (((4, 4), same), ((2, 4), None)):
+                args = [binary, "compare", self.path(a), self.path(b)] + (["--rtol", "0", "--atol", "0"] if result is None else [])
+                printed = subprocess.run(args, capture_output=True, text=True)
+                want = same if result is not None else differ
+                self.assertEqual(printed.returncode, 0 if want["agree"] else 1, printed.stdout)
+                self.assertIn(want["arrays"]["u"]["summary"], printed.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,90 @@
+"""heatrk4.step on NumPy arrays with the cpu backends: the command line's numbers bitwise, the
+boundary layer untouched, both precisions, and the GIL released while it computes."""
+import os
+import tempfile
+import threading
+import time
+import unittest
+
+import numpy as np
+
+import heatrk4
+from support import (DTYPES, ORDERS, PRECISIONS, assert_bitwise_equal, boundary_planes, command_line_run,
+                     init_file_run, random_field, step_like)
+
+
+class CommandLineNumbers(unittest.TestCase):
+    def test_cpu_backends_match_the_command_line_bitwise(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for backend in ("cpu", "cpu_reference"):
+                for order in ORDERS:
+                    for precision in PRECISIONS:
+                        with self.subTest(backend=backend, order=order, precision=precision):
+                            first, last = command_line_run(tmp, backend, order, precision)
+                            u = step_like(first, first["u"].copy(), backend)
+                            assert_bitwise_equal(self, u, last["u"], f"{backend} order {order} {precision}")
+
+    def test_init_file_run_matches_step(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            first, _ = command_line_run(tmp, "cpu", 8, "float")
+            from_file = init_file_run(tmp, os.path.join(tmp, "cpu-8-float", "heat_000000.hdf"), "cpu")
+            u = step_like(first, first["u"].copy(), "cpu")
+            assert_bitwise_equal(self, u, from_file["u"], "--init-file run against heatrk4.step")
+
+
+class InPlace(unittest.TestCase):
+    def test_boundary_layer_unchanged_and_interior_stepped(self):
+        for order in ORDERS:
+            for dtype in DTYPES.values():
+                with self.subTest(order=order, dtype=dtype.__name__):
+                    r = order // 2
+                    u = random_field(dtype=dtype)
+                    before = u.copy()
+                    heatrk4.step(u, cfl=0.1, steps=2, order=order)
+                    assert_bitwise_equal(self, boundary_planes(u, r), boundary_planes(before, r), "boundary layer")
+                    self.assertFalse(np.array_equal(u[r:-r, r:-r, r:-r], before[r:-r, r:-r, r:-r]),
+                                     "the interior did not change")
+                    self.assertEqual(u.dtype, dtype)
+
+    def test_steps_add_up(self):
+        u, v = random_field(), random_field()
+        heatrk4.step(u, dt=1e-4, h=0.1, steps=4)
+        for _ in range(4):
+            heatrk4.step(v, dt=1e-4, h=0.1)
+        assert_bitwise_equal(self, u, v, "4 steps at once against 4 calls of one step")
+
+    def test_spacing_per_axis(self):
+        u, v = random_field(), random_field()
+        heatrk4.step(u, cfl=0.05, h=(0.5, 0.5, 0.5))
+        heatrk4.step(v, cfl=0.05, h=0.5)
+        assert_bitwise_equal(self, u, v, "h=(0.5, 0.5, 0.5) against h=0.5")
+
+
+class GilReleased(unittest.TestCase):
+    def test_a_thread_runs_while_step_computes(self):
+        # A thread that wakes every millisecond can record a time only while it holds the GIL, so
+        # its records inside the call show that step let go of it.
+        u = random_field(shape=(96, 96, 96), dtype=np.float64)
+        stamps, done = [], threading.Event()
+
+        def tick():
+            while not done.is_set():
+                stamps.append(time.perf_counter())
+                time.sleep(0.001)
+
+        thread = threading.Thread(target=tick)
+        thread.start()
+        time.sleep(0.01)
+        t0 = time.perf_counter()
+        heatrk4.step(u, cfl=0.05, steps=6, backend="cpu")
+        t1 = time.perf_counter()
+        done.set()
+        thread.join()
+        inside = [t for t in stamps if t0 < t < t1]
+        self.assertGreater(t1 - t0, 0.02, "the step was too short to tell")
+        self.assertGreater(len(inside), 5, f"a thread woke {len(inside)} times in the {t1 - t0:.3f} s that "
+                                           "heatrk4.step computed: is the GIL held?")
+
+
+if __name__ == "__main__":
+    unittest.main()
