@@ -161,8 +161,9 @@ struct BlockLayout {
 // Blocks whose stencil planes (2r+1 of the block and r around it) fit block_cache_bytes(): whole
 // rows where 16 of them fit, so that a block's part of a plane is one stretch of memory, which the
 // hardware prefetcher streams (row segments of a few cache lines it did not: a step took twice as
-// long); otherwise as many segments as keep 16 rows. Then as many chunks in z as balance the
-// threads best against the 2r planes around each chunk a sweep of two passes computes twice.
+// long); otherwise as many segments as keep 16 rows. Then the split in y (into at least as many
+// parts as the cache asks, at most four times that) and in z that balances the threads best
+// against the first pass of a pair, which covers r rows and planes more on every side of a block.
 inline BlockLayout block_layout(int w, int h, int d, int radius, std::size_t value_size, int lanes, int threads) {
   BlockLayout b{w, h, d, 1, 1, 1};
   const std::size_t cache_bytes = block_cache_bytes();
@@ -172,18 +173,21 @@ inline BlockLayout block_layout(int w, int h, int d, int radius, std::size_t val
   b.x_count = clamp(ceil_div(w, widest > lanes ? widest : lanes), 1, w / lanes);
   const int region_x = ceil_div(w, b.x_count) + 2 * radius;
   const int rows = int(double(cache_bytes) / (planes * double(region_x))) - 2 * radius;
-  b.y_count = ceil_div(h, clamp(rows, 4, h));
-  const int xy = b.x_count * b.y_count;
+  const int fewest_y = ceil_div(h, clamp(rows, 4, h));
+  const int most_y = clamp(4 * fewest_y, fewest_y, h / 4 > fewest_y ? h / 4 : fewest_y);
   double best = 0;
-  for (int z_count = 1; z_count <= (d + 7) / 8; ++z_count) {
-    const int blocks = xy * z_count;
-    const double imbalance = double(ceil_div(blocks, threads)) * threads / blocks;
-    const double cost = imbalance * (1.0 + double(radius) / (double(d) / z_count));
-    if (z_count == 1 || cost < best) {
-      best = cost;
-      b.z_count = z_count;
+  for (int y_count = fewest_y; y_count <= most_y; ++y_count)
+    for (int z_count = 1; z_count <= (d + 7) / 8; ++z_count) {
+      const int blocks = b.x_count * y_count * z_count;
+      const double imbalance = double(ceil_div(blocks, threads)) * threads / blocks;
+      const double first_pass = (1.0 + 2.0 * radius * y_count / h) * (1.0 + 2.0 * radius * z_count / d);
+      const double cost = imbalance * (1.0 + first_pass) / 2;
+      if (best == 0 || cost < best) {
+        best = cost;
+        b.y_count = y_count;
+        b.z_count = z_count;
+      }
     }
-  }
   return b;
 }
 
