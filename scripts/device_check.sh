@@ -88,12 +88,19 @@ phase_bench() {
 }
 
 # The cpu backends' speed on the device machine's 16 cores, beside the copy rate of the same run.
-# The plain reference only at 256^3: at 600^3 it would take minutes.
+# The plain reference only at 256^3: at 600^3 it would take minutes. Then the reference problem's
+# --check (the fast cpu in double, on the host; the summary's "check" time), and the same 256^3
+# problem through PyTorch on the CPU on the same threads (TORCH_PYTHON; skipped without torch).
 phase_cpu() {
   local threads=(env OMP_NUM_THREADS=16 OMP_PROC_BIND=close OMP_WAIT_POLICY=passive)
   TAIL_LINES=12 step cpu-bench-256 "${threads[@]}" "$BUILD/benchmarks/cpu_bench" --sizes 256 --steps 4 --repeats 3
   TAIL_LINES=8 step cpu-bench-600 "${threads[@]}" "$BUILD/benchmarks/cpu_bench" --sizes 600 --backends cpu --steps 3 \
     --repeats 3
+  TAIL_LINES=14 step cpu-check-600 "${threads[@]}" "$BIN" --n 600 --steps 10 --order 8 --init randn --backend tiled \
+    --check --format none
+  local python=${TORCH_PYTHON:-/opt/torch/.venv/bin/python3}
+  [[ -x $python ]] || python=python3
+  TAIL_LINES=8 step cpu-peers "${threads[@]}" "$python" benchmarks/cpu_peers.py --n 256 --order 8 --steps 4
 }
 
 # The main job end to end, as a user runs it: where a whole process's time goes.

@@ -39,13 +39,25 @@ struct FieldDifference {
 
 // Compares x with ref point by point under the rule |x - ref| <= atol + rtol*|ref|.
 // A NaN or Inf on either side is a failure. Shapes must match (checked by the caller).
+//
+// Each plane is compared on its own (by any OpenMP thread) and the planes' results are combined
+// in plane order, so the sums of squares add up in the same order and the worst point and the
+// first failures are the first in memory order, whatever the thread count: the result is bitwise
+// the same on any number of threads (test_compare_fields holds it to a plain serial loop).
 template <typename A, typename B>
 FieldDifference compare_fields(const Field<A>& x, const Field<B>& ref, double rtol, double atol,
                                std::size_t keep_failures = 5) {
-  FieldDifference d;
-  double diff2 = 0, ref2 = 0;
-  d.worst_ratio = -1;
-  for (int k = 0; k < x.nz(); ++k)
+  struct PlaneDifference {
+    FieldDifference d;
+    double diff2 = 0, ref2 = 0;
+  };
+  std::vector<PlaneDifference> planes(std::size_t(x.nz() > 0 ? x.nz() : 0));
+  const int nz = x.nz();
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int k = 0; k < nz; ++k) {
+    PlaneDifference& plane = planes[std::size_t(k)];
+    FieldDifference& d = plane.d;
+    d.worst_ratio = -1;
     for (int j = 0; j < x.ny(); ++j)
       for (int i = 0; i < x.nx(); ++i) {
         const double v = double(x(i, j, k)), r = double(ref(i, j, k));
@@ -58,8 +70,8 @@ FieldDifference compare_fields(const Field<A>& x, const Field<B>& ref, double rt
         if (v_ok && r_ok) {
           d.max_abs = std::max(d.max_abs, err);
           if (r != 0) d.max_rel = std::max(d.max_rel, err / std::fabs(r));
-          diff2 += err * err;
-          ref2 += r * r;
+          plane.diff2 += err * err;
+          plane.ref2 += r * r;
         }
         const PointMismatch here{i, j, k, v, r};
         if (std::isnan(ratio) ? d.worst_ratio < INFINITY : ratio > d.worst_ratio) {
@@ -71,6 +83,27 @@ FieldDifference compare_fields(const Field<A>& x, const Field<B>& ref, double rt
           if (d.first_failures.size() < keep_failures) d.first_failures.push_back(here);
         }
       }
+  }
+  FieldDifference d;
+  d.worst_ratio = -1;
+  double diff2 = 0, ref2 = 0;
+  for (const PlaneDifference& plane : planes) {
+    const FieldDifference& p = plane.d;
+    d.max_abs = std::max(d.max_abs, p.max_abs);
+    d.max_rel = std::max(d.max_rel, p.max_rel);
+    diff2 += plane.diff2;
+    ref2 += plane.ref2;
+    // Strictly greater: of equal ratios the earlier plane's point stays, as in one loop.
+    if (p.worst_ratio > d.worst_ratio) {
+      d.worst_ratio = p.worst_ratio;
+      d.worst = p.worst;
+    }
+    d.nonfinite_value += p.nonfinite_value;
+    d.nonfinite_reference += p.nonfinite_reference;
+    d.failures += p.failures;
+    for (const PointMismatch& m : p.first_failures)
+      if (d.first_failures.size() < keep_failures) d.first_failures.push_back(m);
+  }
   d.rel_l2 = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
   return d;
 }
