@@ -19,6 +19,12 @@ for input in "$work/artifacts-$name"/*; do
   [ -e "$input" ] || continue
   report=$("$fuzzer" "$input" 2>&1)
   summary=$(printf '%s\n' "$report" | grep -m1 '^SUMMARY:')
+  # An abort with no sanitizer stack (glibc's "stack smashing detected" inside HDF5): gdb's
+  # backtrace names the frames instead.
+  if ! printf '%s\n' "$report" | grep -qE '^ *#[0-9]+ ' && command -v gdb >/dev/null; then
+    report=$(gdb -q -batch -ex run -ex bt --args "$fuzzer" "$input" 2>&1)
+    summary=$(printf '%s\n' "$report" | grep -m1 -E '\*\*\* .* \*\*\*|signal SIG')
+  fi
   # Whose fault: the innermost frame that is either HDF5's (or zlib's) or heatrk4's (namespace heat,
   # or the target itself); the frames inside libFuzzer, the sanitizers, libc and the C++ runtime
   # belong to neither.

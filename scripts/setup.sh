@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ make libomp-dev libhdf5-dev zlib1g-dev hdf5-tools libcli11-dev libgtest-dev libvtk9-dev
+packages=(cmake g++ make gdb libomp-dev libhdf5-dev zlib1g-dev hdf5-tools libcli11-dev libgtest-dev libvtk9-dev
           paraview xvfb xauth python3-matplotlib python3-numpy clang libopenmpi-dev openmpi-bin
           python3-dev pybind11-dev)
 missing=()

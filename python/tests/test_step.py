@@ -64,7 +64,7 @@ class GilReleased(unittest.TestCase):
     def test_a_thread_runs_while_step_computes(self):
         # A thread that wakes every millisecond can record a time only while it holds the GIL, so
         # its records inside the call show that step let go of it.
-        u = random_field(shape=(96, 96, 96), dtype=np.float64)
+        u = random_field(shape=(128, 128, 128), dtype=np.float64)  # tens of ms on 16 cores
         stamps, done = [], threading.Event()
 
         def tick():
@@ -76,7 +76,7 @@ class GilReleased(unittest.TestCase):
         thread.start()
         time.sleep(0.01)
         t0 = time.perf_counter()
-        heatrk4.step(u, cfl=0.05, steps=6, backend="cpu")
+        heatrk4.step(u, cfl=0.05, steps=8, backend="cpu")
         t1 = time.perf_counter()
         done.set()
         thread.join()

@@ -36,7 +36,9 @@ class TensorsInPlace(unittest.TestCase):
                 for precision in ("float", "double"):
                     for steps in (1, 3):
                         with self.subTest(order=order, precision=precision, steps=steps):
-                            first, last = command_line_run(tmp, "tiled", order, precision, steps=steps)
+                            runs = os.path.join(tmp, f"{steps}-steps")  # a run's directory per step count
+                            os.makedirs(runs, exist_ok=True)
+                            first, last = command_line_run(runs, "tiled", order, precision, steps=steps)
                             t = cuda(first["u"].copy())
                             address = t.data_ptr()
                             step_like(first, t, "tiled", steps=steps)
@@ -90,7 +92,7 @@ class TensorsInPlace(unittest.TestCase):
         # The field is written on a side stream just before the step; stepping the old values
         # (a missing wait) gives another answer.
         want = random_field(shape=(96, 96, 96), dtype=np.float32)
-        heatrk4.step(want, cfl=0.05, steps=2)
+        heatrk4.step(want, cfl=0.05, steps=2, backend="tiled")  # the tensor's backend, through host memory
         source = cuda(random_field(shape=(96, 96, 96), dtype=np.float32))
         side = torch.cuda.Stream()
         for _ in range(3):

@@ -16,7 +16,6 @@
 
 #include <omp.h>
 #include <stdlib.h>
-#include <unistd.h>
 #if defined(__FMA__)
 #include <immintrin.h>
 #endif
@@ -30,18 +29,9 @@ namespace heat {
 namespace {
 
 // Bytes of the planes one block reads with the stencil (its operand's planes in a single pass,
-// the ring of two): three quarters of the core's L2 cache, leaving room for the streams of u and
-// the output. Larger blocks recompute less of the first pass around them, which matters most for
-// double, whose planes take twice the bytes.
-inline std::size_t block_cache_bytes() {
-  static const std::size_t bytes = [] {
-    constexpr std::size_t kMiB = 1024 * 1024;
-    const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    const std::size_t known = l2 > 0 ? std::size_t(l2) : kMiB;
-    return (known < kMiB / 4 ? kMiB / 4 : known > 4 * kMiB ? 4 * kMiB : known) / 4 * 3;
-  }();
-  return bytes;
-}
+// the ring of two): within a 1 MiB L2, with room for the streams of u and the output (the best
+// measured among 192 KiB to 2 MiB: benchmarks/cpu_model.md).
+constexpr std::size_t kBlockCacheBytes = 768 * 1024;
 
 // Vectors whose multiply-adds are explicit: `acc += w * x` and `u + c * x`, as the shared math
 // writes them (stencils/stencil.hpp), become one fused multiply-add each, and nothing else does.
@@ -158,36 +148,31 @@ struct BlockLayout {
   int block_z(int n, int i) const { return part_begin(n / (x_count * y_count) + i, z_count, d); }
 };
 
-// Blocks whose stencil planes (2r+1 of the block and r around it) fit block_cache_bytes(): whole
+// Blocks whose stencil planes (2r+1 of the block and r around it) fit kBlockCacheBytes: whole
 // rows where 16 of them fit, so that a block's part of a plane is one stretch of memory, which the
 // hardware prefetcher streams (row segments of a few cache lines it did not: a step took twice as
-// long); otherwise as many segments as keep 16 rows. Then the split in y (into at least as many
-// parts as the cache asks, at most four times that) and in z that balances the threads best
-// against the first pass of a pair, which covers r rows and planes more on every side of a block.
+// long); otherwise as many segments as keep 16 rows. Then as many chunks in z as balance the
+// threads best against the 2r planes around each chunk a sweep of two passes computes twice.
 inline BlockLayout block_layout(int w, int h, int d, int radius, std::size_t value_size, int lanes, int threads) {
   BlockLayout b{w, h, d, 1, 1, 1};
-  const std::size_t cache_bytes = block_cache_bytes();
   const double planes = double(2 * radius + 1) * double(value_size);
   constexpr int kMinRows = 16;
-  const int widest = int(double(cache_bytes) / (planes * (kMinRows + 2 * radius))) - 2 * radius;
+  const int widest = int(double(kBlockCacheBytes) / (planes * (kMinRows + 2 * radius))) - 2 * radius;
   b.x_count = clamp(ceil_div(w, widest > lanes ? widest : lanes), 1, w / lanes);
   const int region_x = ceil_div(w, b.x_count) + 2 * radius;
-  const int rows = int(double(cache_bytes) / (planes * double(region_x))) - 2 * radius;
-  const int fewest_y = ceil_div(h, clamp(rows, 4, h));
-  const int most_y = clamp(4 * fewest_y, fewest_y, h / 4 > fewest_y ? h / 4 : fewest_y);
+  const int rows = int(double(kBlockCacheBytes) / (planes * double(region_x))) - 2 * radius;
+  b.y_count = ceil_div(h, clamp(rows, 4, h));
+  const int xy = b.x_count * b.y_count;
   double best = 0;
-  for (int y_count = fewest_y; y_count <= most_y; ++y_count)
-    for (int z_count = 1; z_count <= (d + 7) / 8; ++z_count) {
-      const int blocks = b.x_count * y_count * z_count;
-      const double imbalance = double(ceil_div(blocks, threads)) * threads / blocks;
-      const double first_pass = (1.0 + 2.0 * radius * y_count / h) * (1.0 + 2.0 * radius * z_count / d);
-      const double cost = imbalance * (1.0 + first_pass) / 2;
-      if (best == 0 || cost < best) {
-        best = cost;
-        b.y_count = y_count;
-        b.z_count = z_count;
-      }
+  for (int z_count = 1; z_count <= (d + 7) / 8; ++z_count) {
+    const int blocks = xy * z_count;
+    const double imbalance = double(ceil_div(blocks, threads)) * threads / blocks;
+    const double cost = imbalance * (1.0 + double(radius) / (double(d) / z_count));
+    if (z_count == 1 || cost < best) {
+      best = cost;
+      b.z_count = z_count;
     }
+  }
   return b;
 }
 
