@@ -19,6 +19,9 @@ struct StepArguments {
   bool allow_unstable = false;
 };
 void step(py::object u, const StepArguments& arguments);
+// heatrk4.release(): gives back the device memory step() keeps for its next call of the same
+// problem (also done when the interpreter exits, before CUDA's own teardown).
+void release_cached_backend();
 
 // heatrk4.run(**options): the command line's run; returns its JSON summary as a dict.
 py::dict run(const py::kwargs& options);

@@ -28,7 +28,8 @@ Raises ValueError for bad input (before any work) and RuntimeError for a failure
 A NumPy array is written only when every step is done and the field is finite, so a failed call
 leaves it as it was. A CUDA array is stepped in place: a blow-up (RuntimeError) leaves it fully
 stepped, NaN or Inf included; after a CUDA error the device is unusable for every library.
-The GIL is released while it computes.)";
+The GIL is released while it computes. For a CUDA array the backend (its scratch fields on the
+device) is kept for the next call of the same problem; release() gives that memory back.)";
 
 constexpr const char* kRunDoc = R"(run(**options) -> dict
 
@@ -91,6 +92,11 @@ PYBIND11_MODULE(heatrk4, m) {
       py::arg("device") = 0,
       "gpu(device=0) -> dict: whether the CUDA backends can run on that device (as `heatrk4 backends` says), "
       "its name, or the reason they cannot");
+  m.def("release", &heat::python::release_cached_backend,
+        "release(): gives back the GPU memory that step() keeps between calls of the same problem "
+        "(a CUDA backend's scratch fields); the next step() makes them again");
+  // Before the interpreter's finalisation, while the CUDA runtime still has its context.
+  py::module_::import("atexit").attr("register")(py::cpp_function(&heat::python::release_cached_backend));
   m.def("run", &heat::python::run, kRunDoc);
   m.def("read", &heat::python::read, py::arg("path"), py::arg("array") = "u", kReadDoc);
   m.def("compare", &heat::python::compare, py::arg("a"), py::arg("b"), py::arg("rtol") = py::none(),

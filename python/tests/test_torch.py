@@ -105,6 +105,24 @@ class TensorsInPlace(unittest.TestCase):
             torch.cuda.synchronize()
             assert_bitwise_equal(self, t.cpu().numpy(), want, "a tensor written on the caller's stream just before")
 
+    def test_a_kept_backend_steps_other_tensors_right(self):
+        # The second and third calls reuse the first call's backend (same problem): each tensor's
+        # own boundary layer must reach the backend's scratch fields, or its result is another's.
+        # Order 2 swaps u with a buffer of the backend's; order 8 does not.
+        for order in (2, 8):
+            for dtype in (np.float32, np.float64):
+                with self.subTest(order=order, dtype=dtype.__name__):
+                    fields = [random_field(shape=(23, 21, 38), dtype=dtype, seed=seed) for seed in (1, 2, 3)]
+                    for n, field in enumerate(fields + fields[:1]):
+                        if n == 3:
+                            heatrk4.release()
+                        want = field.copy()
+                        heatrk4.step(want, cfl=0.05, steps=3, order=order, backend="tiled")  # a backend of its own
+                        t = cuda(field)
+                        heatrk4.step(t, cfl=0.05, steps=3, order=order)
+                        assert_bitwise_equal(self, t.cpu().numpy(), want,
+                                             f"call {n + 1} (after release() where 4) of one kept backend")
+
     def test_bad_tensors_refused(self):
         u = cuda(random_field())
         cases = {

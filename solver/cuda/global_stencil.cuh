@@ -96,6 +96,26 @@ void poison_interior(DeviceBuffer<T>& field, const Grid& g, int r) {
   launch_interior_pointwise<T>(g, r, PoisonPoint<T>{field.get()});
 }
 
+// Copies the points within r of a face (the boundary layer) from one field to another: a block a
+// row of x, whole where the row lies in the layer's planes or rows, else its r points at each end.
+template <typename T>
+__global__ void copy_boundary_rows(GridDims d, int r, const T* from, T* to) {
+  const int j = int(blockIdx.x % unsigned(d.ny)), k = int(blockIdx.x / unsigned(d.ny));
+  const long long row = k * d.stride_z + j * d.stride_y;
+  const bool whole = k < r || k >= d.nz - r || j < r || j >= d.ny - r;
+  const int count = whole ? d.nx : 2 * r;
+  for (int n = threadIdx.x; n < count; n += blockDim.x) {
+    const int i = whole || n < r ? n : d.nx - 2 * r + n;
+    to[row + i] = from[row + i];
+  }
+}
+
+template <typename T>
+void copy_boundary_layer_only(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, const Grid& g, int r) {
+  copy_boundary_rows<T><<<unsigned(g.ny) * unsigned(g.nz), 128>>>(grid_dims(g), r, from.get(), to.get());
+  HEAT_CUDA_CHECK_LAUNCH();
+}
+
 // A stage field starts as 0 on the boundary layer (where k is zero by definition and no kernel
 // writes) and NaN on the interior, so a point that a stage kernel fails to write poisons u.
 template <typename T>

@@ -19,14 +19,14 @@
 namespace heat {
 
 // Prepares, from the initial u, the device fields that carry u's boundary layer, which no kernel
-// writes (the other u buffer, Horner's scratch fields): a copy of u, with the interior NaN until a
-// kernel writes it, so a point a kernel fails to write poisons the result.
+// writes (the other u buffer, Horner's scratch fields): u's boundary layer and, where `poison`, the
+// interior NaN until a kernel writes it, so a point a kernel fails to write poisons the result.
 template <typename T>
 void copy_boundary_layer(const DeviceBuffer<T>& u, std::initializer_list<DeviceBuffer<T>*> fields, const Grid& g,
-                         int r) {
+                         int r, bool poison) {
   for (DeviceBuffer<T>* field : fields) {
-    field->copy_from(u);
-    poison_interior(*field, g, r);
+    if (poison) poison_interior(*field, g, r);
+    copy_boundary_layer_only(u, *field, g, r);
   }
   HEAT_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -42,13 +42,19 @@ class HornerFormBackend : public CudaBackend<T> {
       : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
         weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
         constants_(make_horner_constants<T>(p.dt)) {}
+  // Poisoned when first prepared only: a backend given a new field to step (adopt_device_field
+  // again) has already shown that its kernels write every interior point.
   void prepare_fields(std::initializer_list<DeviceBuffer<T>*> written) {
-    copy_boundary_layer(this->u_, written, this->problem_.grid, Tile::R);
+    copy_boundary_layer(this->u_, written, this->problem_.grid, Tile::R, !prepared_);
+    prepared_ = true;
   }
   GridDims dims() const { return grid_dims(this->problem_.grid); }
 
   StencilWeights<Tile::R, T> weights_;
   HornerConstants<T> constants_;
+
+ private:
+  bool prepared_ = false;
 };
 
 // Horner's four passes one per kernel, with two scratch fields. Config::Launcher<FromU> runs the
