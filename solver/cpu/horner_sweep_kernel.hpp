@@ -20,6 +20,7 @@
 #include <immintrin.h>
 #endif
 
+#include <algorithm>
 #include <cstddef>
 
 #include "solver/cpu/horner_sweep.hpp"
@@ -151,8 +152,10 @@ struct BlockLayout {
 // Blocks whose stencil planes (2r+1 of the block and r around it) fit kBlockCacheBytes: whole
 // rows where 16 of them fit, so that a block's part of a plane is one stretch of memory, which the
 // hardware prefetcher streams (row segments of a few cache lines it did not: a step took twice as
-// long); otherwise as many segments as keep 16 rows. Then as many chunks in z as balance the
-// threads best against the 2r planes around each chunk a sweep of two passes computes twice.
+// long); otherwise as many segments as keep 16 rows. Then the parts in y and chunks in z that
+// balance the threads best against what a sweep of two passes computes twice (r rows and planes
+// around every block), with at least four blocks per thread where the grid allows: with fewer,
+// one slow block holds every thread up (benchmarks/worklog.md, c2).
 inline BlockLayout block_layout(int w, int h, int d, int radius, std::size_t value_size, int lanes, int threads) {
   BlockLayout b{w, h, d, 1, 1, 1};
   const double planes = double(2 * radius + 1) * double(value_size);
@@ -161,18 +164,28 @@ inline BlockLayout block_layout(int w, int h, int d, int radius, std::size_t val
   b.x_count = clamp(ceil_div(w, widest > lanes ? widest : lanes), 1, w / lanes);
   const int region_x = ceil_div(w, b.x_count) + 2 * radius;
   const int rows = int(double(kBlockCacheBytes) / (planes * double(region_x))) - 2 * radius;
-  b.y_count = ceil_div(h, clamp(rows, 4, h));
-  const int xy = b.x_count * b.y_count;
-  double best = 0;
-  for (int z_count = 1; z_count <= (d + 7) / 8; ++z_count) {
-    const int blocks = xy * z_count;
-    const double imbalance = double(ceil_div(blocks, threads)) * threads / blocks;
-    const double cost = imbalance * (1.0 + double(radius) / (double(d) / z_count));
-    if (z_count == 1 || cost < best) {
-      best = cost;
-      b.z_count = z_count;
-    }
-  }
+  const int fewest_y = ceil_div(h, clamp(rows, 4, h));
+  // The cache's split in y, then more parts (up to four times as many) only while the blocks are
+  // too few for the threads.
+  const int wanted = 4 * threads;
+  auto search = [&](int most_y, bool more) {
+    double best = 0;
+    for (int y_count = fewest_y; y_count <= most_y; ++y_count)
+      for (int z_count = 1; z_count <= (d + 7) / 8; ++z_count) {
+        const int blocks = b.x_count * y_count * z_count;
+        const double imbalance = double(ceil_div(blocks, threads)) * threads / blocks;
+        const double too_few = more && blocks < wanted ? double(wanted) / blocks : 1.0;
+        const double twice = (1.0 + double(radius) * z_count / d) * (more ? 1.0 + double(radius) * y_count / h : 1.0);
+        const double cost = too_few * imbalance * twice;
+        if (best == 0 || cost < best) {
+          best = cost;
+          b.y_count = y_count;
+          b.z_count = z_count;
+        }
+      }
+  };
+  search(fewest_y, false);
+  if (b.blocks() < wanted) search(std::max(fewest_y, std::min(4 * fewest_y, h / kMinRows)), true);
   return b;
 }
 
