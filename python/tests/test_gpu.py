@@ -1,15 +1,14 @@
 """heatrk4.step of NumPy arrays on the CUDA backends (upload, step, download): the command line's
 numbers bitwise for every CUDA backend, order and precision, and the boundary layer untouched.
 Needs a CUDA GPU; without one every test skips and CTest reports the suite as skipped."""
-import os
 import tempfile
 import unittest
 
 import numpy as np
 
 import heatrk4
-from support import (DTYPES, ORDERS, PRECISIONS, assert_bitwise_equal, boundary_planes, command_line_run,
-                     init_file_run, random_field, step_like)
+from support import (DTYPES, ORDERS, PRECISIONS, assert_bitwise_equal, assert_init_file_run_matches_step,
+                     boundary_planes, command_line_run, random_field, step_like)
 
 GPU = heatrk4.gpu()
 CUDA_BACKENDS = ("naive", "reuse", "tiled")
@@ -31,10 +30,7 @@ class NumpyOnCudaBackends(unittest.TestCase):
 
     def test_init_file_run_matches_step(self):
         with tempfile.TemporaryDirectory() as tmp:
-            first, _ = command_line_run(tmp, "tiled", 8, "float")
-            from_file = init_file_run(tmp, os.path.join(tmp, "tiled-8-float", "heat_000000.hdf"), "tiled")
-            u = step_like(first, first["u"].copy(), "tiled")
-            assert_bitwise_equal(self, u, from_file["u"], "tiled: --init-file run against heatrk4.step")
+            assert_init_file_run_matches_step(self, "tiled", tmp)
 
     def test_boundary_layer_unchanged(self):
         for backend in CUDA_BACKENDS:
