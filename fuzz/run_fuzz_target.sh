@@ -19,6 +19,11 @@ for input in "$work/artifacts-$name"/*; do
   [ -e "$input" ] || continue
   report=$("$fuzzer" "$input" 2>&1)
   summary=$(printf '%s\n' "$report" | grep -m1 '^SUMMARY:')
+  # Out of memory by the resident-set limit: the report's stack is libFuzzer's own. Replayed with a
+  # small limit per allocation instead, the large allocation is reported where it is made.
+  case "$summary" in
+    *out-of-memory*) report=$("$fuzzer" -malloc_limit_mb=64 -rss_limit_mb=0 "$input" 2>&1) ;;
+  esac
   # An abort with no sanitizer stack (glibc's "stack smashing detected" inside HDF5): gdb's
   # backtrace names the frames instead.
   if ! printf '%s\n' "$report" | grep -qE '^ *#[0-9]+ ' && command -v gdb >/dev/null; then
