@@ -86,15 +86,15 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
 // many steps after it blows up instead of running to its end.
 constexpr int kStepsBetweenFiniteChecks = 16;
 
-// A field that holds NaN or Inf has blown up; running on would only waste time. `last_finite`:
-// the steps done at the previous check, which found the field finite; `first_step`: the step
-// number of the run's initial field; `first_plane`: the global z of u's first plane.
+// A field that holds NaN or Inf has blown up; running on would only waste time. `nx`, `ny`: the
+// plane of the backend's field; `last_finite`: the steps done at the previous check, which found
+// the field finite; `first_step`: the step number of the run's initial field; `first_plane`: the
+// global z of the field's first plane.
 template <typename T>
-void require_finite(Backend<T>& backend, const Field<T>& u, int first_step, int first_plane, int last_finite,
-                    int steps_done) {
+void require_finite(Backend<T>& backend, long long nx, long long ny, int first_step, int first_plane,
+                    int last_finite, int steps_done) {
   const long long at = backend.first_nonfinite();
   if (at < 0) return;
-  const long long nx = u.nx(), ny = u.ny();
   const auto step_text = [&](int done) {
     return std::to_string((long long)first_step + done) +
            (first_step ? " (step " + std::to_string(done) + " of this run)" : "");
@@ -157,7 +157,8 @@ LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
       backend.step(chunk_steps);
       // On the loop's thread, before a snapshot of this field is taken (the writer may still be
       // writing earlier ones).
-      require_finite(backend, u, schedule.first_step, schedule.first_plane, done, done + chunk_steps);
+      require_finite(backend, u.nx(), u.ny(), schedule.first_step, schedule.first_plane, done,
+                     done + chunk_steps);
       const double dt = seconds_since(t0);
       t.compute_s += dt;
       done += chunk_steps;
