@@ -77,13 +77,13 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Steps between blow-up checks (chunks end at least this often, and each end is checked). A
-// check reads the field once where it lives; a step moves it 2 (tiled, all passes fused) to 28
-// (cpu) times and takes several times its memory floor, so on grids that fill a GPU a check every
-// 16 steps costs about 1% (3% were a fused step at its floor). On tiny grids, whose steps are a
-// few microseconds of launch latency, the check's ~20 us round trip costs more, on runs that
-// last well under a second. A field that blew up stays non-finite, so a run stops at most this
-// many steps after it blows up instead of running to its end.
+// Steps between blow-up checks. A check reads the field once where it lives; a step moves it 2
+// (tiled, all passes fused) to 28 (cpu) times and takes several times its memory floor, so on grids
+// that fill a GPU a check every 16 steps costs about 1% (3% were a fused step at its floor). Chunks
+// end more often than they are checked (their first ones are a step or two, for a live progress
+// line), so a check runs only every 16 steps (a chunk ends there), before a snapshot and at the
+// loop's end: a 10-step run pays for one. A field that blew up stays non-finite, so a run stops at
+// most 16 steps after it blows up instead of running to its end.
 constexpr int kStepsBetweenFiniteChecks = 16;
 
 // A field that holds NaN or Inf has blown up; running on would only waste time. `nx`, `ny`: the
@@ -91,8 +91,8 @@ constexpr int kStepsBetweenFiniteChecks = 16;
 // the field finite; `first_step`: the step number of the run's initial field; `first_plane`: the
 // global z of the field's first plane.
 template <typename T>
-void require_finite(Backend<T>& backend, long long nx, long long ny, int first_step, int first_plane,
-                    int last_finite, int steps_done) {
+void require_finite(Backend<T>& backend, long long nx, long long ny, int first_step, int first_plane, int last_finite,
+                    int steps_done) {
   const long long at = backend.first_nonfinite();
   if (at < 0) return;
   const auto step_text = [&](int done) {
@@ -149,20 +149,26 @@ LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
 
     // Chunks grow until one takes about a quarter second (so progress stays live without the loop
     // costing anything measurable) or reaches kStepsBetweenFiniteChecks.
-    int chunk = 1, done = 0;
+    int chunk = 1, done = 0, last_finite = 0;
     while (done < steps) {
-      int chunk_steps = std::min({chunk, steps - done, kStepsBetweenFiniteChecks});
+      int chunk_steps = std::min({chunk, steps - done, last_finite + kStepsBetweenFiniteChecks - done});
       if (every > 0) chunk_steps = std::min(chunk_steps, every - done % every);
       const auto t0 = clock::now();
       backend.step(chunk_steps);
-      // On the loop's thread, before a snapshot of this field is taken (the writer may still be
-      // writing earlier ones).
-      require_finite(backend, u.nx(), u.ny(), schedule.first_step, schedule.first_plane, done,
-                     done + chunk_steps);
       const double dt = seconds_since(t0);
-      t.compute_s += dt;
       done += chunk_steps;
       const ChunkEnd end = callbacks.end_chunk ? callbacks.end_chunk({dt, 0}) : ChunkEnd{dt, 0};
+      const bool last_chunk = done == steps || end.stop_signal;
+      const bool snapshot_due = every > 0 && done % every == 0 && done < steps;
+      // On the loop's thread, before a snapshot of this field is taken (the writer may still be
+      // writing earlier ones).
+      if (last_chunk || snapshot_due || done == last_finite + kStepsBetweenFiniteChecks) {
+        timed(t.compute_s, [&] {
+          require_finite(backend, u.nx(), u.ny(), schedule.first_step, schedule.first_plane, last_finite, done);
+        });
+        last_finite = done;
+      }
+      t.compute_s += dt;
       // Capped at the run's length: a chunk limited by --output-every never takes long, so an
       // uncapped doubling would overflow after 31 snapshots.
       if (end.seconds < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
@@ -172,7 +178,6 @@ LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
         outcome.stop_signal = end.stop_signal;
         break;
       }
-      const bool snapshot_due = every > 0 && done % every == 0 && done < steps;
       if (output && snapshot_due) take_snapshot(done);
     }
     outcome.steps_done = done;

@@ -32,8 +32,12 @@ class CountingBackend : public Backend<double> {
     EXPECT_FALSE(released) << "download after the release";
     u(0, 0, 0) = steps_taken;
   }
-  long long first_nonfinite() override { return -1; }
+  long long first_nonfinite() override {
+    checked_at.push_back(steps_taken);
+    return -1;
+  }
   long long steps_taken = 0;
+  std::vector<long long> checked_at;  // the steps taken at each blow-up check
   std::atomic<bool> released{false};
 };
 
@@ -152,7 +156,8 @@ TEST(TimeLoop, AStopRequestEndsTheRunAfterItsChunkWithTheSnapshotsTakenWritten) 
   const Grid g{4, 4, 4, 1, 1, 1};
   for (int buffers : {0, 2})
     for (int stop_after_chunk : {1, 3, 9}) {
-      const std::string label = std::to_string(buffers) + " buffers, stop after chunk " + std::to_string(stop_after_chunk);
+      const std::string label =
+          std::to_string(buffers) + " buffers, stop after chunk " + std::to_string(stop_after_chunk);
       CountingBackend backend;
       Field<double> u(g, 0.0);
       std::vector<int> seen;
@@ -198,12 +203,34 @@ TEST(TimeLoop, ChunksGrowOnlyWhenEndChunkSaysTheyWereShort) {
       return ChunkEnd{slow ? 1.0 : end.seconds, 0};
     };
     run_time_loop(backend, u, 40, schedule, callbacks);
-    std::vector<long long> expected{1, 3, 7, 15, 31, 40};  // doubling, at most kStepsBetweenFiniteChecks
+    // Doubling, ending every kStepsBetweenFiniteChecks steps for the blow-up check.
+    std::vector<long long> expected{1, 3, 7, 15, 16, 32, 40};
     if (slow) {
       expected.clear();
       for (int step = 1; step <= 40; ++step) expected.push_back(step);
     }
     EXPECT_EQ(chunk_ends, expected) << (slow ? "slow" : "fast");
+  }
+}
+
+// A check reads the whole field, so the loop runs one only every kStepsBetweenFiniteChecks
+// steps, before each snapshot (no blown-up field is written) and at its end, not at every chunk's.
+TEST(TimeLoop, ChecksForBlowUpEverySixteenStepsBeforeEachSnapshotAndAtTheEnd) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  const struct {
+    int steps, every;
+    std::vector<long long> checked_at;
+  } cases[] = {
+      {10, 0, {10}}, {40, 0, {16, 32, 40}}, {40, 10, {10, 20, 30, 40}}, {60, 25, {16, 25, 41, 50, 60}}, {1, 0, {1}}};
+  for (const auto& c : cases) {
+    CountingBackend backend;
+    Field<double> u(g, 0.0);
+    LoopSchedule schedule;
+    schedule.output_every = c.every;
+    LoopCallbacks<double> callbacks;
+    callbacks.snapshot = [](const Field<double>&, int) {};
+    run_time_loop(backend, u, c.steps, schedule, callbacks);
+    EXPECT_EQ(backend.checked_at, c.checked_at) << c.steps << " steps, every " << c.every;
   }
 }
 
@@ -256,9 +283,9 @@ INSTANTIATE_TEST_SUITE_P(Registry, LongRun, ::testing::ValuesIn(default_registry
 // The command line end to end: 40 snapshot intervals, checked, and the last file is step 40.
 TEST(LongRun, CommandLineWithFortySnapshotIntervalsPassesItsCheck) {
   const std::string dir = test::temp_directory("long-run");
-  const auto result = test::run_heatrk4({"--n", "16", "--order", "2", "--steps", "40", "--output-every", "1",
-                                         "--init", "randn", "--backend", "cpu", "--check", "--quiet", "--output",
-                                         dir + "/out", "--json", dir + "/run.json"});
+  const auto result = test::run_heatrk4({"--n", "16", "--order", "2", "--steps", "40", "--output-every", "1", "--init",
+                                         "randn", "--backend", "cpu", "--check", "--quiet", "--output", dir + "/out",
+                                         "--json", dir + "/run.json"});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_TRUE(std::filesystem::exists(dir + "/out/heat_000040.hdf"));
   EXPECT_EQ(read_hdf_series_entries(dir + "/out/heat.hdf.series").size(), 41u);
