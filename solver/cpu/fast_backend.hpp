@@ -1,5 +1,5 @@
 // The fast cpu backend, what `--backend cpu` runs: the RK4 step in its Horner form (the four
-// passes of solver/tiled/horner_form.cuh), cache-blocked and vectorised for the CPU's widest
+// passes of solver/tiled/step_forms.cuh), cache-blocked and vectorised for the CPU's widest
 // instruction set (horner_sweep.hpp). By default the passes go in pairs, two sweeps a step that
 // move 5 arrays per point (read u, write v2; read v2 and u, write the new u) against the four
 // single passes' 11 and the stage form's 28 (benchmarks/cpu_model.md). Both groupings compute
@@ -23,7 +23,7 @@
 #include "solver/cpu/horner_sweep.hpp"
 #include "solver/cpu/host_copy.hpp"
 #include "solver/dispatch.hpp"
-#include "solver/tiled/horner_form.cuh"
+#include "solver/tiled/step_forms.cuh"
 
 namespace heat {
 
@@ -96,7 +96,7 @@ class CpuFastBackend final : public Backend<T> {
   void step_in_single_passes() {
     int index = 0;
     horner_rk4_step(
-        [&](const HornerPass<T>& h) {
+        [&](const LinearPass<T>& h) {
           // The operand is one of this backend's own fields, which the exchange may write.
           if (before_stencil_) before_stencil_(const_cast<T*>(h.in), index);
           ++index;
@@ -119,7 +119,7 @@ class CpuFastBackend final : public Backend<T> {
   BeforeStencil before_stencil_;
   CpuPassGrouping grouping_;
   CpuIsa isa_;
-  HornerConstants<T> horner_;
+  PassConstants<T> horner_;
   CpuHornerSweep<T> grid_{};  // the grid and the weights; each sweep adds its fields and constants
   Field<T> u_, a_, b_;
 };

@@ -1,4 +1,4 @@
-// The Horner passes of the RK4 step (solver/tiled/horner_form.cuh) over a host field's interior,
+// The Horner passes of the RK4 step (solver/tiled/step_forms.cuh) over a host field's interior,
 // as the fast cpu backend runs them: out = u + c * alpha*Lap(in) at every interior point.
 //
 // The sweeps are compiled once per instruction set (horner_sweep_*.cpp, each with its own compiler

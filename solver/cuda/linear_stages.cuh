@@ -5,7 +5,7 @@
 // kernel): value(p), the stencil's operand at flat index p; centre(p), the other arrays the result
 // needs at p, which a kernel may load ahead of time so their latency overlaps other work;
 // store(p, lap, value, centre), what to do with a*Lap at p. tiled runs the same step in Horner
-// form (tiled/horner_form.cuh).
+// form (tiled/step_forms.cuh).
 #pragma once
 
 #include "stencils/stencil.hpp"

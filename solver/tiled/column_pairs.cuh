@@ -158,9 +158,9 @@ __device__ __forceinline__ T* view_at(T* p, long long offset) {
   return view;
 }
 
-// What a 2.5D kernel of Horner passes (one, two or four per kernel) reads and
+// What a 2.5D pass kernel (one, two or four passes per kernel) reads and
 // writes: from `in`, `Passes` passes v = u + c[i] * a*Lap(v before), the last into `out`. `in` is
-// u itself for the step's first pass.
+// u itself for a pass whose base is its operand (the first of a factor, a factor per kernel).
 template <int R, typename T, int Passes>
 struct PassArgs {
   GridDims dims;
@@ -172,7 +172,7 @@ struct PassArgs {
   int z_chunk;
 };
 
-// A Horner pass's value at a point: u + c * a*Lap where the point is computed; u elsewhere, which
+// A pass's value at a point: u + c * a*Lap where the point is computed; u elsewhere, which
 // is the value there of every field a pass writes (they carry u's boundary layer).
 template <typename T>
 __device__ __forceinline__ T pass_value(bool computed, T u, T c, T lap) {

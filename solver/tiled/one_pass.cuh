@@ -1,4 +1,4 @@
-// One pass of the step's Horner form (horner_form.cuh: v = u + c * a*Lap(in)) as a 2.5D kernel.
+// One pass of the step (step_forms.cuh: v = u + c * a*Lap(in)) as a 2.5D kernel.
 // Four launches of it are the order-8 float step (tiled.cu's table); the copy-engine passes of
 // order 6 and 8 double fall back to it where the copy engine cannot read the grid's rows.
 //
@@ -56,8 +56,8 @@ struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Val
   static constexpr int kUnroll = z_unroll(2 * R + 1 + Ahead, 2, Ahead + 1);
 };
 
-// One Horner pass: FromU, `in` is u itself (the step's first pass), so u at the point is the
-// queue's centre; otherwise u is loaded too, at the own columns, ahead like everything else.
+// One pass: FromU, `in` is u itself (the first pass of a factor), so u at the point is the queue's
+// centre; otherwise u is loaded too, at the own columns, ahead like everything else.
 template <class Tile, bool FromU, bool AlignedPairs>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     one_pass_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 1> a) {
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   }
 }
 
-// One Horner pass per kernel: the block reads the r planes either side of its chunk (2r to fill
+// One pass per kernel: the block reads the r planes either side of its chunk (2r to fill
 // its queue first).
 template <class PassTile, bool FromU>
 struct OnePass {

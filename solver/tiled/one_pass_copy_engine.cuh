@@ -1,4 +1,4 @@
-// One Horner pass like one_pass.cuh's, with the planes of its operand brought into shared
+// One pass like one_pass.cuh's, with the planes of its operand brought into shared
 // memory by the copy engine (TMA, plane_copies.hpp) instead of by the threads: one thread asks
 // for a box of each plane, the tile with its halo, Depth planes before the block needs it, and
 // the block waits on that plane's mbarrier. The threads then load nothing of the operand from

@@ -42,7 +42,7 @@ inline int choose_z_chunk(int inner_z, long long tiles, long long slots, int ref
   return best_chunk;
 }
 
-// How a 2.5D pass kernel (Horner's passes one, two or four per kernel) covers a grid's interior:
+// How a 2.5D pass kernel (one, two or four passes per kernel) covers a grid's interior:
 // output tiles of tile_x x tile_y columns, the first from column first_x (chosen so that tile rows
 // start on 32-byte sectors: ColumnPairTile's 0, FourPassTile's -4 in float at order 2), z split
 // by choose_z_chunk. The kernels index a block's planes in 32 bits from a plane before its chunk

@@ -1,21 +1,24 @@
-// tiled: the RK4 step in 2.5D shared-memory kernels. The step runs in its Horner form
-// (horner_form.cuh: four passes v = u + c * a*Lap(v before)), grouped into kernels by a
-// configuration. The default of each order and precision, and why (benchmarks/worklog.md, "The
-// tiled defaults", has the times at 600^3 behind each choice):
+// tiled: the RK4 step in 2.5D shared-memory kernels. The step runs as four passes of one shape
+// (step_forms.cuh: v = base + c * a*Lap(operand)), in the form of its two quadratic factors (all
+// four passes in one kernel: Horner's form), grouped into kernels by a configuration. The default
+// of each order and precision, and why (benchmarks/worklog.md, "The tiled defaults", has the times
+// at 600^3 behind each choice):
 //
-// order prec    kernels per step (file)          configuration              why
-// 2     float   1: all four passes (four_passes) all4/56x40/c2x2/b1         2 arrays; at r = 1 recompute is cheap
-// 2     double  1: all four passes (four_passes) all4/24x40/c2x2/b1         as float; 2 rows/thread: fewer shared loads
-// 4     float   2: two passes each (two_passes)  pairs/64x16/c2x1/b2+0      all4's halo of 8 costs more than it saves
-// 4     double  2: two passes each (two_passes)  pairs/32x16/c2x1           re-reads less halo than 64x8 tiles
-// 6     float   2: two passes each (two_passes)  pairs/64x16/c2x1           SM-bound: ahead on H100, level on H200
-// 6     double  4: one pass each (copy engine)   horner/32x16/c2x1/a2/tma2  pairs' registers outweigh 6 fewer arrays
-// 8     float   4: one pass each (one_pass)      horner/64x16/c2x1/a2       pairs' recompute costs more than it saves
-// 8     double  4: one pass each (copy engine)   horner/32x16/c2x1/a2/tma2  the copy engine frees the loads' registers
+// order prec    kernels per step (file)          configuration               why
+// 2     float   1: all four passes (four_passes) all4/56x40/c2x2/b1          2 arrays; at r = 1 recompute is cheap
+// 2     double  1: all four passes (four_passes) all4/24x40/c2x2/b1          as float; 2 rows/thread: fewer shared loads
+// 4     float   2: a factor each (two_passes)    factor-pairs/64x16/c2x1/b2  all4's halo of 8 costs more than it saves
+// 4     double  2: a factor each (two_passes)    factor-pairs/32x16/c2x1     re-reads less halo than 64x8 tiles
+// 6     float   2: a factor each (two_passes)    factor-pairs/64x8/c2x1      two blocks per SM beat one of twice the tile
+// 6     double  4: one pass each (copy engine)   factors/32x16/c2x1/a2/tma2  the pairs' registers outweigh 6 fewer arrays
+// 8     float   4: one pass each (one_pass)      factors/64x16/c2x1/a2       the pairs' recompute costs more than it saves
+// 8     double  4: one pass each (copy engine)   factors/32x16/c2x1/a2/tma2  the copy engine frees the loads' registers
 //
-// Grouping more passes per kernel moves fewer arrays per step (11 for single passes, 5 for pairs,
-// 2 for all four) but recomputes the earlier passes on a halo of r per pass, and holds more in
-// registers; the wider the stencil, the sooner that costs more than the traffic it saves.
+// Grouping more passes per kernel moves fewer arrays per step (10 for single passes, 4 for a factor
+// per kernel, 2 for all four) but recomputes the earlier passes on a halo of r per pass, and holds
+// more in registers; the wider the stencil, the sooner that costs more than the traffic it saves.
+// The factors' form moves one array fewer than Horner's as single passes (11) and lets a kernel of
+// two passes read one array, not u beside its operand (5 for Horner's pairs).
 //
 // A default build compiles these eight and nothing else. -DHEAT_TILED_SWEEP=ON also builds the
 // other shapes of each family below (the "List"s), for tuning: `heatrk4-bench --backends tiled:all`
@@ -26,7 +29,7 @@
 #include "solver/dispatch.hpp"
 #include "solver/registry.hpp"
 #include "solver/tiled/backends.cuh"
-#include "solver/tiled/horner_form.cuh"
+#include "solver/tiled/step_forms.cuh"
 #include "solver/tiled/tiled.hpp"
 
 #ifndef HEAT_TILED_SWEEP
@@ -42,21 +45,22 @@
 namespace heat {
 namespace {
 
-// One pass per kernel ("horner/<tile x>x<tile y>/c2x<M>[/a<A>]"): one_pass.cuh, output tiles of
-// (2*TX) x (TY*M) columns, each thread owning an x pair of columns in M rows; u, the operand of
-// the pass and the two scratch fields in global memory; what a plane needs loaded A planes ahead.
+// One pass per kernel, the quadratic factors' form ("factors/<tile x>x<tile y>/c2x<M>[/a<A>]"):
+// one_pass.cuh, output tiles of (2*TX) x (TY*M) columns, each thread owning an x pair of columns in
+// M rows; u, the operand of the pass and the two scratch fields in global memory; what a plane
+// needs loaded A planes ahead.
 template <int R, typename T, int TX, int TY, int M, int Ahead = 1>
 struct OnePassConfig {
   template <typename Value>
   using Backend = OnePassBackend<Value, OnePassConfig>;
-  static constexpr int kArraysPerPoint = kHornerStepArrays;
+  static constexpr int kArraysPerPoint = kFactoredStepArrays;
   static constexpr int kWorkingArrays = 3;
   static constexpr bool kCopiesPlanes = false;
   using Tile = PlaneTile<R, T, TX, TY, M, Ahead>;
   template <bool FromU>
   using Launcher = TileLauncher<OnePass<Tile, FromU>>;
   static std::string name() {
-    return "horner/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
+    return "factors/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
            (Ahead > 1 ? "/a" + std::to_string(Ahead) : "");
   }
 };
@@ -74,21 +78,19 @@ struct CopyEngineConfig : OnePassConfig<R, T, TX, TY, M, Ahead> {
   static std::string name() { return OnePassConfig<R, T, TX, TY, M, Ahead>::name() + "/tma" + std::to_string(Depth); }
 };
 
-// Two passes per kernel ("pairs/..."): two_passes.cuh, output tiles of (2*TX) x (TY*M) columns;
-// u, the other u buffer and v2 in global memory. "/b<F>+<S>": the registers of the kernel of
-// passes 1-2 (F) and of passes 3-4 (S) bounded to that many blocks per SM, 0 for no bound.
-template <int R, typename T, int TX, int TY, int M, int FirstMinBlocks = 0, int SecondMinBlocks = 0>
-struct TwoPassConfig {
+// Two passes per kernel, a quadratic factor per launch ("factor-pairs/..."): two_passes.cuh, output
+// tiles of (2*TX) x (TY*M) columns; both launches read one array (u, then w) and write one; u and w
+// in global memory. "/b<N>": the registers bounded to N blocks per SM.
+template <int R, typename T, int TX, int TY, int M, int MinBlocks = 0>
+struct FactorPairConfig {
   template <typename Value>
-  using Backend = TwoPassBackend<Value, TwoPassConfig>;
-  // Passes 1-2 read u and write v2; passes 3-4 read v2 and u and write the new u.
-  static constexpr int kArraysPerPoint = 5;
-  static constexpr int kWorkingArrays = 3;
-  using Tile = PairTile<R, T, TX, TY, M, FirstMinBlocks, SecondMinBlocks>;
+  using Backend = FactorPairBackend<Value, FactorPairConfig>;
+  static constexpr int kArraysPerPoint = 4;
+  static constexpr int kWorkingArrays = 2;
+  using Tile = PairTile<R, T, TX, TY, M, MinBlocks>;
   static std::string name() {
-    const bool bounded = FirstMinBlocks > 0 || SecondMinBlocks > 0;
-    return "pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
-           (bounded ? "/b" + std::to_string(FirstMinBlocks) + "+" + std::to_string(SecondMinBlocks) : "");
+    return "factor-pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" +
+           std::to_string(M) + (MinBlocks > 0 ? "/b" + std::to_string(MinBlocks) : "");
   }
 };
 
@@ -132,19 +134,20 @@ template <>
 struct DefaultOf<1, double> {
   using type = FourPassConfig<1, double, 16, 24, 2, 1>;
 };
-// Float's kernel of passes 1-2 bounded to two blocks of 512 threads per SM: 64 registers instead
-// of 76, without spilling.
+// Float's kernel bounded to two blocks of 512 threads per SM: 64 registers instead of 76, without
+// spilling.
 template <>
 struct DefaultOf<2, float> {
-  using type = TwoPassConfig<2, float, 32, 16, 1, 2, 0>;
+  using type = FactorPairConfig<2, float, 32, 16, 1, 2>;
 };
 template <>
 struct DefaultOf<2, double> {
-  using type = TwoPassConfig<2, double, 16, 16, 1>;
+  using type = FactorPairConfig<2, double, 16, 16, 1>;
 };
+// Float's narrow tiles: two blocks of 256 threads per SM, whose barriers interleave, beat one of 512.
 template <>
 struct DefaultOf<3, float> {
-  using type = TwoPassConfig<3, float, 32, 16, 1>;
+  using type = FactorPairConfig<3, float, 32, 8, 1>;
 };
 template <>
 struct DefaultOf<3, double> {
@@ -178,25 +181,22 @@ struct OnePassShapes {
                       std::conditional_t<(R >= 3), CopyEngine, ConfigList<>>>;
 };
 
-// Two passes per kernel, at orders 2 to 6: 64x8 and 64x16 (32x16 in double) tiles at orders 2
-// and 4, and in float the bounded shape (order 2: the second kernel to four blocks of 256 threads;
-// order 4: the default's); at order 6 only the wide shape, the only one near the single passes.
-// Not at order 8, where the one shape whose planes fit static shared memory holds so many
-// registers (one block of 8 warps per SM) that it falls far behind the single passes.
+// A factor per kernel, at orders 2 to 6: 64x8 and 64x16 (32x16 in double) tiles, and in float
+// 64x16 with the registers bounded to two blocks of 512 threads per SM. Not at order 8, where the
+// one shape whose planes fit static shared memory (64x8) holds so many registers (one block of 8
+// warps per SM) that it falls far behind the single passes; at order 6 in double only 32x16 fits.
 template <int R, typename T>
 struct TwoPassShapes {
   static constexpr int kWideThreadsX = sizeof(T) == sizeof(float) ? 32 : 16;
   static constexpr bool kFloat = sizeof(T) == sizeof(float);
-  using Narrow = TwoPassConfig<R, T, 32, 8, 1>;
-  using Wide = TwoPassConfig<R, T, kWideThreadsX, 16, 1>;
-  using Bounded = std::conditional_t<R == 1, TwoPassConfig<R, T, 32, 8, 1, 0, 4>, TwoPassConfig<R, T, 32, 16, 1, 2, 0>>;
-  using List = std::conditional_t<
-      (R <= 2), Joined<ConfigList<Narrow, Wide>, std::conditional_t<kFloat, ConfigList<Bounded>, ConfigList<>>>,
-      std::conditional_t<R == 3, ConfigList<Wide>, ConfigList<>>>;
+  using Narrow = std::conditional_t<R <= 2 || kFloat, ConfigList<FactorPairConfig<R, T, 32, 8, 1>>, ConfigList<>>;
+  using Wide = ConfigList<FactorPairConfig<R, T, kWideThreadsX, 16, 1>>;
+  using Bounded = std::conditional_t<kFloat, ConfigList<FactorPairConfig<R, T, 32, 16, 1, 2>>, ConfigList<>>;
+  using List = std::conditional_t<(R <= 3), Joined<Narrow, Wide, Bounded>, ConfigList<>>;
 };
 
 // All four passes per kernel, at order 2 (regions of 64 or 32 columns by 16 to 48 rows), and one
-// float shape at order 4, where the recompute on its halo of 8 costs more than the pairs' traffic.
+// float shape at order 4, where the recompute on its halo of 8 costs more than the factors' traffic.
 template <int R, typename T>
 struct FourPassShapes {
   using List = ConfigList<>;
@@ -312,11 +312,12 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   BackendEntry e;
   e.name = configuration.empty() ? "tiled" : "tiled:" + configuration;
   e.description =
-      "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): the step's Horner form, all four "
-      "passes in one kernel at order 2, two per kernel at order 4 (and 6 in float), one otherwise";
+      "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): all four Horner passes in one kernel "
+      "at order 2; otherwise the step's two quadratic factors, a factor per kernel at orders 4 and 6 in float, one "
+      "pass per kernel otherwise";
   e.uses_cuda = true;
-  // The byte model: all four passes in one kernel read u once and write it once; two per kernel
-  // move 5 arrays, one per kernel 11.
+  // The byte model: all four passes in one kernel read u once and write it once; a factor per
+  // kernel moves 4 arrays, one pass per kernel 10.
   e.bytes_per_point = [configuration](const Problem& p, std::size_t size) {
     return double(footprint(p, size, configuration).arrays_per_point) * double(size);
   };

@@ -1,8 +1,8 @@
-// Two of the step's Horner passes (horner_form.cuh) in one 2.5D kernel: v_a = u + c_a * a*Lap(in),
-// then v_b = u + c_b * a*Lap(v_a), so a step is two kernels (passes 1-2 from u, passes 3-4 from
-// v2) moving 5 arrays per point instead of the single passes' 11. The price is the first pass on
-// the output tile's ring of width r as well (the second pass's neighbours), computed by the block
-// that needs it.
+// One quadratic factor of the step (step_forms.cuh) in one 2.5D kernel: s = v + c_a * a*Lap(v), then
+// out = v + c_b * a*Lap(s), reading one array v and writing one, so a step is two launches (u into
+// w, w into u) moving 4 arrays per point instead of the single passes' 10. The price is the first
+// pass on the output tile's ring of width r as well (the second pass's neighbours), computed by
+// the block that needs it.
 //
 // A block owns an output tile and marches along z; thread (tx, ty) owns an x pair of columns in M
 // rows, as in one_pass.cuh. Iteration `a` computes the first pass on plane a at the own
@@ -10,8 +10,8 @@
 // pass on the own columns. Planes of `in` go to a ring of r+1 shared planes with a halo of 2r (the
 // ring's own neighbours); the first pass's plane b goes to one shared plane with a halo of r. z
 // neighbours stay in registers: `in` at the own columns (planes a-r..a+r) and at the ring points
-// (b-r..b+r), the first pass at the own columns (b-r..b+r), and, when `in` is not u, u at the own
-// columns and ring points (b..a). As in one_pass.cuh, the z loop is unrolled so that these
+// (b-r..b+r) and the first pass at the own columns (b-r..b+r). As in one_pass.cuh, the z loop is
+// unrolled so that these
 // queues rotate by renaming, what global memory gives is loaded a plane ahead, and every access is
 // a 32-bit index from the block's first plane. Where rows have an even length, each own pair is
 // loaded and stored as one vector access, which halves the own columns' load and store
@@ -25,17 +25,13 @@
 
 namespace heat {
 
-// FirstMinBlocks, SecondMinBlocks: the blocks per SM the registers of the kernel of passes 1-2
-// (ColumnPairTile's kMinBlocks) and of passes 3-4 must allow, 0 for no bound. Two bounds, because
-// the second kernel also holds u's queues: tiled.cu's TwoPassShapes says where each pays.
-template <int Radius, typename Value, int TX, int TY, int M, int FirstMinBlocks = 0, int SecondMinBlocks = 0>
-struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
-  using Base = ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks>;
+// MinBlocks: the blocks per SM the registers must allow (ColumnPairTile's kMinBlocks), 0 for no bound.
+template <int Radius, typename Value, int TX, int TY, int M, int MinBlocks = 0>
+struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, MinBlocks> {
+  using Base = ColumnPairTile<Radius, Value, TX, TY, M, MinBlocks>;
   using Base::R, Base::kTileX, Base::kTileY, Base::kThreads;
   using typename Base::T;
-  static constexpr int kSecondMinBlocks = SecondMinBlocks;
-  // Planes loaded ahead of the one computed. Two would spill wherever the registers are bounded:
-  // the kernel of passes 3-4, which also holds u's queues, spills at 64 registers even one ahead.
+  // Planes loaded ahead of the one computed; two would spill where the registers are bounded.
   static constexpr int kAhead = 1;
   static constexpr int kReach = pair_reach(R);
   // Planes of `in`: the tile with a halo of 2r (even, so the own pairs stay aligned).
@@ -58,17 +54,17 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, FirstMinBlocks> {
   static constexpr int kUnroll = z_unroll(2 * R + 1 + kAhead, kSlotsIn, kAhead + 1);
 };
 
-// FromU: `in` is u itself (passes 1-2), so u at every point the passes need is in the queues of
-// `in`; otherwise (passes 3-4) u is loaded too, at the own columns and the ring points.
+// Both passes add to `in` itself (the factor's v), so what they need at a point is in the queues
+// of `in`.
 //
 // Queue slots: the unrolled iteration k (plane a, k = a - a_first modulo Q) finds plane p of `in`
 // at the own columns in slot (p - a_first + r) % Q, and plane p of everything else (the first
-// pass, the ring's `in`, u) in slot (p - a_first) % Q; what it loads goes into the slots of plane
+// pass, the ring's `in`) in slot (p - a_first) % Q; what it loads goes into the slots of plane
 // a + A (a + A + r for the own columns' `in`), which no longer hold a plane still needed.
 //
 // AlignedPairs: the own columns loaded and stored as one 8- or 16-byte access per pair (load_own).
-template <class Tile, bool FromU, bool AlignedPairs>
-__global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Tile::kSecondMinBlocks)
+template <class Tile, bool AlignedPairs>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     two_passes_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 2> a) {
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, A = Tile::kAhead, Q = Tile::kUnroll;
@@ -104,11 +100,11 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
     halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
   }
   // The ring points whose first pass this thread computes (strips of r above and below, r left
-  // and right; no corners): their slots in both kinds of plane and whether computed or u itself.
-  // Every thread runs the first pass on all RingPerThread of its points (a select keeps u where it
-  // is not computed), so a point beyond the ring (the last i only) reads the tile's first point
+  // and right; no corners): their slots in both kinds of plane and whether computed or `in` itself.
+  // Every thread runs the first pass on all RingPerThread of its points (a select keeps `in` where
+  // it is not computed), so a point beyond the ring (the last i only) reads the tile's first point
   // and is not stored.
-  int ring_in_slot[RingPerThread], ring_v_slot[RingPerThread], ring_at[RingPerThread];
+  int ring_in_slot[RingPerThread], ring_v_slot[RingPerThread];
   unsigned ring_computes = 0;
   const bool last_ring_point = t + (RingPerThread - 1) * Tile::kThreads < Tile::kRing;
 #pragma unroll
@@ -119,33 +115,27 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
     if (h < Tile::kRing && in_interior<R>(d, x0 + x, y0 + y)) ring_computes |= 1u << i;
     ring_in_slot[i] = (y + 2 * R) * PitchIn + Tile::kPadIn + x;
     ring_v_slot[i] = (y + R) * PitchV + Tile::kReach + x;
-    ring_at[i] = in_grid(d, x0 + x, y0 + y) ? (y0 + y) * stride_y + x0 + x : 0;
   }
 
   // The arrays seen from the block's first plane: every index the block needs fits 32 bits (the
   // launcher keeps its planes, a_first - r .. a_end - 1 + r, under INT_MAX points).
   const long long block_at = (long long)a_first * d.stride_z;
   const T* const in = view_at(a.in, block_at);
-  const T* const u = FromU ? in : view_at(a.u, block_at);
   T* const out = view_at(a.out, block_at);
   auto plane_at = [&](int p) { return (p - a_first) * stride_z; };
   // The queues' first planes run r beyond the grid at its first and last chunks: a plane outside
   // it reads the grid's nearest plane, whose values reach only stencils that are never computed.
   auto clamped_plane_at = [&](int p) { return plane_at(min(max(p, 0), d.nz - 1)); };
 
-  T in_q[C][Q], v_q[C][Q], ring_q[RingPerThread][Q], u_q[C][Q], ring_u_q[RingPerThread][Q], halo[A + 1][HaloPerThread];
+  T in_q[C][Q], v_q[C][Q], ring_q[RingPerThread][Q], halo[A + 1][HaloPerThread];
 #pragma unroll
   for (int j = 0; j < 2 * R; ++j) load_own<AlignedPairs>(in, clamped_plane_at(a_first - R + j), own_at, in_q, j);
-  // What iteration k (plane za) needs from global memory: the own columns' newest plane za + r, the
-  // halo of za, and u at za where `in` is not u.
+  // What iteration k (plane za) needs from global memory: the own columns' newest plane za + r and
+  // the halo of za.
   auto fetch = [&](int k, int za) {
     load_own<AlignedPairs>(in, clamped_plane_at(za + R), own_at, in_q, (k + 2 * R) % Q);
-    if constexpr (!FromU) load_own<AlignedPairs>(u, plane_at(za), own_at, u_q, k % Q);
 #pragma unroll
     for (int i = 0; i < HaloPerThread; ++i) halo[k % (A + 1)][i] = in[plane_at(za) + halo_at[i]];
-    if constexpr (!FromU)
-#pragma unroll
-      for (int i = 0; i < RingPerThread; ++i) ring_u_q[i][k % Q] = u[plane_at(za) + ring_at[i]];
   };
 #pragma unroll
   for (int j = 0; j < A; ++j) fetch(j, a_first + j);  // a block has 2r+1 planes a or more
@@ -164,16 +154,14 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
       if (za + A < a_end) fetch(k + A, za + A);
       __syncthreads();
 
-      // The first pass on plane a at the own columns (u itself on the boundary layer).
+      // The first pass on plane a at the own columns (`in` itself on the boundary layer).
       {
         T lap[C];
         pair_laplacians<R, M, PitchIn>(plane_a, own_in_slot, here, a.weights, lap);
         const bool z_inside = za >= R && za < d.nz - R;
 #pragma unroll
-        for (int c = 0; c < C; ++c) {
-          const T u_a = FromU ? here[c][R] : u_q[c][k % Q];
-          v_q[c][k % Q] = pass_value(z_inside && (computes & (1u << c)), u_a, a.c[0], lap[c]);
-        }
+        for (int c = 0; c < C; ++c)
+          v_q[c][k % Q] = pass_value(z_inside && (computes & (1u << c)), here[c][R], a.c[0], lap[c]);
       }
 #pragma unroll
       for (int i = 0; i < RingPerThread; ++i) ring_q[i][k % Q] = plane_a[ring_in_slot[i]];
@@ -182,7 +170,7 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
         // The first pass on plane b at the ring points, then the plane to shared memory.
 #pragma unroll
       for (int i = 0; i < RingPerThread; ++i) {
-        const T base = FromU ? ring_q[i][kb] : ring_u_q[i][kb];
+        const T base = ring_q[i][kb];
         const T* centre = plane_b + ring_in_slot[i];
         const T lap = apply_stencil<R, T>(a.weights, ring_q[i][kb], [&](int axis, int dist) {
           if (axis == 0) return centre[dist] + centre[-dist];
@@ -203,18 +191,15 @@ __global__ void __launch_bounds__(Tile::kThreads, FromU ? Tile::kMinBlocks : Til
       pair_laplacians<R, M, PitchV>(v_plane, own_v_slot, v_here, a.weights, lap);
       T result[C];
 #pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const T u_b = FromU ? here[c][0] : u_q[c][kb];
-        result[c] = pass_value(computes & (1u << c), u_b, a.c[1], lap[c]);
-      }
+      for (int c = 0; c < C; ++c) result[c] = pass_value(computes & (1u << c), here[c][0], a.c[1], lap[c]);
       store_own<AlignedPairs>(out, plane_at(zb), own_at, computes, result);
     }
   }
 }
 
-// Passes 1-2 (FromU) or 3-4 per kernel: each block computes 2r planes beyond its chunk and loads
-// 2r more to fill its queues; it indexes from r planes before its chunk to 3r after it.
-template <class PairedTile, bool FromU>
+// A factor per kernel: each block computes 2r planes beyond its chunk and loads 2r more to fill its
+// queues; it indexes from r planes before its chunk to 3r after it.
+template <class PairedTile>
 struct TwoPasses {
   using Tile = PairedTile;
   using Args = PassArgs<Tile::R, typename Tile::T, 2>;
@@ -222,7 +207,7 @@ struct TwoPasses {
   static constexpr int kDynamicSharedBytes = 0;
   template <bool AlignedPairs>
   static auto kernel() {
-    return two_passes_kernel<Tile, FromU, AlignedPairs>;
+    return two_passes_kernel<Tile, AlignedPairs>;
   }
 };
 

@@ -38,11 +38,11 @@ std::vector<TiledCase> all_built_cases() {
   return cases;
 }
 
-// "pairs/64x16/c2x1/b2+0" -> "order4_float_pairs_64x16_c2x1_b2p0": GoogleTest names are letters,
-// digits and '_'.
+// "pairs/64x16/c2x1/b2+0" -> "order4_float_pairs_64x16_c2x1_b2p0", "factor-pairs/..." ->
+// "..._factor_pairs_...": GoogleTest names are letters, digits and '_'.
 std::string case_name(const TiledCase& c) {
   std::string name = "order" + std::to_string(c.order) + "_" + precision_name(c.precision) + "_";
-  for (char ch : c.configuration) name += ch == '+' ? 'p' : (ch == '/' ? '_' : ch);
+  for (char ch : c.configuration) name += ch == '+' ? 'p' : (ch == '/' || ch == '-' ? '_' : ch);
   return name;
 }
 
@@ -144,10 +144,14 @@ TEST(TiledConfigurations, DefaultsAreTheMeasuredOnes) {
     Precision precision;
     const char* configuration;
   } defaults[] = {
-      {2, Precision::Float, "all4/56x40/c2x2/b1"},    {2, Precision::Double, "all4/24x40/c2x2/b1"},
-      {4, Precision::Float, "pairs/64x16/c2x1/b2+0"}, {4, Precision::Double, "pairs/32x16/c2x1"},
-      {6, Precision::Float, "pairs/64x16/c2x1"},      {6, Precision::Double, "horner/32x16/c2x1/a2/tma2"},
-      {8, Precision::Float, "horner/64x16/c2x1/a2"},  {8, Precision::Double, "horner/32x16/c2x1/a2/tma2"},
+      {2, Precision::Float, "all4/56x40/c2x2/b1"},
+      {2, Precision::Double, "all4/24x40/c2x2/b1"},
+      {4, Precision::Float, "factor-pairs/64x16/c2x1/b2"},
+      {4, Precision::Double, "factor-pairs/32x16/c2x1"},
+      {6, Precision::Float, "factor-pairs/64x8/c2x1"},
+      {6, Precision::Double, "factors/32x16/c2x1/a2/tma2"},
+      {8, Precision::Float, "factors/64x16/c2x1/a2"},
+      {8, Precision::Double, "factors/32x16/c2x1/a2/tma2"},
   };
   for (const auto& d : defaults)
     EXPECT_EQ(tiled_default_configuration(d.order, d.precision), d.configuration)

@@ -1,0 +1,48 @@
+// The two forms of the RK4 step (solver/tiled/step_forms.cuh) on a scalar: where a*Lap is a
+// number lambda, four passes of either form must give the Taylor polynomial P(dt * lambda), so a
+// wrong factor or constant shows here before it shows as a --check failure on a GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "solver/tiled/step_forms.cuh"
+
+namespace heat {
+namespace {
+
+double taylor_rk4(double z) { return 1 + z + z * z / 2 + z * z * z / 6 + z * z * z * z / 24; }
+
+// Runs a step form's passes on one value where a*Lap multiplies by lambda.
+template <typename Step>
+double scalar_step(Step&& step, double u0, double lambda, const PassConstants<double>& k) {
+  double u = u0, a = 0, b = 0;
+  step([&](const LinearPass<double>& pass) { *pass.out = *pass.u + pass.c * lambda * *pass.in; }, &u, &a, &b, k);
+  return u;
+}
+
+TEST(StepForms, TheFactorsMultiplyToTheTaylorPolynomial) {
+  const QuadraticFactor f = kRk4Factors[0], g = kRk4Factors[1];
+  EXPECT_NEAR(f.a + g.a, 1.0, 1e-15);
+  EXPECT_NEAR(f.b + g.b + f.a * g.a, 1.0 / 2, 1e-15);
+  EXPECT_NEAR(f.a * g.b + g.a * f.b, 1.0 / 6, 1e-15);
+  EXPECT_NEAR(f.b * g.b, 1.0 / 24, 1e-15);
+}
+
+TEST(StepForms, BothFormsStepAScalarByTheTaylorPolynomial) {
+  const double dt = 0.37;
+  for (double lambda : {0.0, -0.1, -1.0, -3.0, -7.5, 2.0}) {
+    const double expected = 1.5 * taylor_rk4(dt * lambda);
+    const double tolerance = 1e-14 * std::max(1.0, std::abs(expected));
+    EXPECT_NEAR(scalar_step([](auto&&... a) { horner_rk4_step(a...); }, 1.5, lambda, make_horner_constants<double>(dt)),
+                expected, tolerance)
+        << "Horner, lambda " << lambda;
+    EXPECT_NEAR(
+        scalar_step([](auto&&... a) { factored_rk4_step(a...); }, 1.5, lambda, make_factored_constants<double>(dt)),
+        expected, tolerance)
+        << "factors, lambda " << lambda;
+  }
+}
+
+}  // namespace
+}  // namespace heat
