@@ -193,7 +193,7 @@ void step_host_array(const ArrayArgument& a, const RunPlan& plan, const BackendE
   std::unique_ptr<Backend<T>> backend = entry.make<T>(plan.problem, plan.backend_options);
   backend->upload(u);
   backend->step(plan.steps);
-  require_finite(*backend, g.nx, g.ny, 0, 0, 0, plan.steps);
+  require_finite(backend->first_nonfinite(), g.nx, g.ny, 0, 0, 0, plan.steps);
   backend->download(u);
   std::memcpy(a.data, u.data(), u.size() * sizeof(T));
 }
@@ -258,7 +258,7 @@ void step_device_array(const ArrayArgument& a, RunPlan plan, const BackendEntry&
     backend.adopt_device_field(static_cast<T*>(a.data));
     backend.step(plan.steps);
     backend.release_device_field();
-    require_finite(backend, plan.problem.grid.nx, plan.problem.grid.ny, 0, 0, 0, plan.steps);
+    require_finite(backend.first_nonfinite(), plan.problem.grid.nx, plan.problem.grid.ny, 0, 0, 0, plan.steps);
   } catch (...) {
     cache.release();  // a backend that failed is not trusted with the next call
     throw;

@@ -7,7 +7,9 @@
 //   layer (every point within r of a face) is never written.
 // - download() copies the current field back, boundary layer included.
 // - first_nonfinite() finds the first NaN or Inf of the current field where it lives (one read
-//   of the field, cheap beside a step), so the time loop can stop a run that blew up.
+//   of the field, cheap beside a step), so the time loop can stop a run that blew up;
+//   download_finding_nonfinite(u) is download(u) and first_nonfinite() in one call, which a
+//   backend may run at once (CUDA: the search beside the copy).
 // - start_download() is the one call that may return before its work is done: it takes the
 //   current field at once, and later step() calls may run while the copy travels to the host
 //   (docs/design.md §8). The default is the blocking download.
@@ -55,6 +57,12 @@ class Backend {
   virtual void download(Field<T>& u) = 0;
   // The flat index (Grid::index) of the first non-finite value of the current field, or -1.
   virtual long long first_nonfinite() = 0;
+  // download(u), then first_nonfinite(); the run's last check, which then costs no time of its own
+  // where the backend overlaps the two.
+  virtual long long download_finding_nonfinite(Field<T>& u) {
+    download(u);
+    return first_nonfinite();
+  }
 
   // Makes `planes` of the generated initial field of grid `whole` (all of them, or a rank's box)
   // where the backend keeps its field (on the GPU for CUDA backends, which then upload nothing);

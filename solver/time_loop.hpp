@@ -81,19 +81,20 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
 // (tiled, all passes fused) to 28 (cpu) times and takes several times its memory floor, so on grids
 // that fill a GPU a check every 16 steps costs about 1% (3% were a fused step at its floor). Chunks
 // end more often than they are checked (their first ones are a step or two, for a live progress
-// line), so a check runs only every 16 steps (a chunk ends there), before a snapshot and at the
-// loop's end: a 10-step run pays for one. A field that blew up stays non-finite, so a run stops at
-// most 16 steps after it blows up instead of running to its end.
+// line), so a check runs only every 16 steps (a chunk ends there), before a snapshot, and at the
+// loop's end as the final field is downloaded (Backend::download_finding_nonfinite; on a GPU the
+// search runs beside the copy): a 10-step run spends no compute time on checks. A field that blew
+// up stays non-finite, so a run stops at most 16 steps after it blows up instead of running to its
+// end.
 constexpr int kStepsBetweenFiniteChecks = 16;
 
-// A field that holds NaN or Inf has blown up; running on would only waste time. `nx`, `ny`: the
+// A field that holds NaN or Inf has blown up; running on would only waste time. `at`: the flat
+// index of its first non-finite value (Backend::first_nonfinite), -1 for none; `nx`, `ny`: the
 // plane of the backend's field; `last_finite`: the steps done at the previous check, which found
 // the field finite; `first_step`: the step number of the run's initial field; `first_plane`: the
 // global z of the field's first plane.
-template <typename T>
-void require_finite(Backend<T>& backend, long long nx, long long ny, int first_step, int first_plane, int last_finite,
-                    int steps_done) {
-  const long long at = backend.first_nonfinite();
+inline void require_finite(long long at, long long nx, long long ny, int first_step, int first_plane, int last_finite,
+                           int steps_done) {
   if (at < 0) return;
   const auto step_text = [&](int done) {
     return std::to_string((long long)first_step + done) +
@@ -161,10 +162,11 @@ LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
       const bool last_chunk = done == steps || end.stop_signal;
       const bool snapshot_due = every > 0 && done % every == 0 && done < steps;
       // On the loop's thread, before a snapshot of this field is taken (the writer may still be
-      // writing earlier ones).
-      if (last_chunk || snapshot_due || done == last_finite + kStepsBetweenFiniteChecks) {
+      // writing earlier ones). The last chunk's field is checked as it is downloaded.
+      if (!last_chunk && (snapshot_due || done == last_finite + kStepsBetweenFiniteChecks)) {
         timed(t.compute_s, [&] {
-          require_finite(backend, u.nx(), u.ny(), schedule.first_step, schedule.first_plane, last_finite, done);
+          require_finite(backend.first_nonfinite(), u.nx(), u.ny(), schedule.first_step, schedule.first_plane,
+                         last_finite, done);
         });
         last_finite = done;
       }
@@ -184,7 +186,9 @@ LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
 
     // The final state goes to u itself (the caller's result), from which the writer writes it;
     // a run that was stopped adds no snapshot.
-    timed(t.download_s, [&] { backend.download(u); });
+    long long nonfinite_at = -1;
+    timed(t.download_s, [&] { nonfinite_at = backend.download_finding_nonfinite(u); });
+    require_finite(nonfinite_at, u.nx(), u.ny(), schedule.first_step, schedule.first_plane, last_finite, done);
     const bool backend_done = callbacks.release_backend && pipeline.release_buffers_if_idle();
     if (output && !outcome.stop_signal) pipeline.submit_held(u, done);
     if (backend_done) callbacks.release_backend();

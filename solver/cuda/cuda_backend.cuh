@@ -86,6 +86,9 @@ class CudaBackend : public Backend<T> {
   }
   // u_ is the current field in every CUDA backend (those that step into a second buffer swap it in).
   long long first_nonfinite() override { return first_nonfinite_on_device(u_.get(), u_.size()); }
+  long long download_finding_nonfinite(Field<T>& u) override {
+    return first_nonfinite_on_device_beside(u_.get(), u_.size(), [&] { download(u); });
+  }
   std::unique_ptr<PendingDownload> start_download(Field<T>& u) override {
     if (!snapshots_) return Backend<T>::start_download(u);
     return snapshots_->start(u_.get(), u.data());

@@ -10,8 +10,8 @@ namespace heat {
 
 namespace {
 
-// The answer lives in device memory of this module, so a check allocates nothing; every backend
-// runs on the default stream and checks block, so one is enough.
+// The answer lives in device memory of this module, so a check allocates nothing; checks block
+// until their answer is read, so one is enough.
 __device__ unsigned long long first_nonfinite_index;
 
 // Grid-stride over the field; a thread that sees a non-finite value takes the smaller index
@@ -33,26 +33,79 @@ __global__ void find_first_nonfinite(const T* __restrict__ values, unsigned long
 constexpr int kThreads = 256;
 constexpr int kBlocksPerMultiprocessor = 8;
 
+// Resets the answer (all bytes 0xff: ULLONG_MAX) and launches the search on `stream`.
+template <typename T>
+void launch_search(const T* values, std::size_t count, cudaStream_t stream) {
+  int device = 0, multiprocessors = 0;
+  HEAT_CUDA_CHECK(cudaGetDevice(&device));
+  HEAT_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+  void* answer = nullptr;
+  HEAT_CUDA_CHECK(cudaGetSymbolAddress(&answer, first_nonfinite_index));
+  HEAT_CUDA_CHECK(cudaMemsetAsync(answer, 0xff, sizeof(unsigned long long), stream));
+  const std::size_t blocks_for_all = (count + kThreads - 1) / kThreads;
+  const int blocks = int(std::min<std::size_t>(blocks_for_all, std::size_t(multiprocessors) * kBlocksPerMultiprocessor));
+  find_first_nonfinite<<<blocks, kThreads, 0, stream>>>(values, count);
+  HEAT_CUDA_CHECK_LAUNCH();
+}
+
+// The answer of a search that has finished.
+long long searched_index() {
+  unsigned long long first = ULLONG_MAX;
+  HEAT_CUDA_CHECK(cudaMemcpyFromSymbol(&first, first_nonfinite_index, sizeof first));
+  return first == ULLONG_MAX ? -1 : (long long)first;
+}
+
+// A non-blocking stream (the legacy default stream does not wait for it, nor it for that stream)
+// that first waits for what the default stream has been given so far; synchronised and destroyed
+// on every path out.
+class SideStream {
+ public:
+  SideStream() {
+    HEAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&after_default_, cudaEventDisableTiming));
+    HEAT_CUDA_CHECK(cudaEventRecord(after_default_, 0));
+    HEAT_CUDA_CHECK(cudaStreamWaitEvent(stream_, after_default_, 0));
+  }
+  SideStream(const SideStream&) = delete;
+  SideStream& operator=(const SideStream&) = delete;
+  ~SideStream() {
+    cudaStreamSynchronize(stream_);
+    cudaEventDestroy(after_default_);
+    cudaStreamDestroy(stream_);
+  }
+  cudaStream_t get() const { return stream_; }
+  void synchronize() const { HEAT_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t after_default_ = nullptr;
+};
+
 }  // namespace
 
 template <typename T>
 long long first_nonfinite_on_device(const T* values, std::size_t count) {
   if (count == 0) return -1;
-  int device = 0, multiprocessors = 0;
-  HEAT_CUDA_CHECK(cudaGetDevice(&device));
-  HEAT_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-  const unsigned long long none = ULLONG_MAX;
-  HEAT_CUDA_CHECK(cudaMemcpyToSymbol(first_nonfinite_index, &none, sizeof none));
-  const std::size_t blocks_for_all = (count + kThreads - 1) / kThreads;
-  const int blocks = int(std::min<std::size_t>(blocks_for_all, std::size_t(multiprocessors) * kBlocksPerMultiprocessor));
-  find_first_nonfinite<<<blocks, kThreads>>>(values, count);
-  HEAT_CUDA_CHECK_LAUNCH();
-  unsigned long long first = none;
-  HEAT_CUDA_CHECK(cudaMemcpyFromSymbol(&first, first_nonfinite_index, sizeof first));
-  return first == none ? -1 : (long long)first;
+  launch_search(values, count, 0);
+  return searched_index();
+}
+
+template <typename T>
+long long first_nonfinite_on_device_beside(const T* values, std::size_t count, const std::function<void()>& meanwhile) {
+  if (count == 0) {
+    meanwhile();
+    return -1;
+  }
+  SideStream side;
+  launch_search(values, count, side.get());
+  meanwhile();
+  side.synchronize();
+  return searched_index();
 }
 
 template long long first_nonfinite_on_device<float>(const float*, std::size_t);
 template long long first_nonfinite_on_device<double>(const double*, std::size_t);
+template long long first_nonfinite_on_device_beside<float>(const float*, std::size_t, const std::function<void()>&);
+template long long first_nonfinite_on_device_beside<double>(const double*, std::size_t, const std::function<void()>&);
 
 }  // namespace heat

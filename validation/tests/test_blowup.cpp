@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <regex>
 
@@ -115,6 +116,10 @@ void expect_first_nonfinite_found(const std::string& name) {
     const long long expected = scan_first_nonfinite(u);
     ASSERT_LT(expected, (long long)interior) << name << ": one step did not spread the NaN";
     EXPECT_EQ(backend->first_nonfinite(), expected) << name << " order " << order << " after a step";
+    // The final download's check (on a GPU beside the copy): the same index, the same values.
+    Field<T> downloaded(g, T(0));
+    EXPECT_EQ(backend->download_finding_nonfinite(downloaded), expected) << name << " order " << order;
+    EXPECT_EQ(std::memcmp(downloaded.data(), u.data(), u.size() * sizeof(T)), 0) << name << " order " << order;
   }
 }
 

@@ -34,9 +34,10 @@ class CountingBackend : public Backend<double> {
   }
   long long first_nonfinite() override {
     checked_at.push_back(steps_taken);
-    return -1;
+    return blows_up_at >= 0 && steps_taken >= blows_up_at ? 7 : -1;
   }
   long long steps_taken = 0;
+  long long blows_up_at = -1;         // the step from which the field is non-finite; -1: never
   std::vector<long long> checked_at;  // the steps taken at each blow-up check
   std::atomic<bool> released{false};
 };
@@ -231,6 +232,31 @@ TEST(TimeLoop, ChecksForBlowUpEverySixteenStepsBeforeEachSnapshotAndAtTheEnd) {
     callbacks.snapshot = [](const Field<double>&, int) {};
     run_time_loop(backend, u, c.steps, schedule, callbacks);
     EXPECT_EQ(backend.checked_at, c.checked_at) << c.steps << " steps, every " << c.every;
+  }
+}
+
+// The last check runs with the final download: a field that blows up in the last chunk is
+// reported, and its snapshot is not written, while the ones before it are.
+TEST(TimeLoop, AFieldThatBlowsUpInTheLastChunkIsReportedAndNotWritten) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (int buffers : {0, 2}) {
+    CountingBackend backend;
+    backend.blows_up_at = 10;
+    Field<double> u(g, 0.0);
+    std::vector<int> seen;
+    LoopSchedule schedule;
+    schedule.output_every = 4;
+    schedule.snapshot_buffers = buffers;
+    LoopCallbacks<double> callbacks;
+    callbacks.snapshot = [&](const Field<double>&, int done) { seen.push_back(done); };
+    try {
+      run_time_loop(backend, u, 10, schedule, callbacks);
+      FAIL() << "a field that blew up at the last step was not reported";
+    } catch (const RunError& e) {
+      EXPECT_NE(std::string(e.what()).find("after step 10, finite after step 8"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(seen, (std::vector<int>{0, 4, 8})) << buffers << " buffers";
+    EXPECT_EQ(backend.checked_at, (std::vector<long long>{4, 8, 10})) << buffers << " buffers";
   }
 }
 
