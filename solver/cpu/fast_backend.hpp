@@ -1,11 +1,11 @@
-// The fast cpu backend, what `--backend cpu` runs: the RK4 step in its Horner form (the four
-// passes of solver/tiled/step_forms.cuh), cache-blocked and vectorised for the CPU's widest
-// instruction set (horner_sweep.hpp). By default the passes go in pairs, two sweeps a step that
-// move 5 arrays per point (read u, write v2; read v2 and u, write the new u) against the four
-// single passes' 11 and the stage form's 28 (benchmarks/cpu_model.md). Both groupings compute
-// every value by the same operations, so they agree bitwise. The Horner form rounds differently
-// from the stage form, so the result is not bitwise the reference's (reference_backend.hpp); it is
-// bitwise the same for any thread count.
+// The fast cpu backend, what `--backend cpu` runs: the RK4 step as its two quadratic factors (the
+// four passes of solver/tiled/step_forms.cuh), cache-blocked and vectorised for the CPU's widest
+// instruction set (horner_sweep.hpp). By default the passes go in pairs, a factor per sweep, two
+// sweeps a step that move 4 arrays per point (read u, write w; read w, write the new u) against
+// the four single passes' 10 and the stage form's 28 (benchmarks/cpu_model.md). Both groupings
+// compute every value by the same operations, so they agree bitwise. The factors round
+// differently from the stage form, so the result is not bitwise the reference's
+// (reference_backend.hpp); it is bitwise the same for any thread count.
 //
 // One class serves a whole problem and one rank's box of a distributed run (solver/distributed/):
 // the box is stepped as if it were the whole problem, and `before_stencil` is called with every
@@ -45,7 +45,7 @@ class CpuFastBackend final : public Backend<T> {
       : before_stencil_(std::move(before_stencil)),
         grouping_(grouping),
         isa_(cpu_isa_for_rows(isa, p.grid.nx - 2 * p.radius(), sizeof(T))),
-        horner_(make_horner_constants<T>(p.dt)),
+        constants_(make_factored_constants<T>(p.dt)),
         u_(Field<T>::uninitialized(p.grid)),
         a_(Field<T>::uninitialized(p.grid)),
         b_(Field<T>::uninitialized(p.grid)) {
@@ -83,32 +83,34 @@ class CpuFastBackend final : public Backend<T> {
   long long first_nonfinite() override { return first_nonfinite_on_host(u_.data(), u_.size()); }
 
  private:
-  // v2 into b from u, then the new u into a from v2 and u: a becomes u. The new u cannot be
-  // written in place, as a block's neighbours read u around it for their first pass.
+  // The first factor into b from u, then the second into a from b: a becomes u. The new u cannot
+  // be written in place, as a block's neighbours read the sweep's input around it for its first
+  // pass.
   void step_in_pairs() {
     if (before_stencil_) before_stencil_(u_.data(), 0);
-    run_sweep(u_.data(), b_.data(), 2, horner_.c[0], horner_.c[1]);
+    run_sweep(u_.data(), u_.data(), b_.data(), 2, constants_.c[0], constants_.c[1]);
     if (before_stencil_) before_stencil_(b_.data(), 1);
-    run_sweep(b_.data(), a_.data(), 2, horner_.c[2], horner_.c[3]);
+    run_sweep(b_.data(), b_.data(), a_.data(), 2, constants_.c[2], constants_.c[3]);
     std::swap(u_, a_);
   }
 
   void step_in_single_passes() {
     int index = 0;
-    horner_rk4_step(
+    factored_rk4_step(
         [&](const LinearPass<T>& h) {
           // The operand is one of this backend's own fields, which the exchange may write.
           if (before_stencil_) before_stencil_(const_cast<T*>(h.in), index);
           ++index;
-          run_sweep(h.in, h.out, 1, h.c, T(0));
+          run_sweep(h.in, h.u, h.out, 1, h.c, T(0));
         },
-        u_.data(), a_.data(), b_.data(), horner_);
+        u_.data(), a_.data(), b_.data(), constants_);
   }
 
-  void run_sweep(const T* in, T* out, int passes, T c0, T c1) {
+  // `base`: what the passes add to (the sweep's u: the factor's input).
+  void run_sweep(const T* in, const T* base, T* out, int passes, T c0, T c1) {
     CpuHornerSweep<T> sweep = grid_;
     sweep.in = in;
-    sweep.u = u_.data();
+    sweep.u = base;
     sweep.out = out;
     sweep.passes = passes;
     sweep.c[0] = c0;
@@ -119,7 +121,7 @@ class CpuFastBackend final : public Backend<T> {
   BeforeStencil before_stencil_;
   CpuPassGrouping grouping_;
   CpuIsa isa_;
-  PassConstants<T> horner_;
+  PassConstants<T> constants_;
   CpuHornerSweep<T> grid_{};  // the grid and the weights; each sweep adds its fields and constants
   Field<T> u_, a_, b_;
 };

@@ -10,12 +10,13 @@ namespace heat {
 void register_cpu_backends(BackendRegistry& registry) {
   BackendEntry fast;
   fast.name = "cpu";
-  fast.description = "OpenMP on the host: the step's Horner passes two at a time, cache-blocked, vectorised (" +
+  fast.description = "OpenMP on the host: the step's two quadratic factors, a factor per sweep, cache-blocked, "
+                     "vectorised (" +
                      std::string(cpu_isa_name(best_cpu_isa())) + ")";
   fast.uses_cuda = false;
-  // Passes 1-2 read u and write v2; passes 3-4 read v2 and u and write the new u. The first pass
-  // of each pair stays in cache.
-  fast.bytes_per_point = [](const Problem&, std::size_t size) { return 5.0 * double(size); };
+  // The first factor reads u and writes w; the second reads w and writes the new u. The first pass
+  // of each factor stays in cache.
+  fast.bytes_per_point = [](const Problem&, std::size_t size) { return 4.0 * double(size); };
   fast.working_bytes = [](const Problem& p, std::size_t size) { return 3 * p.grid.points() * size; };
   set_factories<CpuFastBackend>(fast);
   registry.add(std::move(fast));
