@@ -58,8 +58,8 @@ phase_verify() { TAIL_LINES=60 step verify "$BIN" verify; }
 phase_sanitize() {
   # Every CUDA backend at orders 2 and 8 in float on rows of odd length; tiled also on rows of even
   # length, where its kernels load and store the own pairs as vector accesses: at orders 2 and 4 in
-  # both precisions (all four passes in one kernel at order 2, the pairs at 4), at order 6 in float
-  # (the pairs), and at order 8 in float and 6 in double (single passes; order 6 double's rows of 38
+  # both precisions (all four passes in one kernel at order 2, a factor per kernel at 4), at order 6
+  # in float (a factor per kernel), and at order 8 in float and 6 in double (single passes; order 6 double's rows of 38
   # doubles are 19 x 16 bytes, so its passes run on the copy engine).
   for backend in "${CUDA_BACKENDS[@]}"; do
     local runs=("37 2 float" "37 8 float")
@@ -151,10 +151,10 @@ phase_results() { TAIL_LINES=40 step results benchmarks/run_all.sh "$BUILD" "$OU
 
 # Where a tiled step's time goes: ncu on the kernel launches of one timed step (order 8 float by
 # default: PROFILE_ORDER, PROFILE_PRECISION), through the benchmark so any configuration can be
-# named (PROFILE_BACKEND, e.g. tiled:pairs/64x16/c2x1; PROFILE_N; PROFILE_KERNELS a regex; a
+# named (PROFILE_BACKEND, e.g. tiled:factor-pairs/64x8/c2x1; PROFILE_N; PROFILE_KERNELS a regex; a
 # configuration that is no default needs BUILD=$SWEEP_BUILD). The
 # benchmark's check (10 steps at 64^3) and its warm-up step come first: PROFILE_SKIP launches, 11
-# steps of 4 kernels for Horner's passes (44), of 2 for the pairs (22; PROFILE_COUNT=2).
+# steps of 4 kernels for single passes (44), of 2 for a factor per kernel (22; PROFILE_COUNT=2).
 # PROFILE_STALLS=1 adds why warps waited (cycles per issued instruction, by stall reason).
 phase_profile() {
   TAIL_LINES=200 step profile ncu --clock-control none \

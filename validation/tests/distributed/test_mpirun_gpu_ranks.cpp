@@ -74,11 +74,13 @@ TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksWithAGpuEachThroughNccl) {
 }
 
 // NCCL cannot put two ranks on one GPU: a job with more GPU ranks than GPUs is refused before any
-// work, by every rank, with one message.
+// work, by every rank, with one message. Order 2 (4 planes a rank), so that up to 9 ranks fit the
+// grid and the GPUs, not the planes, are what the job lacks.
 TEST(MpirunGpuRanks, NcclRanksWithoutAGpuOfTheirOwnExitTwo) {
   const int ranks = std::max(2, gpu_count() + 1);
   const std::string out = test::temp_directory("gpu-short");
-  const auto result = test::run_on(ranks, {"--backend", "naive", "--n", "40", "--halo-exchange", "nccl", "--output", out});
+  const auto result = test::run_on(
+      ranks, {"--backend", "naive", "--n", "40", "--order", "2", "--halo-exchange", "nccl", "--output", out});
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find("GPU"), std::string::npos) << result.output;
   EXPECT_FALSE(fs::exists(out + "/heat.hdf.series")) << "work started before the refusal";
