@@ -38,11 +38,11 @@ std::vector<TiledCase> all_built_cases() {
   return cases;
 }
 
-// "pairs/64x16/c2x1/b2+0" -> "order4_float_pairs_64x16_c2x1_b2p0", "factor-pairs/..." ->
-// "..._factor_pairs_...": GoogleTest names are letters, digits and '_'.
+// "factor-pairs/64x16/c2x1/b2" -> "order4_float_factor_pairs_64x16_c2x1_b2": GoogleTest names are
+// letters, digits and '_'.
 std::string case_name(const TiledCase& c) {
   std::string name = "order" + std::to_string(c.order) + "_" + precision_name(c.precision) + "_";
-  for (char ch : c.configuration) name += ch == '+' ? 'p' : (ch == '/' || ch == '-' ? '_' : ch);
+  for (char ch : c.configuration) name += ch == '/' || ch == '-' ? '_' : ch;
   return name;
 }
 
