@@ -11,9 +11,9 @@
 
 #include "solver/cuda/global_stencil.cuh"
 #include "solver/tiled/four_passes.cuh"
-#include "solver/tiled/step_forms.cuh"
 #include "solver/tiled/one_pass.cuh"
 #include "solver/tiled/one_pass_copy_engine.cuh"
+#include "solver/tiled/step_forms.cuh"
 #include "solver/tiled/tile_launcher.cuh"
 #include "solver/tiled/two_passes.cuh"
 
