@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
         const double ms = t.ms;
         const double points = double(p.interior_points()) / (ms * 1e-3);
         const double bytes = name == "cpu" && grouping == "singles"
-                                 ? double(heat::kHornerStepArrays * value_size)
+                                 ? double(heat::kFactoredStepArrays * value_size)
                                  : heat::default_registry().find(name)->bytes_per_point(p, value_size);
         // The floor: the model's bytes of a step at the copy rate.
         const double floor_ms = 1e3 * bytes * double(p.interior_points()) / copy;

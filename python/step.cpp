@@ -193,8 +193,7 @@ void step_host_array(const ArrayArgument& a, const RunPlan& plan, const BackendE
   std::unique_ptr<Backend<T>> backend = entry.make<T>(plan.problem, plan.backend_options);
   backend->upload(u);
   backend->step(plan.steps);
-  require_finite(backend->first_nonfinite(), g.nx, g.ny, 0, 0, 0, plan.steps);
-  backend->download(u);
+  require_finite(backend->download_finding_nonfinite(u), g.nx, g.ny, 0, 0, 0, plan.steps);
   std::memcpy(a.data, u.data(), u.size() * sizeof(T));
 }
 

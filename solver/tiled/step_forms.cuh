@@ -22,25 +22,12 @@ struct LinearPass {
   T* out;
 };
 
-// Horner's form: v0 = u and v_s = u + c_s * a*Lap(v_{s-1}) with c = dt/4, dt/3, dt/2, dt. Pass 1
-// reads u and writes v1 (2 arrays); passes 2-4 read v_{s-1} and u and write (3 each): 11 arrays,
-// or 5 with two passes per kernel, whose second kernel holds u beside its operand. tiled runs it
-// with all four passes in one kernel (u read once, written once), the cpu backend in pairs.
+// Horner's form: v0 = u and v_s = u + c_s * a*Lap(v_{s-1}) with c = dt/4, dt/3, dt/2, dt. As
+// separate passes it would move 11 arrays (every pass after the first reads u beside its
+// operand); tiled runs it only with all four passes in one kernel (u read once, written once).
 template <typename T>
 PassConstants<T> make_horner_constants(double dt) {
   return {{static_cast<T>(dt / 4), static_cast<T>(dt / 3), static_cast<T>(dt / 2), static_cast<T>(dt)}};
-}
-
-constexpr int kHornerStepArrays = 11;
-
-// One step through launch(pass), with two scratch fields that alternate as v1, v2, v3.
-template <typename T, typename Launch>
-void horner_rk4_step(Launch&& launch, T* u, T* a, T* b, const PassConstants<T>& h) {
-  launch(LinearPass<T>{u, u, h.c[0], a});
-  launch(LinearPass<T>{a, u, h.c[1], b});
-  launch(LinearPass<T>{b, u, h.c[2], a});
-  // The last pass writes u in place: it reads u only at the point it writes.
-  launch(LinearPass<T>{a, u, h.c[3], u});
 }
 
 // The quadratic factors: P(z) = (1 + a1 z + b1 z^2)(1 + a2 z + b2 z^2), whose roots are P's two
