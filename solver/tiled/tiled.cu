@@ -184,7 +184,9 @@ struct OnePassShapes {
 // A factor per kernel, at orders 2 to 6: 64x8 and 64x16 (32x16 in double) tiles, and in float
 // 64x16 with the registers bounded to two blocks of 512 threads per SM. Not at order 8, where the
 // one shape whose planes fit static shared memory (64x8) holds so many registers (one block of 8
-// warps per SM) that it falls far behind the single passes; at order 6 in double only 32x16 fits.
+// warps per SM) that it falls far behind the single passes, and 64x16 (32x16 in double), its planes
+// in dynamic shared memory, one block per SM, ran slower still in float and 3% behind in double
+// (worklog t25); at order 6 in double only 32x16 fits.
 template <int R, typename T>
 struct TwoPassShapes {
   static constexpr int kWideThreadsX = sizeof(T) == sizeof(float) ? 32 : 16;
