@@ -6,6 +6,8 @@
 // an interior point (linear_stages.cuh).
 #pragma once
 
+#include <algorithm>
+
 #include "solver/cuda/cuda_backend.cuh"
 #include "solver/dispatch.hpp"
 #include "solver/registry.hpp"
@@ -96,23 +98,69 @@ void poison_interior(DeviceBuffer<T>& field, const Grid& g, int r) {
   launch_interior_pointwise<T>(g, r, PoisonPoint<T>{field.get()});
 }
 
-// Copies the points within r of a face (the boundary layer) from one field to another: a block a
-// row of x, whole where the row lies in the layer's planes or rows, else its r points at each end.
+// The fields that receive a copy of another's boundary layer (copy_boundary_layer_to).
 template <typename T>
-__global__ void copy_boundary_rows(GridDims d, int r, const T* from, T* to) {
-  const int j = int(blockIdx.x % unsigned(d.ny)), k = int(blockIdx.x / unsigned(d.ny));
-  const long long row = k * d.stride_z + j * d.stride_y;
-  const bool whole = k < r || k >= d.nz - r || j < r || j >= d.ny - r;
-  const int count = whole ? d.nx : 2 * r;
-  for (int n = threadIdx.x; n < count; n += blockDim.x) {
-    const int i = whole || n < r ? n : d.nx - 2 * r + n;
-    to[row + i] = from[row + i];
+struct BoundaryTargets {
+  static constexpr int kMost = 2;
+  T* to[kMost];
+  int count;
+  __device__ void store(long long p, T value) const {
+    for (int f = 0; f < count; ++f) to[f][p] = value;
+  }
+};
+
+// The boundary layer (the points within r of a face) as rows of x: `whole` rows lie in it
+// entirely (the r planes at each z face, the r rows at each y face of the planes between), and
+// every other row has r points at each end. The whole rows are copied a row per block row,
+// coalesced; the ends a point per thread, so that no thread idles on an interior row.
+template <typename T>
+__global__ void copy_whole_boundary_rows(GridDims d, int r, const T* from, BoundaryTargets<T> targets) {
+  const long long face_plane_rows = 2LL * r * d.ny, whole = face_plane_rows + 2LL * r * (d.nz - 2 * r);
+  const int i = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= d.nx) return;
+  for (long long w = blockIdx.y; w < whole; w += gridDim.y) {
+    int j, k;
+    if (w < face_plane_rows) {
+      const int plane = int(w / d.ny);
+      k = plane < r ? plane : d.nz - 2 * r + plane;
+      j = int(w % d.ny);
+    } else {
+      const long long v = w - face_plane_rows;
+      const int e = int(v % (2 * r));
+      k = r + int(v / (2 * r));
+      j = e < r ? e : d.ny - 2 * r + e;
+    }
+    const long long p = k * d.stride_z + j * d.stride_y + i;
+    targets.store(p, from[p]);
   }
 }
 
 template <typename T>
-void copy_boundary_layer_only(const DeviceBuffer<T>& from, DeviceBuffer<T>& to, const Grid& g, int r) {
-  copy_boundary_rows<T><<<unsigned(g.ny) * unsigned(g.nz), 128>>>(grid_dims(g), r, from.get(), to.get());
+__global__ void copy_boundary_row_ends(GridDims d, int r, const T* from, BoundaryTargets<T> targets) {
+  const long long inner_rows = (long long)(d.ny - 2 * r) * (d.nz - 2 * r), ends = inner_rows * 2 * r;
+  const long long stride = (long long)gridDim.x * blockDim.x;
+  for (long long n = (long long)blockIdx.x * blockDim.x + threadIdx.x; n < ends; n += stride) {
+    const long long row = n / (2 * r);
+    const int e = int(n % (2 * r));
+    const int j = r + int(row % (d.ny - 2 * r)), k = r + int(row / (d.ny - 2 * r));
+    const int i = e < r ? e : d.nx - 2 * r + e;
+    const long long p = k * d.stride_z + j * d.stride_y + i;
+    targets.store(p, from[p]);
+  }
+}
+
+// Copies from's boundary layer into every target field, reading it once.
+template <typename T>
+void copy_boundary_layer_to(const DeviceBuffer<T>& from, const BoundaryTargets<T>& targets, const Grid& g, int r) {
+  if (g.nx <= 2 * r || g.ny <= 2 * r || g.nz <= 2 * r) throw RunError("a grid without interior has no boundary layer to copy");
+  constexpr int kThreads = 256, kMostBlocks = 1 << 16;
+  const long long whole_rows = 2LL * r * g.ny + 2LL * r * (g.nz - 2 * r);
+  const dim3 whole_blocks(unsigned(ceil_div(g.nx, kThreads)), unsigned(std::min<long long>(whole_rows, 65535)));
+  copy_whole_boundary_rows<T><<<whole_blocks, kThreads>>>(grid_dims(g), r, from.get(), targets);
+  HEAT_CUDA_CHECK_LAUNCH();
+  const long long ends = (long long)(g.ny - 2 * r) * (g.nz - 2 * r) * 2 * r;
+  const unsigned end_blocks = unsigned(std::min<long long>((ends + kThreads - 1) / kThreads, kMostBlocks));
+  copy_boundary_row_ends<T><<<end_blocks, kThreads>>>(grid_dims(g), r, from.get(), targets);
   HEAT_CUDA_CHECK_LAUNCH();
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 
 #include "solver/cuda/cuda_check.cuh"
 #include "solver/cuda/nonfinite.cuh"
@@ -14,18 +15,53 @@ namespace {
 // until their answer is read, so one is enough.
 __device__ unsigned long long first_nonfinite_index;
 
-// Grid-stride over the field; a thread that sees a non-finite value takes the smaller index
-// with one atomic, so a finite field (the usual case) costs reads only.
+// 16-byte loads: four floats or two doubles.
+template <typename T>
+struct Vector16;
+template <>
+struct Vector16<float> {
+  using type = float4;
+};
+template <>
+struct Vector16<double> {
+  using type = double2;
+};
+
+// Vectors each thread loads before it looks at any: independent loads in flight, where a loop
+// that tested each value before the next load would wait a memory latency per load.
+constexpr int kVectorsInFlight = 4;
+
+// Grid-stride over the field in 16-byte vectors (the scalar values before the first 16-byte
+// boundary and after the last whole vector take a thread each). A thread sees its indices in
+// increasing order and stops at its first non-finite value, then takes the smaller index with one
+// atomic, so a finite field (the usual case) costs reads only.
 template <typename T>
 __global__ void find_first_nonfinite(const T* __restrict__ values, unsigned long long count) {
   using Index = unsigned long long;
+  using Vector = typename Vector16<T>::type;
+  constexpr int kPer = int(sizeof(Vector) / sizeof(T));
+  const Index thread = Index(blockIdx.x) * blockDim.x + threadIdx.x, stride = Index(gridDim.x) * blockDim.x;
+  const Index head = min(count, Index((16 - reinterpret_cast<std::uintptr_t>(values) % 16) % 16 / sizeof(T)));
+  const Index vectors = (count - head) / kPer, tail = head + vectors * kPer;
   Index first = ULLONG_MAX;
-  const Index stride = Index(gridDim.x) * blockDim.x;
-  for (Index n = Index(blockIdx.x) * blockDim.x + threadIdx.x; n < count; n += stride)
-    if (!isfinite(values[n])) {
-      first = n;
-      break;  // later indices of this thread are larger
+  if (thread < head && !isfinite(values[thread])) first = thread;
+  const Vector* const v = reinterpret_cast<const Vector*>(values + head);
+  for (Index n = thread; first == ULLONG_MAX && n < vectors; n += kVectorsInFlight * stride) {
+    Vector loaded[kVectorsInFlight];
+#pragma unroll
+    for (int m = 0; m < kVectorsInFlight; ++m) {
+      const Index at = n + m * stride;
+      if (at < vectors) loaded[m] = v[at];
     }
+#pragma unroll
+    for (int m = 0; m < kVectorsInFlight; ++m) {
+      const Index at = n + m * stride;
+      const T* lanes = reinterpret_cast<const T*>(&loaded[m]);
+      for (int e = 0; e < kPer && first == ULLONG_MAX && at < vectors; ++e)
+        if (!isfinite(lanes[e])) first = head + at * kPer + e;
+    }
+  }
+  if (first == ULLONG_MAX && tail + thread < count && !isfinite(values[tail + thread])) first = tail + thread;
   if (first != ULLONG_MAX) atomicMin(&first_nonfinite_index, first);
 }
 

@@ -25,10 +25,13 @@ namespace heat {
 template <typename T>
 void copy_boundary_layer(const DeviceBuffer<T>& u, std::initializer_list<DeviceBuffer<T>*> fields, const Grid& g,
                          int r, bool poison) {
+  if (fields.size() > std::size_t(BoundaryTargets<T>::kMost)) throw RunError("too many fields for one boundary copy");
+  BoundaryTargets<T> targets{{}, 0};
   for (DeviceBuffer<T>* field : fields) {
     if (poison) poison_interior(*field, g, r);
-    copy_boundary_layer_only(u, *field, g, r);
+    targets.to[targets.count++] = field->get();
   }
+  copy_boundary_layer_to(u, targets, g, r);
   HEAT_CUDA_CHECK(cudaDeviceSynchronize());
 }
 

@@ -8,6 +8,13 @@
 #include <cstring>
 #include <limits>
 #include <regex>
+#include <vector>
+
+#if defined(HEAT_HAVE_CUDA)
+#include <cuda_runtime.h>
+
+#include "solver/cuda/nonfinite.cuh"
+#endif
 
 #include "solver/initial_conditions.hpp"
 #include "solver/registry.hpp"
@@ -135,6 +142,53 @@ TEST_P(FirstNonfinite, FindsTheFirstNanOrInfDouble) { expect_first_nonfinite_fou
 
 INSTANTIATE_TEST_SUITE_P(Registry, FirstNonfinite, ::testing::ValuesIn(default_registry().names()),
                          [](const auto& info) { return info.param; });
+
+#if defined(HEAT_HAVE_CUDA)
+// The search itself on device memory that starts anywhere (an adopted PyTorch view need not
+// start on 16 bytes): every alignment of the first value, lengths that leave 0 to 3 values after
+// the last whole vector, and non-finite values before, inside and after the vectors, each alone
+// and behind an earlier one. 2^22 values: more than one vector per thread on any GPU of fewer
+// than 4096 SMs.
+template <typename T>
+void expect_search_finds_first_at_every_alignment() {
+  constexpr std::size_t kPadding = 4, kLength = (std::size_t(1) << 22) + 3;
+  T* device = nullptr;
+  ASSERT_EQ(cudaMalloc(&device, (kPadding + kLength) * sizeof(T)), cudaSuccess);
+  std::vector<T> host(kPadding + kLength);
+  for (std::size_t n = 0; n < host.size(); ++n) host[n] = T(0.25) * T(n % 7) - T(1);
+  auto search = [&](const std::vector<T>& field, std::size_t offset, std::size_t count) {
+    EXPECT_EQ(cudaMemcpy(device, field.data(), field.size() * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    return first_nonfinite_on_device(device + offset, count);
+  };
+  for (std::size_t offset = 0; offset < kPadding; ++offset)
+    for (std::size_t count : {kLength, kLength - 1, kLength - 2, kLength - 3, std::size_t(5), std::size_t(1)}) {
+      // NaN just outside [offset, offset + count): not the search's to find.
+      std::vector<T> fenced = host;
+      if (offset > 0) fenced[offset - 1] = std::numeric_limits<T>::quiet_NaN();
+      if (offset + count < fenced.size()) fenced[offset + count] = std::numeric_limits<T>::quiet_NaN();
+      EXPECT_EQ(search(fenced, offset, count), -1) << "offset " << offset << ", count " << count;
+      for (std::size_t place : {std::size_t(0), std::size_t(1), count / 3, count / 2, 2 * count / 3, count - 1}) {
+        if (place >= count) continue;
+        std::vector<T> with = fenced;
+        with[offset + count - 1] = std::numeric_limits<T>::infinity();  // a later one, wherever `place` is
+        if (place + 3 < count) with[offset + place + 3] = -std::numeric_limits<T>::infinity();
+        with[offset + place] = std::numeric_limits<T>::quiet_NaN();
+        EXPECT_EQ(search(with, offset, count), (long long)place)
+            << "offset " << offset << ", count " << count << ", NaN at " << place;
+      }
+    }
+  ASSERT_EQ(cudaFree(device), cudaSuccess);
+}
+
+TEST(FirstNonfiniteOnDevice, FindsTheFirstAtEveryAlignmentAndLengthFloat) {
+  HEAT_REQUIRE_GPU();
+  expect_search_finds_first_at_every_alignment<float>();
+}
+TEST(FirstNonfiniteOnDevice, FindsTheFirstAtEveryAlignmentAndLengthDouble) {
+  HEAT_REQUIRE_GPU();
+  expect_search_finds_first_at_every_alignment<double>();
+}
+#endif
 
 // The time loop stops at the first check after the field went non-finite (kStepsBetweenFiniteChecks
 // steps in), not at the end.
