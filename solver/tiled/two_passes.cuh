@@ -11,9 +11,8 @@
 // ring's own neighbours); the first pass's plane b goes to one shared plane with a halo of r. z
 // neighbours stay in registers: `in` at the own columns (planes a-r..a+r) and at the ring points
 // (b-r..b+r) and the first pass at the own columns (b-r..b+r). As in one_pass.cuh, the z loop is
-// unrolled so that these
-// queues rotate by renaming, what global memory gives is loaded a plane ahead, and every access is
-// a 32-bit index from the block's first plane. Where rows have an even length, each own pair is
+// unrolled so that these queues rotate by renaming, what global memory gives is loaded a plane
+// ahead, and every access is a 32-bit index from the block's first plane. Where rows have an even length, each own pair is
 // loaded and stored as one vector access, which halves the own columns' load and store
 // instructions and their address arithmetic.
 #pragma once
