@@ -6,6 +6,7 @@
 
 #include "solver/cuda/cuda_check.cuh"
 #include "solver/cuda/nonfinite.cuh"
+#include "solver/cuda/vector_types.cuh"
 
 namespace heat {
 
@@ -14,18 +15,6 @@ namespace {
 // The answer lives in device memory of this module, so a check allocates nothing; checks block
 // until their answer is read, so one is enough.
 __device__ unsigned long long first_nonfinite_index;
-
-// 16-byte loads: four floats or two doubles.
-template <typename T>
-struct Vector16;
-template <>
-struct Vector16<float> {
-  using type = float4;
-};
-template <>
-struct Vector16<double> {
-  using type = double2;
-};
 
 // Vectors each thread loads before it looks at any: independent loads in flight, where a loop
 // that tested each value before the next load would wait a memory latency per load.
@@ -38,8 +27,8 @@ constexpr int kVectorsInFlight = 4;
 template <typename T>
 __global__ void find_first_nonfinite(const T* __restrict__ values, unsigned long long count) {
   using Index = unsigned long long;
-  using Vector = typename Vector16<T>::type;
-  constexpr int kPer = int(sizeof(Vector) / sizeof(T));
+  constexpr int kPer = int(16 / sizeof(T));  // values in one 16-byte load
+  using Vector = VectorOf<T, kPer>;
   const Index thread = Index(blockIdx.x) * blockDim.x + threadIdx.x, stride = Index(gridDim.x) * blockDim.x;
   const Index head = min(count, Index((16 - reinterpret_cast<std::uintptr_t>(values) % 16) % 16 / sizeof(T)));
   const Index vectors = (count - head) / kPer, tail = head + vectors * kPer;

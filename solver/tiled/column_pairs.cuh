@@ -6,22 +6,13 @@
 #pragma once
 
 #include "solver/cuda/cuda_backend.cuh"
+#include "solver/cuda/vector_types.cuh"
 #include "stencils/stencil.hpp"
 
 namespace heat {
 
 template <typename T>
-struct PairOf;
-template <>
-struct PairOf<float> {
-  using type = float2;
-};
-template <>
-struct PairOf<double> {
-  using type = double2;
-};
-template <typename T>
-using Pair = typename PairOf<T>::type;
+using Pair = VectorOf<T, 2>;
 
 // p must be aligned to a pair.
 template <typename T>

@@ -12,9 +12,9 @@
 // neighbours stay in registers: `in` at the own columns (planes a-r..a+r) and at the ring points
 // (b-r..b+r) and the first pass at the own columns (b-r..b+r). As in one_pass.cuh, the z loop is
 // unrolled so that these queues rotate by renaming, what global memory gives is loaded a plane
-// ahead, and every access is a 32-bit index from the block's first plane. Where rows have an even length, each own pair is
-// loaded and stored as one vector access, which halves the own columns' load and store
-// instructions and their address arithmetic.
+// ahead, and every access is a 32-bit index from the block's first plane. Where rows have an even
+// length, each own pair is loaded and stored as one vector access, which halves the own columns'
+// load and store instructions and their address arithmetic.
 #pragma once
 
 #include "solver/cuda/cuda_backend.cuh"
