@@ -10,7 +10,10 @@ fuzzer=$1 seeds=$2 work=$3 seconds=$4
 name=$(basename "$fuzzer")
 rm -rf "$work/artifacts-$name"
 mkdir -p "$work/corpus-$name" "$work/artifacts-$name"
-"$fuzzer" -fork=1 -ignore_crashes=1 -max_total_time="$seconds" -close_fd_mask=3 \
+# An input takes milliseconds; one that hangs (a loop in corrupt metadata) becomes a timeout input,
+# judged like a crash, instead of outliving CTest's limit (libFuzzer's default is 20 minutes).
+timeout=-timeout=10
+"$fuzzer" -fork=1 -ignore_crashes=1 -max_total_time="$seconds" -close_fd_mask=3 $timeout \
   -artifact_prefix="$work/artifacts-$name/" "$work/corpus-$name" "$seeds" >"$work/$name.log" 2>&1
 status=$?
 tail -n 3 "$work/$name.log"
@@ -22,17 +25,17 @@ replays=10000
 failed=0
 for input in "$work/artifacts-$name"/*; do
   [ -e "$input" ] || continue
-  report=$("$fuzzer" -runs=$replays "$input" 2>&1)
+  report=$("$fuzzer" -runs=$replays $timeout "$input" 2>&1)
   summary=$(printf '%s\n' "$report" | grep -m1 '^SUMMARY:')
   # Out of memory by the resident-set limit: the report's stack is libFuzzer's own. Replayed with a
   # small limit per allocation instead, the large allocation is reported where it is made.
   case "$summary" in
-    *out-of-memory*) report=$("$fuzzer" -runs=$replays -malloc_limit_mb=64 -rss_limit_mb=0 "$input" 2>&1) ;;
+    *out-of-memory*) report=$("$fuzzer" -runs=$replays $timeout -malloc_limit_mb=64 -rss_limit_mb=0 "$input" 2>&1) ;;
   esac
   # An abort with no sanitizer stack (glibc's "stack smashing detected" inside HDF5): gdb's
   # backtrace names the frames instead.
   if ! printf '%s\n' "$report" | grep -qE '^ *#[0-9]+ ' && command -v gdb >/dev/null; then
-    report=$(gdb -q -batch -ex run -ex bt --args "$fuzzer" -runs=$replays "$input" 2>&1)
+    report=$(gdb -q -batch -ex run -ex bt --args "$fuzzer" -runs=$replays $timeout "$input" 2>&1)
     summary=$(printf '%s\n' "$report" | grep -m1 -E '\*\*\* .* \*\*\*|signal SIG')
   fi
   # Whose fault: the innermost frame that is either HDF5's (or zlib's) or heatrk4's (namespace heat,
