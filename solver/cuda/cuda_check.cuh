@@ -30,4 +30,11 @@ namespace heat {
 
 namespace heat {
 constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// Blocks for a grid-stride loop over `count` items at `threads` a block: a thread per item where
+// that takes at most `most` blocks, else `most` blocks whose threads take several items each.
+constexpr unsigned grid_stride_blocks(unsigned long long count, int threads, unsigned long long most) {
+  const unsigned long long for_all = (count + threads - 1) / threads;
+  return unsigned(for_all < most ? for_all : most);
+}
 }  // namespace heat

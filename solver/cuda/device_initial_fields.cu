@@ -1,6 +1,5 @@
 // Built with -fmad=false (solver/CMakeLists.txt), as ../initial_conditions.cpp is built without FMA
 // contraction: the same formulas round the same way on both sides.
-#include <algorithm>
 
 #include "solver/cuda/cuda_check.cuh"
 #include "solver/cuda/device_buffer.cuh"
@@ -45,7 +44,7 @@ void fill(T* u, const Grid& whole, Planes planes, Point point) {
   const long long plane = (long long)whole.nx * whole.ny;
   const long long count = plane * planes.count;
   constexpr int kThreads = 256;
-  const int blocks = int(std::min<long long>((count + kThreads - 1) / kThreads, 1 << 16));
+  const unsigned blocks = grid_stride_blocks(count, kThreads, 1 << 16);
   fill_points<T><<<blocks, kThreads>>>(u, whole.nx, whole.ny, plane * planes.first, count, point);
   HEAT_CUDA_CHECK_LAUNCH();
   HEAT_CUDA_CHECK(cudaStreamSynchronize(0));

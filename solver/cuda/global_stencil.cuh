@@ -153,14 +153,14 @@ __global__ void copy_boundary_row_ends(GridDims d, int r, const T* from, Boundar
 template <typename T>
 void copy_boundary_layer_to(const DeviceBuffer<T>& from, const BoundaryTargets<T>& targets, const Grid& g, int r) {
   if (g.nx <= 2 * r || g.ny <= 2 * r || g.nz <= 2 * r) throw RunError("a grid without interior has no boundary layer to copy");
-  constexpr int kThreads = 256, kMostBlocks = 1 << 16;
+  constexpr int kThreads = 256;
+  constexpr long long kMostBlocksY = 65535;  // CUDA's limit on gridDim.y
   const long long whole_rows = 2LL * r * g.ny + 2LL * r * (g.nz - 2 * r);
-  const dim3 whole_blocks(unsigned(ceil_div(g.nx, kThreads)), unsigned(std::min<long long>(whole_rows, 65535)));
+  const dim3 whole_blocks(unsigned(ceil_div(g.nx, kThreads)), unsigned(std::min(whole_rows, kMostBlocksY)));
   copy_whole_boundary_rows<T><<<whole_blocks, kThreads>>>(grid_dims(g), r, from.get(), targets);
   HEAT_CUDA_CHECK_LAUNCH();
   const long long ends = (long long)(g.ny - 2 * r) * (g.nz - 2 * r) * 2 * r;
-  const unsigned end_blocks = unsigned(std::min<long long>((ends + kThreads - 1) / kThreads, kMostBlocks));
-  copy_boundary_row_ends<T><<<end_blocks, kThreads>>>(grid_dims(g), r, from.get(), targets);
+  copy_boundary_row_ends<T><<<grid_stride_blocks(ends, kThreads, 1 << 16), kThreads>>>(grid_dims(g), r, from.get(), targets);
   HEAT_CUDA_CHECK_LAUNCH();
 }
 

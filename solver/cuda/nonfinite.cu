@@ -1,6 +1,5 @@
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <climits>
 #include <cstdint>
 
@@ -67,8 +66,7 @@ void launch_search(const T* values, std::size_t count, cudaStream_t stream) {
   void* answer = nullptr;
   HEAT_CUDA_CHECK(cudaGetSymbolAddress(&answer, first_nonfinite_index));
   HEAT_CUDA_CHECK(cudaMemsetAsync(answer, 0xff, sizeof(unsigned long long), stream));
-  const std::size_t blocks_for_all = (count + kThreads - 1) / kThreads;
-  const int blocks = int(std::min<std::size_t>(blocks_for_all, std::size_t(multiprocessors) * kBlocksPerMultiprocessor));
+  const unsigned blocks = grid_stride_blocks(count, kThreads, unsigned(multiprocessors) * kBlocksPerMultiprocessor);
   find_first_nonfinite<<<blocks, kThreads, 0, stream>>>(values, count);
   HEAT_CUDA_CHECK_LAUNCH();
 }
