@@ -93,11 +93,8 @@ std::string resolve_backend(const RunOptions& o, std::string& note) {
     return "cpu";
   }
   const BackendEntry* entry = registry.find(o.backend);
-  if (!entry) {
-    std::string names;
-    for (const auto& n : registry.names()) names += (names.empty() ? "" : ", ") + n;
-    throw InputError("--backend " + o.backend + " is unknown: this build has " + names + " and auto");
-  }
+  if (!entry)
+    throw InputError("--backend " + o.backend + " is unknown: this build has " + registry.names_text() + " and auto");
   if (entry->uses_cuda) {
     const GpuInfo gpu = query_gpu(o.device);
     if (!gpu.available)
@@ -269,7 +266,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   dt->each([&o](const std::string&) { o.dt_given = true; });
   app.add_flag("--allow-unstable", o.allow_unstable, "run with a cfl above RK4's stability limit");
   app.add_option("--precision", o.precision, "float or double")->capture_default_str();
-  app.add_option("--backend", o.backend, "cpu, naive, reuse, tiled or auto (see: heatrk4 backends)")
+  app.add_option("--backend", o.backend, default_registry().names_text() + " or auto (see: heatrk4 backends)")
       ->capture_default_str();
   app.add_option("--device", o.device, "CUDA device ordinal (under mpirun each rank takes its node-local rank's)")
       ->capture_default_str();

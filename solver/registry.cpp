@@ -21,6 +21,12 @@ std::vector<std::string> BackendRegistry::names() const {
   return out;
 }
 
+std::string BackendRegistry::names_text() const {
+  std::string text;
+  for (const auto& e : entries_) text += (text.empty() ? "" : ", ") + e.name;
+  return text;
+}
+
 const BackendRegistry& default_registry() {
   static const BackendRegistry registry = [] {
     BackendRegistry r;

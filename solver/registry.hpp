@@ -15,6 +15,8 @@ class BackendRegistry {
   const BackendEntry* find(const std::string& name) const;
   const std::vector<BackendEntry>& entries() const { return entries_; }
   std::vector<std::string> names() const;
+  // "cpu, cpu_reference, naive, ...": the names as help texts and messages list them.
+  std::string names_text() const;
 
  private:
   std::vector<BackendEntry> entries_;
