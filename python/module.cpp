@@ -2,7 +2,9 @@
 // command line gives for exit 2 (InputError), a failure while running is RuntimeError (RunError).
 #include <pybind11/pybind11.h>
 
+#include "python/arguments.hpp"
 #include "python/bindings.hpp"
+#include "python/fork_safety.hpp"
 #include "solver/cuda/gpu_info.hpp"
 #include "solver/errors.hpp"
 
@@ -30,6 +32,10 @@ leaves it as it was. A CUDA array is stepped in place: a blow-up (RuntimeError) 
 stepped, NaN or Inf included; after a CUDA error the device is unusable for every library.
 The GIL is released while it computes. For a CUDA array the backend (its scratch fields on the
 device) is kept for the next call of the same problem; release() gives that memory back.)";
+
+constexpr const char* kGpuDoc = R"(What heatrk4.gpu(device) found: true where the CUDA backends can run on
+that device (`if heatrk4.gpu():` picks a GPU backend only where one works); .available, .device,
+.name, .free_bytes, and .reason, why they cannot where they cannot.)";
 
 constexpr const char* kRunDoc = R"(run(**options) -> dict
 
@@ -70,35 +76,39 @@ PYBIND11_MODULE(heatrk4, m) {
   });
   m.def(
       "step",
-      [](py::object u, py::object dt, py::object cfl, double alpha, py::object h, int steps, int order,
-         const std::string& backend, py::object device, bool allow_unstable) {
-        StepArguments s{dt, cfl, h, device, alpha, steps, order, backend, allow_unstable};
+      [](py::object u, py::object dt, py::object cfl, py::object alpha, py::object h, py::object steps, py::object order,
+         py::object backend, py::object device, py::object allow_unstable) {
+        StepArguments s{dt, cfl, alpha, h, steps, order, backend, device, allow_unstable};
         heat::python::step(std::move(u), s);
       },
       py::arg("u"), py::kw_only(), py::arg("dt") = py::none(), py::arg("cfl") = py::none(), py::arg("alpha") = 1.0,
       py::arg("h") = py::none(), py::arg("steps") = 1, py::arg("order") = 8, py::arg("backend") = "auto",
       py::arg("device") = py::none(), py::arg("allow_unstable") = false, kStepDoc);
+  m.attr("__version__") = HEATRK4_VERSION;  // project()'s VERSION, as `heatrk4 --version` prints it
+  heat::python::note_forks();
+  py::class_<heat::GpuInfo>(m, "Gpu", kGpuDoc)
+      .def("__bool__", [](const heat::GpuInfo& g) { return g.available; })
+      .def_readonly("available", &heat::GpuInfo::available)
+      .def_readonly("device", &heat::GpuInfo::device)
+      .def_readonly("name", &heat::GpuInfo::name)
+      .def_readonly("reason", &heat::GpuInfo::reason)
+      .def_readonly("free_bytes", &heat::GpuInfo::free_bytes)
+      .def("__repr__", [](const heat::GpuInfo& g) {
+        return g.available ? "heatrk4.Gpu(device " + std::to_string(g.device) + ": " + g.name + ")"
+                           : "heatrk4.Gpu(none: " + g.reason + ")";
+      });
   m.def(
-      "gpu",
-      [](int device) {
-        const heat::GpuInfo info = heat::query_gpu(device);
-        py::dict out;
-        out["available"] = info.available;
-        out["name"] = info.name;
-        out["reason"] = info.reason;
-        out["free_bytes"] = info.free_bytes;
-        return out;
-      },
+      "gpu", [](py::object device) { return heat::query_gpu(heat::python::int_argument(device, "device")); },
       py::arg("device") = 0,
-      "gpu(device=0) -> dict: whether the CUDA backends can run on that device (as `heatrk4 backends` says), "
-      "its name, or the reason they cannot");
+      "gpu(device=0) -> Gpu: true where the CUDA backends can run on that device (as `heatrk4 backends` says); "
+      "its .name, .free_bytes, or the .reason they cannot");
   m.def("release", &heat::python::release_cached_backend,
         "release(): gives back the GPU memory that step() keeps between calls of the same problem "
         "(a CUDA backend's scratch fields); the next step() makes them again");
   // Before the interpreter's finalisation, while the CUDA runtime still has its context.
   py::module_::import("atexit").attr("register")(py::cpp_function(&heat::python::release_cached_backend));
   m.def("run", &heat::python::run, kRunDoc);
-  m.def("read", &heat::python::read, py::arg("path"), py::arg("array") = "u", kReadDoc);
+  m.def("read", &heat::python::read, py::arg("path"), py::arg("array") = py::str("u"), kReadDoc);
   m.def("compare", &heat::python::compare, py::arg("a"), py::arg("b"), py::arg("rtol") = py::none(),
         py::arg("atol") = py::none(), kCompareDoc);
 }

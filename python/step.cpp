@@ -5,7 +5,9 @@
 // resident field where it lives (Backend::adopt_device_field).
 #include <pybind11/numpy.h>
 
+#include <algorithm>
 #include <climits>
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -14,10 +16,15 @@
 #include <string>
 #include <tuple>
 
+#include "apps/rank_backend.hpp"
 #include "apps/run_checks.hpp"
 #include "apps/run_options.hpp"
+#include "python/arguments.hpp"
 #include "python/bindings.hpp"
+#include "python/buffer_claims.hpp"
 #include "python/device_arrays.hpp"
+#include "python/fork_safety.hpp"
+#include "python/interrupts.hpp"
 #include "solver/errors.hpp"
 #include "solver/registry.hpp"
 #include "solver/time_loop.hpp"
@@ -138,32 +145,38 @@ ArrayArgument describe_array(py::handle u) {
                    "for a CPU PyTorch tensor pass u.numpy()");
 }
 
+// h: one spacing or three, (hx, hy, hz).
+void set_spacing(RunOptions& o, const py::object& h) {
+  const bool sequence = py::isinstance<py::sequence>(h) && !py::isinstance<py::str>(h) && !py::isinstance<py::bytes>(h);
+  if (!sequence) {
+    o.h = real_argument(h, "h");
+    o.h_given = true;
+    return;
+  }
+  const auto spacings = h.cast<py::sequence>();
+  if (spacings.size() != 3) throw InputError("h = " + text_of(h) + ": give one spacing or three, (hx, hy, hz)");
+  o.hx = real_argument(spacings[0], "h[0]"), o.hy = real_argument(spacings[1], "h[1]");
+  o.hz = real_argument(spacings[2], "h[2]");
+  o.hx_given = o.hy_given = o.hz_given = true;
+}
+
 // The command line's options for this call: the array gives the grid and the precision.
 RunOptions run_options_for(const ArrayArgument& a, const StepArguments& s) {
   RunOptions o;
   o.nx = a.nx, o.ny = a.ny, o.nz = a.nz;
   o.nx_given = o.ny_given = o.nz_given = true;
-  if (!s.h.is_none()) {
-    if (py::isinstance<py::sequence>(s.h)) {
-      const auto h = s.h.cast<py::sequence>();
-      if (h.size() != 3) throw InputError("h = " + text_of(s.h) + ": give one spacing or three, (hx, hy, hz)");
-      o.hx = h[0].cast<double>(), o.hy = h[1].cast<double>(), o.hz = h[2].cast<double>();
-      o.hx_given = o.hy_given = o.hz_given = true;
-    } else {
-      o.h = s.h.cast<double>();
-      o.h_given = true;
-    }
-  }
-  if (!s.dt.is_none()) o.dt = s.dt.cast<double>(), o.dt_given = true;
-  if (!s.cfl.is_none()) o.cfl = s.cfl.cast<double>(), o.cfl_given = true;
-  o.alpha = s.alpha;
-  o.order = s.order;
-  o.steps = s.steps;
-  o.allow_unstable = s.allow_unstable;
+  if (!s.h.is_none()) set_spacing(o, s.h);
+  if (!s.dt.is_none()) o.dt = real_argument(s.dt, "dt"), o.dt_given = true;
+  if (!s.cfl.is_none()) o.cfl = real_argument(s.cfl, "cfl"), o.cfl_given = true;
+  o.alpha = real_argument(s.alpha, "alpha");
+  o.order = int_argument(s.order, "order");
+  o.steps = int_argument(s.steps, "steps");
+  o.allow_unstable = bool_argument(s.allow_unstable, "allow_unstable");
   o.precision = precision_name(a.precision);
+  const std::string backend = text_argument(s.backend, "backend");
   // auto: where the array lives (a NumPy array on the cpu backend, a CUDA array on tiled).
-  o.backend = s.backend == "auto" ? (a.on_device ? "tiled" : "cpu") : s.backend;
-  o.device = a.on_device ? a.device : (s.device.is_none() ? 0 : s.device.cast<int>());
+  o.backend = backend == "auto" ? (a.on_device ? "tiled" : "cpu") : backend;
+  o.device = a.on_device ? a.device : (s.device.is_none() ? 0 : int_argument(s.device, "device"));
   o.format = "none";
   return o;
 }
@@ -173,7 +186,7 @@ void require_backend_fits_array(const ArrayArgument& a, const StepArguments& s, 
     throw InputError("backend '" + entry.name + "' steps host memory but u is a CUDA array on device " +
                      std::to_string(a.device) + ": use backend 'auto', 'tiled', 'reuse' or 'naive', or pass a NumPy array");
   if (!s.device.is_none()) {
-    const int device = s.device.cast<int>();
+    const int device = int_argument(s.device, "device");
     if (!entry.uses_cuda)
       throw InputError("device=" + std::to_string(device) + " picks the GPU of a CUDA backend, but backend '" +
                        entry.name + "' runs on the host: leave device out");
@@ -183,17 +196,21 @@ void require_backend_fits_array(const ArrayArgument& a, const StepArguments& s, 
   }
 }
 
-// Host memory: the array is written only once every step is done and the result is finite, so a
-// failure leaves it as it was.
+// Host memory, through the run's time loop: the array is written only once every step is done
+// and the result is finite, so a failure or a stop (Ctrl-C) leaves it as it was.
 template <typename T>
-void step_host_array(const ArrayArgument& a, const RunPlan& plan, const BackendEntry& entry) {
-  const Grid& g = plan.problem.grid;
-  Field<T> u = Field<T>::uninitialized(g);
+void step_host_array(const ArrayArgument& a, const RunPlan& plan, const BackendEntry& entry, PendingSignals& signals) {
+  Field<T> u = Field<T>::uninitialized(plan.problem.grid);
   std::memcpy(u.data(), a.data, u.size() * sizeof(T));
   std::unique_ptr<Backend<T>> backend = entry.make<T>(plan.problem, plan.backend_options);
-  backend->upload(u);
-  backend->step(plan.steps);
-  require_finite(backend->download_finding_nonfinite(u), g.nx, g.ny, 0, 0, 0, plan.steps);
+  LoopSchedule schedule;
+  schedule.snapshot_buffers = 0;
+  LoopCallbacks<T> callbacks;
+  callbacks.end_chunk = [&signals](ChunkEnd end) {
+    if (signals.raised()) end.stop_signal = SIGINT;
+    return end;
+  };
+  if (run_time_loop(*backend, u, plan.steps, schedule, callbacks).stop_signal) return;
   std::memcpy(a.data, u.data(), u.size() * sizeof(T));
 }
 
@@ -245,7 +262,7 @@ std::string backend_key(const RunPlan& plan, const ArrayArgument& a) {
 // array is then fully stepped and holds the NaN or Inf) or a CUDA error (the device's context is
 // then unusable for the caller's library as for heatrk4).
 template <typename T>
-void step_device_array(const ArrayArgument& a, RunPlan plan, const BackendEntry& entry) {
+void step_device_array(const ArrayArgument& a, RunPlan plan, const BackendEntry& entry, PendingSignals& signals) {
   const CurrentDevice on(a.device);
   plan.backend_options.device = a.device;
   plan.backend_options.field_in_caller_memory = true;
@@ -255,8 +272,17 @@ void step_device_array(const ArrayArgument& a, RunPlan plan, const BackendEntry&
     Backend<T>& backend = cache.get<T>(backend_key(plan, a), plan, entry);
     wait_for_caller_stream(a.stream);
     backend.adopt_device_field(static_cast<T*>(a.data));
-    backend.step(plan.steps);
+    // In chunks, with Python's signal handlers between them: a stop (Ctrl-C) leaves the array
+    // holding the field of the last chunk's end, a whole number of steps.
+    bool stopped = false;
+    for (int done = 0; done < plan.steps && !stopped;) {
+      const int chunk = std::min(kStepsBetweenFiniteChecks, plan.steps - done);
+      backend.step(chunk);
+      done += chunk;
+      stopped = done < plan.steps && signals.raised();
+    }
     backend.release_device_field();
+    if (stopped) return;
     require_finite(backend.first_nonfinite(), plan.problem.grid.nx, plan.problem.grid.ny, 0, 0, 0, plan.steps);
   } catch (...) {
     cache.release();  // a backend that failed is not trusted with the next call
@@ -265,14 +291,16 @@ void step_device_array(const ArrayArgument& a, RunPlan plan, const BackendEntry&
 }
 
 template <typename T>
-void step_array(const ArrayArgument& a, const RunPlan& plan, const BackendEntry& entry) {
-  if (a.on_device) step_device_array<T>(a, plan, entry);
-  else step_host_array<T>(a, plan, entry);
+void step_array(const ArrayArgument& a, const RunPlan& plan, const BackendEntry& entry, PendingSignals& signals) {
+  if (a.on_device) step_device_array<T>(a, plan, entry, signals);
+  else step_host_array<T>(a, plan, entry, signals);
 }
 
 }  // namespace
 
 void release_cached_backend() {
+  // A step that holds the cache takes the GIL between its chunks: wait for it without the GIL.
+  const py::gil_scoped_release waiting;
   BackendCache& cache = backend_cache();
   const std::lock_guard<std::mutex> one_at_a_time(cache.mutex());
   cache.release();
@@ -284,9 +312,22 @@ void step(py::object u, const StepArguments& s) {
   require_usable_derived_values(plan);
   const BackendEntry* entry = default_registry().find(plan.backend);
   require_backend_fits_array(a, s, *entry);
-  const py::gil_scoped_release computing;
-  if (a.precision == Precision::Float) step_array<float>(a, plan, *entry);
-  else step_array<double>(a, plan, *entry);
+  const Grid& g = plan.problem.grid;
+  if (!a.on_device) {
+    const Slab whole = decompose(g, plan.problem.order, 1, 0, ghost_scheme_of(*entry));
+    require_host_bytes(host_bytes_needed(plan, *entry, whole, true), 1, "heatrk4.step", "use a smaller grid");
+  }
+  PendingSignals signals;
+  {
+    const py::gil_scoped_release computing;
+    const std::size_t value = a.precision == Precision::Float ? sizeof(float) : sizeof(double);
+    const BufferClaim one_step_at_a_time(a.data, g.points() * value);
+    run_where_openmp_works([&] {
+      if (a.precision == Precision::Float) step_array<float>(a, plan, *entry, signals);
+      else step_array<double>(a, plan, *entry, signals);
+    });
+  }
+  signals.raise_if_any();
 }
 
 }  // namespace heat::python

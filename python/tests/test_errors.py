@@ -76,7 +76,7 @@ class StepRefuses(unittest.TestCase):
         self.assertIn("device=0", self.refused(random_field(), device=0, backend="cpu"))
 
     def test_cuda_backend_without_a_gpu(self):
-        if heatrk4.gpu()["available"]:
+        if heatrk4.gpu():
             self.skipTest("this machine has a GPU (test_gpu steps NumPy arrays on the CUDA backends)")
         for backend in ("tiled", "naive", "reuse"):
             with self.subTest(backend=backend):
