@@ -26,9 +26,13 @@ h: one spacing or (hx, hy, hz); default 1/(n-1) per axis, a unit cube. dt or cfl
 tiled for a CUDA array), cpu, cpu_reference, naive, reuse or tiled; a NumPy array on a CUDA
 backend is uploaded to device `device` (default 0) and downloaded.
 
-Raises ValueError for bad input (before any work) and RuntimeError for a failure while running.
-A NumPy array is written only when every step is done and the field is finite, so a failed call
-leaves it as it was. A CUDA array is stepped in place: a blow-up (RuntimeError) leaves it fully
+Raises TypeError for an argument of the wrong type (naming it, its value and what is accepted),
+ValueError for bad input (before any work: the command line's message, a grid larger than the
+host's memory included) and RuntimeError for a failure while running. Ctrl-C stops it between
+chunks of steps with KeyboardInterrupt. A NumPy array is written only when every step is done and
+the field is finite, so a failed or interrupted call leaves it as it was (an interrupted CUDA
+array holds the field after the last whole chunk, up to 16 steps); steps of the same array from
+several threads take turns. A CUDA array is stepped in place: a blow-up (RuntimeError) leaves it fully
 stepped, NaN or Inf included; after a CUDA error the device is unusable for every library.
 The GIL is released while it computes. For a CUDA array the backend (its scratch fields on the
 device) is kept for the next call of the same problem; release() gives that memory back.)";
@@ -41,23 +45,28 @@ constexpr const char* kRunDoc = R"(run(**options) -> dict
 
 The command line's run: each keyword is a run option with '_' for '-' (n=64, init_file="a.hdf",
 output_every=5, check=True, modes=(1, 2, 1)), checked as the command line checks it, snapshots
-and all. Returns the --json summary as a dict (a failed --check is reported in it, not raised).
-ValueError: what the command line refuses with exit 2; RuntimeError: a failure while running
-(exit 3). KeyboardInterrupt: a Ctrl-C stopped the run after a chunk of steps.)";
+and all; paths may be str, bytes or os.PathLike, a flag takes True or False, None leaves an
+option out. Returns the run's report as a dict, the --json summary's contents (a failed --check
+is reported in it, not raised). TypeError: a value of the wrong type for its option; ValueError:
+an unknown keyword, help= (`heatrk4 --help` lists the options), or what the command line refuses
+with exit 2; RuntimeError: a failure while running (exit 3). KeyboardInterrupt: a Ctrl-C stopped
+the run after a chunk of steps.)";
 
 constexpr const char* kReadDoc = R"(read(path, array="u") -> dict
 
-A VTKHDF snapshot's point array as a NumPy array of its stored precision, shape (nz, ny, nx),
-under the array's name, with "step" and "time" (None for a file that is not heatrk4's), "h"
-(hx, hy, hz) and "settings" (order, precision, alpha, dt, cfl, command_line: those the file
-records). A distributed run's snapshot is checked for its slab files, as a restart checks it.)";
+A VTKHDF snapshot's point array (path: str, bytes or os.PathLike) as a NumPy array of its stored
+precision, shape (nz, ny, nx), under the array's name, with "step" and "time" (None for a file
+that is not heatrk4's), "h" (hx, hy, hz) and "settings" (order, precision, alpha, dt, cfl,
+command_line: those the file records). A distributed run's snapshot is checked for its slab
+files, as a restart checks it.)";
 
 constexpr const char* kCompareDoc = R"(compare(a, b, rtol=None, atol=None) -> dict
 
-What `heatrk4 compare A B` prints: every point array of two VTKHDF files point by point, b the
-reference, |a - b| <= atol + rtol*|b| (defaults 1e-6 when either file is float, else 1e-12).
-Returns {"agree", "grid", "a", "b", "arrays": {name: norms, failures, first_failures...},
-"only_in_a", "only_in_b"}. ValueError: unreadable files or different grids.)";
+What `heatrk4 compare A B` prints: every point array of two VTKHDF files (str, bytes or
+os.PathLike) point by point, b the reference, |a - b| <= atol + rtol*|b| (defaults 1e-6 when
+either file is float, else 1e-12). Returns {"agree", "grid", "a", "b", "arrays": {name: norms,
+failures, first_failures...}, "only_in_a", "only_in_b"}. ValueError: unreadable files or
+different grids.)";
 
 }  // namespace
 
