@@ -14,7 +14,9 @@ namespace heat::python {
 void note_forks();
 
 // Runs `work` (which may use OpenMP) on this thread, or, on the thread that forked this process,
-// on a new thread; its exception, if any, is rethrown here. Called without the GIL.
-void run_where_openmp_works(const std::function<void()>& work);
+// on a new thread, calling `while_waiting` (if given) on this thread about every 50 ms until it
+// ends (Python runs signal handlers on its main thread only: the waiting thread runs them);
+// work's exception, if any, is rethrown here. Called without the GIL.
+void run_where_openmp_works(const std::function<void()>& work, const std::function<void()>& while_waiting = {});
 
 }  // namespace heat::python

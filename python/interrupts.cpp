@@ -15,10 +15,12 @@ PendingSignals::~PendingSignals() {
 }
 
 bool PendingSignals::raised() {
-  if (type_) return true;
+  if (raised_.load()) return true;
   const py::gil_scoped_acquire python;
+  if (type_) return true;
   if (PyErr_CheckSignals() == 0) return false;
   PyErr_Fetch(&type_, &value_, &traceback_);
+  raised_.store(true);
   return true;
 }
 

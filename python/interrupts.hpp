@@ -6,6 +6,8 @@
 
 #include <Python.h>
 
+#include <atomic>
+
 namespace heat::python {
 
 class PendingSignals {
@@ -15,13 +17,15 @@ class PendingSignals {
   PendingSignals(const PendingSignals&) = delete;
   PendingSignals& operator=(const PendingSignals&) = delete;
 
-  // Without the GIL: runs Python's pending signal handlers; true once one has raised.
+  // Without the GIL, from any thread: runs Python's pending signal handlers (where this is the
+  // main thread); true once one has raised, on whichever thread ran it.
   bool raised();
   // With the GIL: raises that exception (py::error_already_set), if there is one.
   void raise_if_any();
 
  private:
-  PyObject *type_ = nullptr, *value_ = nullptr, *traceback_ = nullptr;
+  std::atomic<bool> raised_{false};
+  PyObject *type_ = nullptr, *value_ = nullptr, *traceback_ = nullptr;  // read and written with the GIL
 };
 
 }  // namespace heat::python

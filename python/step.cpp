@@ -206,10 +206,12 @@ void step(py::object u, const StepArguments& s) {
     const py::gil_scoped_release computing;
     const std::size_t value = a.precision == Precision::Float ? sizeof(float) : sizeof(double);
     const BufferClaim one_step_at_a_time(a.data, g.points() * value);
-    run_where_openmp_works([&] {
-      if (a.precision == Precision::Float) step_array<float>(a, plan, *entry, signals);
-      else step_array<double>(a, plan, *entry, signals);
-    });
+    run_where_openmp_works(
+        [&] {
+          if (a.precision == Precision::Float) step_array<float>(a, plan, *entry, signals);
+          else step_array<double>(a, plan, *entry, signals);
+        },
+        [&] { signals.raised(); });
   }
   signals.raise_if_any();
 }

@@ -9,6 +9,7 @@ import os
 os.environ["OMP_NUM_THREADS"] = "2"
 
 import multiprocessing  # noqa: E402
+import queue  # noqa: E402
 import signal  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -97,6 +98,36 @@ class CtrlC(unittest.TestCase):
             child.kill()
             child.wait()
         self.assertEqual(out.strip(), "interrupted unchanged")
+
+
+def _interrupted_step(started, result):
+    u = np.random.default_rng(1).standard_normal((64, 64, 64))
+    before = u.copy()
+    started.set()
+    try:
+        heatrk4.step(u, steps=100000)
+        result.put("finished")
+    except KeyboardInterrupt:
+        result.put("interrupted " + ("unchanged" if np.array_equal(u, before) else "changed"))
+
+
+class CtrlCInAForkedChild(unittest.TestCase):
+    def test_sigint_stops_a_forked_childs_step(self):
+        stepped(1)  # the parent's OpenMP threads, which the child's step must do without
+        context = multiprocessing.get_context("fork")
+        started, result = context.Event(), context.Queue()
+        child = context.Process(target=_interrupted_step, args=(started, result))
+        child.start()
+        try:
+            self.assertTrue(started.wait(TIMEOUT_S), "the child did not start its step")
+            time.sleep(1)
+            os.kill(child.pid, signal.SIGINT)
+            self.assertEqual(result.get(timeout=TIMEOUT_S), "interrupted unchanged")
+        except queue.Empty:
+            self.fail(f"the forked child's step went on for {TIMEOUT_S} s after SIGINT")
+        finally:
+            child.kill()
+            child.join()
 
 
 class TwoThreadsOneArray(unittest.TestCase):
