@@ -40,14 +40,15 @@ int print_help(const CLI::App& app, const CLI::Error& e) {
 
 }  // namespace
 
-void build_command_line(CLI::App& app, CommandAction& action) {
+void build_command_line(CLI::App& app, CommandAction& action, RunReport* run_report) {
   app.name("heatrk4");
   app.description("heatrk4: the 3D heat equation, RK4 in time, cpu and CUDA backends");
   // --help only: CLI11 2.4 would refuse --h (the grid spacing) beside a -h help flag.
   app.set_help_flag("--help", "print this help and exit (also -h)");
   app.footer(kHelpFooter);
+  app.set_version_flag("--version", std::string("heatrk4 ") + HEATRK4_VERSION, "print heatrk4's version and exit");
   app.require_subcommand(0, 1);
-  add_run_command(app, action);
+  add_run_command(app, action, run_report);
   add_backends_command(app, action);
   add_verify_command(app, action);
   add_compare_command(app, action);
@@ -84,6 +85,8 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const
     return ranks.is_root() ? print_help(app, e) : exit_code::ok;
   } catch (const CLI::CallForAllHelp& e) {
     return ranks.is_root() ? app.exit(e) : exit_code::ok;
+  } catch (const CLI::CallForVersion& e) {
+    return ranks.is_root() ? app.exit(e) : exit_code::ok;
   } catch (const CLI::ParseError& e) {
     if (ranks.is_root()) app.exit(e);  // prints CLI11's message naming the option
     return exit_code::bad_input;
@@ -111,10 +114,10 @@ int run_command_line(int argc, const char* const* argv) {
   }
 }
 
-int run_command_line_or_throw(const std::vector<std::string>& args) {
+int run_command_line_or_throw(const std::vector<std::string>& args, RunReport* run_report) {
   CLI::App app;
   CommandAction action;
-  build_command_line(app, action);
+  build_command_line(app, action, run_report);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
   try {
     app.parse(reversed);

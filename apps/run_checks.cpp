@@ -9,6 +9,7 @@
 #include "io/output_paths.hpp"
 #include "solver/errors.hpp"
 #include "solver/number_text.hpp"
+#include "solver/registry.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {
@@ -93,6 +94,21 @@ std::size_t available_host_bytes() {
 }
 
 }  // namespace
+
+std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, bool root) {
+  const std::size_t n = plan.problem.grid.points();
+  Problem box_problem = plan.problem;
+  box_problem.grid = slab.box_grid(plan.problem.grid);
+  const std::size_t box = box_problem.grid.points();
+  const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  std::size_t bytes = box * value;
+  if (plan.output_every > 0) bytes += std::size_t(plan.snapshot_buffers) * box * value;
+  if (plan.init.kind == InitKind::File) bytes += n * (sizeof(double) + value);
+  if (!entry.uses_cuda) bytes += entry.working_bytes(box_problem, value);
+  if (plan.check && root)
+    bytes += n * (value + sizeof(double)) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
+  return bytes;
+}
 
 void require_host_bytes(std::size_t bytes, int ranks_on_node, const std::string& who, const std::string& fix) {
   const std::size_t have = available_host_bytes() / std::size_t(ranks_on_node);

@@ -8,6 +8,8 @@
 
 #include "apps/run_options.hpp"
 #include "io/output_lock.hpp"
+#include "solver/distributed/decomposition.hpp"
+#include "solver/registry.hpp"
 
 namespace heat {
 
@@ -24,6 +26,11 @@ void require_usable_derived_values(const RunPlan& plan);
 // that directory, continuing its series. `options` are the run's, a restart's implications filled in.
 OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& app, const RunOptions& options,
                                                 bool hold_directory);
+
+// Host memory one rank needs: its box of the field, the snapshot buffers, the cpu backend's
+// working arrays when it runs on the host, a file's values (read whole, held in double), and for
+// --check on rank 0 (`root`) the whole field gathered and the double reference's.
+std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, bool root);
 
 // Throws InputError when `bytes`, what `who` needs of host memory on this rank, is more than this
 // rank's share of what the node has available (MemAvailable over `ranks_on_node`); `fix` says how

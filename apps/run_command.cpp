@@ -27,25 +27,7 @@
 namespace heat {
 namespace {
 
-// Host memory one rank needs: its box of the field, the snapshot buffers, the cpu backend's
-// working arrays when it runs on the host, a file's values (read whole, held in double), and for
-// --check on rank 0 the whole field gathered and the double reference's. The ranks of one node
-// share its memory: each asks for its part of what is available.
-std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, bool root) {
-  const std::size_t n = plan.problem.grid.points();
-  Problem box_problem = plan.problem;
-  box_problem.grid = slab.box_grid(plan.problem.grid);
-  const std::size_t box = box_problem.grid.points();
-  const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
-  std::size_t bytes = box * value;
-  if (plan.output_every > 0) bytes += std::size_t(plan.snapshot_buffers) * box * value;
-  if (plan.init.kind == InitKind::File) bytes += n * (sizeof(double) + value);
-  if (!entry.uses_cuda) bytes += entry.working_bytes(box_problem, value);
-  if (plan.check && root)
-    bytes += n * (value + sizeof(double)) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
-  return bytes;
-}
-
+// The ranks of one node share its memory: each asks for its part of what is available.
 void require_host_memory(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, const Ranks& ranks) {
   require_host_bytes(host_bytes_needed(plan, entry, slab, ranks.is_root()), ranks.local_size(), "this run",
                      std::string("use a smaller grid") + (plan.check ? " or drop --check" : ""));
@@ -157,7 +139,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   return mismatch ? exit_code::mismatch : exit_code::ok;
 }
 
-int run(const CLI::App& app, const RunOptions& given) {
+int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
   const Ranks& ranks = process_ranks();
   const StopSignalScope stop_signals;  // from here a signal stops the run between chunks of steps
   RunReport report;
@@ -201,19 +183,21 @@ int run(const CLI::App& app, const RunOptions& given) {
   report.backend_on_host = !entry->uses_cuda;
   clock.mark("device_query");
 
-  return plan.precision == Precision::Float ? execute<float>(report, *entry, loaded, slab, clock)
-                                            : execute<double>(report, *entry, loaded, slab, clock);
+  const int code = plan.precision == Precision::Float ? execute<float>(report, *entry, loaded, slab, clock)
+                                                      : execute<double>(report, *entry, loaded, slab, clock);
+  if (report_out) *report_out = report;
+  return code;
 }
 
 }  // namespace
 
-void add_run_command(CLI::App& app, CommandAction& action) {
+void add_run_command(CLI::App& app, CommandAction& action, RunReport* report_out) {
   auto options = std::make_shared<RunOptions>();
   add_run_options(app, *options);
   // run is the default: the top-level callback fires after parsing; a subcommand's own
   // callback runs first and sets the action, so only set it when none was chosen.
-  app.callback([&app, &action, options] {
-    if (!action) action = [&app, options] { return run(app, *options); };
+  app.callback([&app, &action, options, report_out] {
+    if (!action) action = [&app, options, report_out] { return run(app, *options, report_out); };
   });
   app.add_subcommand("run", "run a simulation (the default; the options above apply)")->fallthrough();
 }

@@ -55,7 +55,7 @@ void print_summary(const RunReport& r) {
   std::fflush(stdout);
 }
 
-void write_json_summary(const RunReport& r, const std::string& path) {
+std::string json_summary(const RunReport& r) {
   const Problem& p = r.plan.problem;
   JsonObject problem;
   problem.add("nx", p.grid.nx).add("ny", p.grid.ny).add("nz", p.grid.nz);
@@ -91,6 +91,10 @@ void write_json_summary(const RunReport& r, const std::string& path) {
     root.add("check", check);
   }
   root.add("files", r.files);
+  return root.str();
+}
+
+void write_json_summary(const RunReport& r, const std::string& path) {
   // Its directory may be the --output directory, which exists only once a snapshot was written.
   const std::filesystem::path directory = std::filesystem::path(path).parent_path();
   std::error_code ec;
@@ -102,7 +106,7 @@ void write_json_summary(const RunReport& r, const std::string& path) {
   std::string target = path;
   if (std::filesystem::is_symlink(path, ec) && std::filesystem::exists(path, ec))
     target = std::filesystem::canonical(path, ec).string();
-  write_text_file_safely(ec ? path : target, root.str() + "\n");
+  write_text_file_safely(ec ? path : target, json_summary(r) + "\n");
 }
 
 }  // namespace heat

@@ -42,6 +42,8 @@ struct RunReport {
 };
 
 void print_summary(const RunReport& report);
+// The JSON summary's text (--json's file, heatrk4.run's dict).
+std::string json_summary(const RunReport& report);
 // Throws RunError when the file cannot be written.
 void write_json_summary(const RunReport& report, const std::string& path);
 

@@ -13,53 +13,29 @@
 #include "apps/commands.hpp"
 #include "apps/compare_files.hpp"
 #include "apps/run_options.hpp"
+#include "apps/run_summary.hpp"
 #include "apps/stop_signals.hpp"
 #include "io/input_file.hpp"
 #include "io/run_settings.hpp"
+#include "python/arguments.hpp"
 #include "python/bindings.hpp"
+#include "python/fork_safety.hpp"
+#include "python/run_keywords.hpp"
 #include "solver/errors.hpp"
 
 namespace heat::python {
 namespace {
 
-// heatrk4.run's keywords as the command line's words: init_file=F is --init-file F, a True flag
-// is the flag alone (False leaves it out), a list or tuple gives one word per item (modes=(1, 2, 3)).
-std::vector<std::string> command_line_words(const py::kwargs& options) {
-  std::vector<std::string> words;
-  for (const auto& [key, value] : options) {
-    std::string name = "--" + key.cast<std::string>();
-    for (char& c : name)
-      if (c == '_') c = '-';
-    if (py::isinstance<py::bool_>(value)) {
-      if (value.cast<bool>()) words.push_back(name);
-      continue;
-    }
-    if (value.is_none()) continue;
-    words.push_back(name);
-    if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
-      for (const auto& item : value) words.push_back(py::str(item));
-    } else {
-      words.push_back(py::str(value));  // a float's str() is its shortest exact decimal
-    }
-  }
-  return words;
-}
-
-py::object json_file_contents(const std::string& path) {
-  const py::object json = py::module_::import("json");
-  const py::object text = py::module_::import("pathlib").attr("Path")(path).attr("read_text")();
-  return json.attr("loads")(text);
-}
-
 // A tolerance as compare's --rtol and --atol take it (tolerance_check); None: the default.
 double tolerance_argument(const py::object& value, const char* name) {
   if (value.is_none()) return -1;
+  const double tolerance = real_argument(value, name);
   char text[64];
-  std::snprintf(text, sizeof text, "%.17g", value.cast<double>());
+  std::snprintf(text, sizeof text, "%.17g", tolerance);
   std::string word = text;
   const std::string refused = tolerance_check()(word);
   if (!refused.empty()) throw InputError(std::string(name) + " " + refused);
-  return value.cast<double>();
+  return tolerance;
 }
 
 template <typename T>
@@ -112,38 +88,38 @@ py::dict file_dict(const std::string& path, const ImageFileInfo& info) {
 
 }  // namespace
 
-py::dict run(const py::kwargs& options) {
-  std::vector<std::string> words = command_line_words(options);
-  // The summary comes back through --json: into a temporary directory unless the caller gave one.
-  py::object scratch = py::none();
-  std::string json_path = options.contains("json") && !options["json"].is_none() ? std::string(py::str(options["json"])) : "";
-  if (json_path.empty()) {
-    scratch = py::module_::import("tempfile").attr("TemporaryDirectory")(py::arg("prefix") = "heatrk4-run-");
-    json_path = py::str(scratch.attr("name")).cast<std::string>() + "/summary.json";
-    words.push_back("--json");
-    words.push_back(json_path);
-  }
+py::object run(const py::kwargs& options) {
+  const std::vector<std::string> words = run_words(options);
+  RunReport report;
   int code = 0;
   {
     const py::gil_scoped_release computing;
-    code = run_command_line_or_throw(words);
+    run_where_openmp_works([&] { code = run_command_line_or_throw(words, &report); });
   }
   if (code == exit_code_for_signal(SIGINT)) {
-    if (!scratch.is_none()) scratch.attr("cleanup")();
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     throw py::error_already_set();
   }
   if (code > exit_code::mismatch)
     throw RunError("the run stopped with exit code " + std::to_string(code) + " (a signal: 128 + its number)");
-  py::dict summary = json_file_contents(json_path);
-  if (!scratch.is_none()) scratch.attr("cleanup")();
-  return summary;
+  // The --json summary's own text, so the dict and the file never differ.
+  return py::module_::import("json").attr("loads")(json_summary(report));
 }
 
-py::dict read(const std::string& path, const std::string& array) {
-  const ImageFileInfo info = read_image_file_info(path);
-  PointArray values = read_point_array(path, array);
-  const StoredRunSettings stored = read_stored_run_settings(path);
+py::dict read(py::object path_argument, py::object array_argument) {
+  const std::string path = text_argument(path_argument, "path");
+  const std::string array = text_argument(array_argument, "array");
+  ImageFileInfo info;
+  PointArray values;
+  StoredRunSettings stored;
+  {
+    const py::gil_scoped_release reading;
+    run_where_openmp_works([&] {
+      info = read_image_file_info(path);
+      values = read_point_array(path, array);
+      stored = read_stored_run_settings(path);
+    });
+  }
   py::dict settings;
   if (stored.order) settings["order"] = *stored.order;
   if (stored.precision) settings["precision"] = *stored.precision;
@@ -161,13 +137,15 @@ py::dict read(const std::string& path, const std::string& array) {
   return out;
 }
 
-py::dict compare(const std::string& file_a, const std::string& file_b, py::object rtol, py::object atol) {
+py::dict compare(py::object a_argument, py::object b_argument, py::object rtol, py::object atol) {
+  const std::string file_a = text_argument(a_argument, "a");
+  const std::string file_b = text_argument(b_argument, "b");
   const double relative = tolerance_argument(rtol, "rtol");
   const double absolute = tolerance_argument(atol, "atol");
   FileComparison c;
   {
     const py::gil_scoped_release computing;
-    c = compare_files(file_a, file_b, relative, absolute);
+    run_where_openmp_works([&] { c = compare_files(file_a, file_b, relative, absolute); });
   }
   py::dict arrays;
   for (const auto& array : c.arrays) arrays[py::str(array.name)] = difference_dict(array);

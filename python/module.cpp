@@ -2,7 +2,9 @@
 // command line gives for exit 2 (InputError), a failure while running is RuntimeError (RunError).
 #include <pybind11/pybind11.h>
 
+#include "python/arguments.hpp"
 #include "python/bindings.hpp"
+#include "python/fork_safety.hpp"
 #include "solver/cuda/gpu_info.hpp"
 #include "solver/errors.hpp"
 
@@ -24,34 +26,47 @@ h: one spacing or (hx, hy, hz); default 1/(n-1) per axis, a unit cube. dt or cfl
 tiled for a CUDA array), cpu, cpu_reference, naive, reuse or tiled; a NumPy array on a CUDA
 backend is uploaded to device `device` (default 0) and downloaded.
 
-Raises ValueError for bad input (before any work) and RuntimeError for a failure while running.
-A NumPy array is written only when every step is done and the field is finite, so a failed call
-leaves it as it was. A CUDA array is stepped in place: a blow-up (RuntimeError) leaves it fully
+Raises TypeError for an argument of the wrong type (naming it, its value and what is accepted),
+ValueError for bad input (before any work: the command line's message, a grid larger than the
+host's memory included) and RuntimeError for a failure while running. Ctrl-C stops it between
+chunks of steps with KeyboardInterrupt. A NumPy array is written only when every step is done and
+the field is finite, so a failed or interrupted call leaves it as it was (an interrupted CUDA
+array holds the field after the last whole chunk, up to 16 steps); steps of the same array from
+several threads take turns. A CUDA array is stepped in place: a blow-up (RuntimeError) leaves it fully
 stepped, NaN or Inf included; after a CUDA error the device is unusable for every library.
 The GIL is released while it computes. For a CUDA array the backend (its scratch fields on the
 device) is kept for the next call of the same problem; release() gives that memory back.)";
+
+constexpr const char* kGpuDoc = R"(What heatrk4.gpu(device) found: true where the CUDA backends can run on
+that device (`if heatrk4.gpu():` picks a GPU backend only where one works); .available, .device,
+.name, .free_bytes, and .reason, why they cannot where they cannot.)";
 
 constexpr const char* kRunDoc = R"(run(**options) -> dict
 
 The command line's run: each keyword is a run option with '_' for '-' (n=64, init_file="a.hdf",
 output_every=5, check=True, modes=(1, 2, 1)), checked as the command line checks it, snapshots
-and all. Returns the --json summary as a dict (a failed --check is reported in it, not raised).
-ValueError: what the command line refuses with exit 2; RuntimeError: a failure while running
-(exit 3). KeyboardInterrupt: a Ctrl-C stopped the run after a chunk of steps.)";
+and all; paths may be str, bytes or os.PathLike, a flag takes True or False, None leaves an
+option out. Returns the run's report as a dict, the --json summary's contents (a failed --check
+is reported in it, not raised). TypeError: a value of the wrong type for its option; ValueError:
+an unknown keyword, help= (`heatrk4 --help` lists the options), or what the command line refuses
+with exit 2; RuntimeError: a failure while running (exit 3). KeyboardInterrupt: a Ctrl-C stopped
+the run after a chunk of steps.)";
 
 constexpr const char* kReadDoc = R"(read(path, array="u") -> dict
 
-A VTKHDF snapshot's point array as a NumPy array of its stored precision, shape (nz, ny, nx),
-under the array's name, with "step" and "time" (None for a file that is not heatrk4's), "h"
-(hx, hy, hz) and "settings" (order, precision, alpha, dt, cfl, command_line: those the file
-records). A distributed run's snapshot is checked for its slab files, as a restart checks it.)";
+A VTKHDF snapshot's point array (path: str, bytes or os.PathLike) as a NumPy array of its stored
+precision, shape (nz, ny, nx), under the array's name, with "step" and "time" (None for a file
+that is not heatrk4's), "h" (hx, hy, hz) and "settings" (order, precision, alpha, dt, cfl,
+command_line: those the file records). A distributed run's snapshot is checked for its slab
+files, as a restart checks it.)";
 
 constexpr const char* kCompareDoc = R"(compare(a, b, rtol=None, atol=None) -> dict
 
-What `heatrk4 compare A B` prints: every point array of two VTKHDF files point by point, b the
-reference, |a - b| <= atol + rtol*|b| (defaults 1e-6 when either file is float, else 1e-12).
-Returns {"agree", "grid", "a", "b", "arrays": {name: norms, failures, first_failures...},
-"only_in_a", "only_in_b"}. ValueError: unreadable files or different grids.)";
+What `heatrk4 compare A B` prints: every point array of two VTKHDF files (str, bytes or
+os.PathLike) point by point, b the reference, |a - b| <= atol + rtol*|b| (defaults 1e-6 when
+either file is float, else 1e-12). Returns {"agree", "grid", "a", "b", "arrays": {name: norms,
+failures, first_failures...}, "only_in_a", "only_in_b"}. ValueError: unreadable files or
+different grids.)";
 
 }  // namespace
 
@@ -70,35 +85,39 @@ PYBIND11_MODULE(heatrk4, m) {
   });
   m.def(
       "step",
-      [](py::object u, py::object dt, py::object cfl, double alpha, py::object h, int steps, int order,
-         const std::string& backend, py::object device, bool allow_unstable) {
-        StepArguments s{dt, cfl, h, device, alpha, steps, order, backend, allow_unstable};
+      [](py::object u, py::object dt, py::object cfl, py::object alpha, py::object h, py::object steps, py::object order,
+         py::object backend, py::object device, py::object allow_unstable) {
+        StepArguments s{dt, cfl, alpha, h, steps, order, backend, device, allow_unstable};
         heat::python::step(std::move(u), s);
       },
       py::arg("u"), py::kw_only(), py::arg("dt") = py::none(), py::arg("cfl") = py::none(), py::arg("alpha") = 1.0,
       py::arg("h") = py::none(), py::arg("steps") = 1, py::arg("order") = 8, py::arg("backend") = "auto",
       py::arg("device") = py::none(), py::arg("allow_unstable") = false, kStepDoc);
+  m.attr("__version__") = HEATRK4_VERSION;  // project()'s VERSION, as `heatrk4 --version` prints it
+  heat::python::note_forks();
+  py::class_<heat::GpuInfo>(m, "Gpu", kGpuDoc)
+      .def("__bool__", [](const heat::GpuInfo& g) { return g.available; })
+      .def_readonly("available", &heat::GpuInfo::available)
+      .def_readonly("device", &heat::GpuInfo::device)
+      .def_readonly("name", &heat::GpuInfo::name)
+      .def_readonly("reason", &heat::GpuInfo::reason)
+      .def_readonly("free_bytes", &heat::GpuInfo::free_bytes)
+      .def("__repr__", [](const heat::GpuInfo& g) {
+        return g.available ? "heatrk4.Gpu(device " + std::to_string(g.device) + ": " + g.name + ")"
+                           : "heatrk4.Gpu(none: " + g.reason + ")";
+      });
   m.def(
-      "gpu",
-      [](int device) {
-        const heat::GpuInfo info = heat::query_gpu(device);
-        py::dict out;
-        out["available"] = info.available;
-        out["name"] = info.name;
-        out["reason"] = info.reason;
-        out["free_bytes"] = info.free_bytes;
-        return out;
-      },
+      "gpu", [](py::object device) { return heat::query_gpu(heat::python::int_argument(device, "device")); },
       py::arg("device") = 0,
-      "gpu(device=0) -> dict: whether the CUDA backends can run on that device (as `heatrk4 backends` says), "
-      "its name, or the reason they cannot");
+      "gpu(device=0) -> Gpu: true where the CUDA backends can run on that device (as `heatrk4 backends` says); "
+      "its .name, .free_bytes, or the .reason they cannot");
   m.def("release", &heat::python::release_cached_backend,
         "release(): gives back the GPU memory that step() keeps between calls of the same problem "
         "(a CUDA backend's scratch fields); the next step() makes them again");
   // Before the interpreter's finalisation, while the CUDA runtime still has its context.
   py::module_::import("atexit").attr("register")(py::cpp_function(&heat::python::release_cached_backend));
   m.def("run", &heat::python::run, kRunDoc);
-  m.def("read", &heat::python::read, py::arg("path"), py::arg("array") = "u", kReadDoc);
+  m.def("read", &heat::python::read, py::arg("path"), py::arg("array") = py::str("u"), kReadDoc);
   m.def("compare", &heat::python::compare, py::arg("a"), py::arg("b"), py::arg("rtol") = py::none(),
         py::arg("atol") = py::none(), kCompareDoc);
 }

@@ -14,7 +14,7 @@ GPU = heatrk4.gpu()
 CUDA_BACKENDS = ("naive", "reuse", "tiled")
 
 
-@unittest.skipUnless(GPU["available"], f"no CUDA GPU: {GPU['reason']}")
+@unittest.skipUnless(GPU.available, f"no CUDA GPU: {GPU.reason}")
 class NumpyOnCudaBackends(unittest.TestCase):
     def test_matches_the_command_line_bitwise(self):
         with tempfile.TemporaryDirectory() as tmp:

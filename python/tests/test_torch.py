@@ -18,8 +18,8 @@ try:
     WHY_NOT = None if torch.cuda.is_available() else "PyTorch sees no CUDA device"
 except ImportError as e:
     torch, WHY_NOT = None, f"no PyTorch ({e})"
-if WHY_NOT is None and not heatrk4.gpu()["available"]:
-    WHY_NOT = f"heatrk4 sees no CUDA GPU: {heatrk4.gpu()['reason']}"
+if WHY_NOT is None and not heatrk4.gpu():
+    WHY_NOT = f"heatrk4 sees no CUDA GPU: {heatrk4.gpu().reason}"
 
 
 def cuda(a):
