@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "apps/commands.hpp"
+#include "apps/run_options.hpp"
 #include "io/output_paths.hpp"
 #include "solver/errors.hpp"
 #include "validation/convergence.hpp"
@@ -21,6 +22,7 @@ struct ConvergenceOptions {
 
 int convergence(const ConvergenceOptions& o) {
   find_runnable_backend(o.backend);  // refuse a bad name before printing anything
+  require_device_ordinal(o.device);
   if (!o.csv.empty()) require_writable_file(o.csv, "--csv");
   if (!o.plot.empty()) {
     require_output_apart({"--plot", o.plot}, {{"--csv", o.csv}}, "");

@@ -1,11 +1,9 @@
 #include "apps/run_summary.hpp"
 
 #include <cstdio>
-#include <filesystem>
-#include <system_error>
 
 #include "apps/json_writer.hpp"
-#include "io/safe_write.hpp"
+#include "io/output_target.hpp"
 #include "solver/errors.hpp"
 
 namespace heat {
@@ -91,18 +89,15 @@ void write_json_summary(const RunReport& r, const std::string& path) {
     root.add("check", check);
   }
   root.add("files", r.files);
-  // Its directory may be the --output directory, which exists only once a snapshot was written.
-  const std::filesystem::path directory = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!directory.empty()) std::filesystem::create_directories(directory, ec);
-  if (ec) throw RunError("cannot create the directory of the JSON summary " + path + ": " + ec.message());
-  // Written as the snapshots are, under a temporary name renamed when complete: a full disk
-  // leaves no truncated summary, and an earlier one at the path stays as it was. Through a
-  // symlink, to the file it names, as writing in place did.
-  std::string target = path;
-  if (std::filesystem::is_symlink(path, ec) && std::filesystem::exists(path, ec))
-    target = std::filesystem::canonical(path, ec).string();
-  write_text_file_safely(ec ? path : target, root.str() + "\n");
+  // Checked before the run (require_writable_file); resolved again now, as the path may have
+  // changed since, and a path that cannot take it now is a failure of the run (exit 3).
+  OutputTarget target;
+  try {
+    target = resolve_output_target(path, "--json");
+  } catch (const InputError& e) {
+    throw RunError(e.what());
+  }
+  write_text_to_target(target, path == "-" ? "standard output" : path, root.str() + "\n");
 }
 
 }  // namespace heat
