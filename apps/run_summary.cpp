@@ -89,15 +89,7 @@ void write_json_summary(const RunReport& r, const std::string& path) {
     root.add("check", check);
   }
   root.add("files", r.files);
-  // Checked before the run (require_writable_file); resolved again now, as the path may have
-  // changed since, and a path that cannot take it now is a failure of the run (exit 3).
-  OutputTarget target;
-  try {
-    target = resolve_output_target(path, "--json");
-  } catch (const InputError& e) {
-    throw RunError(e.what());
-  }
-  write_text_to_target(target, path == "-" ? "standard output" : path, root.str() + "\n");
+  write_named_output(path, "--json", root.str() + "\n");
 }
 
 }  // namespace heat

@@ -132,4 +132,14 @@ void write_text_to_target(const OutputTarget& target, const std::string& shown, 
   }
 }
 
+void write_named_output(const std::string& path, const std::string& option, const std::string& text) {
+  OutputTarget target;
+  try {
+    target = resolve_output_target(path, option);
+  } catch (const InputError& e) {
+    throw RunError(e.what());
+  }
+  write_text_to_target(target, path == "-" ? "standard output" : path, text);
+}
+
 }  // namespace heat

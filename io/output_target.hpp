@@ -31,4 +31,8 @@ OutputTarget resolve_output_target(const std::string& path, const std::string& o
 // user gave) and the reason (a full disk, /dev/full's "No space left on device").
 void write_text_to_target(const OutputTarget& target, const std::string& shown, const std::string& text);
 
+// Both, for a write at the end of a run: the path was checked before any work, so one that
+// cannot take the text now (changed since) is a RunError (exit 3) like any failed write.
+void write_named_output(const std::string& path, const std::string& option, const std::string& text);
+
 }  // namespace heat

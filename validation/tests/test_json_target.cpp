@@ -68,6 +68,16 @@ TEST(JsonTarget, StandardOutputAppendsWhereTheShellRedirectsIt) {
   EXPECT_TRUE(is_file_type(dir + "/to-stdout", S_IFLNK)) << "the link to standard output was replaced";
 }
 
+// convergence's --csv (and --plot) follow the same rules.
+TEST(JsonTarget, ConvergenceCsvToStandardOutputAppendsToo) {
+  const std::string log = test::temp_directory("csv-stdout") + "/run.log";
+  std::ofstream(log) << "an earlier line\n";
+  ASSERT_EQ(run_redirected({"convergence", "--csv", "/dev/stdout"}, ">> " + shell_quote(log)), 0);
+  const std::string text = test::read_text(log);
+  EXPECT_EQ(text.rfind("an earlier line\n", 0), 0u) << "--csv /dev/stdout replaced run.log:\n" << text;
+  EXPECT_NE(text.find("\nstudy,order,expected_order,level,"), std::string::npos) << text;
+}
+
 TEST(JsonTarget, AFifoIsWrittenInPlaceAndItsReaderGetsTheSummary) {
   const std::string fifo = test::temp_directory("json-fifo") + "/summary";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0) << std::strerror(errno);
