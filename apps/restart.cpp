@@ -59,7 +59,8 @@ std::vector<std::string> take_stored_settings(const CLI::App& app, RunOptions& o
   }
   if (stored.format) {
     if (!app.count("--format")) o.format = *stored.format;
-    else if (parse_output_formats(o.format) != parse_output_formats(*stored.format)) note("--format " + o.format, "format " + *stored.format);
+    else if (parse_output_formats(o.format) != parse_output_formats(*stored.format))
+      note("--format " + o.format, "format " + *stored.format);
   }
   if (stored.dt) {
     // dt, not cfl: the run goes on with the time step it had, whatever the options change.

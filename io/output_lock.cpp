@@ -79,7 +79,8 @@ OutputDirectoryLock::OutputDirectoryLock(const std::string& directory)
   const std::string option = "--output '" + directory + "'";
   for (int attempt = 0; fd_ < 0; ++attempt) {
     // O_NOFOLLOW: a link planted under the lock's name would have the pid written over (or a
-    // dangling one's target created) wherever it points.
+    // dangling one's target created) wherever it points. O_NONBLOCK: a FIFO there cannot hold
+    // the open until it is refused below.
     const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
     if (fd < 0 && errno == ELOOP) {
       remove_if_empty(created_);

@@ -85,8 +85,9 @@ OutputTarget resolve_output_target(const std::string& path, const std::string& o
   struct stat named;
   if (::stat(at.c_str(), &named) != 0) {
     if (errno == ENOENT && at != fs::path(path))
-      refuse(option, path, "is a symbolic link to '" + at.string() +
-                               "', which does not exist: heatrk4 does not create a link's target; name the file itself");
+      refuse(option, path,
+             "is a symbolic link to '" + at.string() +
+                 "', which does not exist: heatrk4 does not create a link's target; name the file itself");
     // Not there yet (or not reachable: the directory checks say why).
     return {OutputTarget::Kind::NewFile, path, -1};
   }

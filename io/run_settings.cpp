@@ -52,7 +52,8 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
     if (h5::has_attribute(g, "output_every")) {
       const double every = h5::read_number_attribute(g, "output_every", 1)[0];
       if (!(every >= 0 && every <= std::numeric_limits<int>::max()) || every != std::floor(every))
-        throw InputError("output_every = " + number_text(every) + " is not an integer 0 or more");
+        throw InputError("output_every = " + number_text(every) + " is not a whole number from 0 to " +
+                         std::to_string(std::numeric_limits<int>::max()));
       settings.output_every = int(every);
     }
     // "" where a writer recorded none; parse_output_formats names a value no run writes.

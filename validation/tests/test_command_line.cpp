@@ -62,7 +62,8 @@ TEST(CommandLine, EveryCommandRefusesANegativeDevice) {
     EXPECT_EQ(r.output.find("pass"), std::string::npos) << "verify ran:\n" << r.output;
   }
   if (gpu_count() == 0) return;
-  const auto absent = test::run_heatrk4({"verify", "--n", "12", "--steps", "1", "--device", std::to_string(gpu_count())});
+  const auto absent =
+      test::run_heatrk4({"verify", "--n", "12", "--steps", "1", "--device", std::to_string(gpu_count())});
   EXPECT_EQ(absent.exit_code, 2) << absent.output;
   EXPECT_NE(absent.output.find("does not exist"), std::string::npos) << absent.output;
 }

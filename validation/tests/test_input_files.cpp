@@ -82,7 +82,7 @@ TEST_F(InputFiles, OutputEveryAndFormatAreOptionalAndCheckedWhereStored) {
     const auto bad = restart(file);
     EXPECT_EQ(bad.exit_code, 2) << every << ":\n" << bad.output;
     expect_mentions(bad, "/heatrk4: output_every = ");
-    expect_mentions(bad, "is not an integer 0 or more");
+    expect_mentions(bad, "is not a whole number from 0 to 2147483647");
   }
   const std::string file = write("format", u, 4, 0.5);
   {
