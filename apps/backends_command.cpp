@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "apps/commands.hpp"
+#include "apps/run_options.hpp"
 #include "solver/errors.hpp"
 #include "solver/cuda/gpu_info.hpp"
 #include "solver/registry.hpp"
@@ -12,6 +13,7 @@ namespace heat {
 namespace {
 
 int list_backends(int device) {
+  require_device_ordinal(device);
   const GpuInfo gpu = query_gpu(device);
   std::printf("%-13s %-11s %s\n", "backend", "available", "what it is");
   for (const auto& e : default_registry().entries()) {

@@ -1,11 +1,21 @@
 // heatrk4 convergence: observed orders of accuracy in space and time for one backend
 // (validation/convergence.hpp says how they are measured).
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 
 #include "apps/commands.hpp"
+#include "apps/run_options.hpp"
 #include "io/output_paths.hpp"
+#include "io/output_target.hpp"
+#include "io/safe_write.hpp"
 #include "solver/errors.hpp"
 #include "validation/convergence.hpp"
 
@@ -19,8 +29,24 @@ struct ConvergenceOptions {
   std::string csv, plot;
 };
 
+// A file of its own in the system's temporary directory, removed with the object.
+struct ScratchFile {
+  std::string path;
+  explicit ScratchFile(const std::string& suffix) {
+    std::string name = (std::filesystem::temp_directory_path() / "heatrk4-convergence-XXXXXX").string() + suffix;
+    const int fd = ::mkstemps(name.data(), int(suffix.size()));
+    if (fd < 0) throw RunError("cannot create a scratch file " + name + ": " + std::strerror(errno));
+    ::close(fd);
+    path = name;
+  }
+  ~ScratchFile() { ::unlink(path.c_str()); }
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+};
+
 int convergence(const ConvergenceOptions& o) {
   find_runnable_backend(o.backend);  // refuse a bad name before printing anything
+  require_device_ordinal(o.device);
   if (!o.csv.empty()) require_writable_file(o.csv, "--csv");
   if (!o.plot.empty()) {
     require_output_apart({"--plot", o.plot}, {{"--csv", o.csv}}, "");
@@ -40,21 +66,21 @@ int convergence(const ConvergenceOptions& o) {
   for (const auto& s : studies)
     std::printf(" %s p=%d: %.2f%s", study_name(s.kind), s.order, s.finest_order(), &s == &studies.back() ? "\n" : ",");
 
+  const std::string csv = convergence_csv_text(studies);
   if (!o.csv.empty()) {
-    write_convergence_csv(o.csv, studies);
+    write_named_output(o.csv, "--csv", csv);
     std::printf("wrote %s\n", o.csv.c_str());
   }
   if (!o.plot.empty()) {
-    // The plotting script reads a CSV; without --csv it gets a temporary one beside the plot.
-    const std::string csv = o.csv.empty() ? o.plot + ".csv.tmp" : o.csv;
-    if (o.csv.empty()) write_convergence_csv(csv, studies);
-    try {
-      plot_convergence(csv, o.plot);
-    } catch (...) {
-      if (o.csv.empty()) std::filesystem::remove(csv);
-      throw;
-    }
-    if (o.csv.empty()) std::filesystem::remove(csv);
+    // The plotting script reads a CSV and writes a PNG, both scratch files here: the plot
+    // reaches --plot as --json's summary does, never replacing what is not a regular file.
+    const ScratchFile table(".csv"), picture(".png");
+    write_text_file_safely(table.path, csv);
+    plot_convergence(table.path, picture.path);
+    std::ifstream drawn(picture.path, std::ios::binary);
+    const std::string png((std::istreambuf_iterator<char>(drawn)), std::istreambuf_iterator<char>());
+    if (png.empty()) throw RunError("the plotting script wrote no plot to " + picture.path);
+    write_named_output(o.plot, "--plot", png);
     std::printf("wrote %s\n", o.plot.c_str());
   }
   return exit_code::ok;

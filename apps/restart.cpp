@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "io/run_settings.hpp"
+#include "io/snapshots.hpp"
 #include "solver/errors.hpp"
 #include "solver/number_text.hpp"
 
@@ -50,6 +51,16 @@ std::vector<std::string> take_stored_settings(const CLI::App& app, RunOptions& o
     else if (o.alpha != *stored.alpha)
       note("--alpha " + number_text(o.alpha),
            "alpha " + number_text(*stored.alpha) + (o.cfl_given || o.dt_given ? "" : "; dt stays the stored one"));
+  }
+  if (stored.output_every) {
+    if (!app.count("--output-every")) o.output_every = *stored.output_every;
+    else if (o.output_every != *stored.output_every)
+      note("--output-every " + std::to_string(o.output_every), "output_every " + std::to_string(*stored.output_every));
+  }
+  if (stored.format) {
+    if (!app.count("--format")) o.format = *stored.format;
+    else if (parse_output_formats(o.format) != parse_output_formats(*stored.format))
+      note("--format " + o.format, "format " + *stored.format);
   }
   if (stored.dt) {
     // dt, not cfl: the run goes on with the time step it had, whatever the options change.

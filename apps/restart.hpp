@@ -16,8 +16,9 @@ namespace heat {
 // --init-file F alone means --init file. Throws InputError for options that contradict those.
 RunOptions with_restart_implied(const CLI::App& app, const RunOptions& given);
 
-// Takes the order, precision, alpha and dt stored in o.init_file for each that the command line
-// (or --config) does not give. Returns one line for each given option whose value differs from
+// Takes the order, precision, alpha, dt, --output-every and --format stored in o.init_file for
+// each that the command line (or --config) does not give (a file written before the last two were
+// stored leaves them as given). Returns one line for each given option whose value differs from
 // the stored one, for the run to print.
 std::vector<std::string> take_stored_settings(const CLI::App& app, RunOptions& o);
 

@@ -136,6 +136,11 @@ void require_final_step_fits(int start_step, int steps) {
                      "), past " + std::to_string(INT_MAX) + ", the last step heatrk4 counts");
 }
 
+void require_device_ordinal(int device) {
+  if (device < 0)
+    throw InputError("--device " + std::to_string(device) + " must be 0 or more (a CUDA device ordinal, from 0)");
+}
+
 void require_supported_order(int order) {
   if (!is_supported_order(order))
     throw InputError("--order " + std::to_string(order) + " is not supported: choose 2, 4, 6 or 8");
@@ -189,7 +194,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   else throw InputError("--precision " + o.precision + " is not one of float, double");
 
   plan.backend_options.device = o.device;
-  if (o.device < 0) throw InputError("--device " + std::to_string(o.device) + " must be 0 or more");
+  require_device_ordinal(o.device);
   plan.backend = resolve_backend(o, plan.backend_note);
   plan.gpu_halos = parse_gpu_halo_route(o.halo_exchange);
 

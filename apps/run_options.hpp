@@ -92,6 +92,8 @@ void require_grid_fits_order(const Grid& g, int order,
                              const std::array<std::string, 3>& axis_names = {"nx =", "ny =", "nz ="});
 // Throws InputError for an order outside {2,4,6,8}.
 void require_supported_order(int order);
+// Throws InputError for a --device below 0 (every command that takes one).
+void require_device_ordinal(int device);
 // Throws InputError when a run from step `start_step` (a snapshot's) cannot count `steps` more in an int.
 void require_final_step_fits(int start_step, int steps);
 

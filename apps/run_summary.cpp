@@ -1,11 +1,9 @@
 #include "apps/run_summary.hpp"
 
 #include <cstdio>
-#include <filesystem>
-#include <system_error>
 
 #include "apps/json_writer.hpp"
-#include "io/safe_write.hpp"
+#include "io/output_target.hpp"
 #include "solver/errors.hpp"
 
 namespace heat {
@@ -95,18 +93,7 @@ std::string json_summary(const RunReport& r) {
 }
 
 void write_json_summary(const RunReport& r, const std::string& path) {
-  // Its directory may be the --output directory, which exists only once a snapshot was written.
-  const std::filesystem::path directory = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!directory.empty()) std::filesystem::create_directories(directory, ec);
-  if (ec) throw RunError("cannot create the directory of the JSON summary " + path + ": " + ec.message());
-  // Written as the snapshots are, under a temporary name renamed when complete: a full disk
-  // leaves no truncated summary, and an earlier one at the path stays as it was. Through a
-  // symlink, to the file it names, as writing in place did.
-  std::string target = path;
-  if (std::filesystem::is_symlink(path, ec) && std::filesystem::exists(path, ec))
-    target = std::filesystem::canonical(path, ec).string();
-  write_text_file_safely(ec ? path : target, json_summary(r) + "\n");
+  write_named_output(path, "--json", json_summary(r) + "\n");
 }
 
 }  // namespace heat

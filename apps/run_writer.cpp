@@ -1,10 +1,14 @@
 #include "apps/run_writer.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "io/output_paths.hpp"
+#include "io/series_files.hpp"
+#include "io/snapshot_formats.hpp"
 #include "validation/shell_quote.hpp"
 
 namespace heat {
@@ -41,6 +45,8 @@ RunDescription describe_run(const RunPlan& plan, const Ranks& ranks) {
   run.total_steps = plan.steps;
   run.start_step = plan.start_step;
   run.start_time = plan.start_time;
+  run.output_every = plan.output_every;
+  run.formats = output_formats_name(plan.output.formats);
   run.command_line = command_line_text();
   run.run_id = ranks.same_on_every_rank(new_run_id());
   return run;
@@ -57,6 +63,17 @@ SnapshotShare share_of_rank(const RunPlan& plan, const Ranks& ranks, const Slab&
 }
 
 }  // namespace
+
+bool first_snapshot_is_the_start_file(const RunPlan& plan) {
+  if (plan.init.kind != InitKind::File) return false;
+  for (const SnapshotFormat& format : kFormats) {
+    if (!plan.output.formats.has(format.format)) continue;
+    const std::string first = (std::filesystem::path(plan.output.directory) /
+                               snapshot_name(plan.start_step, format.extension)).string();
+    if (same_path(first, plan.init_file)) return true;
+  }
+  return false;
+}
 
 std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
                                                 GhostScheme scheme) {

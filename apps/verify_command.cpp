@@ -78,7 +78,11 @@ int verify(const VerifyOptions& o) {
         decompose(grid, 8, ranks.size(), ranks.rank(), has_gpu ? GhostScheme::PerStep : GhostScheme::PerStage);
     require_host_bytes(host_bytes_needed(grid, slab, ranks.is_root()), ranks.local_size(),
                        "verify --n " + std::to_string(o.n), "use a smaller --n");
+    require_device_ordinal(o.device);
     options.device = has_gpu ? ranks.select_gpu(o.device, route) : o.device;
+    // A device that is not there would have every CUDA backend skipped, and verify pass.
+    if (has_gpu)
+      if (const GpuInfo chosen = query_gpu(options.device); !chosen.available) throw InputError(chosen.reason);
   });
   const Field<double> initial = randn_field(grid, o.seed);
   const GpuInfo gpu = query_gpu(options.device);

@@ -100,6 +100,8 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
   text("init", run.init);
   text("init_file", run.init_file);
   text("command_line", run.command_line);
+  number("output_every", run.output_every);
+  text("format", run.formats);
   text("run_id", run.run_id);
   file.check_status(group.close(), "group /heatrk4");
 }

@@ -47,11 +47,28 @@ std::string this_process() {
   return "pid " + std::to_string(::getpid()) + " on " + host + "\n";
 }
 
+// " (to TARGET)" for the message about a link found at `path`.
+std::string link_target_of(const std::string& path) {
+  std::error_code ec;
+  const fs::path target = fs::read_symlink(path, ec);
+  return ec ? "" : " (to " + target.string() + ")";
+}
+
+// Why the file open at fd is not one a lock may be written into (a FIFO, a device, a file with
+// other names, whose contents the pid would replace); "" for a plain file of one name.
+std::string not_a_lock_file(int fd) {
+  struct stat opened;
+  if (::fstat(fd, &opened) != 0) return std::string("not examinable (") + std::strerror(errno) + ")";
+  if (!S_ISREG(opened.st_mode)) return "not a regular file";
+  if (opened.st_nlink > 1) return "a file with " + std::to_string(opened.st_nlink) + " names (hard links)";
+  return "";
+}
+
 // Whether fd is still the file at path: a run that ends removes its lock file, and a lock taken
 // on the file it removed, opened just before, would hold nothing.
 bool is_file_at(int fd, const std::string& path) {
   struct stat opened, named;
-  return ::fstat(fd, &opened) == 0 && ::stat(path.c_str(), &named) == 0 && opened.st_dev == named.st_dev &&
+  return ::fstat(fd, &opened) == 0 && ::lstat(path.c_str(), &named) == 0 && opened.st_dev == named.st_dev &&
          opened.st_ino == named.st_ino;
 }
 
@@ -61,12 +78,26 @@ OutputDirectoryLock::OutputDirectoryLock(const std::string& directory)
     : path_((fs::path(directory) / kOutputLockName).string()), created_(create_missing(directory)) {
   const std::string option = "--output '" + directory + "'";
   for (int attempt = 0; fd_ < 0; ++attempt) {
-    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // O_NOFOLLOW: a link planted under the lock's name would have the pid written over (or a
+    // dangling one's target created) wherever it points. O_NONBLOCK: a FIFO there cannot hold
+    // the open until it is refused below.
+    const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+    if (fd < 0 && errno == ELOOP) {
+      remove_if_empty(created_);
+      throw InputError(option + ": the lock file " + path_ + " is a symbolic link" + link_target_of(path_) +
+                       ", which heatrk4 does not follow: remove it (a run's lock file is a plain file)");
+    }
     if (fd < 0 || attempt == 100) {
       const int error = fd < 0 ? errno : EBUSY;
       if (fd >= 0) ::close(fd);
       remove_if_empty(created_);
       throw InputError(option + ": cannot create the lock file " + path_ + ": " + std::strerror(error));
+    }
+    if (const std::string why = not_a_lock_file(fd); !why.empty()) {
+      ::close(fd);
+      remove_if_empty(created_);
+      throw InputError(option + ": the lock file " + path_ + " is " + why +
+                       ", which heatrk4 would write its pid into: remove it (a run's lock file is a plain file)");
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int error = errno;

@@ -5,10 +5,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
 #include "io/output_lock.hpp"
+#include "io/output_target.hpp"
 #include "io/safe_write.hpp"
 #include "io/series_files.hpp"
 #include "solver/errors.hpp"
@@ -51,6 +54,36 @@ void require_directory_takes_files(const std::string& path, const fs::path& dire
     refuse(option, path, ENOTDIR, directory == fs::path(path) ? "" : " (" + directory.string() + " is not a directory)");
   if (const int error = probe_file_creation(directory.string()))
     refuse(option, path, error, " (cannot create a file in " + directory.string() + ")");
+}
+
+// The longest name a run writes into its output directory, as it is being written: a slab file
+// of the largest step an int holds, from a run of a million ranks, under its temporary name.
+std::string longest_name_written_in_a_directory() {
+  return temporary_name_for(slab_file_name(std::numeric_limits<int>::max(), 999999, 1000000));
+}
+
+// A long name as a message shows it: its two ends.
+std::string shortened(const std::string& name) {
+  return name.size() <= 60 ? name : name.substr(0, 24) + "..." + name.substr(name.size() - 24);
+}
+
+// `written`, a name the run will hand to the system, must have no part longer than the file
+// system's NAME_MAX (asked of `existing`, the nearest directory there) and be shorter than
+// PATH_MAX: otherwise the write fails only once the run has done its work.
+void require_name_fits(const std::string& written, const fs::path& existing, const std::string& option,
+                       const std::string& path) {
+  const long asked = ::pathconf(existing.c_str(), _PC_NAME_MAX);
+  const std::size_t name_max = asked > 0 ? std::size_t(asked) : NAME_MAX;
+  for (const auto& part : fs::path(written))
+    if (const std::string name = part.string(); name.size() > name_max)
+      refuse(option, path, ENAMETOOLONG,
+             " (heatrk4 writes the name " + shortened(name) + ", " + std::to_string(name.size()) +
+                 " characters: more than NAME_MAX, " + std::to_string(name_max) + "): choose a shorter name");
+  if (written.size() + 1 > PATH_MAX)
+    refuse(option, path, ENAMETOOLONG,
+           " (the longest path heatrk4 writes there is " + std::to_string(written.size()) +
+               " characters, and PATH_MAX, " + std::to_string(PATH_MAX) + ", allows " +
+               std::to_string(PATH_MAX - 1) + " and the terminating null): choose a shorter path");
 }
 
 bool is_series_file(const std::string& name) {
@@ -111,18 +144,28 @@ void require_output_apart(const RolePath& output, const std::vector<RolePath>& o
 
 void require_writable_directory(const std::string& directory, const std::string& option) {
   if (directory.empty()) refuse(option, directory, ENOENT, " (an empty path names no directory)");
-  require_directory_takes_files(directory, nearest_existing(directory), option);
+  const fs::path existing = nearest_existing(directory);
+  require_name_fits((fs::path(directory) / longest_name_written_in_a_directory()).string(), existing, option,
+                    directory);
+  require_directory_takes_files(directory, existing, option);
 }
 
 void require_writable_file(const std::string& path, const std::string& option) {
   if (path.empty()) refuse(option, path, ENOENT, " (an empty path names no file)");
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) refuse(option, path, EISDIR, "");
+  const OutputTarget target = resolve_output_target(path, option);
+  if (target.kind == OutputTarget::Kind::Descriptor) return;
+  if (target.kind == OutputTarget::Kind::InPlace) {
+    // Asked, not opened: opening a device or FIFO can block or act (a tape rewinds).
+    if (::access(target.path.c_str(), W_OK) != 0) refuse(option, path, errno, "");
+    return;
+  }
   // A directory not there yet (the --output directory, say) is created when the file is written.
-  require_directory_takes_files(path, nearest_existing(fs::path(path).parent_path()), option);
-  if (fs::exists(path, ec)) {
+  const fs::path existing = nearest_existing(fs::path(target.path).parent_path());
+  require_name_fits(temporary_name_for(target.path), existing, option, path);
+  require_directory_takes_files(path, existing, option);
+  if (target.kind == OutputTarget::Kind::RegularFile) {
     // Opened without truncating: the check must not change the file.
-    const int fd = ::open(path.c_str(), O_WRONLY);
+    const int fd = ::open(target.path.c_str(), O_WRONLY);
     if (fd < 0) refuse(option, path, errno, "");
     ::close(fd);
   }

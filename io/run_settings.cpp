@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "io/hdf5_support.hpp"
+#include "io/snapshots.hpp"
 #include "solver/errors.hpp"
 #include "solver/number_text.hpp"
 
@@ -47,6 +49,18 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
     settings.alpha = read_positive(g, "alpha");
     settings.dt = read_positive(g, "dt");
     settings.cfl = read_positive(g, "cfl");
+    if (h5::has_attribute(g, "output_every")) {
+      const double every = h5::read_number_attribute(g, "output_every", 1)[0];
+      if (!(every >= 0 && every <= std::numeric_limits<int>::max()) || every != std::floor(every))
+        throw InputError("output_every = " + number_text(every) + " is not a whole number from 0 to " +
+                         std::to_string(std::numeric_limits<int>::max()));
+      settings.output_every = int(every);
+    }
+    // "" where a writer recorded none; parse_output_formats names a value no run writes.
+    if (h5::has_attribute(g, "format")) {
+      const std::string format = h5::read_string_attribute(g, "format");
+      if (!format.empty()) settings.format = output_formats_name(parse_output_formats(format));
+    }
     if (h5::has_attribute(g, "command_line")) settings.command_line = h5::read_string_attribute(g, "command_line");
   } catch (const InputError& e) {
     throw InputError(path + ": /heatrk4: " + e.what() + ": this file cannot be restarted from");

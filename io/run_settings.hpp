@@ -1,6 +1,6 @@
 // The settings a heatrk4 snapshot records in its /heatrk4 group that a restart continues with:
-// the physics and numerics of the run (the grid and spacing come from /VTKHDF, step and time
-// from read_initial_field).
+// the physics and numerics of the run and how often and in what formats it wrote snapshots (the
+// grid and spacing come from /VTKHDF, step and time from read_initial_field).
 #pragma once
 
 #include <optional>
@@ -12,6 +12,9 @@ struct StoredRunSettings {
   std::optional<int> order;
   std::optional<std::string> precision;  // "float" or "double"
   std::optional<double> alpha, dt, cfl;
+  // Where the snapshots go on: none in files written before they were recorded.
+  std::optional<int> output_every;
+  std::optional<std::string> format;  // as --format takes it ("hdf5,vtk")
   std::string command_line;  // the command line of the run that wrote the file ("" if unknown)
 };
 

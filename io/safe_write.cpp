@@ -1,6 +1,7 @@
 #include "io/safe_write.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -103,20 +104,30 @@ std::string describe_write_failure(const std::string& path, const std::string& d
   return detail;
 }
 
+void write_all_to(int fd, const std::string& text, const std::string& shown) {
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      pollfd ready{fd, POLLOUT, 0};
+      ::poll(&ready, 1, -1);
+      continue;
+    }
+    if (n <= 0) throw RunError("cannot write " + shown + ": " + (n < 0 ? errno_text() : "no progress"));
+    written += std::size_t(n);
+  }
+}
+
 void write_text_file_safely(const std::string& final_path, const std::string& text) {
   PendingFile(final_path).write([&](const std::string& temporary_path) {
     const int fd = ::open(temporary_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) throw RunError("cannot create " + temporary_path + ": " + errno_text());
-    std::size_t written = 0;
-    while (written < text.size()) {
-      const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        const std::string reason = n < 0 ? errno_text() : "no progress";
-        ::close(fd);
-        throw RunError("cannot write " + temporary_path + ": " + reason);
-      }
-      written += std::size_t(n);
+    try {
+      write_all_to(fd, text, temporary_path);
+    } catch (...) {
+      ::close(fd);
+      throw;
     }
     if (::close(fd) != 0) throw RunError("cannot close " + temporary_path + ": " + errno_text());
   });

@@ -36,6 +36,10 @@ class PendingFile {
 // Writes a small text file (the series files) the same safe way. Throws RunError.
 void write_text_file_safely(const std::string& final_path, const std::string& text);
 
+// Writes all of `text` to the open descriptor `fd` (short writes, EINTR, and a non-blocking one's
+// EAGAIN waited out). Throws RunError naming `shown`, the file as the user named it.
+void write_all_to(int fd, const std::string& text, const std::string& shown);
+
 // "no space left on device writing PATH (DETAIL)" when `detail`, a writer's failure message,
 // carries the system's reason for a full disk (ENOSPC) or a file size limit (EFBIG, also what a
 // write past `ulimit -f` fails with once SIGXFSZ is ignored); else `detail` unchanged.

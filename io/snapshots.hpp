@@ -55,6 +55,8 @@ struct RunDescription {
   int total_steps = 0;         // steps this run takes
   int start_step = 0;          // the step number the run starts at (non-zero after a restart)
   double start_time = 0;       // the physical time at start_step
+  int output_every = 0;        // --output-every, for a restart to go on with
+  std::string formats;         // --format as output_formats_name writes it ("hdf5,vtk"), likewise
   std::string command_line;
   // Names this run in its snapshots and slab files, the same on every rank (a distributed
   // snapshot's reader checks that each slab file is this run's); SnapshotWriter draws one for a

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <sstream>
 
 #include "solver/errors.hpp"
 #include "solver/cuda/gpu_info.hpp"
@@ -184,21 +184,23 @@ std::string format_convergence_table(const std::vector<ConvergenceStudy>& studie
   return out;
 }
 
-void write_convergence_csv(const std::string& path, const std::vector<ConvergenceStudy>& studies) {
-  std::ofstream csv(path);
-  if (!csv) throw RunError("cannot write " + path);
-  csv << "study,order,expected_order,level,h,dt,steps,points,error,observed_order\n";
+std::string convergence_csv_text(const std::vector<ConvergenceStudy>& studies) {
+  std::string csv = "study,order,expected_order,level,h,dt,steps,points,error,observed_order\n";
   char line[256];
   for (const auto& s : studies)
     for (std::size_t l = 0; l < s.levels.size(); ++l) {
       const auto& v = s.levels[l];
       std::snprintf(line, sizeof line, "%s,%d,%g,%zu,%.17g,%.17g,%d,%d,%.17g,", study_name(s.kind), s.order,
                     s.expected_order, l, v.h, v.dt, v.steps, v.points, v.error);
-      csv << line;
-      if (l > 0) csv << v.observed_order;
-      csv << "\n";
+      csv += line;
+      if (l > 0) {
+        std::ostringstream observed;  // as the stream printed it before: 6 significant digits
+        observed << v.observed_order;
+        csv += observed.str();
+      }
+      csv += "\n";
     }
-  if (!csv.flush()) throw RunError("writing " + path + " failed");
+  return csv;
 }
 
 void plot_convergence(const std::string& csv_path, const std::string& png_path) {

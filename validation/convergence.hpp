@@ -58,9 +58,9 @@ std::vector<ConvergenceStudy> convergence_studies(const ConvergenceRequest& requ
 
 // The table printed by `heatrk4 convergence`.
 std::string format_convergence_table(const std::vector<ConvergenceStudy>& studies);
-// One row per level: study,order,expected_order,level,h,dt,steps,points,error,observed_order.
-// Throws RunError when the file cannot be written.
-void write_convergence_csv(const std::string& path, const std::vector<ConvergenceStudy>& studies);
+// The table as CSV, one row per level: study,order,expected_order,level,h,dt,steps,points,error,
+// observed_order (the command writes it where --csv says, by io/output_target.hpp's rules).
+std::string convergence_csv_text(const std::vector<ConvergenceStudy>& studies);
 // Draws the log-log plot from that CSV with validation/plot_convergence.py, run by the first of
 // python3 and /usr/bin/python3 that imports matplotlib. Throws RunError when none does or the
 // script fails.

@@ -47,6 +47,27 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLine{{"--n", "200000"}, "bytes of host memory"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });
 
+// Every command that takes --device refuses one below 0 before any work, naming the value and
+// the limit (verify once skipped its CUDA backends and passed); on a machine with GPUs, verify
+// also refuses a device that is not there.
+TEST(CommandLine, EveryCommandRefusesANegativeDevice) {
+  for (const auto& command : {std::vector<std::string>{"verify", "--n", "12", "--steps", "1"},
+                              std::vector<std::string>{"convergence"}, std::vector<std::string>{"backends"},
+                              std::vector<std::string>{"--n", "12", "--steps", "1", "--format", "none"}}) {
+    auto args = command;
+    args.insert(args.end(), {"--device", "-1"});
+    const auto r = test::run_heatrk4(args);
+    EXPECT_EQ(r.exit_code, 2) << command[0] << ": " << r.output;
+    EXPECT_NE(r.output.find("--device -1 must be 0 or more"), std::string::npos) << command[0] << ": " << r.output;
+    EXPECT_EQ(r.output.find("pass"), std::string::npos) << "verify ran:\n" << r.output;
+  }
+  if (gpu_count() == 0) return;
+  const auto absent =
+      test::run_heatrk4({"verify", "--n", "12", "--steps", "1", "--device", std::to_string(gpu_count())});
+  EXPECT_EQ(absent.exit_code, 2) << absent.output;
+  EXPECT_NE(absent.output.find("does not exist"), std::string::npos) << absent.output;
+}
+
 TEST(CommandLine, UnstableCflRunsWhenAskedExplicitly) {
   const auto result = test::run_heatrk4(
       {"--n", "12", "--order", "2", "--cfl", "0.69", "--steps", "1", "--backend", "cpu", "--format", "none"});

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "io/hdf5_support.hpp"
+#include "io/run_settings.hpp"
 #include "io/snapshots.hpp"
 #include "solver/initial_conditions.hpp"
 #include "test_support.hpp"
@@ -55,6 +56,46 @@ class InputFiles : public ::testing::Test {
     return run_heatrk4(args);
   }
 };
+
+// A file written before output_every and format were stored restarts as before (those options
+// as given); a stored value no run writes is refused naming it.
+TEST_F(InputFiles, OutputEveryAndFormatAreOptionalAndCheckedWhereStored) {
+  const Field<double> u = randn_field(Grid{9, 8, 7}, 3);
+  const std::string older = write("older", u, 4, 0.5);
+  {
+    h5::initialize_library();
+    h5::Handle file(H5Fopen(older.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+    h5::Handle g(H5Gopen2(file.get(), "heatrk4", H5P_DEFAULT), H5Gclose);
+    ASSERT_GE(H5Adelete(g.get(), "output_every"), 0);
+    ASSERT_GE(H5Adelete(g.get(), "format"), 0);
+  }
+  const StoredRunSettings settings = read_stored_run_settings(older);
+  EXPECT_FALSE(settings.output_every.has_value());
+  EXPECT_FALSE(settings.format.has_value());
+  const auto r = restart(older, {"--output-every", "1"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find("--output-every 1 overrides"), std::string::npos) << r.output;
+
+  for (double every : {-1.0, 2.5, 1e10}) {
+    const std::string file = write("every", u, 4, 0.5);
+    set_attribute(file, "heatrk4", "output_every", {every});
+    const auto bad = restart(file);
+    EXPECT_EQ(bad.exit_code, 2) << every << ":\n" << bad.output;
+    expect_mentions(bad, "/heatrk4: output_every = ");
+    expect_mentions(bad, "is not a whole number from 0 to 2147483647");
+  }
+  const std::string file = write("format", u, 4, 0.5);
+  {
+    h5::Handle handle(H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+    h5::Handle g(H5Gopen2(handle.get(), "heatrk4", H5P_DEFAULT), H5Gclose);
+    ASSERT_GE(H5Adelete(g.get(), "format"), 0);
+    ASSERT_GE(h5::write_string_attribute(g.get(), "format", "hdf5,tape"), 0);
+  }
+  const auto bad = restart(file);
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  expect_mentions(bad, "/heatrk4: ");
+  expect_mentions(bad, "tape");
+}
 
 TEST_F(InputFiles, AStepThatDoesNotFitIsRefused) {
   const Field<double> u = randn_field(Grid{9, 8, 7}, 3);

@@ -2,6 +2,7 @@
 // is refused before any work (exit 2), naming the holder; a lock file left by a run that died
 // blocks nothing, counts as none of another run's files and survives no --overwrite of a holder.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -84,6 +85,50 @@ TEST(OutputLock, ARunRefusedAfterTakingTheLockLeavesNoDirectoryItCreatedForIt) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("host memory"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(fs::path(dir).parent_path())) << r.output;
+}
+
+// A link under the lock's name is never followed: the run is refused (exit 2) naming it, the file
+// it points to keeps its bytes, a link to nothing gets no target made, and the link stays.
+TEST(OutputLock, ALinkUnderTheLockNameIsRefusedAndWhatItNamesLeftAlone) {
+  const std::string dir = test::temp_directory("lock-link");
+  const std::string precious = dir + "/precious.txt";
+  std::ofstream(precious) << "the user's own words\n";
+  for (const std::string& target : {std::string("../precious.txt"), std::string("../created-by-nobody")}) {
+    const std::string out = dir + "/out-" + fs::path(target).stem().string();
+    fs::create_directory(out);
+    fs::create_symlink(target, out + "/.heatrk4.lock");
+    const auto r = run_heatrk4(small_run(out));
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("the lock file " + out + "/.heatrk4.lock is a symbolic link (to " + target + ")"),
+              std::string::npos)
+        << r.output;
+    EXPECT_TRUE(fs::is_symlink(out + "/.heatrk4.lock")) << "the link was removed or replaced";
+    EXPECT_FALSE(fs::exists(out + "/heat_000000.hdf")) << "the run went ahead";
+  }
+  EXPECT_EQ(test::read_text(precious), "the user's own words\n");
+  EXPECT_FALSE(fs::exists(dir + "/created-by-nobody")) << "a dangling link's target was created";
+}
+
+// A second name of a user's file, or a FIFO, under the lock's name would have the pid written
+// into it: refused the same way.
+TEST(OutputLock, AHardLinkOrAFifoUnderTheLockNameIsRefused) {
+  const std::string dir = test::temp_directory("lock-hard-link");
+  const std::string precious = dir + "/precious.txt";
+  std::ofstream(precious) << "the user's own words\n";
+  fs::create_directory(dir + "/linked");
+  fs::create_hard_link(precious, dir + "/linked/.heatrk4.lock");
+  const auto linked = run_heatrk4(small_run(dir + "/linked"));
+  EXPECT_EQ(linked.exit_code, 2) << linked.output;
+  EXPECT_NE(linked.output.find("is a file with 2 names (hard links)"), std::string::npos) << linked.output;
+  EXPECT_EQ(test::read_text(precious), "the user's own words\n");
+  EXPECT_TRUE(fs::exists(dir + "/linked/.heatrk4.lock")) << "the user's second name was removed";
+
+  fs::create_directory(dir + "/fifo");
+  ASSERT_EQ(::mkfifo((dir + "/fifo/.heatrk4.lock").c_str(), 0644), 0);
+  const auto fifo = run_heatrk4(small_run(dir + "/fifo"));
+  EXPECT_EQ(fifo.exit_code, 2) << fifo.output;
+  EXPECT_NE(fifo.output.find("is not a regular file"), std::string::npos) << fifo.output;
+  EXPECT_TRUE(fs::is_fifo(dir + "/fifo/.heatrk4.lock"));
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "io/input_file.hpp"
 #include "io/series_files.hpp"
@@ -86,6 +87,27 @@ TEST(OutputPaths, ConvergenceOutputPathsAreRefusedBeforeTheStudies) {
     EXPECT_EQ(r.exit_code, 2) << r.output;
     expect_mentions(r, std::string(option) + " '/proc/x/table': No such file or directory");
     EXPECT_EQ(r.output.find("observed order"), std::string::npos) << "refused only after the studies:\n" << r.output;
+  }
+}
+
+// The READMEs' convergence commands, typed as they stand in the repository's root, must not write
+// over a file of the source tree (the committed table and plot): --csv and --plot there name
+// files under build/ or names that do not exist.
+TEST(OutputPaths, TheReadmesConvergenceCommandsWriteNoFileOfTheSourceTree) {
+  for (const std::string readme : {"README.md", "validation/README.md"}) {
+    std::istringstream text(test::read_text(std::string(HEAT_SOURCE_DIR) + "/" + readme));
+    ASSERT_FALSE(text.str().empty()) << readme;
+    std::string word, option;
+    int named = 0;
+    while (text >> word) {
+      if (option == "--csv" || option == "--plot") {
+        ++named;
+        EXPECT_TRUE(word.rfind("build/", 0) == 0 || !fs::exists(std::string(HEAT_SOURCE_DIR) + "/" + word))
+            << readme << ": " << option << " " << word << " writes over a file of the source tree";
+      }
+      option = word;
+    }
+    EXPECT_GT(named, 0) << readme << " shows no convergence command with --csv or --plot";
   }
 }
 

@@ -4,6 +4,7 @@
 // snapshot records the command line that made it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -131,6 +132,68 @@ TEST(RestartSettings, EverySnapshotRecordsItsCommandLine) {
   const std::string line = read_stored_run_settings(output + "/heat_000003.hdf").command_line;
   EXPECT_NE(line.find("heatrk4 --nx 19 --ny 17"), std::string::npos) << line;
   EXPECT_NE(line.find("--output '" + output + "'"), std::string::npos) << line;  // quoted for the shell
+}
+
+// The snapshot a restart starts from is its input: the restart's own first snapshot, the same
+// step in the same directory, is not written over it, so a restart that then fails (exit 3)
+// leaves it as it was and the plain restart from it still runs.
+TEST(RestartSettings, AFailedRestartLeavesTheSnapshotItStartedFromAsItWas) {
+  const std::string dir = test::temp_directory("restart-keeps-start");
+  ASSERT_EQ(run_heatrk4(original_run(dir, 3)).exit_code, 0);
+  const std::string start = dir + "/heat_000003.hdf";
+  const std::string bytes = test::read_text(start);
+  ASSERT_FALSE(bytes.empty());
+  const auto failed = run_heatrk4({"--restart", start, "--alpha", "40", "--allow-unstable", "--steps", "500",
+                                   "--output-every", "50", "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(failed.exit_code, 3) << failed.output;
+  expect_mentions(failed, "blew up");
+  EXPECT_TRUE(test::read_text(start) == bytes) << "the snapshot the restart started from was rewritten";
+
+  const auto plain = run_heatrk4({"--restart", start, "--steps", "3", "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_EQ(plain.output.find("overrides"), std::string::npos) << plain.output;
+  EXPECT_TRUE(test::read_text(start) == bytes) << "the snapshot the restart started from was rewritten";
+  std::vector<int> steps;
+  for (const auto& e : read_hdf_series_entries(dir + "/heat.hdf.series")) steps.push_back(e.step);
+  EXPECT_EQ(steps, (std::vector<int>{0, 3, 6}));
+}
+
+// How often and in what formats the run wrote snapshots are its settings too: a restart given
+// neither goes on as the run did, in every format's series; a given one overrides, with a note.
+TEST(RestartSettings, ARestartGoesOnWithTheStoredOutputEveryAndFormat) {
+  const std::string dir = test::temp_directory("restart-output-settings");
+#ifdef HEAT_HAVE_VTK
+  const std::string formats = "hdf5,vtk";
+#else
+  const std::string formats = "hdf5";
+#endif
+  auto first = original_run(dir, 4);
+  *(std::find(first.begin(), first.end(), "--output-every") + 1) = "2";
+  first.insert(first.end(), {"--format", formats});
+  ASSERT_EQ(run_heatrk4(first).exit_code, 0);
+  const StoredRunSettings stored = read_stored_run_settings(dir + "/heat_000004.hdf");
+  EXPECT_EQ(stored.output_every, 2);
+  EXPECT_EQ(stored.format, formats);
+
+  const auto rest = run_heatrk4({"--restart", dir + "/heat_000004.hdf", "--steps", "4", "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(rest.exit_code, 0) << rest.output;
+  EXPECT_EQ(rest.output.find("overrides"), std::string::npos) << rest.output;
+  std::vector<int> steps;
+  for (const auto& e : read_hdf_series_entries(dir + "/heat.hdf.series")) steps.push_back(e.step);
+  EXPECT_EQ(steps, (std::vector<int>{0, 2, 4, 6, 8}));
+#ifdef HEAT_HAVE_VTK
+  EXPECT_EQ(read_pvd_entries(dir + "/heat.pvd").size(), 5u);
+  EXPECT_TRUE(fs::exists(dir + "/heat_000006.vti"));
+#endif
+
+  const auto given = run_heatrk4({"--restart", dir + "/heat_000008.hdf", "--steps", "2", "--output-every", "0",
+                                  "--format", "hdf5", "--backend", "cpu"});
+  ASSERT_EQ(given.exit_code, 0) << given.output;
+  expect_mentions(given, "--output-every 0 overrides the value stored in " + dir + "/heat_000008.hdf (output_every 2)");
+#ifdef HEAT_HAVE_VTK
+  expect_mentions(given, "--format hdf5 overrides the value stored in " + dir + "/heat_000008.hdf (format hdf5,vtk)");
+#endif
+  EXPECT_EQ(read_stored_run_settings(dir + "/heat_000010.hdf").output_every, 0);
 }
 
 }  // namespace
