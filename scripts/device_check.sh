@@ -8,7 +8,7 @@
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
 # Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
 #         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline scaling
-#         python
+#         python baseline_build baseline_bench
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
@@ -18,6 +18,7 @@ OUT=${OUT:-/tmp/heatrk4-device}
 mkdir -p "$OUT"
 BUILD=${BUILD:-build-gpu}
 SWEEP_BUILD=${SWEEP_BUILD:-build-gpu-sweep}
+BASELINE_BUILD=${BASELINE_BUILD:-build-gpu-baseline}
 BIN=$BUILD/apps/heatrk4
 LOG=$OUT/device.log
 read -r -a CUDA_BACKENDS <<<"${BACKENDS:-naive reuse tiled}"
@@ -250,6 +251,26 @@ PY
     grep -E "rename|exit_group|munmap\([^,]+, [0-9]{7,}" "$OUT/mission.strace" | tail -20 | tee -a "$LOG"
     tail -3 "$OUT/mission.strace" | tee -a "$LOG"
   fi
+}
+
+# The tree a change starts from, built beside it, so that one call times both on one machine:
+# .baseline/tree.tar is a `git archive` of that commit (git archive -o .baseline/tree.tar COMMIT),
+# carried with the call. baseline_bench alternates the two builds' benchmark, A B A B.
+phase_baseline_build() {
+  local src=$BASELINE_BUILD-src
+  [ -d "$src" ] || { mkdir -p "$src" && tar -xf .baseline/tree.tar -C "$src"; } || exit 1
+  step configure-baseline cmake -S "$src" -B "$BASELINE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHEAT_WITH_VTK=OFF \
+    -DHEAT_BUILD_TESTS=OFF -DHEAT_WITH_PYTHON=OFF -DCMAKE_CUDA_ARCHITECTURES=90 || exit 1
+  step build-baseline cmake --build "$BASELINE_BUILD" -j16 --target heatrk4 heatrk4-bench || exit 1
+}
+
+phase_baseline_bench() {
+  local args=(--sizes 600 --orders ${BENCH_ORDERS:-2 8} --precisions float double --backends tiled --repeats 5)
+  for round in 1 2; do
+    for build in "$BASELINE_BUILD" "$BUILD"; do
+      TAIL_LINES=8 step "bench-$round-$(basename "$build")" "$build/benchmarks/heatrk4-bench" "${args[@]}"
+    done
+  done
 }
 
 # Every order and precision, for the tiled tuning worklog.
