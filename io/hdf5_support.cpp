@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "io/zfp_chunks.hpp"
 #include "solver/errors.hpp"
 
 namespace heat::h5 {
@@ -28,6 +29,8 @@ void initialize_library() {
   std::call_once(once, [] {
     H5dont_atexit();  // must come first: it only works before the library initializes itself
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    // ZFP datasets (H5Z-ZFP's filter 32013) read without a plugin; HDF5 then loads none for it.
+    register_zfp_filter();
   });
 }
 

@@ -1,0 +1,247 @@
+#include "io/hdf5_chunks.hpp"
+
+#include <omp.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <type_traits>
+
+#include "io/hdf5_support.hpp"
+#include "io/zfp_chunks.hpp"
+#include "solver/errors.hpp"
+
+namespace heat {
+
+namespace {
+
+using h5::Handle;
+
+constexpr std::size_t target_chunk_bytes = std::size_t(4) << 20;
+constexpr hsize_t zfp_block = 4;
+
+hsize_t round_up(hsize_t value, hsize_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+std::vector<hsize_t> zfp_chunk_shape(const Grid& g, std::size_t value_bytes) {
+  const std::size_t row = std::size_t(g.nx) * value_bytes;
+  const std::size_t plane = row * std::size_t(g.ny);
+  if (plane * zfp_block <= target_chunk_bytes) {
+    const hsize_t planes = std::max<hsize_t>(target_chunk_bytes / plane / zfp_block, 1) * zfp_block;
+    return {std::min(planes, hsize_t(g.nz)), hsize_t(g.ny), hsize_t(g.nx)};
+  }
+  const hsize_t pieces = (plane * zfp_block + target_chunk_bytes - 1) / target_chunk_bytes;
+  const hsize_t rows = round_up((hsize_t(g.ny) + pieces - 1) / pieces, zfp_block);
+  return {std::min(zfp_block, hsize_t(g.nz)), std::min(rows, hsize_t(g.ny)), hsize_t(g.nx)};
+}
+
+// The chunk at `origin` of u's planes [first_plane, first_plane + planes), as a full box. HDF5
+// pads an edge chunk with its fill value, zero; for ZFP the edge values are repeated instead,
+// which zfp encodes in fewer bits than a jump to zero (readers never see the padding).
+template <typename T>
+std::vector<T> chunk_box(const Field<T>& u, int first_plane, int planes, const hsize_t (&chunk)[3],
+                         const hsize_t (&origin)[3], bool repeat_edges) {
+  const std::size_t nx = std::size_t(u.nx()), count = std::size_t(chunk[0] * chunk[1]) * nx;
+  std::vector<T> box(count, T(0));
+  for (hsize_t dz = 0; dz < chunk[0]; ++dz)
+    for (hsize_t dy = 0; dy < chunk[1]; ++dy) {
+      hsize_t z = origin[0] + dz, y = origin[1] + dy;
+      const bool inside = z < hsize_t(planes) && y < hsize_t(u.ny());
+      if (!inside && !repeat_edges) continue;
+      z = std::min(z, hsize_t(planes - 1));
+      y = std::min(y, hsize_t(u.ny() - 1));
+      std::memcpy(&box[std::size_t(dz * chunk[1] + dy) * nx], &u(0, int(y), first_plane + int(z)), nx * sizeof(T));
+    }
+  return box;
+}
+
+// As HDF5's shuffle and deflate filters store a chunk: the values' bytes grouped by significance
+// (byte b of value e at b*count + e), then zlib's compress2 at `level`, the call HDF5's deflate
+// filter makes. Empty on a zlib failure.
+template <typename T>
+std::vector<unsigned char> gzip_chunk(const std::vector<T>& box, int level) {
+  const std::size_t count = box.size();
+  std::vector<unsigned char> shuffled(count * sizeof(T));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(box.data());
+  for (std::size_t e = 0; e < count; ++e)
+    for (std::size_t b = 0; b < sizeof(T); ++b) shuffled[b * count + e] = bytes[e * sizeof(T) + b];
+  uLongf size = compressBound(uLong(shuffled.size()));
+  std::vector<unsigned char> compressed(size);
+  if (compress2(compressed.data(), &size, shuffled.data(), uLong(shuffled.size()), level) != Z_OK) return {};
+  compressed.resize(size);
+  return compressed;
+}
+
+// As H5Z-ZFP and then HDF5's Fletcher-32 filter store a chunk: zfp's stream, its checksum after it
+// (little-endian, as HDF5 encodes it). Empty on a zfp failure.
+template <typename T>
+std::vector<unsigned char> zfp_chunk(const std::vector<T>& box, const hsize_t (&chunk)[3], const Compression& c) {
+  std::vector<unsigned char> stream = zfp_compress_chunk(box.data(), {chunk[0], chunk[1], chunk[2]}, c);
+  if (stream.empty()) return {};
+  const std::uint32_t sum = fletcher32(stream.data(), stream.size());
+  for (int b = 0; b < 4; ++b) stream.push_back(static_cast<unsigned char>(sum >> (8 * b)));
+  return stream;
+}
+
+// The file a virtual dataset maps, resolved as HDF5 resolves it: relative to the snapshot's directory.
+std::string source_path(const std::string& name, const std::string& path) {
+  if (name == ".") return path;
+  const std::filesystem::path source(name);
+  return source.is_absolute() ? name : (std::filesystem::path(path).parent_path() / source).string();
+}
+
+std::string virtual_text(hid_t layout, std::size_t mapping, ssize_t (*get)(hid_t, size_t, char*, size_t)) {
+  const ssize_t size = get(layout, mapping, nullptr, 0);
+  if (size < 0) return {};
+  std::string text(std::size_t(size) + 1, '\0');
+  get(layout, mapping, text.data(), text.size());
+  text.resize(std::size_t(size));
+  return text;
+}
+
+std::string describe_unreadable_source(hid_t layout, const std::string& path) {
+  std::size_t mappings = 0;
+  if (H5Pget_virtual_count(layout, &mappings) < 0) return {};
+  for (std::size_t m = 0; m < mappings; ++m) {
+    const std::string file_name = source_path(virtual_text(layout, m, H5Pget_virtual_filename), path);
+    const std::string dataset_name = virtual_text(layout, m, H5Pget_virtual_dsetname);
+    Handle file(H5Fopen(file_name.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    Handle dataset(file.valid() ? H5Dopen2(file.get(), dataset_name.c_str(), H5P_DEFAULT) : -1, H5Dclose);
+    h5::take_error_stack();
+    if (!dataset.valid()) continue;  // a missing slab file is reported before any read
+    if (std::string found = describe_unreadable_chunk(dataset.get(), file_name); !found.empty()) return found;
+  }
+  return {};
+}
+
+}  // namespace
+
+std::vector<hsize_t> chunk_shape(const Grid& g, std::size_t value_bytes, const Compression& compression) {
+  if (compression.is_zfp()) return zfp_chunk_shape(g, value_bytes);
+  const std::size_t row = std::size_t(g.nx) * value_bytes;
+  const std::size_t plane = row * std::size_t(g.ny);
+  if (plane >= target_chunk_bytes) {
+    const hsize_t rows = std::clamp<std::size_t>(target_chunk_bytes / row, 1, std::size_t(g.ny));
+    return {1, rows, hsize_t(g.nx)};
+  }
+  const hsize_t planes = std::clamp<std::size_t>(target_chunk_bytes / plane, 1, std::size_t(g.nz));
+  return {planes, hsize_t(g.ny), hsize_t(g.nx)};
+}
+
+herr_t add_compression_filters(hid_t layout, const Compression& c, bool is_float, const std::vector<hsize_t>& chunk) {
+  if (c.codec == Codec::Gzip) {
+    // Byte shuffling groups the exponents of neighbouring values, which roughly doubles what gzip saves on floats.
+    if (H5Pset_shuffle(layout) < 0) return -1;
+    return H5Pset_deflate(layout, unsigned(c.level));
+  }
+  if (!c.is_zfp()) return 0;
+  const std::vector<unsigned> values = zfp_filter_values(c, is_float, {chunk[0], chunk[1], chunk[2]});
+  if (H5Pset_filter(layout, kZfpFilterId, H5Z_FLAG_MANDATORY, values.size(), values.data()) < 0) return -1;
+  return H5Pset_fletcher32(layout);
+}
+
+// Compresses the chunks on every core (gzip on one core runs at ~40 MB/s, zfp at ~200-500 MB/s,
+// far below a disk) and hands them to HDF5 whole, in order, from this thread alone (HDF5 is not
+// thread-safe here). A batch of a few chunks per core at a time bounds the memory held.
+template <typename T>
+void write_compressed_chunks(const std::string& path, hid_t dataset, const Field<T>& u, int first_plane, int planes,
+                             const std::vector<hsize_t>& shape, const Compression& compression) {
+  const hsize_t chunk[3] = {shape[0], shape[1], shape[2]};
+  const hsize_t along_z = (hsize_t(planes) + chunk[0] - 1) / chunk[0];
+  const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
+  const std::int64_t chunks = std::int64_t(along_z * along_y);
+  const std::int64_t batch = 4 * std::int64_t(omp_get_max_threads());
+  auto origin_of = [&](std::int64_t c, hsize_t (&origin)[3]) {
+    origin[0] = hsize_t(c) / along_y * chunk[0];
+    origin[1] = hsize_t(c) % along_y * chunk[1];
+    origin[2] = 0;
+  };
+  std::vector<std::vector<unsigned char>> compressed(std::size_t(std::min(batch, chunks)));
+  for (std::int64_t first = 0; first < chunks; first += batch) {
+    const std::int64_t count = std::min(batch, chunks - first);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t c = 0; c < count; ++c) {
+      hsize_t origin[3];
+      origin_of(first + c, origin);
+      const auto box = chunk_box(u, first_plane, planes, chunk, origin, compression.is_zfp());
+      compressed[std::size_t(c)] =
+          compression.is_zfp() ? zfp_chunk(box, chunk, compression) : gzip_chunk(box, compression.level);
+    }
+    for (std::int64_t c = 0; c < count; ++c) {
+      const auto& data = compressed[std::size_t(c)];
+      if (data.empty())
+        throw RunError("writing " + path + ": " + (compression.is_zfp() ? "zfp" : "zlib") + " failed to compress a chunk");
+      hsize_t origin[3];
+      origin_of(first + c, origin);
+      // Filter mask 0: every filter of the dataset has been applied.
+      if (H5Dwrite_chunk(dataset, H5P_DEFAULT, 0, origin, data.size(), data.data()) < 0)
+        throw RunError("writing " + path + ": dataset u chunk: " + h5::take_error_stack());
+    }
+  }
+}
+
+std::uint32_t fletcher32(const unsigned char* bytes, std::size_t size) {
+  // Sums of big-endian 16-bit words, folded before they can overflow (360 words at a time).
+  std::uint32_t sum1 = 0, sum2 = 0;
+  for (std::size_t words = size / 2; words > 0;) {
+    std::size_t run = std::min<std::size_t>(words, 360);
+    words -= run;
+    for (; run > 0; --run, bytes += 2) {
+      sum1 += (std::uint32_t(bytes[0]) << 8) | bytes[1];
+      sum2 += sum1;
+    }
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  }
+  if (size % 2) {
+    sum1 += std::uint32_t(*bytes) << 8;
+    sum2 += sum1;
+    sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+    sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  }
+  sum1 = (sum1 & 0xffff) + (sum1 >> 16);
+  sum2 = (sum2 & 0xffff) + (sum2 >> 16);
+  return (sum2 << 16) | sum1;
+}
+
+std::string describe_unreadable_chunk(hid_t dataset, const std::string& path) {
+  Handle layout(H5Dget_create_plist(dataset), H5Pclose);
+  if (!layout.valid()) return h5::take_error_stack(), std::string();
+  if (H5Pget_layout(layout.get()) == H5D_VIRTUAL) return describe_unreadable_source(layout.get(), path);
+  if (H5Pget_layout(layout.get()) != H5D_CHUNKED) return {};
+  Handle space(H5Dget_space(dataset), H5Sclose);
+  hsize_t dims[3], chunk[3], chunks = 0;
+  if (H5Sget_simple_extent_ndims(space.get()) != 3 || H5Pget_chunk(layout.get(), 3, chunk) != 3 ||
+      H5Dget_num_chunks(dataset, H5S_ALL, &chunks) < 0)
+    return h5::take_error_stack(), std::string();
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  std::vector<double> values(std::size_t(chunk[0] * chunk[1] * chunk[2]));
+  for (hsize_t n = 0; n < chunks; ++n) {
+    hsize_t origin[3], size = 0;
+    unsigned mask = 0;
+    haddr_t address = 0;
+    if (H5Dget_chunk_info(dataset, H5S_ALL, n, origin, &mask, &address, &size) < 0) continue;
+    hsize_t extent[3];
+    for (int d = 0; d < 3; ++d) extent[d] = std::min(chunk[d], dims[d] - origin[d]);
+    Handle memory(H5Screate_simple(3, extent, nullptr), H5Sclose);
+    H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, origin, nullptr, extent, nullptr);
+    if (H5Dread(dataset, H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, values.data()) >= 0) continue;
+    return path + ": the chunk at (z, y, x) = (" + std::to_string(origin[0]) + ", " + std::to_string(origin[1]) +
+           ", " + std::to_string(origin[2]) + "), " + std::to_string(size) + " bytes at file offset " +
+           std::to_string(address) + ", is damaged: " + h5::take_error_stack();
+  }
+  h5::take_error_stack();
+  return {};
+}
+
+std::string damaged_chunk_note(hid_t dataset, const std::string& path) {
+  const std::string found = describe_unreadable_chunk(dataset, path);
+  return found.empty() ? found : "; " + found;
+}
+
+template void write_compressed_chunks<float>(const std::string&, hid_t, const Field<float>&, int, int,
+                                             const std::vector<hsize_t>&, const Compression&);
+template void write_compressed_chunks<double>(const std::string&, hid_t, const Field<double>&, int, int,
+                                              const std::vector<hsize_t>&, const Compression&);
+
+}  // namespace heat

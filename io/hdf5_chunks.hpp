@@ -1,0 +1,43 @@
+// The chunks of a snapshot's dataset: their shape for each codec, the filters a dataset declares,
+// compressing them on every core and writing them whole, and finding the chunk a reader could not
+// read. Compressed chunks are exactly what HDF5's filters (shuffle + deflate, or H5Z-ZFP, each
+// followed by Fletcher-32 for ZFP) would have stored, so every HDF5 reader reads them as usual.
+#pragma once
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "io/compression.hpp"
+#include "solver/field.hpp"
+
+namespace heat {
+
+// About 4 MiB a chunk, of whole x rows. ZFP chunks are 4 planes (zfp's blocks are 4 x 4 x 4) of
+// rows in multiples of 4 that split the plane evenly, so few blocks are padded.
+std::vector<hsize_t> chunk_shape(const Grid& g, std::size_t value_bytes, const Compression& compression);
+
+// Declares the compression's filters on a dataset creation property list already chunked as
+// `chunk`: shuffle + deflate for gzip; H5Z-ZFP (32013, mandatory, with its stored cd_values) and
+// Fletcher-32 for ZFP, whose stream carries no check of its own. Negative on failure.
+herr_t add_compression_filters(hid_t layout, const Compression& compression, bool is_float,
+                               const std::vector<hsize_t>& chunk);
+
+// Compresses the chunks of u's planes [first_plane, first_plane + planes) on every core and writes
+// them with H5Dwrite_chunk into `dataset` (of `path`), which has those filters. Throws RunError.
+template <typename T>
+void write_compressed_chunks(const std::string& path, hid_t dataset, const Field<T>& u, int first_plane, int planes,
+                             const std::vector<hsize_t>& chunk, const Compression& compression);
+
+// HDF5's Fletcher-32 of `bytes` as its fletcher32 filter computes it (H5_checksum_fletcher32).
+std::uint32_t fletcher32(const unsigned char* bytes, std::size_t size);
+
+// After reading `dataset` of the file `path` failed: the first chunk that cannot be read, with its
+// file (a virtual dataset's slab file), its position and HDF5's reason; empty if every chunk reads.
+std::string describe_unreadable_chunk(hid_t dataset, const std::string& path);
+// The same as a note for a reader's message: "; <that>", or empty.
+std::string damaged_chunk_note(hid_t dataset, const std::string& path);
+
+}  // namespace heat
