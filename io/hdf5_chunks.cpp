@@ -212,7 +212,7 @@ std::string describe_unreadable_chunk(hid_t dataset, const std::string& path) {
   Handle space(H5Dget_space(dataset), H5Sclose);
   hsize_t dims[3], chunk[3], chunks = 0;
   if (H5Sget_simple_extent_ndims(space.get()) != 3 || H5Pget_chunk(layout.get(), 3, chunk) != 3 ||
-      H5Dget_num_chunks(dataset, H5S_ALL, &chunks) < 0)
+      H5Dget_num_chunks(dataset, space.get(), &chunks) < 0)
     return h5::take_error_stack(), std::string();
   H5Sget_simple_extent_dims(space.get(), dims, nullptr);
   std::vector<double> values(std::size_t(chunk[0] * chunk[1] * chunk[2]));
@@ -220,12 +220,13 @@ std::string describe_unreadable_chunk(hid_t dataset, const std::string& path) {
     hsize_t origin[3], size = 0;
     unsigned mask = 0;
     haddr_t address = 0;
-    if (H5Dget_chunk_info(dataset, H5S_ALL, n, origin, &mask, &address, &size) < 0) continue;
+    if (H5Dget_chunk_info(dataset, space.get(), n, origin, &mask, &address, &size) < 0) continue;
     hsize_t extent[3];
     for (int d = 0; d < 3; ++d) extent[d] = std::min(chunk[d], dims[d] - origin[d]);
     Handle memory(H5Screate_simple(3, extent, nullptr), H5Sclose);
-    H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, origin, nullptr, extent, nullptr);
-    if (H5Dread(dataset, H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, values.data()) >= 0) continue;
+    Handle selection(H5Scopy(space.get()), H5Sclose);
+    H5Sselect_hyperslab(selection.get(), H5S_SELECT_SET, origin, nullptr, extent, nullptr);
+    if (H5Dread(dataset, H5T_NATIVE_DOUBLE, memory.get(), selection.get(), H5P_DEFAULT, values.data()) >= 0) continue;
     return path + ": the chunk at (z, y, x) = (" + std::to_string(origin[0]) + ", " + std::to_string(origin[1]) +
            ", " + std::to_string(origin[2]) + "), " + std::to_string(size) + " bytes at file offset " +
            std::to_string(address) + ", is damaged: " + h5::take_error_stack();
