@@ -4,7 +4,10 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <limits>
 #include <filesystem>
 #include <type_traits>
 
@@ -90,21 +93,12 @@ std::string source_path(const std::string& name, const std::string& path) {
   return source.is_absolute() ? name : (std::filesystem::path(path).parent_path() / source).string();
 }
 
-std::string virtual_text(hid_t layout, std::size_t mapping, ssize_t (*get)(hid_t, size_t, char*, size_t)) {
-  const ssize_t size = get(layout, mapping, nullptr, 0);
-  if (size < 0) return {};
-  std::string text(std::size_t(size) + 1, '\0');
-  get(layout, mapping, text.data(), text.size());
-  text.resize(std::size_t(size));
-  return text;
-}
-
 std::string describe_unreadable_source(hid_t layout, const std::string& path) {
   std::size_t mappings = 0;
   if (H5Pget_virtual_count(layout, &mappings) < 0) return {};
   for (std::size_t m = 0; m < mappings; ++m) {
-    const std::string file_name = source_path(virtual_text(layout, m, H5Pget_virtual_filename), path);
-    const std::string dataset_name = virtual_text(layout, m, H5Pget_virtual_dsetname);
+    const std::string file_name = source_path(h5::virtual_mapping_text(layout, m, H5Pget_virtual_filename), path);
+    const std::string dataset_name = h5::virtual_mapping_text(layout, m, H5Pget_virtual_dsetname);
     Handle file(H5Fopen(file_name.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
     Handle dataset(file.valid() ? H5Dopen2(file.get(), dataset_name.c_str(), H5P_DEFAULT) : -1, H5Dclose);
     h5::take_error_stack();
@@ -180,6 +174,27 @@ void write_compressed_chunks(const std::string& path, hid_t dataset, const Field
   }
 }
 
+template <typename T>
+void require_bound_within_precision(const std::string& path, const Field<T>& u, int first_plane, int planes,
+                                    const Compression& c) {
+  if (c.codec != Codec::ZfpAccuracy) return;
+  const T* begin = u.data() + u.index(0, 0, first_plane);
+  const std::size_t count = std::size_t(planes) * std::size_t(u.ny()) * std::size_t(u.nx());
+  T largest = 0;
+#pragma omp parallel for reduction(max : largest)
+  for (std::size_t n = 0; n < count; ++n) largest = std::max(largest, std::abs(begin[n]));
+  // The spacing of T's values at `largest`: zfp's values come back rounded to it.
+  const double resolution = double(std::nextafter(largest, std::numeric_limits<T>::infinity()) - largest);
+  if (c.bound >= 2 * resolution) return;
+  char text[240];
+  std::snprintf(text, sizeof text,
+                "--compress %s cannot be held: %s values as large as %.3g are stored only to %.3g, so use a bound "
+                "of at least %.2g, or --precision double",
+                compression_name(c).c_str(), std::is_same_v<T, float> ? "float" : "double", double(largest),
+                resolution, 2 * resolution);
+  throw RunError("writing " + path + ": " + text);
+}
+
 std::uint32_t fletcher32(const unsigned char* bytes, std::size_t size) {
   // Sums of big-endian 16-bit words, folded before they can overflow (360 words at a time).
   std::uint32_t sum1 = 0, sum2 = 0;
@@ -240,6 +255,10 @@ std::string damaged_chunk_note(hid_t dataset, const std::string& path) {
   return found.empty() ? found : "; " + found;
 }
 
+template void require_bound_within_precision<float>(const std::string&, const Field<float>&, int, int,
+                                                    const Compression&);
+template void require_bound_within_precision<double>(const std::string&, const Field<double>&, int, int,
+                                                     const Compression&);
 template void write_compressed_chunks<float>(const std::string&, hid_t, const Field<float>&, int, int,
                                              const std::vector<hsize_t>&, const Compression&);
 template void write_compressed_chunks<double>(const std::string&, hid_t, const Field<double>&, int, int,

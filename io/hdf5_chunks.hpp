@@ -31,6 +31,14 @@ template <typename T>
 void write_compressed_chunks(const std::string& path, hid_t dataset, const Field<T>& u, int first_plane, int planes,
                              const std::vector<hsize_t>& chunk, const Compression& compression);
 
+// For ZFP within a bound: throws RunError (before any chunk is written) when the bound is finer than
+// twice the resolution of the precision at the largest |value| of u's planes, where zfp, whose
+// values come back in that precision, cannot hold it. The message gives the smallest bound that
+// holds and the fix. By the maximum principle no later snapshot of a run has larger values.
+template <typename T>
+void require_bound_within_precision(const std::string& path, const Field<T>& u, int first_plane, int planes,
+                                    const Compression& compression);
+
 // HDF5's Fletcher-32 of `bytes` as its fletcher32 filter computes it (H5_checksum_fletcher32).
 std::uint32_t fletcher32(const unsigned char* bytes, std::size_t size);
 

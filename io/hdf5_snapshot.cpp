@@ -105,6 +105,7 @@ void write_planes(const FileContext& file, hid_t location, const char* name, con
   const hsize_t dims[3] = {hsize_t(g.nz), hsize_t(g.ny), hsize_t(g.nx)};
   Handle space(file.check(H5Screate_simple(3, dims, nullptr), "dataspace"), H5Sclose);
   Handle layout(file.check(H5Pcreate(H5P_DATASET_CREATE), "dataset properties"), H5Pclose);
+  require_bound_within_precision(file.path, u, first_plane, planes, compress);
   const auto chunk = chunk_shape(g, sizeof(T), compress);
   file.check_status(H5Pset_chunk(layout.get(), 3, chunk.data()), "chunking");
   file.check_status(add_compression_filters(layout.get(), compress, std::is_same_v<T, float>, chunk),

@@ -64,6 +64,15 @@ std::string take_error_stack() {
   return lines.size() == 1 ? lines.front() : lines.front() + " <- " + lines.back();
 }
 
+std::string virtual_mapping_text(hid_t layout, std::size_t n, ssize_t (*get)(hid_t, std::size_t, char*, std::size_t)) {
+  const ssize_t length = get(layout, n, nullptr, 0);
+  if (length < 0) return {};
+  std::string text(std::size_t(length) + 1, '\0');
+  get(layout, n, text.data(), text.size());
+  text.resize(std::size_t(length));
+  return text;
+}
+
 std::string shape_text(const std::vector<hsize_t>& dims) {
   std::string out = "(";
   for (std::size_t n = 0; n < dims.size(); ++n) out += (n ? ", " : "") + std::to_string(dims[n]);

@@ -49,6 +49,9 @@ hid_t check(hid_t id, const std::string& what) {
   return id;
 }
 
+// One text of a virtual dataset's mapping `n` (H5Pget_virtual_filename or H5Pget_virtual_dsetname); empty on failure.
+std::string virtual_mapping_text(hid_t layout, std::size_t n, ssize_t (*get)(hid_t, std::size_t, char*, std::size_t));
+
 // A dataset's extent as text: "(4, 9, 8)".
 std::string shape_text(const std::vector<hsize_t>& dims);
 

@@ -192,6 +192,26 @@ TEST(ZfpRuns, ZfpForVtkFilesAndBadCodecsExitTwoBeforeAnyWork) {
   }
 }
 
+// A bound finer than float itself stores the field's values cannot be held: the first snapshot
+// refuses it (exit 3) with the smallest bound that holds, and no snapshot file is left.
+TEST(ZfpRuns, ABoundFinerThanThePrecisionIsRefusedAtTheFirstSnapshot) {
+  HEAT_REQUIRE_ZFP();
+  const std::string out = test::temp_directory("zfp-fine");
+  const auto result = test::run_heatrk4({"--backend", "cpu", "--n", "16", "--steps", "2", "--output-every", "1",
+                                         "--precision", "float", "--init", "randn", "--compress", "zfp:1e-9",
+                                         "--output", out});
+  EXPECT_EQ(result.exit_code, 3) << result.output;
+  EXPECT_NE(result.output.find("--compress zfp:1e-09 cannot be held: float values as large as"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("--precision double"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(out + "/heat_000000.hdf"));
+  // The same bound in double holds.
+  const auto in_double = test::run_heatrk4({"--backend", "cpu", "--n", "16", "--steps", "2", "--precision", "double",
+                                            "--init", "randn", "--compress", "zfp:1e-9", "--output",
+                                            test::temp_directory("zfp-fine-double")});
+  EXPECT_EQ(in_double.exit_code, 0) << in_double.output;
+}
+
 // Without libzfp in the build, ZFP is refused with the package to install (io/no_zfp.cpp).
 TEST(ZfpRuns, ABuildWithoutLibzfpRefusesZfpNamingThePackage) {
   if (built_with_zfp()) GTEST_SKIP() << "this build has libzfp (the build without it is checked by configuring "
