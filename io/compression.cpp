@@ -57,10 +57,14 @@ Compression parse_compression(const std::string& text) {
 
 std::string compression_name(const Compression& c) {
   switch (c.codec) {
-    case Codec::None: return "none";
-    case Codec::Gzip: return "gzip:" + std::to_string(c.level);
-    case Codec::ZfpReversible: return "zfp:reversible";
-    case Codec::ZfpAccuracy: break;
+    case Codec::None:
+      return "none";
+    case Codec::Gzip:
+      return "gzip:" + std::to_string(c.level);
+    case Codec::ZfpReversible:
+      return "zfp:reversible";
+    case Codec::ZfpAccuracy:
+      break;
   }
   char text[32];
   for (int digits = 1; digits <= 17; ++digits) {
@@ -74,8 +78,9 @@ std::string compression_unavailable_reason(const Compression& c, bool writes_vtk
   if (!c.is_zfp()) return {};
   const std::string name = "--compress " + compression_name(c);
   if (!built_with_zfp())
-    return name + ": this build has no libzfp, so it cannot write ZFP-compressed snapshots: install libzfp-dev "
-                  "(Debian: apt-get install libzfp-dev) and reconfigure, or use a gzip level such as --compress 1";
+    return name +
+           ": this build has no libzfp, so it cannot write ZFP-compressed snapshots: install libzfp-dev "
+           "(Debian: apt-get install libzfp-dev) and reconfigure, or use a gzip level such as --compress 1";
   if (writes_vtk)
     return name + ": ZFP is for .hdf snapshots; .vti files take VTK's zlib at a gzip level 0..9: use --format hdf5";
   return {};

@@ -12,8 +12,8 @@ enum class Codec { None, Gzip, ZfpAccuracy, ZfpReversible };
 
 struct Compression {
   Codec codec = Codec::None;
-  int level = 0;      // gzip's level, 1..9
-  double bound = 0;   // ZFP accuracy: the largest absolute error of any stored value
+  int level = 0;     // gzip's level, 1..9
+  double bound = 0;  // ZFP accuracy: the largest absolute error of any stored value
   Compression() = default;
   // A gzip level as --compress has always taken it: 0 is none.
   Compression(int gzip_level) : codec(gzip_level > 0 ? Codec::Gzip : Codec::None), level(gzip_level) {}

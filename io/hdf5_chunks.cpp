@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <limits>
 #include <filesystem>
+#include <limits>
 #include <type_traits>
 
 #include "io/hdf5_support.hpp"
@@ -145,7 +145,7 @@ void write_compressed_chunks(const std::string& path, hid_t dataset, const Field
   const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
   const std::int64_t chunks = std::int64_t(along_z * along_y);
   const std::int64_t batch = 4 * std::int64_t(omp_get_max_threads());
-  auto origin_of = [&](std::int64_t c, hsize_t (&origin)[3]) {
+  auto origin_of = [&](std::int64_t c, hsize_t(&origin)[3]) {
     origin[0] = hsize_t(c) / along_y * chunk[0];
     origin[1] = hsize_t(c) % along_y * chunk[1];
     origin[2] = 0;
@@ -164,7 +164,8 @@ void write_compressed_chunks(const std::string& path, hid_t dataset, const Field
     for (std::int64_t c = 0; c < count; ++c) {
       const auto& data = compressed[std::size_t(c)];
       if (data.empty())
-        throw RunError("writing " + path + ": " + (compression.is_zfp() ? "zfp" : "zlib") + " failed to compress a chunk");
+        throw RunError("writing " + path + ": " + (compression.is_zfp() ? "zfp" : "zlib") +
+                       " failed to compress a chunk");
       hsize_t origin[3];
       origin_of(first + c, origin);
       // Filter mask 0: every filter of the dataset has been applied.
@@ -190,8 +191,8 @@ void require_bound_within_precision(const std::string& path, const Field<T>& u, 
   std::snprintf(text, sizeof text,
                 "--compress %s cannot be held: %s values as large as %.3g are stored only to %.3g, so use a bound "
                 "of at least %.2g, or --precision double",
-                compression_name(c).c_str(), std::is_same_v<T, float> ? "float" : "double", double(largest),
-                resolution, 2 * resolution);
+                compression_name(c).c_str(), std::is_same_v<T, float> ? "float" : "double", double(largest), resolution,
+                2 * resolution);
   throw RunError("writing " + path + ": " + text);
 }
 
@@ -242,8 +243,8 @@ std::string describe_unreadable_chunk(hid_t dataset, const std::string& path) {
     Handle selection(H5Scopy(space.get()), H5Sclose);
     H5Sselect_hyperslab(selection.get(), H5S_SELECT_SET, origin, nullptr, extent, nullptr);
     if (H5Dread(dataset, H5T_NATIVE_DOUBLE, memory.get(), selection.get(), H5P_DEFAULT, values.data()) >= 0) continue;
-    return path + ": the chunk at (z, y, x) = (" + std::to_string(origin[0]) + ", " + std::to_string(origin[1]) +
-           ", " + std::to_string(origin[2]) + "), " + std::to_string(size) + " bytes at file offset " +
+    return path + ": the chunk at (z, y, x) = (" + std::to_string(origin[0]) + ", " + std::to_string(origin[1]) + ", " +
+           std::to_string(origin[2]) + "), " + std::to_string(size) + " bytes at file offset " +
            std::to_string(address) + ", is damaged: " + h5::take_error_stack();
   }
   h5::take_error_stack();

@@ -11,8 +11,9 @@ bool built_with_zfp() { return false; }
 
 namespace {
 [[noreturn]] void refuse() {
-  throw InputError("this build has no libzfp, so it cannot write ZFP-compressed snapshots: install libzfp-dev and "
-                   "reconfigure");
+  throw InputError(
+      "this build has no libzfp, so it cannot write ZFP-compressed snapshots: install libzfp-dev and "
+      "reconfigure");
 }
 }  // namespace
 

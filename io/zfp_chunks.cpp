@@ -39,10 +39,17 @@ Field chunk_field(void* values, zfp_type type, const ChunkShape& chunk) {
     if (extent > 1) used[count++] = extent;
   zfp_field* field = nullptr;
   switch (count) {
-    case 1: field = zfp_field_1d(values, type, used[0]); break;
-    case 2: field = zfp_field_2d(values, type, used[1], used[0]); break;
-    case 3: field = zfp_field_3d(values, type, used[2], used[1], used[0]); break;
-    default: throw std::logic_error("a ZFP chunk needs 1 to 3 extents above 1");
+    case 1:
+      field = zfp_field_1d(values, type, used[0]);
+      break;
+    case 2:
+      field = zfp_field_2d(values, type, used[1], used[0]);
+      break;
+    case 3:
+      field = zfp_field_3d(values, type, used[2], used[1], used[0]);
+      break;
+    default:
+      throw std::logic_error("a ZFP chunk needs 1 to 3 extents above 1");
   }
   return Field(field, zfp_field_free);
 }

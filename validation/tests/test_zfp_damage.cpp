@@ -62,15 +62,15 @@ TEST(ZfpDamage, RestartAndCompareRefuseADamagedChunkNamingFileAndChunk) {
   EXPECT_NE(compared.output.find(damaged + ": " + chunk), std::string::npos) << compared.output;
 
   const std::string out = dir + "/restarted";
-  const auto restarted = test::run_heatrk4({"--backend", "cpu", "--order", "2", "--init", "file", "--init-file",
-                                            damaged, "--steps", "1", "--output", out});
+  const auto restarted = test::run_heatrk4(
+      {"--backend", "cpu", "--order", "2", "--init", "file", "--init-file", damaged, "--steps", "1", "--output", out});
   EXPECT_EQ(restarted.exit_code, 2) << restarted.output;
   EXPECT_NE(restarted.output.find(damaged + ": " + chunk), std::string::npos) << restarted.output;
   EXPECT_FALSE(fs::exists(out)) << "a run from a damaged file wrote output";
 
   // The undamaged file restarts (the damage, not the reader, made the difference).
-  const auto sound = test::run_heatrk4({"--backend", "cpu", "--order", "2", "--init", "file", "--init-file", clean,
-                                        "--steps", "1", "--format", "none"});
+  const auto sound = test::run_heatrk4(
+      {"--backend", "cpu", "--order", "2", "--init", "file", "--init-file", clean, "--steps", "1", "--format", "none"});
   EXPECT_EQ(sound.exit_code, 0) << sound.output;
 }
 

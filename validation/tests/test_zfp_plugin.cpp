@@ -20,8 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 
 int run_tool(const std::string& args) {
-  const std::string command = std::string("HDF5_PLUGIN_PATH=") + HEAT_ZFP_PLUGIN_DIR + " " + ZFP_PLUGIN_TOOL + " " +
-                              args + " > /dev/null 2>&1";
+  const std::string command =
+      std::string("HDF5_PLUGIN_PATH=") + HEAT_ZFP_PLUGIN_DIR + " " + ZFP_PLUGIN_TOOL + " " + args + " > /dev/null 2>&1";
   return std::system(command.c_str());
 }
 

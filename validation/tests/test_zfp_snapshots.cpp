@@ -38,9 +38,10 @@ TEST(CompressionNames, EveryFormReadsAndNamesItselfBack) {
 }
 
 TEST(CompressionNames, UnknownCodecsAndBoundsNotPositiveOrFiniteAreRefusedNamingTheValue) {
-  for (const char* text : {"10", "-1", "01", "gzip", "gzip:", "gzip:10", "gzip:0x1", "zfp", "zfp:", "zfp:0",
-                           "zfp:-1e-6", "zfp:nan", "zfp:inf", "zfp:1e400", "zfp:1e-6x", "zfp:reversable", "ZFP:1e-6",
-                           "lz4", "blosc:1", "zfp:0x1p-20", ""}) {
+  for (const char* text :
+       {"10",       "-1",    "01",        "gzip",        "gzip:",   "gzip:10",   "gzip:0x1",  "zfp",
+        "zfp:",     "zfp:0", "zfp:-1e-6", "zfp:nan",     "zfp:inf", "zfp:1e400", "zfp:1e-6x", "zfp:reversable",
+        "ZFP:1e-6", "lz4",   "blosc:1",   "zfp:0x1p-20", ""}) {
     try {
       parse_compression(text);
       ADD_FAILURE() << "'" << text << "' was taken";
@@ -124,9 +125,8 @@ TEST(ZfpChunks, Fletcher32IsHdf5s) {
     h5::Handle layout(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
     ASSERT_GE(H5Pset_chunk(layout.get(), 1, &count), 0);
     ASSERT_GE(H5Pset_fletcher32(layout.get()), 0);
-    h5::Handle dataset(H5Dcreate2(file.get(), "b", H5T_NATIVE_UCHAR, space.get(), H5P_DEFAULT, layout.get(),
-                                  H5P_DEFAULT),
-                       H5Dclose);
+    h5::Handle dataset(
+        H5Dcreate2(file.get(), "b", H5T_NATIVE_UCHAR, space.get(), H5P_DEFAULT, layout.get(), H5P_DEFAULT), H5Dclose);
     ASSERT_GE(H5Dwrite(dataset.get(), H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()), 0);
     const hsize_t origin = 0;
     std::vector<unsigned char> stored(count + 4);
@@ -149,10 +149,10 @@ TEST(ZfpRuns, SnapshotsAreTheUncompressedRunsWithinTheBound) {
         std::string plain;
         for (const char* codec : {"0", "zfp:1e-5", "zfp:reversible"}) {
           const std::string out = test::temp_directory("zfp-run");
-          const auto result = test::run_heatrk4({"--backend", "cpu", "--nx", "37", "--ny", "29", "--nz", "23",
-                                                 "--order", order, "--precision", precision, "--init", init,
-                                                 "--steps", "4", "--output-every", "2", "--compress", codec,
-                                                 "--output", out, "--json", out + "/run.json"});
+          const auto result = test::run_heatrk4(
+              {"--backend",      "cpu", "--nx",        "37",      "--ny",     "29", "--nz",    "23",
+               "--order",        order, "--precision", precision, "--init",   init, "--steps", "4",
+               "--output-every", "2",   "--compress",  codec,     "--output", out,  "--json",  out + "/run.json"});
           ASSERT_EQ(result.exit_code, 0) << label << " " << codec << "\n" << result.output;
           if (std::string(codec) == "0") {
             plain = out;
@@ -180,9 +180,11 @@ TEST(ZfpRuns, SnapshotsAreTheUncompressedRunsWithinTheBound) {
 
 TEST(ZfpRuns, ZfpForVtkFilesAndBadCodecsExitTwoBeforeAnyWork) {
   const std::string out = test::temp_directory("zfp-bad") + "/out";
-  for (const std::vector<std::string>& bad :
-       {std::vector<std::string>{"--compress", "zfp:0"}, {"--compress", "zfp:-1"}, {"--compress", "zfp:inf"},
-        {"--compress", "snappy"}, {"--compress", "zfp:1e-6", "--format", "hdf5,vtk"}}) {
+  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--compress", "zfp:0"},
+                                              {"--compress", "zfp:-1"},
+                                              {"--compress", "zfp:inf"},
+                                              {"--compress", "snappy"},
+                                              {"--compress", "zfp:1e-6", "--format", "hdf5,vtk"}}) {
     std::vector<std::string> args = {"--backend", "cpu", "--n", "16", "--steps", "2", "--output", out};
     args.insert(args.end(), bad.begin(), bad.end());
     const auto result = test::run_heatrk4(args);
@@ -197,25 +199,26 @@ TEST(ZfpRuns, ZfpForVtkFilesAndBadCodecsExitTwoBeforeAnyWork) {
 TEST(ZfpRuns, ABoundFinerThanThePrecisionIsRefusedAtTheFirstSnapshot) {
   HEAT_REQUIRE_ZFP();
   const std::string out = test::temp_directory("zfp-fine");
-  const auto result = test::run_heatrk4({"--backend", "cpu", "--n", "16", "--steps", "2", "--output-every", "1",
-                                         "--precision", "float", "--init", "randn", "--compress", "zfp:1e-9",
-                                         "--output", out});
+  const auto result =
+      test::run_heatrk4({"--backend", "cpu", "--n", "16", "--steps", "2", "--output-every", "1", "--precision", "float",
+                         "--init", "randn", "--compress", "zfp:1e-9", "--output", out});
   EXPECT_EQ(result.exit_code, 3) << result.output;
   EXPECT_NE(result.output.find("--compress zfp:1e-09 cannot be held: float values as large as"), std::string::npos)
       << result.output;
   EXPECT_NE(result.output.find("--precision double"), std::string::npos) << result.output;
   EXPECT_FALSE(fs::exists(out + "/heat_000000.hdf"));
   // The same bound in double holds.
-  const auto in_double = test::run_heatrk4({"--backend", "cpu", "--n", "16", "--steps", "2", "--precision", "double",
-                                            "--init", "randn", "--compress", "zfp:1e-9", "--output",
-                                            test::temp_directory("zfp-fine-double")});
+  const auto in_double =
+      test::run_heatrk4({"--backend", "cpu", "--n", "16", "--steps", "2", "--precision", "double", "--init", "randn",
+                         "--compress", "zfp:1e-9", "--output", test::temp_directory("zfp-fine-double")});
   EXPECT_EQ(in_double.exit_code, 0) << in_double.output;
 }
 
 // Without libzfp in the build, ZFP is refused with the package to install (io/no_zfp.cpp).
 TEST(ZfpRuns, ABuildWithoutLibzfpRefusesZfpNamingThePackage) {
-  if (built_with_zfp()) GTEST_SKIP() << "this build has libzfp (the build without it is checked by configuring "
-                                        "with -DHEAT_WITH_ZFP=OFF)";
+  if (built_with_zfp())
+    GTEST_SKIP() << "this build has libzfp (the build without it is checked by configuring "
+                    "with -DHEAT_WITH_ZFP=OFF)";
   const auto result = test::run_heatrk4({"--backend", "cpu", "--n", "16", "--steps", "2", "--compress", "zfp:1e-6",
                                          "--output", test::temp_directory("no-zfp") + "/out"});
   EXPECT_EQ(result.exit_code, 2) << result.output;

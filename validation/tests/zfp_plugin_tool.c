@@ -69,8 +69,8 @@ static int write_dataset(char** argv) {
   if (file < 0 || space < 0 || layout < 0 || H5Pset_chunk(layout, 3, chunk) < 0) return fail("creating the file");
   if (H5Pset_filter(layout, 32013, H5Z_FLAG_MANDATORY, 6, cd_values) < 0) return fail("H5Pset_filter(32013)");
   if (H5Pset_fletcher32(layout) < 0) return fail("H5Pset_fletcher32");
-  hid_t dataset = H5Dcreate2(file, "u", is_float ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, space, H5P_DEFAULT, layout,
-                             H5P_DEFAULT);
+  hid_t dataset =
+      H5Dcreate2(file, "u", is_float ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, space, H5P_DEFAULT, layout, H5P_DEFAULT);
   if (dataset < 0) return fail("H5Dcreate2 (is the plugin on HDF5_PLUGIN_PATH?)");
   if (H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) < 0) return fail("H5Dwrite");
   free(values);
@@ -83,7 +83,8 @@ static int write_dataset(char** argv) {
 int main(int argc, char** argv) {
   if (argc == 5 && strcmp(argv[1], "read") == 0) return read_dataset(argv[2], argv[3], argv[4]);
   if (argc == 13 && strcmp(argv[1], "write") == 0) return write_dataset(argv);
-  fprintf(stderr, "usage: zfp_plugin_tool read FILE DATASET OUT.raw\n"
-                  "       zfp_plugin_tool write OUT.h5 float|double NZ NY NX CZ CY CX accuracy BOUND|reversible IN.raw\n");
+  fprintf(stderr,
+          "usage: zfp_plugin_tool read FILE DATASET OUT.raw\n"
+          "       zfp_plugin_tool write OUT.h5 float|double NZ NY NX CZ CY CX accuracy BOUND|reversible IN.raw\n");
   return 2;
 }

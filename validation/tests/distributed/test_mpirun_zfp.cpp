@@ -20,9 +20,9 @@ using test::run_on;
 
 std::vector<std::string> zfp_args(const std::string& precision, const std::string& codec, const std::string& out) {
   // order 4, nz odd and uneven over 2 and 3 ranks; nx != ny.
-  return {"--backend", "cpu", "--order", "4", "--precision", precision, "--nx", "19", "--ny", "14", "--nz", "21",
-          "--init", "randn", "--cfl", "0.2", "--steps", "4", "--output-every", "2", "--compress", codec,
-          "--output", out, "--quiet"};
+  return {"--backend",  "cpu", "--order",  "4",     "--precision", precision, "--nx",    "19", "--ny",           "14",
+          "--nz",       "21",  "--init",   "randn", "--cfl",       "0.2",     "--steps", "4",  "--output-every", "2",
+          "--compress", codec, "--output", out,     "--quiet"};
 }
 
 double max_difference(const Field<double>& a, const Field<double>& b) {
@@ -42,8 +42,7 @@ TEST(MpirunZfp, SlabFilesReadAsTheUncompressedRunWithinTheBoundOn1To3Ranks) {
         const std::string out = test::temp_directory("zfp-ranks");
         const auto result = run_on(ranks, zfp_args(precision, codec, out));
         ASSERT_EQ(result.exit_code, 0) << label << "\n" << result.output;
-        if (ranks > 1)
-          EXPECT_TRUE(fs::exists(out + "/heat_000004.rank1of" + std::to_string(ranks) + ".h5")) << label;
+        if (ranks > 1) EXPECT_TRUE(fs::exists(out + "/heat_000004.rank1of" + std::to_string(ranks) + ".h5")) << label;
         const Compression c = parse_compression(codec);
         for (const char* step : {"000000", "000002", "000004"}) {
           const PointArray a = read_point_array(plain + "/heat_" + step + ".hdf", "u");
