@@ -245,13 +245,13 @@ std::string describe_unreadable_chunk(hid_t dataset, const std::string& path) {
     if (H5Dread(dataset, H5T_NATIVE_DOUBLE, memory.get(), selection.get(), H5P_DEFAULT, values.data()) >= 0) continue;
     return path + ": the chunk at (z, y, x) = (" + std::to_string(origin[0]) + ", " + std::to_string(origin[1]) + ", " +
            std::to_string(origin[2]) + "), " + std::to_string(size) + " bytes at file offset " +
-           std::to_string(address) + ", is damaged: " + h5::take_error_stack();
+           std::to_string(address) + ", cannot be read: " + h5::take_error_stack();
   }
   h5::take_error_stack();
   return {};
 }
 
-std::string damaged_chunk_note(hid_t dataset, const std::string& path) {
+std::string unreadable_chunk_note(hid_t dataset, const std::string& path) {
   const std::string found = describe_unreadable_chunk(dataset, path);
   return found.empty() ? found : "; " + found;
 }

@@ -46,6 +46,6 @@ std::uint32_t fletcher32(const unsigned char* bytes, std::size_t size);
 // file (a virtual dataset's slab file), its position and HDF5's reason; empty if every chunk reads.
 std::string describe_unreadable_chunk(hid_t dataset, const std::string& path);
 // The same as a note for a reader's message: "; <that>", or empty.
-std::string damaged_chunk_note(hid_t dataset, const std::string& path);
+std::string unreadable_chunk_note(hid_t dataset, const std::string& path);
 
 }  // namespace heat

@@ -117,7 +117,7 @@ struct ImageFile {
     out.values = Field<double>(grid);
     if (H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()) < 0) {
       const std::string reason = h5::take_error_stack();
-      throw InputError(where + ": cannot read: " + reason + damaged_chunk_note(dataset.get(), path));
+      throw InputError(where + ": cannot read: " + reason + unreadable_chunk_note(dataset.get(), path));
     }
     return out;
   }
