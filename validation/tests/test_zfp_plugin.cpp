@@ -20,8 +20,10 @@ namespace {
 namespace fs = std::filesystem;
 
 int run_tool(const std::string& args) {
-  const std::string command =
-      std::string("HDF5_PLUGIN_PATH=") + HEAT_ZFP_PLUGIN_DIR + " " + ZFP_PLUGIN_TOOL + " " + args + " > /dev/null 2>&1";
+  // The plugin finds libzfp where the build found it (a folder of unpacked packages, too).
+  const std::string command = std::string("HDF5_PLUGIN_PATH=") + HEAT_ZFP_PLUGIN_DIR +
+                              " LD_LIBRARY_PATH=" + HEAT_ZFP_LIBRARY_DIR + "${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} " +
+                              ZFP_PLUGIN_TOOL + " " + args + " > /dev/null 2>&1";
   return std::system(command.c_str());
 }
 
