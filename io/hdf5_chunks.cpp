@@ -251,6 +251,97 @@ std::string describe_unreadable_chunk(hid_t dataset, const std::string& path) {
   return {};
 }
 
+namespace {
+
+// The dataset's H5Z-ZFP cd_values when its filters are exactly H5Z-ZFP then Fletcher-32; empty otherwise.
+std::vector<unsigned> zfp_pipeline(hid_t layout) {
+  if (H5Pget_layout(layout) != H5D_CHUNKED || H5Pget_nfilters(layout) != 2) return {};
+  unsigned flags = 0, config = 0, values[16];
+  std::size_t count = 16;
+  if (H5Pget_filter2(layout, 0, &flags, &count, values, 0, nullptr, &config) != H5Z_filter_t(kZfpFilterId) ||
+      count > 16)
+    return {};
+  std::size_t none = 0;
+  if (H5Pget_filter2(layout, 1, &flags, &none, nullptr, 0, nullptr, &config) != H5Z_FILTER_FLETCHER32) return {};
+  return std::vector<unsigned>(values, values + count);
+}
+
+std::string chunk_text(const hsize_t (&origin)[3]) {
+  return "the chunk at (z, y, x) = (" + std::to_string(origin[0]) + ", " + std::to_string(origin[1]) + ", " +
+         std::to_string(origin[2]) + ")";
+}
+
+// One stored chunk: where it starts and its bytes, zfp's stream then its Fletcher-32.
+struct StoredChunk {
+  hsize_t origin[3];
+  std::vector<unsigned char> bytes;
+};
+
+}  // namespace
+
+bool read_zfp_dataset(hid_t dataset, const std::string& path, double* values) {
+  if (!built_with_zfp()) return false;
+  Handle layout(H5Dget_create_plist(dataset), H5Pclose);
+  const std::vector<unsigned> cd_values = layout.valid() ? zfp_pipeline(layout.get()) : std::vector<unsigned>();
+  Handle space(H5Dget_space(dataset), H5Sclose);
+  hsize_t dims[3], chunk[3], chunks = 0;
+  if (cd_values.empty() || H5Sget_simple_extent_ndims(space.get()) != 3 || H5Pget_chunk(layout.get(), 3, chunk) != 3 ||
+      H5Dget_num_chunks(dataset, space.get(), &chunks) < 0)
+    return h5::take_error_stack(), false;
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  hsize_t expected = 1;
+  for (int d = 0; d < 3; ++d) expected *= (dims[d] + chunk[d] - 1) / chunk[d];
+  if (chunks != expected) return false;  // chunks never written read as fill values: HDF5 knows how
+  const std::size_t chunk_values = std::size_t(chunk[0] * chunk[1] * chunk[2]);
+  // The stored bytes are read in order on this thread (HDF5 is not thread-safe here) a batch at a
+  // time, and decoded on every core.
+  const std::int64_t batch = 4 * std::int64_t(omp_get_max_threads());
+  std::vector<StoredChunk> stored(std::size_t(std::min<std::int64_t>(batch, std::int64_t(chunks))));
+  for (hsize_t first = 0; first < chunks; first += hsize_t(batch)) {
+    const std::int64_t count = std::min<std::int64_t>(batch, std::int64_t(chunks - first));
+    for (std::int64_t c = 0; c < count; ++c) {
+      StoredChunk& s = stored[std::size_t(c)];
+      unsigned mask = 0;
+      haddr_t address = 0;
+      hsize_t size = 0;
+      std::uint32_t read_mask = 0;
+      if (H5Dget_chunk_info(dataset, space.get(), first + hsize_t(c), s.origin, &mask, &address, &size) < 0 ||
+          mask != 0)
+        return h5::take_error_stack(), false;  // a chunk stored unfiltered: HDF5 knows how
+      s.bytes.resize(size);
+      if (size < 4 || H5Dread_chunk(dataset, H5P_DEFAULT, s.origin, &read_mask, s.bytes.data()) < 0)
+        throw InputError(path + ": " + chunk_text(s.origin) + " cannot be read: " + h5::take_error_stack());
+    }
+    std::vector<std::string> problems(static_cast<std::size_t>(count));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t c = 0; c < count; ++c) {
+      const StoredChunk& s = stored[std::size_t(c)];
+      const std::size_t stream = s.bytes.size() - 4;
+      std::uint32_t sum = 0;
+      for (int b = 0; b < 4; ++b) sum |= std::uint32_t(s.bytes[stream + std::size_t(b)]) << (8 * b);
+      if (sum != fletcher32(s.bytes.data(), stream)) {
+        problems[std::size_t(c)] = "its Fletcher-32 checksum does not match (the chunk is damaged)";
+        continue;
+      }
+      std::vector<double> box(chunk_values);
+      problems[std::size_t(c)] = zfp_decode_chunk(cd_values, s.bytes.data(), stream, box.data(), chunk_values);
+      if (!problems[std::size_t(c)].empty()) continue;
+      // The part of the box inside the dataset, row by row.
+      const hsize_t* o = s.origin;
+      for (hsize_t dz = 0; dz < chunk[0] && o[0] + dz < dims[0]; ++dz)
+        for (hsize_t dy = 0; dy < chunk[1] && o[1] + dy < dims[1]; ++dy)
+          std::copy_n(&box[std::size_t((dz * chunk[1] + dy) * chunk[2])],
+                      std::size_t(std::min(chunk[2], dims[2] - o[2])),
+                      values + std::size_t(((o[0] + dz) * dims[1] + o[1] + dy) * dims[2] + o[2]));
+    }
+    for (std::int64_t c = 0; c < count; ++c)
+      if (!problems[std::size_t(c)].empty())
+        throw InputError(path + ": " + chunk_text(stored[std::size_t(c)].origin) +
+                         " cannot be read: " + problems[std::size_t(c)]);
+  }
+  return true;
+}
+
 std::string unreadable_chunk_note(hid_t dataset, const std::string& path) {
   const std::string found = describe_unreadable_chunk(dataset, path);
   return found.empty() ? found : "; " + found;

@@ -42,6 +42,13 @@ void require_bound_within_precision(const std::string& path, const Field<T>& u, 
 // HDF5's Fletcher-32 of `bytes` as its fletcher32 filter computes it (H5_checksum_fletcher32).
 std::uint32_t fletcher32(const unsigned char* bytes, std::size_t size);
 
+// Reads a ZFP dataset as HDF5 would (every chunk stored, filters H5Z-ZFP then Fletcher-32) into
+// `values` (the dataset's extent, x fastest, widened to double), its chunks decoded on every core
+// (HDF5's pipeline decodes on one). False, with nothing read, for any other dataset (a virtual
+// one, another filter, chunks not all there), which the caller reads with H5Dread. Throws
+// InputError naming the file and the chunk that cannot be read.
+bool read_zfp_dataset(hid_t dataset, const std::string& path, double* values);
+
 // After reading `dataset` of the file `path` failed: the first chunk that cannot be read, with its
 // file (a virtual dataset's slab file), its position and HDF5's reason; empty if every chunk reads.
 std::string describe_unreadable_chunk(hid_t dataset, const std::string& path);

@@ -82,47 +82,72 @@ size_t fail(const char* why) {
 // The largest chunk decoded: HDF5's own limit on a chunk's size.
 constexpr std::size_t kMaxChunkBytes = std::size_t(4) << 30;
 
+// What a dataset's cd_values say of each chunk: zfp's mode (in `stream`), the chunk's shape and
+// value type (in `field`), its values and their size.
+struct StoredHeader {
+  Stream stream{nullptr, zfp_stream_close};
+  Field field{nullptr, zfp_field_free};
+  std::size_t count = 0, value_bytes = 0;
+};
+
+// Reads H5Z-ZFP's cd_values into `header`; nullptr, or why they cannot be read.
+const char* read_stored_header(std::size_t cd_count, const unsigned cd_values[], StoredHeader& header) {
+  if (cd_count < 2 || cd_count > kMaxFilterValues) return "ZFP: the dataset's filter values are not H5Z-ZFP's";
+  if (((cd_values[0] >> 12) & 0xF) > ZFP_CODEC) return "ZFP: the data needs a newer zfp codec than this one";
+  // The header is read from a copy: zfp's bit stream reads whole words.
+  unsigned words[kMaxFilterValues] = {};
+  std::copy(cd_values + 1, cd_values + cd_count, words);
+  Bits bits(stream_open(words, sizeof words), stream_close);
+  header.stream.reset(zfp_stream_open(bits.get()));
+  header.field.reset(zfp_field_alloc());
+  if (!bits || !header.stream || !header.field) return "ZFP: out of memory";
+  if (!zfp_read_header(header.stream.get(), header.field.get(), ZFP_HEADER_FULL))
+    return "ZFP: the stored header is damaged";
+  zfp_stream_set_bit_stream(header.stream.get(), nullptr);
+  header.value_bytes = zfp_type_size(zfp_field_type(header.field.get()));
+  header.count = zfp_field_size(header.field.get(), nullptr);
+  if (header.value_bytes == 0 || header.count == 0 || header.count > kMaxChunkBytes / header.value_bytes)
+    return "ZFP: the stored header describes no chunk heatrk4 can hold";
+  return nullptr;
+}
+
+// Decodes one chunk's stream into `values` (header.count values of the stored type); nullptr,
+// or why not. zfp reads past a damaged or cut stream without checking, so it reads from a copy as
+// long as the longest stream of this chunk could be; a stream that ran past the stored bytes is damaged.
+const char* decode(StoredHeader& header, const unsigned char* bytes, std::size_t size, void* values) {
+  std::vector<unsigned char> input(std::max(size, zfp_stream_maximum_size(header.stream.get(), header.field.get())), 0);
+  std::memcpy(input.data(), bytes, size);
+  Bits bits(stream_open(input.data(), input.size()), stream_close);
+  if (!bits) return "ZFP: out of memory";
+  zfp_field_set_pointer(header.field.get(), values);
+  zfp_stream_set_bit_stream(header.stream.get(), bits.get());
+  zfp_stream_rewind(header.stream.get());
+  const std::size_t read = zfp_decompress(header.stream.get(), header.field.get());
+  zfp_stream_set_bit_stream(header.stream.get(), nullptr);
+  if (read == 0 || read > size) return "ZFP: the chunk's stream is damaged (it ends before its values do)";
+  return nullptr;
+}
+
 size_t filter(unsigned flags, size_t cd_count, const unsigned cd_values[], size_t nbytes, size_t* buf_size,
               void** buf) try {
-  if (cd_count < 2 || cd_count > kMaxFilterValues) return fail("ZFP: the dataset's filter values are not H5Z-ZFP's");
-  if (((cd_values[0] >> 12) & 0xF) > ZFP_CODEC) return fail("ZFP: the data needs a newer zfp codec than this one");
-  // The header is read from a copy: zfp's bit stream reads whole words.
-  unsigned header[kMaxFilterValues] = {};
-  std::copy(cd_values + 1, cd_values + cd_count, header);
-  Bits header_bits(stream_open(header, sizeof header), stream_close);
-  Stream stream(zfp_stream_open(header_bits.get()), zfp_stream_close);
-  Field field(zfp_field_alloc(), zfp_field_free);
-  if (!header_bits || !stream || !field) return fail("ZFP: out of memory");
-  if (!zfp_read_header(stream.get(), field.get(), ZFP_HEADER_FULL)) return fail("ZFP: the stored header is damaged");
-  const zfp_type type = zfp_field_type(field.get());
-  const std::size_t value_bytes = zfp_type_size(type);
-  const std::size_t count = zfp_field_size(field.get(), nullptr);
-  if (value_bytes == 0 || count == 0 || count > kMaxChunkBytes / value_bytes)
-    return fail("ZFP: the stored header describes no chunk heatrk4 can hold");
+  StoredHeader header;
+  if (const char* why = read_stored_header(cd_count, cd_values, header)) return fail(why);
+  const std::size_t bytes = header.count * header.value_bytes;
   if (flags & H5Z_FLAG_REVERSE) {
-    // zfp reads past a damaged or cut stream without checking, so it reads from a copy as long
-    // as the longest stream of this chunk could be; a stream that ran past the stored bytes is damaged.
-    std::vector<unsigned char> input(std::max(nbytes, zfp_stream_maximum_size(stream.get(), field.get())), 0);
-    std::memcpy(input.data(), *buf, nbytes);
-    Bits bits(stream_open(input.data(), input.size()), stream_close);
-    void* values = H5allocate_memory(count * value_bytes, false);
-    if (!bits || !values) return fail("ZFP: out of memory");
-    zfp_field_set_pointer(field.get(), values);
-    zfp_stream_set_bit_stream(stream.get(), bits.get());
-    zfp_stream_rewind(stream.get());
-    const std::size_t read = zfp_decompress(stream.get(), field.get());
-    if (read == 0 || read > nbytes) {
+    void* values = H5allocate_memory(bytes, false);
+    if (!values) return fail("ZFP: out of memory");
+    if (const char* why = decode(header, static_cast<const unsigned char*>(*buf), nbytes, values)) {
       H5free_memory(values);
-      return fail("ZFP: the chunk's stream is damaged (it ends before its values do)");
+      return fail(why);
     }
     H5free_memory(*buf);
     *buf = values;
-    *buf_size = count * value_bytes;
-    return count * value_bytes;
+    *buf_size = bytes;
+    return bytes;
   }
-  if (nbytes != count * value_bytes) return fail("ZFP: the chunk is not the size the stored header gives");
-  zfp_field_set_pointer(field.get(), *buf);
-  std::vector<unsigned char> compressed = compress_field(stream.get(), field.get());
+  if (nbytes != bytes) return fail("ZFP: the chunk is not the size the stored header gives");
+  zfp_field_set_pointer(header.field.get(), *buf);
+  std::vector<unsigned char> compressed = compress_field(header.stream.get(), header.field.get());
   if (compressed.empty()) return fail("ZFP: zfp failed to compress a chunk");
   void* out = H5allocate_memory(compressed.size(), false);
   if (!out) return fail("ZFP: out of memory");
@@ -165,6 +190,21 @@ std::vector<unsigned char> zfp_compress_chunk(const T* values, const ChunkShape&
 
 template std::vector<unsigned char> zfp_compress_chunk<float>(const float*, const ChunkShape&, const Compression&);
 template std::vector<unsigned char> zfp_compress_chunk<double>(const double*, const ChunkShape&, const Compression&);
+
+std::string zfp_decode_chunk(const std::vector<unsigned>& cd_values, const unsigned char* bytes, std::size_t size,
+                             double* values, std::size_t count) {
+  StoredHeader header;
+  if (const char* why = read_stored_header(cd_values.size(), cd_values.data(), header)) return why;
+  if (header.count != count) return "ZFP: the stored header's chunk is not the dataset's";
+  if (header.value_bytes == sizeof(double)) {
+    const char* why = decode(header, bytes, size, values);
+    return why ? why : "";
+  }
+  std::vector<float> stored(count);
+  if (const char* why = decode(header, bytes, size, stored.data())) return why;
+  std::copy(stored.begin(), stored.end(), values);
+  return {};
+}
 
 void register_zfp_filter() {
   if (H5Zregister(&kZfpFilter) < 0) throw std::runtime_error("cannot register the ZFP filter with HDF5");

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "io/compression.hpp"
@@ -27,6 +28,12 @@ std::vector<unsigned> zfp_filter_values(const Compression& compression, bool is_
 // zfp fails.
 template <typename T>
 std::vector<unsigned char> zfp_compress_chunk(const T* values, const ChunkShape& chunk, const Compression& compression);
+
+// Decodes one chunk's zfp stream (without the Fletcher-32 after it) of a dataset whose stored
+// cd_values are `cd_values`, into `values`: the chunk's `count` values, widened to double. Empty
+// when it succeeds, else why not. Safe to call from several threads at once.
+std::string zfp_decode_chunk(const std::vector<unsigned>& cd_values, const unsigned char* bytes, std::size_t size,
+                             double* values, std::size_t count);
 
 // Registers the decoder (and encoder) of filter 32013 with HDF5 in this process, so that every
 // reader of heatrk4 reads ZFP datasets without a plugin. Called once, by h5::initialize_library.
