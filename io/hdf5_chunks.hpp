@@ -1,7 +1,7 @@
 // The chunks of a snapshot's dataset: their shape for each codec, the filters a dataset declares,
-// compressing them on every core and writing them whole, and finding the chunk a reader could not
-// read. Compressed chunks are exactly what HDF5's filters (shuffle + deflate, or H5Z-ZFP, each
-// followed by Fletcher-32 for ZFP) would have stored, so every HDF5 reader reads them as usual.
+// compressing them on every core and writing them whole (reading them: io/chunk_reads.hpp). Compressed chunks are
+// exactly what HDF5's filters (shuffle + deflate, or H5Z-ZFP, each followed by Fletcher-32 for ZFP) would have stored,
+// so every HDF5 reader reads them as usual.
 #pragma once
 
 #include <hdf5.h>
@@ -41,18 +41,5 @@ void require_bound_within_precision(const std::string& path, const Field<T>& u, 
 
 // HDF5's Fletcher-32 of `bytes` as its fletcher32 filter computes it (H5_checksum_fletcher32).
 std::uint32_t fletcher32(const unsigned char* bytes, std::size_t size);
-
-// Reads a ZFP dataset as HDF5 would (every chunk stored, filters H5Z-ZFP then Fletcher-32) into
-// `values` (the dataset's extent, x fastest, widened to double), its chunks decoded on every core
-// (HDF5's pipeline decodes on one). False, with nothing read, for any other dataset (a virtual
-// one, another filter, chunks not all there), which the caller reads with H5Dread. Throws
-// InputError naming the file and the chunk that cannot be read.
-bool read_zfp_dataset(hid_t dataset, const std::string& path, double* values);
-
-// After reading `dataset` of the file `path` failed: the first chunk that cannot be read, with its
-// file (a virtual dataset's slab file), its position and HDF5's reason; empty if every chunk reads.
-std::string describe_unreadable_chunk(hid_t dataset, const std::string& path);
-// The same as a note for a reader's message: "; <that>", or empty.
-std::string unreadable_chunk_note(hid_t dataset, const std::string& path);
 
 }  // namespace heat

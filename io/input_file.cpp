@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "io/hdf5_chunks.hpp"
+#include "io/chunk_reads.hpp"
 #include "io/hdf5_support.hpp"
 #include "io/slab_files.hpp"
 #include "solver/errors.hpp"
