@@ -215,9 +215,10 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.output.formats = parse_output_formats(o.format);
   const std::string why_not = output_format_unavailable_reason(plan.output.formats);
   if (!why_not.empty()) throw InputError("--format " + o.format + ": " + why_not);
-  if (o.compress < 0 || o.compress > 9)
-    throw InputError("--compress " + std::to_string(o.compress) + " must be a gzip level from 0 to 9");
-  plan.output.compress = o.compress;
+  plan.output.compress = parse_compression(o.compress);
+  if (const std::string why = compression_unavailable_reason(plan.output.compress, plan.output.formats.has(OutputFormat::Vtk));
+      !why.empty())
+    throw InputError(why);
   if (o.output_every < 0)
     throw InputError("--output-every " + std::to_string(o.output_every) + " must be 0 (final state only) or more");
   plan.output_every = o.output_every;
@@ -299,7 +300,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  "snapshots in flight while the run steps on, each a host copy of the field (0: write before "
                  "stepping on)")
       ->capture_default_str();
-  app.add_option("--compress", o.compress, "compression level 0..9 (gzip for .hdf, zlib for .vti)")->capture_default_str();
+  app.add_option("--compress", o.compress,
+                 "0..9: gzip level (zlib for .vti); zfp:BOUND: ZFP within an absolute error bound (zfp:1e-6); "
+                 "zfp:reversible: lossless ZFP (.hdf only)")
+      ->capture_default_str();
   app.add_flag("--check", o.check, "compare with the fast cpu backend in double precision (with cpu_reference for a cpu run), which the tests hold to cpu_reference");
   app.add_option("--rtol", o.rtol, "relative tolerance of --check (default 1e-6 float, 1e-12 double)")
       ->check(tolerance_check());

@@ -42,7 +42,7 @@ struct RunOptions {
   std::string output = "heatrk4-out";
   std::string format = "hdf5";
   int output_every = 0;
-  int compress = 0;
+  std::string compress = "0";  // --compress: parse_compression (io/compression.hpp)
   int snapshot_buffers = 2;
   bool check = false;
   double rtol = -1, atol = -1;  // < 0: the precision's default (a given value is checked as it is parsed)

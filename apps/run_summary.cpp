@@ -48,8 +48,8 @@ void print_summary(const RunReport& r) {
     if (r.check.failures) std::printf("            %zu points outside the tolerance\n", r.check.failures);
   }
   if (!r.files.empty())
-    std::printf("  output    %zu file(s) in %s, last %s\n", r.files.size(), r.plan.output.directory.c_str(),
-                r.files.back().c_str());
+    std::printf("  output    %zu file(s) in %s, last %s, compression %s\n", r.files.size(),
+                r.plan.output.directory.c_str(), r.files.back().c_str(), compression_name(r.plan.output.compress).c_str());
   std::fflush(stdout);
 }
 
@@ -79,6 +79,10 @@ std::string json_summary(const RunReport& r) {
   if (r.ranks > 1) root.add("halo_exchange", r.halo_exchange).add("ghost_planes", r.ghost_planes);
   root.add("timing", timing).add("rate", rate);
   root.add("final_step", r.final_step).add("final_time", r.final_time);
+  JsonObject compression;
+  compression.add("codec", compression_name(r.plan.output.compress));
+  compression.add("bound", r.plan.output.compress.codec == Codec::ZfpAccuracy ? r.plan.output.compress.bound : 0.0);
+  root.add("compression", compression);
   if (r.stop_signal) root.add("stopped_by_signal", r.stop_signal);
   if (r.checked) {
     JsonObject check;

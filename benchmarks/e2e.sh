@@ -2,6 +2,9 @@
 # Time to solution end to end (issue 25), in one command: the mission's command and the real run
 # (600^3, 500 steps, a snapshot every 50), each also with --compress 1, each also with its
 # snapshots written before stepping on (--snapshot-buffers 0: the synchronous pipeline, "before");
+# then each codec of CODECS side by side (docs/design.md §4): wall, bytes written, ratio, the
+# writer's compression speed (one snapshot written to /dev/shm, so the disk is out of it) and the
+# largest error of any snapshot against the uncompressed real run's (heatrk4 compare);
 # each run's own breakdown from its JSON summary, against the bounds measured in the same session
 # on the same disk: the compute alone (--format none) and the write bound (each snapshot file's
 # bytes written again with dd and fsync'd, file by file).
@@ -11,7 +14,10 @@
 # BUILD_DIR defaults to build-gpu; OUT_DIR (scratch for the snapshots, on the disk to measure)
 # to /tmp/heatrk4-e2e. Results: $RESULTS (default benchmarks/results)/e2e_<device>.txt (a table, one line per run)
 # and e2e_<device>.json (every run's JSON summary), plus the plot e2e_<device>.png where matplotlib
-# is installed (elsewhere: benchmarks/plot_e2e.py on the JSON). Settings: RESULTS, N (600), STEPS (500), EVERY (50), MISSION_STEPS (4), BACKEND (tiled).
+# is installed (elsewhere: benchmarks/plot_e2e.py on the JSON), and the codecs' table
+# e2e_codecs_<device>.txt. Settings: RESULTS, N (600), STEPS (500), EVERY (50), MISSION_STEPS (4),
+# BACKEND (tiled), CODECS ("zfp:1e-6 zfp:1e-4 zfp:reversible 1"). A check here at a small size:
+#   N=64 STEPS=20 EVERY=5 BACKEND=cpu RESULTS=/tmp/e2e benchmarks/e2e.sh build /tmp/heatrk4-e2e
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 BUILD=${1:-build-gpu}
@@ -22,6 +28,7 @@ STEPS=${STEPS:-500}
 EVERY=${EVERY:-50}
 MISSION_STEPS=${MISSION_STEPS:-4}
 BACKEND=${BACKEND:-tiled}
+CODECS=${CODECS:-zfp:1e-6 zfp:1e-4 zfp:reversible 1}
 [[ -x $HEATRK4 ]] || { echo "e2e: $HEATRK4 is missing: build first" >&2; exit 2; }
 
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
@@ -88,11 +95,37 @@ for compress in 0 1; do
   run "mission compress=$compress" "${mission[@]}" "${c[@]}" && write_bound "mission compress=$compress"
   run "mission compress=$compress sync" "${mission[@]}" "${c[@]}" --snapshot-buffers 0
   run "real compress=$compress" "${real[@]}" "${c[@]}" && write_bound "real compress=$compress"
+  # The uncompressed real run's snapshots: what every codec's are compared with.
+  if [[ $compress == 0 ]]; then rm -rf "$WORK/reference" && mv "$WORK/out" "$WORK/reference"; fi
   run "real compress=$compress sync" "${real[@]}" "${c[@]}" --snapshot-buffers 0
 done
 # The compressor on one core against all of them (the issue's goal: >= 8x on 16 cores): writer_s.
 RUN_ENV="OMP_NUM_THREADS=1" run "mission compress=1 one core" "${mission[@]}" --compress 1
 run "compute alone" --n "$N" --steps "$STEPS" --format none
+
+# max_error LABEL: the largest |difference| of any snapshot of the run just made from the
+# uncompressed real run's (the codec's promise), appended to $JSONS.
+max_error() {
+  local label=$1 worst=0 f e
+  for f in "$WORK"/reference/heat_*.hdf; do
+    e=$("$HEATRK4" compare "$f" "$WORK/out/$(basename "$f")" --atol 1e300 | sed -n 's/.*max abs \([^,]*\),.*/\1/p')
+    [[ -n $e ]] || { echo "e2e: $label: compare of $(basename "$f") failed" >&2; status=3; return; }
+    worst=$(python3 -c "import sys; print(max(float(sys.argv[1]), float(sys.argv[2])))" "$worst" "$e")
+  done
+  echo "," >>"$JSONS"
+  python3 -c "import json,sys; print(json.dumps({'label': sys.argv[1], 'max_error': float(sys.argv[2])}))" \
+    "$label" "$worst" >>"$JSONS"
+}
+# Each codec: the real run and its error, and one snapshot compressed into memory (/dev/shm), so
+# that the writer's time is the compression's.
+SHM=${SHM:-/dev/shm/heatrk4-e2e}
+mkdir -p "$SHM" || exit 2
+for codec in $CODECS; do
+  run "codec $codec" "${real[@]}" --compress "$codec" && max_error "codec $codec"
+  WORK=$SHM run "codec $codec in memory" "${mission[@]}" --compress "$codec"
+done
+WORK=$SHM run "codec none in memory" "${mission[@]}"
+rm -rf "$SHM" "$WORK/reference"
 echo "]" >>"$JSONS"
 
 python3 - "$JSONS" "$TABLE" "$device" <<'EOF'
@@ -133,6 +166,43 @@ lines.append("setup phases (s), per run:")
 for label, e in runs.items():
     phases = e["summary"]["timing"].get("setup_phases", {})
     lines.append("  %-28s %s" % (label, ", ".join("%s %.3f" % (k[:-2], v) for k, v in phases.items())))
+open(table, "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+EOF
+# The codecs side by side: bytes and ratio against the uncompressed real run, the writer's time
+# to disk (compression and write) and its speed into memory (the compression alone).
+python3 - "$JSONS" "$RESULTS/e2e_codecs_$tag.txt" "$device" <<'EOF'
+import json, sys
+jsons, table, device = sys.argv[1:]
+entries = json.load(open(jsons))
+runs = {e["label"]: e for e in entries if "summary" in e}
+errors = {e["label"]: e["max_error"] for e in entries if "max_error" in e}
+plain = runs.get("real compress=0")
+if plain is None:
+    sys.exit("e2e: no uncompressed real run to compare the codecs with")
+problem = plain["summary"]["problem"]
+field_bytes = problem["nx"] * problem["ny"] * problem["nz"] * (4 if problem["precision"] == "float" else 8)
+lines = ["heatrk4 snapshot codecs on %s: the real run (%d^3 %s, %d steps); one snapshot into memory for the speed"
+         % (device, problem["nx"], problem["precision"], problem["steps"]), "",
+         "| codec | wall s | GB written | ratio | writer s (disk) | compression GB/s (memory) | max error |",
+         "|---|---|---|---|---|---|---|"]
+
+
+def row(codec, e, memory):
+    speed = field_bytes / memory["summary"]["timing"]["writer_s"] / 1e9 if memory else None
+    error = errors.get("codec " + codec, 0.0 if codec == "none" else None)
+    lines.append("| %s | %.2f | %.3f | %.2f | %.3f | %s | %s |" % (
+        codec, e["wall_s"], e["snapshot_bytes"] / 1e9, plain["snapshot_bytes"] / max(e["snapshot_bytes"], 1),
+        e["summary"]["timing"]["writer_s"], "%.2f" % speed if speed else "-",
+        "%.3g" % error if error is not None else "-"))
+
+
+row("none", plain, runs.get("codec none in memory"))
+for label, e in runs.items():
+    if label.startswith("codec ") and not label.endswith(" in memory"):
+        row(label[len("codec "):], e, runs.get(label + " in memory"))
+lines += ["", "wall: process start to exit; ratio: the uncompressed run's bytes over the codec's; max error: the "
+          "largest |difference| of any snapshot from the uncompressed run's (heatrk4 compare)"]
 open(table, "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 EOF

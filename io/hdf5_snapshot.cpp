@@ -1,8 +1,5 @@
 #include "io/hdf5_snapshot.hpp"
 
-#include <omp.h>
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +8,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "io/hdf5_chunks.hpp"
 #include "io/hdf5_support.hpp"
 #include "io/series_files.hpp"
 #include "io/slab_files.hpp"
@@ -26,21 +24,6 @@ namespace heat {
 namespace {
 
 using h5::Handle;
-
-// About 4 MiB per chunk: large enough that per-chunk overhead is negligible, small enough that
-// gzip and a ParaView slice read touch little more than they need. Chunks are whole x rows.
-constexpr std::size_t target_chunk_bytes = std::size_t(4) << 20;
-
-std::vector<hsize_t> chunk_shape(const Grid& g, std::size_t value_bytes) {
-  const std::size_t row = std::size_t(g.nx) * value_bytes;
-  const std::size_t plane = row * std::size_t(g.ny);
-  if (plane >= target_chunk_bytes) {
-    const hsize_t rows = std::clamp<std::size_t>(target_chunk_bytes / row, 1, std::size_t(g.ny));
-    return {1, rows, hsize_t(g.nx)};
-  }
-  const hsize_t planes = std::clamp<std::size_t>(target_chunk_bytes / plane, 1, std::size_t(g.nz));
-  return {planes, hsize_t(g.ny), hsize_t(g.nx)};
-}
 
 // Error checking for one file: every failure names the file and the step that failed.
 struct FileContext {
@@ -64,7 +47,8 @@ void write_vtkhdf_attributes(const FileContext& file, hid_t vtkhdf, const Grid& 
 }
 
 // The run's configuration, so a snapshot says how it was made and a restart can continue it.
-void write_run_group(const FileContext& file, hid_t root, const RunDescription& run, int step, double time) {
+void write_run_group(const FileContext& file, hid_t root, const RunDescription& run, int step, double time,
+                     const Compression& compression) {
   Handle group(file.check(H5Gcreate2(root, "heatrk4", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group /heatrk4"),
                H5Gclose);
   const hid_t g = group.get();
@@ -103,76 +87,19 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
   number("output_every", run.output_every);
   text("format", run.formats);
   text("run_id", run.run_id);
+  // The codec of /VTKHDF/PointData/u as --compress names it, and the bound it promises (0: exact).
+  text("compression", compression_name(compression));
+  number("compression_bound", compression.codec == Codec::ZfpAccuracy ? compression.bound : 0.0);
   file.check_status(group.close(), "group /heatrk4");
 }
 
 hid_t file_type_of(bool is_float) { return is_float ? H5T_IEEE_F32LE : H5T_IEEE_F64LE; }
 
-// One chunk as HDF5's shuffle and deflate filters would store it: the chunk's full box of the
-// planes [first_plane, first_plane + planes) of u (the part beyond them, in edge chunks, zero as
-// HDF5's fill value), its values' bytes grouped by significance (byte b of value e at
-// b*count + e), then zlib's compress2 at `level`, which is the call HDF5's deflate filter makes. Empty on a zlib failure.
-template <typename T>
-std::vector<unsigned char> filtered_chunk(const Field<T>& u, int first_plane, int planes, const hsize_t (&chunk)[3],
-                                          const hsize_t (&origin)[3], int level) {
-  const std::size_t nx = std::size_t(u.nx()), count = std::size_t(chunk[0] * chunk[1]) * nx;
-  std::vector<T> box(count, T(0));
-  for (hsize_t dz = 0; dz < chunk[0] && origin[0] + dz < hsize_t(planes); ++dz)
-    for (hsize_t dy = 0; dy < chunk[1] && origin[1] + dy < hsize_t(u.ny()); ++dy)
-      std::memcpy(&box[std::size_t(dz * chunk[1] + dy) * nx],
-                  &u(0, int(origin[1] + dy), first_plane + int(origin[0] + dz)), nx * sizeof(T));
-  std::vector<unsigned char> shuffled(count * sizeof(T));
-  const auto* bytes = reinterpret_cast<const unsigned char*>(box.data());
-  for (std::size_t e = 0; e < count; ++e)
-    for (std::size_t b = 0; b < sizeof(T); ++b) shuffled[b * count + e] = bytes[e * sizeof(T) + b];
-  uLongf size = compressBound(uLong(shuffled.size()));
-  std::vector<unsigned char> compressed(size);
-  if (compress2(compressed.data(), &size, shuffled.data(), uLong(shuffled.size()), level) != Z_OK) return {};
-  compressed.resize(size);
-  return compressed;
-}
-
-// Compresses the chunks on every core (gzip on one core runs at ~40 MB/s, far below a disk) and
-// hands them to HDF5 whole, in order, from this thread alone (HDF5 is not thread-safe here). A
-// batch of a few chunks per core at a time bounds the memory held.
-template <typename T>
-void write_compressed_chunks(const FileContext& file, hid_t dataset, const Field<T>& u, int first_plane, int planes,
-                             const std::vector<hsize_t>& shape, int level) {
-  const hsize_t chunk[3] = {shape[0], shape[1], shape[2]};
-  const hsize_t along_z = (hsize_t(planes) + chunk[0] - 1) / chunk[0];
-  const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
-  const std::int64_t chunks = std::int64_t(along_z * along_y);
-  const std::int64_t batch = 4 * std::int64_t(omp_get_max_threads());
-  auto origin_of = [&](std::int64_t c, hsize_t (&origin)[3]) {
-    origin[0] = hsize_t(c) / along_y * chunk[0];
-    origin[1] = hsize_t(c) % along_y * chunk[1];
-    origin[2] = 0;
-  };
-  std::vector<std::vector<unsigned char>> compressed(std::size_t(std::min(batch, chunks)));
-  for (std::int64_t first = 0; first < chunks; first += batch) {
-    const std::int64_t count = std::min(batch, chunks - first);
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t c = 0; c < count; ++c) {
-      hsize_t origin[3];
-      origin_of(first + c, origin);
-      compressed[std::size_t(c)] = filtered_chunk(u, first_plane, planes, chunk, origin, level);
-    }
-    for (std::int64_t c = 0; c < count; ++c) {
-      const auto& data = compressed[std::size_t(c)];
-      if (data.empty()) throw RunError("writing " + file.path + ": zlib failed to compress a chunk");
-      hsize_t origin[3];
-      origin_of(first + c, origin);
-      // Filter mask 0: every filter of the dataset (shuffle, deflate) has been applied.
-      file.check_status(H5Dwrite_chunk(dataset, H5P_DEFAULT, 0, origin, data.size(), data.data()), "dataset u chunk");
-    }
-  }
-}
-
 // Dataset `name` under `location`, chunked along whole x rows, holding `u`'s planes
 // [first_plane, first_plane + planes).
 template <typename T>
 void write_planes(const FileContext& file, hid_t location, const char* name, const Field<T>& u, int first_plane,
-                  int planes, int compress) {
+                  int planes, const Compression& compress) {
   Grid g;
   g.nx = u.nx();
   g.ny = u.ny();
@@ -180,20 +107,18 @@ void write_planes(const FileContext& file, hid_t location, const char* name, con
   const hsize_t dims[3] = {hsize_t(g.nz), hsize_t(g.ny), hsize_t(g.nx)};
   Handle space(file.check(H5Screate_simple(3, dims, nullptr), "dataspace"), H5Sclose);
   Handle layout(file.check(H5Pcreate(H5P_DATASET_CREATE), "dataset properties"), H5Pclose);
-  const auto chunk = chunk_shape(g, sizeof(T));
+  require_bound_within_precision(file.path, u, first_plane, planes, compress);
+  const auto chunk = chunk_shape(g, sizeof(T), compress);
   file.check_status(H5Pset_chunk(layout.get(), 3, chunk.data()), "chunking");
-  if (compress > 0) {
-    // Byte shuffling groups the exponents of neighbouring values, which roughly doubles what gzip saves on floats.
-    file.check_status(H5Pset_shuffle(layout.get()), "shuffle filter");
-    file.check_status(H5Pset_deflate(layout.get(), unsigned(compress)), "gzip filter");
-  }
+  file.check_status(add_compression_filters(layout.get(), compress, std::is_same_v<T, float>, chunk),
+                    "compression filters");
   const hid_t memory_type = std::is_same_v<T, float> ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
   Handle dataset(file.check(H5Dcreate2(location, name, file_type_of(std::is_same_v<T, float>), space.get(),
                                        H5P_DEFAULT, layout.get(), H5P_DEFAULT),
                             name),
                  H5Dclose);
-  if (compress > 0)
-    write_compressed_chunks(file, dataset.get(), u, first_plane, planes, chunk, compress);
+  if (compress.codec != Codec::None)
+    write_compressed_chunks(file.path, dataset.get(), u, first_plane, planes, chunk, compress);
   else
     file.check_status(
         H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, u.data() + u.index(0, 0, first_plane)), name);
@@ -228,7 +153,7 @@ void write_virtual_planes(const FileContext& file, hid_t location, const Grid& g
 // The VTKHDF layout of docs/design.md §4 around a point array that `write_u(point_data)` makes.
 template <typename WriteU>
 void write_vtkhdf_layout(const std::string& path, const Grid& g, const RunDescription& run, int step, double time,
-                         WriteU&& write_u) {
+                         const Compression& compression, WriteU&& write_u) {
   h5::initialize_library();
   const FileContext file{path};
   Handle h5file(file.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "cannot create"),
@@ -251,7 +176,7 @@ void write_vtkhdf_layout(const std::string& path, const Grid& g, const RunDescri
     for (const char* empty : {"CellData", "FieldData"})
       Handle(file.check(H5Gcreate2(vtkhdf.get(), empty, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), empty), H5Gclose);
   }
-  write_run_group(file, h5file.get(), run, step, time);
+  write_run_group(file, h5file.get(), run, step, time, compression);
   // Closing flushes the metadata: on a full disk this is where the failure shows.
   file.check_status(h5file.close(), "closing the file");
 }
@@ -268,19 +193,19 @@ std::string hdf5_gzip_unavailable_reason() {
 
 template <typename T>
 void write_vtkhdf_file(const std::string& path, const Field<T>& u, const RunDescription& run, int step, double time,
-                       int compress) {
+                       const Compression& compress) {
   Grid g = run.problem.grid;
   g.nx = u.nx();
   g.ny = u.ny();
   g.nz = u.nz();
-  write_vtkhdf_layout(path, g, run, step, time, [&](const FileContext& file, hid_t point_data) {
+  write_vtkhdf_layout(path, g, run, step, time, compress, [&](const FileContext& file, hid_t point_data) {
     write_planes(file, point_data, "u", u, 0, u.nz(), compress);
   });
 }
 
 template <typename T>
-void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes, int compress,
-                     const SlabIdentity& identity) {
+void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes,
+                     const Compression& compress, const SlabIdentity& identity) {
   h5::initialize_library();
   const FileContext file{path};
   Handle h5file(file.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "cannot create"),
@@ -313,16 +238,19 @@ void remove_slab_files_of_run(const std::string& directory, int step, int ranks,
 }
 
 void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>& slabs, bool is_float,
-                               const RunDescription& run, int step, double time) {
-  write_vtkhdf_layout(path, run.problem.grid, run, step, time, [&](const FileContext& file, hid_t point_data) {
+                               const RunDescription& run, int step, double time, const Compression& compression) {
+  write_vtkhdf_layout(path, run.problem.grid, run, step, time, compression, [&](const FileContext& file, hid_t point_data) {
     write_virtual_planes(file, point_data, run.problem.grid, is_float, slabs);
   });
 }
 
-template void write_vtkhdf_file<float>(const std::string&, const Field<float>&, const RunDescription&, int, double, int);
+template void write_vtkhdf_file<float>(const std::string&, const Field<float>&, const RunDescription&, int, double,
+                                       const Compression&);
 template void write_vtkhdf_file<double>(const std::string&, const Field<double>&, const RunDescription&, int, double,
-                                        int);
-template void write_slab_file<float>(const std::string&, const Field<float>&, int, int, int, const SlabIdentity&);
-template void write_slab_file<double>(const std::string&, const Field<double>&, int, int, int, const SlabIdentity&);
+                                        const Compression&);
+template void write_slab_file<float>(const std::string&, const Field<float>&, int, int, const Compression&,
+                                     const SlabIdentity&);
+template void write_slab_file<double>(const std::string&, const Field<double>&, int, int, const Compression&,
+                                      const SlabIdentity&);
 
 }  // namespace heat

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "io/compression.hpp"
 #include "io/snapshots.hpp"
 #include "solver/field.hpp"
 
@@ -14,11 +15,11 @@ namespace heat {
 bool built_with_hdf5();
 
 // Writes the file at `path` exactly (safe naming is the caller's business). The field is stored
-// in its own precision under /VTKHDF/PointData/u, chunked, gzip level `compress` (0: none).
-// Throws RunError with HDF5's reason when anything fails.
+// in its own precision under /VTKHDF/PointData/u, chunked, compressed as `compress` says (its name
+// and bound recorded in /heatrk4). Throws RunError with HDF5's reason when anything fails.
 template <typename T>
 void write_vtkhdf_file(const std::string& path, const Field<T>& u, const RunDescription& run, int step, double time,
-                       int compress);
+                       const Compression& compress);
 
 // What a slab file records about itself, in its /heatrk4 group, so that a reader can tell it
 // belongs to the snapshot that maps it (io/slab_files.hpp): the run (whose snapshot file records
@@ -33,8 +34,8 @@ struct SlabIdentity {
 // [first_plane, first_plane + planes) of `box`, shaped (planes, ny, nx), and whose /heatrk4
 // group holds `identity`. Throws RunError.
 template <typename T>
-void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes, int compress,
-                     const SlabIdentity& identity);
+void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes,
+                     const Compression& compress, const SlabIdentity& identity);
 
 // After a distributed snapshot of `step` failed: removes the slab files in `directory` (of a run
 // on `ranks` ranks) that the run `run_id` wrote, so that no complete slab file is left without the
@@ -49,9 +50,9 @@ struct SlabFile {
 
 // The snapshot of a distributed run: the file write_vtkhdf_file writes for the whole grid
 // (run.problem.grid), except that /VTKHDF/PointData/u is an HDF5 virtual dataset over the slab
-// files, which must tile [0, nz). Throws RunError.
+// files, which must tile [0, nz); `compression` is the slab files' (recorded in /heatrk4). Throws RunError.
 void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>& slabs, bool is_float,
-                               const RunDescription& run, int step, double time);
+                               const RunDescription& run, int step, double time, const Compression& compression);
 
 // Why gzip cannot be used in this HDF5 build, or empty when it can.
 std::string hdf5_gzip_unavailable_reason();

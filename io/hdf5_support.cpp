@@ -2,6 +2,7 @@
 
 #include <mutex>
 
+#include "io/zfp_chunks.hpp"
 #include "solver/errors.hpp"
 
 namespace heat::h5 {
@@ -28,6 +29,8 @@ void initialize_library() {
   std::call_once(once, [] {
     H5dont_atexit();  // must come first: it only works before the library initializes itself
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    // ZFP datasets (H5Z-ZFP's filter 32013) read without a plugin; HDF5 then loads none for it.
+    register_zfp_filter();
   });
 }
 
@@ -59,6 +62,15 @@ std::string take_error_stack() {
   // The first entry is the API call that failed, the last the root cause (often with errno);
   // the ones between only repeat the path through the library.
   return lines.size() == 1 ? lines.front() : lines.front() + " <- " + lines.back();
+}
+
+std::string virtual_mapping_text(hid_t layout, std::size_t n, ssize_t (*get)(hid_t, std::size_t, char*, std::size_t)) {
+  const ssize_t length = get(layout, n, nullptr, 0);
+  if (length < 0) return {};
+  std::string text(std::size_t(length) + 1, '\0');
+  get(layout, n, text.data(), text.size());
+  text.resize(std::size_t(length));
+  return text;
 }
 
 std::string shape_text(const std::vector<hsize_t>& dims) {

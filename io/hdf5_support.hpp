@@ -37,6 +37,7 @@ class Handle {
 // becomes. It also keeps HDF5 from closing open files at exit: a file whose flush failed (a full
 // disk) stays open inside HDF5 1.10, and closing it again at exit crashes in H5F__close_cb, which
 // would turn the clean exit 3 into a segmentation fault. Every file we write is closed explicitly.
+// It registers heatrk4's ZFP codec as HDF5 filter 32013 (io/zfp_chunks.hpp) where the build has libzfp.
 void initialize_library();
 // The current error stack as one line ("H5Dwrite: file write failed: ... File too large"), cleared.
 std::string take_error_stack();
@@ -47,6 +48,9 @@ hid_t check(hid_t id, const std::string& what) {
   if (id < 0) throw Error(what + ": " + take_error_stack());
   return id;
 }
+
+// One text of a virtual dataset's mapping `n` (H5Pget_virtual_filename or H5Pget_virtual_dsetname); empty on failure.
+std::string virtual_mapping_text(hid_t layout, std::size_t n, ssize_t (*get)(hid_t, std::size_t, char*, std::size_t));
 
 // A dataset's extent as text: "(4, 9, 8)".
 std::string shape_text(const std::vector<hsize_t>& dims);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "io/chunk_reads.hpp"
 #include "io/hdf5_support.hpp"
 #include "io/slab_files.hpp"
 #include "solver/errors.hpp"
@@ -114,8 +115,11 @@ struct ImageFile {
     PointArray out;
     out.stored_as_float = type_class == H5T_FLOAT && H5Tget_size(type.get()) == sizeof(float);
     out.values = Field<double>(grid);
-    if (H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()) < 0)
-      throw InputError(where + ": cannot read: " + h5::take_error_stack());
+    if (!read_zfp_dataset(dataset.get(), path, out.values.data()) &&
+        H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()) < 0) {
+      const std::string reason = h5::take_error_stack();
+      throw InputError(where + ": cannot read: " + reason + unreadable_chunk_note(dataset.get(), path));
+    }
     return out;
   }
 };

@@ -8,16 +8,18 @@
 namespace heat {
 namespace {
 
-void write_hdf5(const std::string& path, const Snapshot& s, const RunDescription& run, int compress) {
+void write_hdf5(const std::string& path, const Snapshot& s, const RunDescription& run, const Compression& compress) {
   if (!s.slabs.empty()) {
     const bool float_values = std::holds_alternative<const Field<float>*>(s.field);
-    return write_vtkhdf_virtual_file(path, s.slabs, float_values, run, s.step, s.time);
+    return write_vtkhdf_virtual_file(path, s.slabs, float_values, run, s.step, s.time, compress);
   }
   std::visit([&](const auto* u) { write_vtkhdf_file(path, *u, run, s.step, s.time, compress); }, s.field);
 }
 
-void write_vtk(const std::string& path, const Snapshot& s, const RunDescription& run, int compress) {
-  std::visit([&](const auto* u) { write_vti_file(path, *u, run.problem.grid, s.step, s.time, compress); }, s.field);
+// VTK's own zlib at the gzip level: ZFP is refused for .vti files before any work.
+void write_vtk(const std::string& path, const Snapshot& s, const RunDescription& run, const Compression& compress) {
+  std::visit([&](const auto* u) { write_vti_file(path, *u, run.problem.grid, s.step, s.time, compress.gzip_level()); },
+             s.field);
 }
 
 }  // namespace

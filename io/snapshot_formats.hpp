@@ -29,7 +29,8 @@ struct SnapshotFormat {
   const char* series_file;  // lists the snapshots in step order, rewritten after each one
   std::string (*series_text)(const std::vector<SeriesEntry>& entries);
   // Writes the snapshot's file at `path` (a temporary name).
-  void (*write)(const std::string& path, const Snapshot& snapshot, const RunDescription& run, int compress);
+  void (*write)(const std::string& path, const Snapshot& snapshot, const RunDescription& run,
+                const Compression& compress);
   bool (*built)();            // whether this build can write the format
   const char* why_not_built;  // how to get it, where it cannot
   bool distributed;           // written by a run on several ranks (over slab files)

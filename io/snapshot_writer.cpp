@@ -175,11 +175,15 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
                        output_formats_name(distributed_formats()) +
                        " snapshots only (one dataset over per-rank slab files); use --format " +
                        output_formats_name(distributed_formats()));
-  if (spec.compress < 0 || spec.compress > 9)
-    throw InputError("--compress " + std::to_string(spec.compress) + " is out of range: use a gzip level 0..9");
-  if (spec.compress > 0 && spec.formats.has(OutputFormat::Hdf5))
+  const std::string compress = "--compress " + compression_name(spec.compress);
+  if (spec.compress.codec == Codec::Gzip && (spec.compress.level < 1 || spec.compress.level > 9))
+    throw InputError(compress + " is out of range: use a gzip level 0..9");
+  if (spec.compress.codec == Codec::Gzip && spec.formats.has(OutputFormat::Hdf5))
     if (const std::string reason = hdf5_gzip_unavailable_reason(); !reason.empty())
-      throw InputError("--compress " + std::to_string(spec.compress) + ": " + reason + "; use --compress 0");
+      throw InputError(compress + ": " + reason + "; use --compress 0");
+  if (const std::string reason = compression_unavailable_reason(spec.compress, spec.formats.has(OutputFormat::Vtk));
+      !reason.empty())
+    throw InputError(reason);
   // One rank cleans the directory, and every rank waits for it: another rank's first slab file
   // must not be taken for an earlier run's, and a pid means nothing on another node.
   if (impl_->share.rank == 0) {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "io/compression.hpp"
 #include "solver/field.hpp"
 #include "solver/problem.hpp"
 
@@ -70,7 +71,7 @@ std::string new_run_id();
 struct OutputSpec {
   std::string directory = "heatrk4-out";
   OutputFormats formats = OutputFormat::Hdf5;
-  int compress = 0;  // gzip level 0..9 for HDF5 (0: none)
+  Compression compress;  // of HDF5 snapshots (--compress); .vti files take its gzip level
   bool replace_series = false;  // remove the snapshots and series files already there (--overwrite)
 };
 

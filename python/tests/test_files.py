@@ -70,5 +70,27 @@ class RoundTrip(unittest.TestCase):
                 self.assertIn(want["arrays"]["u"]["summary"], printed.stdout)
 
 
+class ZfpSnapshots(unittest.TestCase):
+    """heatrk4.read decodes ZFP snapshots (--compress zfp:BOUND, zfp:reversible) with no plugin:
+    within the bound of the uncompressed run's, reversible bitwise."""
+
+    def test_read_within_the_bound(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fields = {}
+            for codec in ("0", "zfp:1e-5", "zfp:reversible"):
+                out = os.path.join(tmp, codec.replace(":", "_"))
+                try:
+                    heatrk4.run(nx=19, ny=13, nz=11, order=2, steps=2, precision="double", init="randn",
+                                backend="cpu", output=out, compress=codec, quiet=True)
+                except ValueError as e:
+                    if "libzfp" in str(e):
+                        self.skipTest("this build has no libzfp")
+                    raise
+                fields[codec] = heatrk4.read(os.path.join(out, "heat_000002.hdf"))["u"]
+            error = np.max(np.abs(fields["zfp:1e-5"] - fields["0"]))
+            self.assertLessEqual(error, 1e-5)
+            self.assertGreater(error, 0)
+            assert_bitwise_equal(self, fields["zfp:reversible"], fields["0"], "zfp:reversible")
+
 if __name__ == "__main__":
     unittest.main()

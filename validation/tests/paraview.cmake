@@ -11,4 +11,9 @@ if(HEAT_HAVE_HDF5)
            COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/paraview/run_paraview_test.sh $<TARGET_FILE:write_paraview_fixture>
                    ${HEAT_PARAVIEW_PYTHONPATH} ${CMAKE_CURRENT_BINARY_DIR}/paraview-test ${HEAT_HAVE_VTK})
   set_tests_properties(paraview_opens_snapshots PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS paraview)
+  # The same through the H5Z-ZFP plugin, for ZFP-compressed series (HEAT_ZFP_PLUGIN_DIR: CMakeLists.txt here).
+  add_test(NAME paraview_reads_zfp_snapshots
+           COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/paraview/run_paraview_zfp_test.sh $<TARGET_FILE:write_paraview_fixture>
+                   ${HEAT_PARAVIEW_PYTHONPATH} ${CMAKE_CURRENT_BINARY_DIR}/paraview-zfp-test ${HEAT_ZFP_PLUGIN_DIR})
+  set_tests_properties(paraview_reads_zfp_snapshots PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS paraview)
 endif()

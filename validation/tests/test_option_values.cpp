@@ -76,7 +76,7 @@ TEST(OptionValues, EveryNumberIsDecimalForEveryOptionOfEveryCommand) {
     for (const std::string& value : taken) EXPECT_EQ(parse_exit(option, value), -1) << shown(option) << " '" << value << "'";
   }
   // The walk found the numbers of every command.
-  for (const std::string& name : {"--n", "--nx", "--steps", "--seed", "--modes", "--order", "--device", "--compress",
+  for (const std::string& name : {"--n", "--nx", "--steps", "--seed", "--modes", "--order", "--device",
                                   "--output-every", "--snapshot-buffers", "verify --n", "verify --steps", "verify --seed",
                                   "verify --device", "convergence --device"})
     EXPECT_NE(std::find(integers.begin(), integers.end(), name), integers.end()) << name;

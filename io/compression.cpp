@@ -1,0 +1,89 @@
+#include "io/compression.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+
+#include "solver/errors.hpp"
+
+namespace heat {
+
+namespace {
+const char* const kForms =
+    ": use a gzip level 0..9 (0: none) or gzip:LEVEL, zfp:BOUND with an absolute error bound such as zfp:1e-6, "
+    "or zfp:reversible (lossless)";
+
+int gzip_level_of(const std::string& text, const std::string& digits) {
+  if (digits.size() != 1 || digits[0] < '0' || digits[0] > '9')
+    throw InputError("--compress " + text + ": " + digits + " is not a gzip level from 0 to 9" + kForms);
+  return digits[0] - '0';
+}
+
+double bound_of(const std::string& text, const std::string& number) {
+  static const std::regex decimal("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
+  if (!std::regex_match(number, decimal))
+    throw InputError("--compress " + text + ": " + number + " is not a positive decimal error bound" + kForms);
+  const double bound = std::strtod(number.c_str(), nullptr);
+  if (!(bound > 0) || !std::isfinite(bound))
+    throw InputError("--compress " + text + ": the error bound " + number +
+                     " must be positive and finite (the largest absolute error of a stored value)" + kForms);
+  return bound;
+}
+}  // namespace
+
+Compression parse_compression(const std::string& text) {
+  const auto colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  const std::string value = colon == std::string::npos ? "" : text.substr(colon + 1);
+  Compression c;
+  if (colon == std::string::npos && !name.empty() && name.find_first_not_of("0123456789") == std::string::npos) {
+    if (name.size() > 1 || name[0] > '9')
+      throw InputError("--compress " + text + " must be a gzip level from 0 to 9" + std::string(kForms));
+    return Compression(gzip_level_of(text, name));
+  }
+  if (name == "gzip" && colon != std::string::npos) return Compression(gzip_level_of(text, value));
+  if (name == "zfp" && value == "reversible") {
+    c.codec = Codec::ZfpReversible;
+    return c;
+  }
+  if (name == "zfp" && colon != std::string::npos) {
+    c.codec = Codec::ZfpAccuracy;
+    c.bound = bound_of(text, value);
+    return c;
+  }
+  throw InputError("--compress " + text + " is not a codec" + std::string(kForms));
+}
+
+std::string compression_name(const Compression& c) {
+  switch (c.codec) {
+    case Codec::None:
+      return "none";
+    case Codec::Gzip:
+      return "gzip:" + std::to_string(c.level);
+    case Codec::ZfpReversible:
+      return "zfp:reversible";
+    case Codec::ZfpAccuracy:
+      break;
+  }
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, c.bound);
+    if (std::strtod(text, nullptr) == c.bound) break;
+  }
+  return std::string("zfp:") + text;
+}
+
+std::string compression_unavailable_reason(const Compression& c, bool writes_vtk) {
+  if (!c.is_zfp()) return {};
+  const std::string name = "--compress " + compression_name(c);
+  if (!built_with_zfp())
+    return name +
+           ": this build has no libzfp, so it cannot write ZFP-compressed snapshots: install libzfp-dev "
+           "(Debian: apt-get install libzfp-dev) and reconfigure, or use a gzip level such as --compress 1";
+  if (writes_vtk)
+    return name + ": ZFP is for .hdf snapshots; .vti files take VTK's zlib at a gzip level 0..9: use --format hdf5";
+  return {};
+}
+
+}  // namespace heat
