@@ -1,29 +1,42 @@
-// One rank's backend (docs/design.md §7): the registry's backend stepping the rank's box, its
-// ghost planes filled through a halo exchange. On one rank the box is the grid and the exchange
-// has nothing to do, so `run` and `verify` take this path alone, with or without mpirun.
+// One rank's backend (docs/design.md §7): the registry's backend stepping the rank's box, made
+// with the exchange that fills its ghost planes by the scheme its entry declares. On one rank the
+// box is the grid and there is no exchange, so `run`, `verify` and the benchmarks take this path
+// alone, with or without mpirun.
 #pragma once
 
 #include <memory>
 
+#include "apps/ranks.hpp"
 #include "solver/backend.hpp"
 #include "solver/distributed/decomposition.hpp"
-#include "solver/distributed/halo_exchange.hpp"
 #include "solver/registry.hpp"
 
 namespace heat {
 
-// How a rank's ghost planes are kept right: the cpu backends exchange before each pass or stage; the
-// CUDA backends exchange once per step over wider ghosts, which also keeps tiled's fused stages
-// whole (benchmarks/distributed_model.md).
-inline GhostScheme ghost_scheme_of(const BackendEntry& entry) {
-  return entry.uses_cuda ? GhostScheme::PerStep : GhostScheme::PerStage;
+// This rank's slab of `grid` at `order`, laid out for `entry`'s ghost scheme. InputError where
+// the grid is too thin for the ranks.
+inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid& grid, int order) {
+  return decompose(grid, order, ranks.size(), ranks.rank(), entry.ghost_scheme(order));
 }
 
-// `entry`'s backend for `slab`'s box of `problem`, which fills its ghost planes through
-// `exchange` (which must outlive it).
 template <typename T>
-std::unique_ptr<Backend<T>> make_rank_backend(const BackendEntry& entry, const Problem& problem,
-                                              const BackendOptions& options, const Slab& slab,
-                                              HaloExchange<T>& exchange);
+struct RankBackend {
+  std::unique_ptr<HaloExchange<T>> exchange;  // null for a rank without neighbours
+  std::unique_ptr<Backend<T>> backend;        // destroyed before the exchange it holds
+
+  // Collective: pays the exchange's start (the communicator, the first connections) before the
+  // loop, so that its steps' time holds none of it.
+  void connect() {
+    if (exchange) exchange->connect();
+  }
+  // The time the loop's exchanges took (HaloExchange::seconds_spent), 0 alone.
+  double exchange_seconds() { return exchange ? exchange->seconds_spent() : 0; }
+};
+
+// Collective. `entry`'s backend for `slab`'s box of `problem` (rank_slab), with its exchange:
+// in host memory over MPI for cpu backends, in device memory by `gpu_route` for CUDA ones.
+template <typename T>
+RankBackend<T> make_rank_backend(const Ranks& ranks, const BackendEntry& entry, const Problem& problem,
+                                 const BackendOptions& options, const Slab& slab, GpuHaloRoute gpu_route);
 
 }  // namespace heat

@@ -1,4 +1,4 @@
-// What both Ranks implementations share: the process's Ranks and the exchange of a lone rank.
+// What both Ranks implementations share: the process's Ranks.
 #pragma once
 
 #include "apps/ranks.hpp"
@@ -6,14 +6,5 @@
 namespace heat {
 
 void set_process_ranks(const Ranks* ranks);
-
-// A rank without neighbours: its box is the whole grid, so there are no ghost planes to fill.
-template <typename T>
-class NoNeighbours final : public HaloExchange<T> {
- public:
-  void exchange(T*) override {}
-  std::size_t bytes_sent() const override { return 0; }
-  double seconds_spent() override { return 0; }
-};
 
 }  // namespace heat

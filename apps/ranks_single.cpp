@@ -1,5 +1,7 @@
 // Ranks in a build without MPI: always one rank (solver/distributed's layer is then only the
 // decomposition and the cpu slab backend, with nothing to exchange).
+#include <stdexcept>
+
 #include "apps/ranks.hpp"
 #include "apps/ranks_common.hpp"
 
@@ -22,7 +24,7 @@ int Ranks::select_gpu(int device_option, GpuHaloRoute) const { return device_opt
 
 template <typename T>
 std::unique_ptr<HaloExchange<T>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const {
-  return std::make_unique<NoNeighbours<T>>();
+  throw std::logic_error("a single rank has no neighbours to exchange ghost planes with");
 }
 
 template <typename T>

@@ -1,7 +1,9 @@
 // halo_bench: the halo exchange alone, as benchmarks/distributed_model.md counts it: one
 // exchange of the ghost planes of an n^3 grid split in z over the job's ranks, per order and
 // precision. GPU ranks (--memory device, in builds with NCCL) exchange device boxes through
-// NCCL, host ranks through MPI. Rank 0 prints the slowest rank's median time per exchange.
+// NCCL, host ranks through MPI. Rank 0 prints the slowest rank's median time per exchange, and
+// beside it the exchange's start (connect(): NCCL's first connections; the communicator is made
+// once, before the first order).
 //
 //   mpirun -np 2 -x NCCL_NVLS_ENABLE=0 halo_bench --n 600 --memory device
 #include <CLI/CLI.hpp>
@@ -38,9 +40,15 @@ struct Settings {
 };
 
 // Median over repeats of the seconds per exchange, `finish` waiting for the batch to complete.
-double median_seconds_per_exchange(const Settings& s, const std::function<void()>& exchange,
-                                   const std::function<void()>& finish) {
-  for (int w = 0; w < 3; ++w) exchange();  // warm-up: connections, NCCL's first-use set-up
+// The exchange's start (HaloExchange::connect, as a run pays it in set-up) is timed apart.
+template <typename T>
+double median_seconds_per_exchange(const Settings& s, HaloExchange<T>& halo, T* box, const std::function<void()>& finish,
+                                   double& connect_seconds) {
+  const auto c0 = std::chrono::steady_clock::now();
+  halo.connect();
+  connect_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+  auto exchange = [&] { halo.exchange(box); };
+  for (int w = 0; w < 3; ++w) exchange();  // warm-up: caches, clocks
   finish();
   std::vector<double> seconds;
   for (int r = 0; r < s.repeats; ++r) {
@@ -60,37 +68,38 @@ void bench(const Settings& s, const MpiSession& mpi, int order) {
   g.nx = g.ny = g.nz = s.n;
   const GhostScheme scheme = s.scheme == "step" ? GhostScheme::PerStep : GhostScheme::PerStage;
   const Slab slab = decompose(g, order, mpi.size(), mpi.rank(), scheme);
-  double seconds = 0;
+  double seconds = 0, connect_seconds = 0;
   std::size_t bytes = 0;
   if (s.memory == "host") {
     Field<T> box(g.nx, g.ny, slab.box_planes(), T(1));
     MpiHaloExchange<T> exchange(slab, g, mpi.world());
     bytes = exchange.bytes_sent();
-    seconds = median_seconds_per_exchange(
-        s, [&] { exchange.exchange(box.data()); }, [] {});
+    seconds = median_seconds_per_exchange<T>(s, exchange, box.data(), [] {}, connect_seconds);
   } else {
 #if HEAT_HAVE_NCCL
     DeviceBuffer<T> box(std::size_t(g.nx) * std::size_t(g.ny) * std::size_t(slab.box_planes()));
     box.zero();
-    const NcclCommunicator comm(mpi.world());
+    NcclCommunicator comm(mpi.world());
     cudaStream_t stream = nullptr;
     HEAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     {
       NcclHaloExchange<T> exchange(slab, g, comm, stream);
       bytes = exchange.bytes_sent();
-      seconds = median_seconds_per_exchange(
-          s, [&] { exchange.exchange(box.get()); }, [&] { HEAT_CUDA_CHECK(cudaStreamSynchronize(stream)); });
+      seconds = median_seconds_per_exchange<T>(
+          s, exchange, box.get(), [&] { HEAT_CUDA_CHECK(cudaStreamSynchronize(stream)); }, connect_seconds);
     }
     HEAT_CUDA_CHECK(cudaStreamDestroy(stream));
 #endif
   }
-  double slowest = 0;
+  double slowest = 0, slowest_connect = 0;
   HEAT_MPI_CHECK(MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, mpi.world()));
+  HEAT_MPI_CHECK(MPI_Reduce(&connect_seconds, &slowest_connect, 1, MPI_DOUBLE, MPI_MAX, 0, mpi.world()));
   unsigned long long most_bytes = 0, sent = bytes;
   HEAT_MPI_CHECK(MPI_Reduce(&sent, &most_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, mpi.world()));
   if (mpi.rank() == 0)
-    std::printf("%-6s %5d %6d %7d %12.2f %10.1f %8.1f\n", sizeof(T) == 4 ? "float" : "double", order, slab.ghost,
-                mpi.size(), double(most_bytes) / 1e6, slowest * 1e6, double(most_bytes) / slowest / 1e9);
+    std::printf("%-6s %5d %6d %7d %12.2f %10.1f %8.1f %10.1f\n", sizeof(T) == 4 ? "float" : "double", order,
+                slab.ghost, mpi.size(), double(most_bytes) / 1e6, slowest * 1e6, double(most_bytes) / slowest / 1e9,
+                slowest_connect * 1e3);
 }
 
 }  // namespace
@@ -124,8 +133,9 @@ int main(int argc, char** argv) {
     if (mpi.rank() == 0)
       std::printf(
           "# %s memory, n = %d, median of %d batches of %d exchanges, slowest rank\n"
-          "%-6s %5s %6s %7s %12s %10s %8s\n",
-          s.memory.c_str(), s.n, s.repeats, s.batch, "prec", "order", "ghost", "ranks", "MB/rank", "us", "GB/s");
+          "%-6s %5s %6s %7s %12s %10s %8s %10s\n",
+          s.memory.c_str(), s.n, s.repeats, s.batch, "prec", "order", "ghost", "ranks", "MB/rank", "us", "GB/s",
+          "start_ms");
     for (const std::string& precision : s.precisions)
       for (int order : s.orders) {
         if (precision == "float")
