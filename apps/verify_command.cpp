@@ -2,10 +2,10 @@
 #include <cstdio>
 
 #include "apps/commands.hpp"
-#include "apps/rank_backend.hpp"
-#include "apps/ranks.hpp"
 #include "apps/run_checks.hpp"
 #include "apps/run_options.hpp"
+#include "solver/distributed/rank_backend.hpp"
+#include "solver/distributed/ranks.hpp"
 #include "solver/distributed/slab_field.hpp"
 #include "solver/errors.hpp"
 #include "solver/cuda/gpu_info.hpp"

@@ -1,4 +1,4 @@
-#include "apps/rank_backend.hpp"
+#include "solver/distributed/rank_backend.hpp"
 
 namespace heat {
 

@@ -6,13 +6,13 @@
 #include <string>
 #include <thread>
 
-#include "apps/ranks.hpp"
-#include "apps/ranks_common.hpp"
 #include "solver/distributed/collective_input.hpp"
 #include "solver/distributed/mpi_check.hpp"
 #include "solver/distributed/mpi_gather.hpp"
 #include "solver/distributed/mpi_halo_exchange.hpp"
 #include "solver/distributed/mpi_session.hpp"
+#include "solver/distributed/ranks.hpp"
+#include "solver/distributed/ranks_common.hpp"
 #if HEAT_HAVE_CUDA
 #include "solver/distributed/gpu_halo_exchange.hpp"
 #endif

@@ -1,14 +1,14 @@
 // One rank's backend (docs/design.md §7): the registry's backend stepping the rank's box, made
 // with the exchange that fills its ghost planes by the scheme its entry declares. On one rank the
-// box is the grid and there is no exchange, so `run`, `verify` and the benchmarks take this path
-// alone, with or without mpirun.
+// box is the grid and there is no exchange, so `run` and `verify` take this path alone, with or
+// without mpirun.
 #pragma once
 
 #include <memory>
 
-#include "apps/ranks.hpp"
 #include "solver/backend.hpp"
 #include "solver/distributed/decomposition.hpp"
+#include "solver/distributed/ranks.hpp"
 #include "solver/registry.hpp"
 
 namespace heat {

@@ -1,7 +1,7 @@
+#include "solver/distributed/ranks.hpp"
 // What both Ranks implementations share: the process's Ranks.
 #pragma once
 
-#include "apps/ranks.hpp"
 
 namespace heat {
 

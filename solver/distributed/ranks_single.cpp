@@ -1,9 +1,9 @@
 // Ranks in a build without MPI: always one rank (solver/distributed's layer is then only the
-// decomposition and the cpu slab backend, with nothing to exchange).
+// decomposition, with nothing to exchange).
 #include <stdexcept>
 
-#include "apps/ranks.hpp"
-#include "apps/ranks_common.hpp"
+#include "solver/distributed/ranks.hpp"
+#include "solver/distributed/ranks_common.hpp"
 
 namespace heat {
 

@@ -1,6 +1,6 @@
 // The ranks one run is spread over (docs/design.md §7): the single process of a plain `heatrk4`,
-// or every rank of `mpirun -np N heatrk4`. The run command asks this object, never MPI itself,
-// so a build without MPI runs the same code path with one rank.
+// or every rank of `mpirun -np N heatrk4`. The commands (apps/) ask this object and make no MPI
+// call of their own, so a build without MPI runs the same code path with one rank.
 #pragma once
 
 #include <functional>
