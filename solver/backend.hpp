@@ -119,6 +119,9 @@ struct BackendOptions {
   // The resident field will be the caller's device memory (adopt_device_field): a CUDA backend
   // allocates no field u of its own.
   bool field_in_caller_memory = false;
+  // One rank's box (made with an exchange): whether the backend computes its interior while its
+  // ghost planes travel, where it can (the cpu backend's single passes).
+  HaloOverlap halo_overlap = HaloOverlap::InteriorFirst;
 };
 
 // What a backend's entry in the registry says about it without building one.

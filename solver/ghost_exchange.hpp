@@ -26,6 +26,13 @@ inline int ghost_planes(GhostScheme scheme, int radius) {
   return scheme == GhostScheme::PerStage ? radius : 4 * radius;
 }
 
+// Whether a backend computes what reads no ghost plane while an exchange travels (between its
+// start and finish), or exchanges first and computes after. Either gives the same bits.
+enum class HaloOverlap {
+  Off,            // exchange(), then the pass over every plane
+  InteriorFirst,  // start(); the planes that read no ghost plane; finish(); the planes beside the ghosts
+};
+
 // Fills a rank's ghost planes from its neighbours, split in two (AMReX's FillBoundary_nowait and
 // FillBoundary_finish) so that a backend may compute what needs no ghost plane in between:
 //

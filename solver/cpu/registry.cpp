@@ -15,19 +15,22 @@ namespace {
 
 // The cpu backend `Impl` for a grid (no exchange) or for a box whose ghost planes `exchange`
 // fills. Wide ghosts (PerStep) hold enough of u that the later passes need no exchange of their
-// own, so the fast backend's passes go in pairs; narrow ones need each pass's operand exchanged.
+// own, so the fast backend's passes go in pairs; narrow ones need each pass's operand exchanged,
+// which the fast backend overlaps with its interior (BackendOptions::halo_overlap). The
+// reference stays plain: it exchanges, then computes.
 template <template <typename> class Impl, typename T>
 std::unique_ptr<Backend<T>> make_cpu_backend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange) {
   if (!exchange) return std::make_unique<Impl<T>>(p, o);
   const GhostScheme scheme = exchange->scheme();
-  auto fill_ghosts = [scheme, exchange](T* field, int index) {
-    if (index == 0 || scheme == GhostScheme::PerStage) exchange->exchange(field);
-  };
-  if constexpr (std::is_same_v<Impl<T>, CpuFastBackend<T>>)
-    return std::make_unique<CpuFastBackend<T>>(
-        p, fill_ghosts, scheme == GhostScheme::PerStage ? CpuPassGrouping::Singles : CpuPassGrouping::Pairs);
-  else
+  if constexpr (std::is_same_v<Impl<T>, CpuFastBackend<T>>) {
+    const auto grouping = scheme == GhostScheme::PerStage ? CpuPassGrouping::Singles : CpuPassGrouping::Pairs;
+    return std::make_unique<CpuFastBackend<T>>(p, exchange, grouping, best_cpu_isa(), o.halo_overlap);
+  } else {
+    auto fill_ghosts = [scheme, exchange](T* field, int stage) {
+      if (stage == 0 || scheme == GhostScheme::PerStage) exchange->exchange(field);
+    };
     return std::make_unique<Impl<T>>(p, fill_ghosts);
+  }
 }
 
 template <template <typename> class Impl>

@@ -1,7 +1,8 @@
 // The distributed cpu time loop under mpirun: every rank steps its box with a cpu backend made
 // with an MPI halo exchange (the registry's entry with an exchange: before every pass or stage,
-// or once per step with wide ghosts); the gathered field is bitwise the same backend's in a single
-// process for every order and precision, on any rank count the grid allows.
+// or once per step with wide ghosts; the fast backend's single passes with their interior computed
+// while the ghost planes travel, and without); the gathered field is bitwise the same backend's in
+// a single process for every order and precision, on any rank count the grid allows.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,7 +21,8 @@ namespace {
 constexpr int kSteps = 3;
 
 template <typename T>
-void check_against_one_process(const std::string& backend_name, int order, int nz, GhostScheme scheme) {
+void check_against_one_process(const std::string& backend_name, int order, int nz, GhostScheme scheme,
+                               HaloOverlap overlap) {
   const int r = order / 2;
   Problem p;
   p.grid.nx = 2 * r + 6;
@@ -40,7 +42,9 @@ void check_against_one_process(const std::string& backend_name, int order, int n
   MpiHaloExchange<T> exchange(slab, p.grid, MPI_COMM_WORLD);
   exchange.connect();
   const BackendEntry& entry = *default_registry().find(backend_name);
-  auto backend = entry.make<T>(box_problem, BackendOptions{}, &exchange);
+  BackendOptions options;
+  options.halo_overlap = overlap;
+  auto backend = entry.make<T>(box_problem, options, &exchange);
   Field<T> box = box_of(start, slab);
   backend->upload(box);
   backend->step(1);
@@ -60,23 +64,27 @@ void check_against_one_process(const std::string& backend_name, int order, int n
   }
   const std::string label = backend_name + " " + std::string(precision_name(sizeof(T) == 4 ? Precision::Float : Precision::Double)) +
                             " order " + std::to_string(order) + " nz " + std::to_string(nz) + " on " +
-                            std::to_string(test::world_size()) + " ranks, ghost " + std::to_string(slab.ghost);
+                            std::to_string(test::world_size()) + " ranks, ghost " + std::to_string(slab.ghost) +
+                            (overlap == HaloOverlap::Off ? ", no overlap" : ", interior first");
   EXPECT_EQ(test::from_rank0(differences), 0) << label << ": points that differ from one process";
   // A backend that did nothing would differ from the start at no point.
   EXPECT_GT(test::from_rank0(changed), (long long)p.interior_points() / 2) << label << ": the interior barely changed";
 }
 
-// Two plane counts per order and scheme: uneven slabs, and 3 ranks (or the job's ranks, where
-// more) that own exactly as many planes as their neighbours' ghosts need (r, or 4r once per step).
+// Plane counts per order and scheme: uneven slabs, 3 ranks (or the job's ranks, where more) that
+// own exactly as many planes as their neighbours' ghosts need (r, or 4r once per step), and per
+// stage, slabs thick enough for planes that read no ghost plane (computed while the ghosts travel).
 template <typename T>
 void check_every_order(const std::string& backend_name) {
   const int ranks = std::max(3, test::world_size());
   for (int order : {2, 4, 6, 8}) {
     const int r = order / 2;
-    for (int nz : {(ranks + 2) * r + 2, (ranks + 2) * r})
-      check_against_one_process<T>(backend_name, order, nz, GhostScheme::PerStage);
-    for (int nz : {(4 * ranks + 2) * r + 2, (4 * ranks + 2) * r})
-      check_against_one_process<T>(backend_name, order, nz, GhostScheme::PerStep);
+    for (HaloOverlap overlap : {HaloOverlap::InteriorFirst, HaloOverlap::Off}) {
+      for (int nz : {(ranks + 2) * r + 2, (ranks + 2) * r, (4 * ranks + 2) * r + 2})
+        check_against_one_process<T>(backend_name, order, nz, GhostScheme::PerStage, overlap);
+      for (int nz : {(4 * ranks + 2) * r + 2, (4 * ranks + 2) * r})
+        check_against_one_process<T>(backend_name, order, nz, GhostScheme::PerStep, overlap);
+    }
   }
 }
 
