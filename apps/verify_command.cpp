@@ -76,12 +76,11 @@ int verify(const VerifyOptions& o) {
     require_grid_fits_order(grid, 8, {"--n", "--n", "--n"});
     require_grid_points_fit(o.n, o.n, o.n, "--n");
     route = parse_gpu_halo_route(o.halo_exchange);
-    Slab slab;
+    Slab slab;  // the widest
     for (const auto& entry : default_registry().entries())
       if (!entry.uses_cuda || has_gpu) {
-        const Slab widest_so_far = slab;
-        slab = rank_slab(ranks, entry, grid, 8);
-        if (widest_so_far.ghost > slab.ghost) slab = widest_so_far;
+        const Slab entrys = rank_slab(ranks, entry, grid, 8);
+        if (entrys.ghost > slab.ghost) slab = entrys;
       }
     require_host_bytes(host_bytes_needed(grid, slab, ranks.is_root()), ranks.local_size(),
                        "verify --n " + std::to_string(o.n), "use a smaller --n");

@@ -75,7 +75,8 @@ void bench(const Settings& s, const Ranks& ranks, int order) {
   double seconds = 0, connect_seconds = 0;
   if (!device) {
     Field<T> box(g.nx, g.ny, slab.box_planes(), T(1));
-    seconds = median_seconds_per_exchange<T>(s, ranks, *exchange, box.data(), [] {}, connect_seconds);
+    seconds = median_seconds_per_exchange<T>(
+        s, ranks, *exchange, box.data(), [] {}, connect_seconds);
   } else {
 #if HEAT_HAVE_CUDA
     DeviceBuffer<T> box(std::size_t(g.nx) * std::size_t(g.ny) * std::size_t(slab.box_planes()));
@@ -87,9 +88,8 @@ void bench(const Settings& s, const Ranks& ranks, int order) {
   }
   const std::vector<double> slowest = ranks.largest({seconds, connect_seconds, double(exchange->bytes_sent())});
   if (ranks.is_root())
-    std::printf("%-6s %5d %6d %7d %12.2f %10.1f %8.1f %10.1f\n", sizeof(T) == 4 ? "float" : "double", order,
-                slab.ghost, ranks.size(), slowest[2] / 1e6, slowest[0] * 1e6, slowest[2] / slowest[0] / 1e9,
-                slowest[1] * 1e3);
+    std::printf("%-6s %5d %6d %7d %12.2f %10.1f %8.1f %10.1f\n", sizeof(T) == 4 ? "float" : "double", order, slab.ghost,
+                ranks.size(), slowest[2] / 1e6, slowest[0] * 1e6, slowest[2] / slowest[0] / 1e9, slowest[1] * 1e3);
 }
 
 }  // namespace

@@ -146,9 +146,12 @@ struct BackendEntry {
       make_double;
 
   template <typename T>
-  std::unique_ptr<Backend<T>> make(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange = nullptr) const {
-    if constexpr (sizeof(T) == sizeof(float)) return make_float(p, o, exchange);
-    else return make_double(p, o, exchange);
+  std::unique_ptr<Backend<T>> make(const Problem& p, const BackendOptions& o,
+                                   HaloExchange<T>* exchange = nullptr) const {
+    if constexpr (sizeof(T) == sizeof(float))
+      return make_float(p, o, exchange);
+    else
+      return make_double(p, o, exchange);
   }
 };
 
@@ -167,7 +170,8 @@ std::unique_ptr<Backend<T>> stepping_box_with(std::unique_ptr<Backend<T>> backen
 // Fills both factories of an entry from one class template whose backends exchange once per step.
 template <template <typename> class Impl>
 void set_factories(BackendEntry& e) {
-  e.make_float = [](const Problem& p, const BackendOptions& o, HaloExchange<float>* x) -> std::unique_ptr<Backend<float>> {
+  e.make_float = [](const Problem& p, const BackendOptions& o,
+                    HaloExchange<float>* x) -> std::unique_ptr<Backend<float>> {
     return stepping_box_with<float>(std::make_unique<Impl<float>>(p, o), x);
   };
   e.make_double = [](const Problem& p, const BackendOptions& o,

@@ -66,9 +66,9 @@ class HaloExchange {
   // Bytes this rank sends per exchange (it receives as many).
   virtual std::size_t bytes_sent() const = 0;
   // Seconds the exchanges so far took, waiting for the neighbours included: wall time inside
-  // start() and finish() on the host (not the work a backend does between them), the stream's time from an exchange's start to its end on
-  // the device. For the summary's halo time; a device implementation may wait for its last
-  // exchange here.
+  // start() and finish() on the host (not the work a backend does between them), the stream's
+  // time from an exchange's start to its end on the device. For the summary's halo time; a
+  // device implementation may wait for its last exchange here.
   virtual double seconds_spent() = 0;
 };
 

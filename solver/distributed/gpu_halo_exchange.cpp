@@ -38,8 +38,9 @@ namespace {
 #if HEAT_HAVE_NCCL
 // NCCL's exchange with the communicator and stream it needs, for one run. The communicator is
 // made on a thread of its own while the rank allocates and fills its field; connect() waits for
-// it. The stream is a blocking one: the legacy default stream, where the kernels run, and it wait for each other's
-// work, so an exchange follows the step before it and precedes the step after it.
+// it. The stream is a blocking one: the legacy default stream, where the kernels run, and it
+// wait for each other's work, so an exchange follows the step before it and precedes the step
+// after it.
 template <typename T>
 class NcclRoute final : public HaloExchange<T> {
  public:

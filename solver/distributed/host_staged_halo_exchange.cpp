@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-
 #include "solver/cuda/cuda_check.cuh"
 
 namespace heat {

@@ -46,7 +46,7 @@ void MpiHaloExchange<T>::start_blocks(const T* lower_edge, const T* upper_edge, 
 template <typename T>
 void MpiHaloExchange<T>::finish() {
   add_seconds_of(seconds_,
-        [&] { HEAT_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE)); });
+                 [&] { HEAT_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE)); });
 }
 
 template <typename T>

@@ -56,8 +56,7 @@ constexpr ncclDataType_t nccl_value_type() {
 }  // namespace
 
 template <typename T>
-NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, NcclCommunicator& comm,
-                                      cudaStream_t stream)
+NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, NcclCommunicator& comm, cudaStream_t stream)
     : layout_(halo_layout(slab, global)),
       scheme_(slab.scheme),
       comm_(comm),

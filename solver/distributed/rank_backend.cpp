@@ -18,7 +18,7 @@ RankBackend<T> make_rank_backend(const Ranks& ranks, const BackendEntry& entry, 
 
 template RankBackend<float> make_rank_backend(const Ranks&, const BackendEntry&, const Problem&, const BackendOptions&,
                                               const Slab&, GpuHaloRoute);
-template RankBackend<double> make_rank_backend(const Ranks&, const BackendEntry&, const Problem&,
-                                               const BackendOptions&, const Slab&, GpuHaloRoute);
+template RankBackend<double> make_rank_backend(const Ranks&, const BackendEntry&, const Problem&, const BackendOptions&,
+                                               const Slab&, GpuHaloRoute);
 
 }  // namespace heat

@@ -62,7 +62,8 @@ void check_against_one_process(const std::string& backend_name, int order, int n
     differences = test::bitwise_differences(distributed, expected);
     changed = test::bitwise_differences(distributed, start);
   }
-  const std::string label = backend_name + " " + std::string(precision_name(sizeof(T) == 4 ? Precision::Float : Precision::Double)) +
+  const std::string label = backend_name + " " +
+                            std::string(precision_name(sizeof(T) == 4 ? Precision::Float : Precision::Double)) +
                             " order " + std::to_string(order) + " nz " + std::to_string(nz) + " on " +
                             std::to_string(test::world_size()) + " ranks, ghost " + std::to_string(slab.ghost) +
                             (overlap == HaloOverlap::Off ? ", no overlap" : ", interior first");

@@ -87,7 +87,8 @@ void check_start_and_finish_apart(int order, int nz, GhostScheme scheme) {
   const std::size_t inner_end = slab.has_upper_neighbour() ? box.size() - 2 * ghost_values : box.size();
   for (std::size_t i = inner_begin; i < inner_end; ++i) box.data()[i] = expected.data()[i] = T(i % 7) - T(3);
   exchange.finish();
-  EXPECT_EQ(test::sum_over_ranks(test::bitwise_differences(box, expected)), 0) << label << ", started and finished apart";
+  EXPECT_EQ(test::sum_over_ranks(test::bitwise_differences(box, expected)), 0)
+      << label << ", started and finished apart";
 }
 
 // Plane counts that fit 3 ranks (or the job's ranks, where more), one uneven and one larger, for r
