@@ -7,7 +7,7 @@
 #include "apps/commands.hpp"
 #include "apps/config_file.hpp"
 #include "apps/option_values.hpp"
-#include "apps/ranks.hpp"
+#include "solver/distributed/ranks.hpp"
 #include "solver/errors.hpp"
 
 namespace heat {

@@ -4,10 +4,10 @@
 
 #include <functional>
 
-#include "apps/ranks.hpp"
 #include "apps/run_options.hpp"
 #include "io/input_file.hpp"
 #include "solver/backend.hpp"
+#include "solver/distributed/ranks.hpp"
 
 namespace heat {
 

@@ -2,7 +2,7 @@
 #include <cstdlib>
 
 #include "apps/commands.hpp"
-#include "apps/ranks.hpp"
+#include "solver/distributed/ranks.hpp"
 
 int main(int argc, char** argv) {
   // A write past the file size limit (ulimit -f) then fails with EFBIG, which the writers report

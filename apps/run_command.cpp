@@ -8,8 +8,6 @@
 #include "apps/commands.hpp"
 #include "apps/initial_field.hpp"
 #include "apps/progress.hpp"
-#include "apps/rank_backend.hpp"
-#include "apps/ranks.hpp"
 #include "apps/restart.hpp"
 #include "apps/run_checks.hpp"
 #include "apps/run_report.hpp"
@@ -19,6 +17,8 @@
 #include "apps/stop_signals.hpp"
 #include "apps/test_hooks.hpp"
 #include "io/input_file.hpp"
+#include "solver/distributed/rank_backend.hpp"
+#include "solver/distributed/ranks.hpp"
 #include "solver/errors.hpp"
 #include "solver/cuda/gpu_info.hpp"
 #include "solver/registry.hpp"
@@ -97,13 +97,20 @@ template <typename T>
 int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, const Slab& slab, SetupClock& clock) {
   const Ranks& ranks = process_ranks();
   const RunPlan& plan = report.plan;
-  auto exchange = ranks.make_halo_exchange<T>(slab, plan.problem.grid, entry.uses_cuda, plan.gpu_halos);
-  auto backend = make_rank_backend<T>(entry, plan.problem, plan.backend_options, slab, *exchange);
+  // NCCL's communicator is made beside the backend's allocation and the field's preparation;
+  // connect() waits for it and makes the first connections, so the loop's time holds none of it.
+  RankBackend<T> rank = make_rank_backend<T>(ranks, entry, plan.problem, plan.backend_options, slab, plan.gpu_halos);
   clock.mark("backend");  // a CUDA backend's device memory
+  auto& backend = rank.backend;
   InitialField<T> initial = prepare_initial_field(plan, *backend, loaded, slab, ranks);
   clock.mark("host_field");
-  const std::unique_ptr<SnapshotWriter> writer = make_run_writer(plan, ranks, slab, ghost_scheme_of(entry));
+  const std::unique_ptr<SnapshotWriter> writer = make_run_writer(plan, ranks, slab, slab.scheme);
   clock.mark("output_directory");
+  if (rank.exchange) {
+    start_late_if_asked(ranks.rank());
+    rank.connect();
+    clock.mark("halo_connect");
+  }
   report.setup_s = clock.seconds();
 
   ProgressLine progress(plan.backend, !plan.quiet && ranks.is_root());
@@ -130,7 +137,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
       run_time_loop(*backend, initial.u, plan.steps, loop_schedule(plan, slab, ranks), callbacks);
   progress.finish();
 
-  record_loop_outcome(report, outcome, ranks, entry, slab, exchange->seconds_spent(), writer.get());
+  record_loop_outcome(report, outcome, ranks, entry, slab, rank.exchange_seconds(), writer.get());
   // A stopped run has no answer to check.
   const bool mismatch =
       plan.check && !outcome.stop_signal && check_finds_mismatch(report, initial.u, initial.check_start, slab, ranks);
@@ -173,7 +180,7 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
     output_lock = require_usable_output_paths(plan, app, options, ranks.is_root());
     entry = default_registry().find(plan.backend);
     if (entry->uses_cuda) plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
-    slab = decompose(plan.problem.grid, plan.problem.order, ranks.size(), ranks.rank(), ghost_scheme_of(*entry));
+    slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order);
     require_host_memory(plan, *entry, slab, ranks);
     report.device = device_description(plan, *entry);
   });

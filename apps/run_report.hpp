@@ -2,9 +2,9 @@
 // loop's outcome and the ranks, then published on rank 0.
 #pragma once
 
-#include "apps/ranks.hpp"
 #include "apps/run_summary.hpp"
 #include "io/snapshots.hpp"
+#include "solver/distributed/ranks.hpp"
 #include "solver/registry.hpp"
 
 namespace heat {

@@ -5,10 +5,10 @@
 #include <functional>
 #include <memory>
 
-#include "apps/ranks.hpp"
 #include "apps/run_options.hpp"
 #include "io/snapshots.hpp"
 #include "solver/distributed/decomposition.hpp"
+#include "solver/distributed/ranks.hpp"
 
 namespace heat {
 

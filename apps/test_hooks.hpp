@@ -18,9 +18,20 @@ struct TestHooks {
   // HEATRK4_TEST_FAIL_RANK=R: rank R fails after its first chunk of steps, as a CUDA or I/O error
   // on one rank would, so a test can show that the whole job then ends.
   int fail_rank = -1;
+  // HEATRK4_TEST_LATE_RANK=R and HEATRK4_TEST_LATE_MS=N: rank R reaches the halo exchange's start
+  // N ms after the others, as a slow communicator start would, so a test can show that the other
+  // ranks' wait for it lands in the set-up (setup_phases.halo_connect_s), not in compute_s.
+  int late_rank = -1;
+  std::chrono::milliseconds late_by{0};
 };
 
 TestHooks test_hooks_from_environment();
+
+// Sleeps here on the late rank of the test hooks (none without them).
+inline void start_late_if_asked(int rank) {
+  const TestHooks hooks = test_hooks_from_environment();
+  if (hooks.late_rank == rank) std::this_thread::sleep_for(hooks.late_by);
+}
 
 // Wraps `callbacks` with the switches set in the environment, for the process's rank `rank`.
 template <typename T>

@@ -2,10 +2,10 @@
 #include <cstdio>
 
 #include "apps/commands.hpp"
-#include "apps/rank_backend.hpp"
-#include "apps/ranks.hpp"
 #include "apps/run_checks.hpp"
 #include "apps/run_options.hpp"
+#include "solver/distributed/rank_backend.hpp"
+#include "solver/distributed/ranks.hpp"
 #include "solver/distributed/slab_field.hpp"
 #include "solver/errors.hpp"
 #include "solver/cuda/gpu_info.hpp"
@@ -31,9 +31,10 @@ template <typename T>
 FieldDifference check_case(const BackendEntry& entry, const Problem& problem, const Field<double>& initial, int steps,
                            const BackendOptions& options, GpuHaloRoute route) {
   const Ranks& ranks = process_ranks();
-  const Slab slab = decompose(problem.grid, problem.order, ranks.size(), ranks.rank(), ghost_scheme_of(entry));
-  auto exchange = ranks.make_halo_exchange<T>(slab, problem.grid, entry.uses_cuda, route);
-  auto backend = make_rank_backend<T>(entry, problem, options, slab, *exchange);
+  const Slab slab = rank_slab(ranks, entry, problem.grid, problem.order);
+  RankBackend<T> rank = make_rank_backend<T>(ranks, entry, problem, options, slab, route);
+  rank.connect();
+  auto& backend = rank.backend;
   const Field<T> start = field_cast<T>(initial);
   Field<T> u = box_of(start, slab);
   backend->upload(u);
@@ -68,14 +69,19 @@ int verify(const VerifyOptions& o) {
   BackendOptions options;
   const bool has_gpu = gpu_count() > 0;
   // Everything that can refuse the input, on every rank before any work: the widest ghosts
-  // (order 8's, a CUDA backend's) must fit the ranks, and each rank needs its GPU.
+  // (order 8's, in the scheme of each backend that can run) must fit the ranks, and each rank
+  // needs its GPU.
   ranks.validate_everywhere([&] {
     if (o.steps < 1) throw InputError("--steps " + std::to_string(o.steps) + " must be at least 1");
     require_grid_fits_order(grid, 8, {"--n", "--n", "--n"});
     require_grid_points_fit(o.n, o.n, o.n, "--n");
     route = parse_gpu_halo_route(o.halo_exchange);
-    const Slab slab =
-        decompose(grid, 8, ranks.size(), ranks.rank(), has_gpu ? GhostScheme::PerStep : GhostScheme::PerStage);
+    Slab slab;  // the widest
+    for (const auto& entry : default_registry().entries())
+      if (!entry.uses_cuda || has_gpu) {
+        const Slab entrys = rank_slab(ranks, entry, grid, 8);
+        if (entrys.ghost > slab.ghost) slab = entrys;
+      }
     require_host_bytes(host_bytes_needed(grid, slab, ranks.is_root()), ranks.local_size(),
                        "verify --n " + std::to_string(o.n), "use a smaller --n");
     require_device_ordinal(o.device);

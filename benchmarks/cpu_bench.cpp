@@ -83,7 +83,7 @@ std::unique_ptr<Backend<T>> make_backend(const std::string& name, const std::str
                         : isa == "avx2"   ? CpuIsa::Avx2
                                           : CpuIsa::Generic;
   const auto passes = grouping == "singles" ? CpuPassGrouping::Singles : CpuPassGrouping::Pairs;
-  return std::make_unique<CpuFastBackend<T>>(p, typename CpuFastBackend<T>::BeforeStencil(), passes, chosen);
+  return std::make_unique<CpuFastBackend<T>>(p, nullptr, passes, chosen);
 }
 
 }  // namespace heat

@@ -1,7 +1,10 @@
 // halo_bench: the halo exchange alone, as benchmarks/distributed_model.md counts it: one
 // exchange of the ghost planes of an n^3 grid split in z over the job's ranks, per order and
-// precision. GPU ranks (--memory device, in builds with NCCL) exchange device boxes through
-// NCCL, host ranks through MPI. Rank 0 prints the slowest rank's median time per exchange.
+// precision. The exchange is the one a run's ranks make (Ranks::make_halo_exchange): GPU ranks
+// (--memory device, in builds with NCCL) exchange device boxes through NCCL, host ranks through
+// MPI. Rank 0 prints the slowest rank's median time per exchange, and beside it the exchange's
+// start (connect(): NCCL's communicator and first connections, MPI's first contact), which a run
+// pays in set-up.
 //
 //   mpirun -np 2 -x NCCL_NVLS_ENABLE=0 halo_bench --n 600 --memory device
 #include <CLI/CLI.hpp>
@@ -13,15 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "solver/distributed/collective_input.hpp"
-#include "solver/distributed/mpi_check.hpp"
-#include "solver/distributed/mpi_halo_exchange.hpp"
-#include "solver/distributed/mpi_session.hpp"
+#include "solver/distributed/ranks.hpp"
+#include "solver/errors.hpp"
 #include "solver/field.hpp"
-#if HEAT_HAVE_NCCL
+#if HEAT_HAVE_CUDA
+#include "solver/cuda/cuda_check.cuh"
 #include "solver/cuda/device_buffer.cuh"
-#include "solver/distributed/gpu_halo_exchange.hpp"
-#include "solver/distributed/nccl_halo_exchange.hpp"
 #endif
 
 namespace heat {
@@ -37,67 +37,66 @@ struct Settings {
   int batch = 10;  // exchanges per timed batch, so that the closing synchronisation is a small part
 };
 
-// Median over repeats of the seconds per exchange, `finish` waiting for the batch to complete.
-double median_seconds_per_exchange(const Settings& s, const std::function<void()>& exchange,
-                                   const std::function<void()>& finish) {
-  for (int w = 0; w < 3; ++w) exchange();  // warm-up: connections, NCCL's first-use set-up
+double seconds_of(const std::function<void()>& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Median over repeats of the seconds per exchange of `box`, `finish` waiting for a batch to
+// complete; `connect_seconds`: the exchange's start, timed apart.
+template <typename T>
+double median_seconds_per_exchange(const Settings& s, const Ranks& ranks, HaloExchange<T>& halo, T* box,
+                                   const std::function<void()>& finish, double& connect_seconds) {
+  connect_seconds = seconds_of([&] { halo.connect(); });
+  for (int w = 0; w < 3; ++w) halo.exchange(box);  // warm-up: caches, clocks
   finish();
   std::vector<double> seconds;
   for (int r = 0; r < s.repeats; ++r) {
-    HEAT_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int b = 0; b < s.batch; ++b) exchange();
-    finish();
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / s.batch);
+    ranks.largest({0.0});  // every rank starts the batch together
+    seconds.push_back(seconds_of([&] {
+                        for (int b = 0; b < s.batch; ++b) halo.exchange(box);
+                        finish();
+                      }) /
+                      s.batch);
   }
   std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2, seconds.end());
   return seconds[seconds.size() / 2];
 }
 
 template <typename T>
-void bench(const Settings& s, const MpiSession& mpi, int order) {
+void bench(const Settings& s, const Ranks& ranks, int order) {
   Grid g;
   g.nx = g.ny = g.nz = s.n;
   const GhostScheme scheme = s.scheme == "step" ? GhostScheme::PerStep : GhostScheme::PerStage;
-  const Slab slab = decompose(g, order, mpi.size(), mpi.rank(), scheme);
-  double seconds = 0;
-  std::size_t bytes = 0;
-  if (s.memory == "host") {
+  const Slab slab = decompose(g, order, ranks.size(), ranks.rank(), scheme);
+  const bool device = s.memory == "device";
+  auto exchange = ranks.make_halo_exchange<T>(slab, g, device, GpuHaloRoute::Nccl);
+  double seconds = 0, connect_seconds = 0;
+  if (!device) {
     Field<T> box(g.nx, g.ny, slab.box_planes(), T(1));
-    MpiHaloExchange<T> exchange(slab, g, mpi.world());
-    bytes = exchange.bytes_sent();
-    seconds = median_seconds_per_exchange(
-        s, [&] { exchange.exchange(box.data()); }, [] {});
+    seconds = median_seconds_per_exchange<T>(
+        s, ranks, *exchange, box.data(), [] {}, connect_seconds);
   } else {
-#if HEAT_HAVE_NCCL
+#if HEAT_HAVE_CUDA
     DeviceBuffer<T> box(std::size_t(g.nx) * std::size_t(g.ny) * std::size_t(slab.box_planes()));
     box.zero();
-    const NcclCommunicator comm(mpi.world());
-    cudaStream_t stream = nullptr;
-    HEAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    {
-      NcclHaloExchange<T> exchange(slab, g, comm, stream);
-      bytes = exchange.bytes_sent();
-      seconds = median_seconds_per_exchange(
-          s, [&] { exchange.exchange(box.get()); }, [&] { HEAT_CUDA_CHECK(cudaStreamSynchronize(stream)); });
-    }
-    HEAT_CUDA_CHECK(cudaStreamDestroy(stream));
+    // The exchange runs on a stream of its own, in the legacy default stream's order.
+    seconds = median_seconds_per_exchange<T>(
+        s, ranks, *exchange, box.get(), [] { HEAT_CUDA_CHECK(cudaDeviceSynchronize()); }, connect_seconds);
 #endif
   }
-  double slowest = 0;
-  HEAT_MPI_CHECK(MPI_Reduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, mpi.world()));
-  unsigned long long most_bytes = 0, sent = bytes;
-  HEAT_MPI_CHECK(MPI_Reduce(&sent, &most_bytes, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, mpi.world()));
-  if (mpi.rank() == 0)
-    std::printf("%-6s %5d %6d %7d %12.2f %10.1f %8.1f\n", sizeof(T) == 4 ? "float" : "double", order, slab.ghost,
-                mpi.size(), double(most_bytes) / 1e6, slowest * 1e6, double(most_bytes) / slowest / 1e9);
+  const std::vector<double> slowest = ranks.largest({seconds, connect_seconds, double(exchange->bytes_sent())});
+  if (ranks.is_root())
+    std::printf("%-6s %5d %6d %7d %12.2f %10.1f %8.1f %10.1f\n", sizeof(T) == 4 ? "float" : "double", order, slab.ghost,
+                ranks.size(), slowest[2] / 1e6, slowest[0] * 1e6, slowest[2] / slowest[0] / 1e9, slowest[1] * 1e3);
 }
 
 }  // namespace
 }  // namespace heat
 
 int main(int argc, char** argv) {
-  heat::MpiSession mpi(argc, argv);
+  heat::Ranks ranks(argc, argv);
   heat::Settings s;
   CLI::App app("halo_bench: the halo exchange alone, per order and precision (run under mpirun)");
   app.add_option("--n", s.n, "grid points per axis")->capture_default_str();
@@ -110,35 +109,37 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return mpi.rank() == 0 ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : heat::exit_code::bad_input);
+    return ranks.is_root() ? app.exit(e) : (e.get_exit_code() == 0 ? 0 : heat::exit_code::bad_input);
   }
   try {
     // A node short of GPUs is found on some ranks only: every rank must hear of it.
-    heat::validate_on_every_rank(mpi.world(), [&] {
+    ranks.validate_everywhere([&] {
+      if (ranks.size() < 2) throw heat::InputError("halo_bench needs at least 2 ranks: run it under mpirun -np N");
 #if HEAT_HAVE_NCCL
-      if (s.memory == "device") heat::select_rank_gpu(mpi.local_rank(), mpi.local_size(), heat::GpuHaloRoute::Nccl);
+      if (s.memory == "device") ranks.select_gpu(0, heat::GpuHaloRoute::Nccl);
 #else
       if (s.memory == "device") throw heat::InputError("--memory device needs a build with CUDA, MPI and NCCL");
 #endif
     });
-    if (mpi.rank() == 0)
+    if (ranks.is_root())
       std::printf(
           "# %s memory, n = %d, median of %d batches of %d exchanges, slowest rank\n"
-          "%-6s %5s %6s %7s %12s %10s %8s\n",
-          s.memory.c_str(), s.n, s.repeats, s.batch, "prec", "order", "ghost", "ranks", "MB/rank", "us", "GB/s");
+          "%-6s %5s %6s %7s %12s %10s %8s %10s\n",
+          s.memory.c_str(), s.n, s.repeats, s.batch, "prec", "order", "ghost", "ranks", "MB/rank", "us", "GB/s",
+          "start_ms");
     for (const std::string& precision : s.precisions)
       for (int order : s.orders) {
         if (precision == "float")
-          heat::bench<float>(s, mpi, order);
+          heat::bench<float>(s, ranks, order);
         else
-          heat::bench<double>(s, mpi, order);
+          heat::bench<double>(s, ranks, order);
       }
   } catch (const heat::InputError& e) {
-    if (mpi.rank() == 0) std::fprintf(stderr, "halo_bench: %s\n", e.what());
+    if (ranks.is_root()) std::fprintf(stderr, "halo_bench: %s\n", e.what());
     return heat::exit_code::bad_input;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "halo_bench: rank %d: %s\n", mpi.rank(), e.what());
-    heat::abort_job(heat::exit_code::run_failure);
+    std::fprintf(stderr, "halo_bench: rank %d: %s\n", ranks.rank(), e.what());
+    return ranks.end_every_rank(heat::exit_code::run_failure);
   }
   return 0;
 }

@@ -14,7 +14,10 @@
 #   largest  optional: one large grid (LARGEST_N^3) on the largest count, a few steps, one snapshot
 #
 # Each heatrk4 run takes STEPS steps with --format none and its --json summary: ms per step is
-# timing.compute_s / steps (the slowest rank's), the exchange's share exchange_s / compute_s.
+# timing.compute_s / steps (the slowest rank's), the exchange's share exchange_s / compute_s. That
+# is the steady state: the exchange's start (NCCL's communicator, the first connections) is paid
+# in set-up and tabled beside it ('halo start s', timing.setup_phases.halo_connect_s); halo_bench
+# reports its own start the same way ('start ms').
 #
 # On one machine with N GPUs (one rank per GPU; the rank counts default to the powers of two up
 # to the number of GPUs that nvidia-smi -L lists):

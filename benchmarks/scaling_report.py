@@ -52,6 +52,8 @@ def run_row(entry, steps):
     row["ms_per_step"] = 1e3 * timing["compute_s"] / steps
     row["exchange_ms_per_step"] = 1e3 * timing.get("exchange_s", 0.0) / steps
     row["exchange_share"] = timing.get("exchange_s", 0.0) / timing["compute_s"] if timing["compute_s"] > 0 else None
+    # The exchange's start (communicator, first connections): paid in set-up, outside compute_s.
+    row["halo_start_s"] = timing.get("setup_phases", {}).get("halo_connect_s")
     row["device"] = summary.get("device")
     row["summary"] = summary
     return row
@@ -78,7 +80,7 @@ def add_efficiencies(rows, kind):
 
 
 def halo_rows(entry):
-    """halo_bench's table lines (prec order ghost ranks MB/rank us GB/s), or one skipped/failed row."""
+    """halo_bench's table lines (prec order ghost ranks MB/rank us GB/s [start_ms]), or one skipped/failed row."""
     base = {"n": int(entry["n"]), "ranks": int(entry["ranks"]), "scheme": entry["scheme"]}
     if entry["exit"] == "skipped":
         return [dict(base, order=int(entry["order"]), status="skipped: too few planes")]
@@ -90,12 +92,13 @@ def halo_rows(entry):
         lines = []
     for line in lines:
         fields = line.split()
-        if len(fields) != 7 or fields[0] not in ("float", "double"):
+        if len(fields) not in (7, 8) or fields[0] not in ("float", "double"):
             continue
         us = float(fields[5])
         rows.append(dict(base, precision=fields[0], order=int(fields[1]), ghost=int(fields[2]),
                          mb_per_rank=float(fields[4]), us_per_exchange=us, gb_per_s=float(fields[6]),
-                         us_per_step=us * EXCHANGES_PER_STEP[entry["scheme"]], status="ok"))
+                         us_per_step=us * EXCHANGES_PER_STEP[entry["scheme"]],
+                         start_ms=float(fields[7]) if len(fields) == 8 else None, status="ok"))
     if entry["exit"] != "0":
         rows.append(dict(base, order=entry["order"], status="failed (exit %s)" % entry["exit"]))
     return rows
@@ -146,22 +149,24 @@ def status_text(row):
 def run_table(rows, kind):
     strong = kind == "strong"
     header = ["n", "order", "prec", "ranks", "grid", "ms/step"] + (["speedup"] if strong else []) + [
-        "efficiency", "exch ms/step", "exch share", "status"]
+        "efficiency", "exch ms/step", "exch share", "halo start s", "status"]
     lines = []
     for r in rows:
         lines.append([str(r["n"]), str(r["order"]), r["precision"], str(r["ranks"]),
                       "%dx%dx%d" % (r["nx"], r["ny"], r["nz"]), fmt(r["ms_per_step"], ".3f")]
                      + ([fmt(r.get("speedup"), ".2f")] if strong else [])
                      + [percent(r.get("efficiency")), fmt(r["exchange_ms_per_step"], ".3f"),
-                        percent(r["exchange_share"]), status_text(r)])
+                        percent(r["exchange_share"]), fmt(r.get("halo_start_s"), ".3f"), status_text(r)])
     return columns(header, lines)
 
 
 def halo_table(rows):
-    header = ["n", "scheme", "prec", "order", "ghost", "ranks", "MB/rank", "us/exchange", "GB/s", "us/step", "status"]
+    header = ["n", "scheme", "prec", "order", "ghost", "ranks", "MB/rank", "us/exchange", "GB/s", "us/step", "start ms",
+              "status"]
     lines = [[str(r["n"]), r["scheme"], r.get("precision", "-"), str(r["order"]), fmt(r.get("ghost"), "d"),
               str(r["ranks"]), fmt(r.get("mb_per_rank"), ".2f"), fmt(r.get("us_per_exchange"), ".1f"),
-              fmt(r.get("gb_per_s"), ".1f"), fmt(r.get("us_per_step"), ".1f"), r["status"]] for r in rows]
+              fmt(r.get("gb_per_s"), ".1f"), fmt(r.get("us_per_step"), ".1f"), fmt(r.get("start_ms"), ".1f"),
+              r["status"]] for r in rows]
     return columns(header, lines)
 
 
@@ -231,7 +236,8 @@ def main():
             % (args.device, args.gpus, args.backend, args.steps, args.commit, meta["date"]),
             "# heatrk4 reports: %s; extra heatrk4 args: '%s'; mpirun args: '%s'; %d OpenMP threads per rank"
             % (", ".join(devices) or "-", args.heatrk4_args, args.mpirun_args, args.threads),
-            "# ms/step = compute_s / steps (slowest rank); efficiency against the smallest count of each group;"
+            "# ms/step = compute_s / steps (slowest rank): steady state, the exchange's start excluded (paid in"
+            " set-up, its 'halo start s' beside it); efficiency against the smallest count of each group;"
             " exch = the halo exchange's time (slowest rank) and its share of compute", ""]
     if checks:
         text += ["## Checks: the answers before the times", checks_table(checks)]

@@ -26,13 +26,11 @@
 #include <string>
 
 #include "solver/field.hpp"
+#include "solver/ghost_exchange.hpp"
 #include "solver/initial_conditions.hpp"
 #include "solver/problem.hpp"
 
 namespace heat {
-
-template <typename T>
-class HaloExchange;  // solver/distributed/halo_exchange.hpp
 
 // A copy on its way into host memory; wait() returns once every value has landed (and throws
 // RunError for a copy that failed). Waiting twice is harmless.
@@ -85,9 +83,10 @@ class Backend {
     return nullptr;
   }
 
-  // One rank of a distributed run (solver/distributed/): the backend steps its box, and before
-  // every step `exchange` refreshes the box's ghost planes in the resident field, which must be
-  // GhostScheme::PerStep's (wide enough for a whole step). `exchange` outlives the backend's steps.
+  // One rank of a distributed run (solver/distributed/), for backends whose entry declares
+  // GhostScheme::PerStep: the backend steps its box, and before every step `exchange` refreshes
+  // the box's ghost planes in the resident field. Called by the entry's factory alone
+  // (BackendEntry::make with an exchange); `exchange` outlives the backend's steps.
   virtual void exchange_before_each_step(HaloExchange<T>& exchange) {
     (void)exchange;
     throw std::logic_error("this backend does not step a rank's box");
@@ -120,6 +119,9 @@ struct BackendOptions {
   // The resident field will be the caller's device memory (adopt_device_field): a CUDA backend
   // allocates no field u of its own.
   bool field_in_caller_memory = false;
+  // One rank's box (made with an exchange): whether the backend computes its interior while its
+  // ghost planes travel, where it can (the cpu backend's single passes).
+  HaloOverlap halo_overlap = HaloOverlap::InteriorFirst;
 };
 
 // What a backend's entry in the registry says about it without building one.
@@ -132,24 +134,49 @@ struct BackendEntry {
   std::function<double(const Problem&, std::size_t value_size)> bytes_per_point;
   // Bytes of the backend's own working memory (on the device for CUDA backends).
   std::function<std::size_t(const Problem&, std::size_t value_size)> working_bytes;
-  std::function<std::unique_ptr<Backend<float>>(const Problem&, const BackendOptions&)> make_float;
-  std::function<std::unique_ptr<Backend<double>>(const Problem&, const BackendOptions&)> make_double;
+  // How one rank's box keeps its ghost planes right under this backend, by order: the scheme
+  // the decomposition lays the box out for and the exchange fills (solver/ghost_exchange.hpp).
+  std::function<GhostScheme(int order)> ghost_scheme;
+  // The backend for problem `p` (a whole grid, or one rank's box). `exchange`: null for a grid
+  // without neighbours; otherwise the exchange that fills the box's ghost planes, laid out for
+  // ghost_scheme(p.order) and outliving the backend.
+  std::function<std::unique_ptr<Backend<float>>(const Problem&, const BackendOptions&, HaloExchange<float>*)>
+      make_float;
+  std::function<std::unique_ptr<Backend<double>>(const Problem&, const BackendOptions&, HaloExchange<double>*)>
+      make_double;
 
   template <typename T>
-  std::unique_ptr<Backend<T>> make(const Problem& p, const BackendOptions& o) const {
-    if constexpr (sizeof(T) == sizeof(float)) return make_float(p, o);
-    else return make_double(p, o);
+  std::unique_ptr<Backend<T>> make(const Problem& p, const BackendOptions& o,
+                                   HaloExchange<T>* exchange = nullptr) const {
+    if constexpr (sizeof(T) == sizeof(float))
+      return make_float(p, o, exchange);
+    else
+      return make_double(p, o, exchange);
   }
 };
 
-// Fills both factories of an entry from one class template.
+// A backend of a PerStep entry (a CUDA one) made for `exchange`: it steps the box and has the
+// exchange refresh the ghost planes before every step. Unchanged without an exchange.
+template <typename T>
+std::unique_ptr<Backend<T>> stepping_box_with(std::unique_ptr<Backend<T>> backend, HaloExchange<T>* exchange) {
+  if (exchange) {
+    if (exchange->scheme() != GhostScheme::PerStep)
+      throw std::logic_error("a backend that exchanges once per step needs GhostScheme::PerStep's ghost planes");
+    backend->exchange_before_each_step(*exchange);
+  }
+  return backend;
+}
+
+// Fills both factories of an entry from one class template whose backends exchange once per step.
 template <template <typename> class Impl>
 void set_factories(BackendEntry& e) {
-  e.make_float = [](const Problem& p, const BackendOptions& o) -> std::unique_ptr<Backend<float>> {
-    return std::make_unique<Impl<float>>(p, o);
+  e.make_float = [](const Problem& p, const BackendOptions& o,
+                    HaloExchange<float>* x) -> std::unique_ptr<Backend<float>> {
+    return stepping_box_with<float>(std::make_unique<Impl<float>>(p, o), x);
   };
-  e.make_double = [](const Problem& p, const BackendOptions& o) -> std::unique_ptr<Backend<double>> {
-    return std::make_unique<Impl<double>>(p, o);
+  e.make_double = [](const Problem& p, const BackendOptions& o,
+                     HaloExchange<double>* x) -> std::unique_ptr<Backend<double>> {
+    return stepping_box_with<double>(std::make_unique<Impl<double>>(p, o), x);
   };
 }
 

@@ -8,14 +8,16 @@
 // (reference_backend.hpp); it is bitwise the same for any thread count.
 //
 // One class serves a whole problem and one rank's box of a distributed run (solver/distributed/):
-// the box is stepped as if it were the whole problem, and `before_stencil` is called with every
-// field a sweep is about to read across z, so that a halo exchange can fill its ghost planes
-// first: u before every step, and with single passes each pass's operand. Since every rank runs
-// the same kernels on rows of the same length, the distributed field is bitwise the single
-// process's.
+// the box is stepped as if it were the whole problem, and the halo exchange it is made with fills
+// the ghost planes of every field a sweep is about to read across z: u before every step, and
+// with single passes each pass's operand. With HaloOverlap::InteriorFirst a single pass starts the
+// exchange, computes the planes that read no ghost plane while it travels, finishes it and then
+// computes the planes beside the ghosts, each plane range a sweep of its own over a sub-box (a
+// point's operations do not depend on the block that computes it). Since every rank runs the same
+// kernels on rows of the same length, the distributed field is bitwise the single process's.
 #pragma once
 
-#include <functional>
+#include <cstddef>
 #include <utility>
 
 #include "solver/backend.hpp"
@@ -28,21 +30,20 @@
 namespace heat {
 
 enum class CpuPassGrouping {
-  Pairs,   // two sweeps a step; before_stencil sees u before the first
-  Singles  // four sweeps a step; before_stencil sees each pass's operand (per-stage ghosts)
+  Pairs,   // two sweeps a step; the exchange fills u's ghosts (4r: PerStep) before the first
+  Singles  // four sweeps a step; the exchange fills each pass's operand's (r: PerStage)
 };
 
 template <typename T>
 class CpuFastBackend final : public Backend<T> {
  public:
-  // Called with the field sweep `index` (0..3 with single passes, 0..1 with pairs) reads with
-  // the stencil, before it reads it.
-  using BeforeStencil = std::function<void(T* field, int index)>;
-
-  CpuFastBackend(const Problem& p, const BackendOptions&) : CpuFastBackend(p, BeforeStencil()) {}
-  CpuFastBackend(const Problem& p, BeforeStencil before_stencil, CpuPassGrouping grouping = CpuPassGrouping::Pairs,
-                 CpuIsa isa = best_cpu_isa())
-      : before_stencil_(std::move(before_stencil)),
+  CpuFastBackend(const Problem& p, const BackendOptions&) : CpuFastBackend(p, nullptr) {}
+  // `exchange`: null for a whole grid, else the one that fills the box's ghost planes (outliving
+  // the backend), laid out for `grouping`'s scheme.
+  CpuFastBackend(const Problem& p, HaloExchange<T>* exchange, CpuPassGrouping grouping = CpuPassGrouping::Pairs,
+                 CpuIsa isa = best_cpu_isa(), HaloOverlap overlap = HaloOverlap::InteriorFirst)
+      : exchange_(exchange),
+        overlap_(overlap),
         grouping_(grouping),
         isa_(cpu_isa_for_rows(isa, p.grid.nx - 2 * p.radius(), sizeof(T))),
         constants_(make_factored_constants<T>(p.dt)),
@@ -86,24 +87,52 @@ class CpuFastBackend final : public Backend<T> {
   // The first factor into b from u, then the second into a from b: a becomes u. The new u cannot
   // be written in place, as a block's neighbours read the sweep's input around it for its first
   // pass.
+  // With 4r ghost planes one exchange of u serves the step: the first factor leaves b right on
+  // all but the outer 2r ghost planes, which is all the second needs.
   void step_in_pairs() {
-    if (before_stencil_) before_stencil_(u_.data(), 0);
+    if (exchange_) exchange_->exchange(u_.data());
     run_sweep(u_.data(), u_.data(), b_.data(), 2, constants_.c[0], constants_.c[1]);
-    if (before_stencil_) before_stencil_(b_.data(), 1);
     run_sweep(b_.data(), b_.data(), a_.data(), 2, constants_.c[2], constants_.c[3]);
     std::swap(u_, a_);
   }
 
   void step_in_single_passes() {
-    int index = 0;
     factored_rk4_step(
         [&](const LinearPass<T>& h) {
           // The operand is one of this backend's own fields, which the exchange may write.
-          if (before_stencil_) before_stencil_(const_cast<T*>(h.in), index);
-          ++index;
-          run_sweep(h.in, h.u, h.out, 1, h.c, T(0));
+          T* in = const_cast<T*>(h.in);
+          const int r = grid_.radius, nz = grid_.nz;
+          if (!exchange_) return run_planes(h, r, nz - r);
+          if (overlap_ == HaloOverlap::Off) {
+            exchange_->exchange(in);
+            return run_planes(h, r, nz - r);
+          }
+          // Planes [2r, nz - 2r) read no ghost plane (and the exchange reads and writes none of
+          // theirs, nor of out); the r planes inside each ghost side read them.
+          exchange_->start(in);
+          const bool interior = nz > 4 * r;
+          if (interior) run_planes(h, 2 * r, nz - 2 * r);
+          exchange_->finish();
+          if (!interior) return run_planes(h, r, nz - r);
+          run_planes(h, r, 2 * r);
+          run_planes(h, nz - 2 * r, nz - r);
         },
         u_.data(), a_.data(), b_.data(), constants_);
+  }
+
+  // One pass on the planes [z_begin, z_end) alone: a sweep over the sub-box of those planes and
+  // the r on either side, which it reads and does not write.
+  void run_planes(const LinearPass<T>& h, int z_begin, int z_end) {
+    const std::size_t offset = std::size_t(z_begin - grid_.radius) * std::size_t(grid_.nx) * std::size_t(grid_.ny);
+    CpuHornerSweep<T> sweep = grid_;
+    sweep.nz = z_end - z_begin + 2 * grid_.radius;
+    sweep.in = h.in + offset;
+    sweep.u = h.u + offset;
+    sweep.out = h.out + offset;
+    sweep.passes = 1;
+    sweep.c[0] = h.c;
+    sweep.c[1] = T(0);
+    run_horner_sweep(isa_, sweep);
   }
 
   // `base`: what the passes add to (the sweep's u: the factor's input).
@@ -118,7 +147,8 @@ class CpuFastBackend final : public Backend<T> {
     run_horner_sweep(isa_, sweep);
   }
 
-  BeforeStencil before_stencil_;
+  HaloExchange<T>* exchange_;
+  HaloOverlap overlap_;
   CpuPassGrouping grouping_;
   CpuIsa isa_;
   PassConstants<T> constants_;

@@ -7,7 +7,6 @@
 #include <string>
 
 #include "solver/backend.hpp"
-#include "solver/distributed/halo_exchange.hpp"
 #include "solver/cuda/device_buffer.cuh"
 #include "solver/cuda/device_initial_fields.hpp"
 #include "solver/cuda/gpu_info.hpp"
@@ -62,6 +61,15 @@ __device__ __forceinline__ void slide_in(T (&queue)[N], T newest) {
   queue[N - 1] = newest;
 }
 
+// Every CUDA backend steps a box as it steps a grid, leaving its outer r planes alone. Those
+// planes hold u but not the stages' values, so each stage is wrong on r more planes inward: with
+// PerStep's 4r ghost planes the wrong planes stay within the ghosts, which the exchange
+// overwrites before the next step, and tiled's fused stages stay whole.
+inline GhostScheme cuda_ghost_scheme(int order) {
+  (void)order;
+  return GhostScheme::PerStep;
+}
+
 template <typename T>
 class CudaBackend : public Backend<T> {
  public:
@@ -94,10 +102,7 @@ class CudaBackend : public Backend<T> {
     return snapshots_->start(u_.get(), u.data());
   }
   std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) override { return pin_host_memory(u.data(), u.size() * sizeof(T)); }
-  // Every CUDA backend steps a box as it steps a grid, leaving its outer r planes alone. Those
-  // planes hold u but not the stages' values, so each stage is wrong on r more planes inward:
-  // with PerStep's 4r ghost planes the wrong planes stay within the ghosts, which the exchange
-  // overwrites before the next step.
+  // Only for cuda_ghost_scheme's boxes (stepping_box_with).
   void exchange_before_each_step(HaloExchange<T>& exchange) override { exchange_ = &exchange; }
   void adopt_device_field(T* field) override {
     adopted_ = field;

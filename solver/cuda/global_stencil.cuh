@@ -219,6 +219,7 @@ void register_global_memory_backend(BackendRegistry& registry, const char* name,
   e.working_bytes = [](const Problem& p, std::size_t size) {
     return std::size_t(Impl<float>::kResidentArrays) * p.grid.points() * size;
   };
+  e.ghost_scheme = cuda_ghost_scheme;
   set_factories<Impl>(e);
   registry.add(std::move(e));
 }

@@ -37,6 +37,7 @@ Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme s
   Slab s;
   s.rank = rank;
   s.ranks = ranks;
+  s.scheme = scheme;
   s.ghost = ghost;
   s.owned_begin = r + rank * base + (rank < extra ? rank : extra);
   s.owned_end = s.owned_begin + base + (rank < extra ? 1 : 0);

@@ -11,28 +11,15 @@
 // the inner ghost planes, which is what lets one exchange serve a whole step.
 #pragma once
 
+#include "solver/ghost_exchange.hpp"  // GhostScheme
 #include "solver/problem.hpp"
 
 namespace heat {
 
-// How the ghost planes are kept right (benchmarks/distributed_model.md compares the two).
-enum class GhostScheme {
-  // r ghost planes, exchanged before every RK4 stage (u, then each stage input).
-  PerStage,
-  // 4r ghost planes, exchanged once per step (u before the first stage). Stage s is right on all
-  // but the outer s*r ghost planes, so after four stages every own plane is right: for backends
-  // that fuse the stages into one kernel.
-  PerStep,
-};
-
-// Ghost planes per side under a scheme at stencil radius r.
-inline int ghost_planes(GhostScheme scheme, int radius) {
-  return scheme == GhostScheme::PerStage ? radius : 4 * radius;
-}
-
 struct Slab {
   int rank = 0;
   int ranks = 1;
+  GhostScheme scheme = GhostScheme::PerStage;  // the scheme the ghost planes are laid out for
   int ghost = 0;        // ghost planes on each side that has a neighbour, exchanged with it
   int owned_begin = 0;  // global z of the first plane this rank computes
   int owned_end = 0;    // one past the last

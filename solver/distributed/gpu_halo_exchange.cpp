@@ -36,14 +36,19 @@ int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route) {
 namespace {
 
 #if HEAT_HAVE_NCCL
-// NCCL's exchange with the communicator and stream it needs, for one run. The stream is a
-// blocking one: the legacy default stream, where the kernels run, and it wait for each other's
-// work, so an exchange follows the step before it and precedes the step after it.
+// NCCL's exchange with the communicator and stream it needs, for one run. The communicator is
+// made on a thread of its own while the rank allocates and fills its field; connect() waits for
+// it. The stream is a blocking one: the legacy default stream, where the kernels run, and it
+// wait for each other's work, so an exchange follows the step before it and precedes the step
+// after it.
 template <typename T>
 class NcclRoute final : public HaloExchange<T> {
  public:
   NcclRoute(const Slab& slab, const Grid& global, MPI_Comm comm) : comm_(comm), exchange_(slab, global, comm_, stream_.get()) {}
-  void exchange(T* device_box) override { exchange_.exchange(device_box); }
+  void start(T* device_box) override { exchange_.start(device_box); }
+  void finish() override { exchange_.finish(); }
+  void connect() override { exchange_.connect(); }
+  GhostScheme scheme() const override { return exchange_.scheme(); }
   std::size_t bytes_sent() const override { return exchange_.bytes_sent(); }
   double seconds_spent() override { return exchange_.seconds_spent(); }
 

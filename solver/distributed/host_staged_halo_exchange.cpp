@@ -2,7 +2,7 @@
 
 #include <cuda_runtime.h>
 
-#include <chrono>
+#include <algorithm>
 
 #include "solver/cuda/cuda_check.cuh"
 
@@ -14,7 +14,9 @@ HostStagedHaloExchange<T>::HostStagedHaloExchange(const Slab& slab, const Grid& 
       lower_(slab.has_lower_neighbour()),
       upper_(slab.has_upper_neighbour()),
       mpi_(slab, global, comm) {
-  if (lower_ || upper_) HEAT_CUDA_CHECK(cudaMallocHost(&staging_, kBlocks * layout_.side_values * sizeof(T)));
+  if (!lower_ && !upper_) return;
+  HEAT_CUDA_CHECK(cudaMallocHost(&staging_, kBlocks * layout_.side_values * sizeof(T)));
+  std::fill(staging_, staging_ + kBlocks * layout_.side_values, T(0));  // connect() sends it as it is
 }
 
 template <typename T>
@@ -23,19 +25,40 @@ HostStagedHaloExchange<T>::~HostStagedHaloExchange() {
 }
 
 template <typename T>
-void HostStagedHaloExchange<T>::exchange(T* device_box) {
+void HostStagedHaloExchange<T>::start(T* device_box) {
+  box_ = device_box;
   if (!lower_ && !upper_) return;
   // The step before is still running: waiting for it is compute, not exchange.
   HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
-  const auto start = std::chrono::steady_clock::now();
   const std::size_t bytes = layout_.side_values * sizeof(T);
-  auto copy = [bytes](T* to, const T* from, cudaMemcpyKind kind) { HEAT_CUDA_CHECK(cudaMemcpy(to, from, bytes, kind)); };
-  if (lower_) copy(staged(kLowerEdge), device_box + layout_.lower_edge, cudaMemcpyDeviceToHost);
-  if (upper_) copy(staged(kUpperEdge), device_box + layout_.upper_edge, cudaMemcpyDeviceToHost);
-  mpi_.exchange_blocks(staged(kLowerEdge), staged(kUpperEdge), staged(kLowerGhost), staged(kUpperGhost));
-  if (lower_) copy(device_box + layout_.lower_ghost, staged(kLowerGhost), cudaMemcpyHostToDevice);
-  if (upper_) copy(device_box + layout_.upper_ghost, staged(kUpperGhost), cudaMemcpyHostToDevice);
-  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  add_seconds_of(seconds_, [&] {
+    if (lower_)
+      HEAT_CUDA_CHECK(cudaMemcpy(staged(kLowerEdge), device_box + layout_.lower_edge, bytes, cudaMemcpyDeviceToHost));
+    if (upper_)
+      HEAT_CUDA_CHECK(cudaMemcpy(staged(kUpperEdge), device_box + layout_.upper_edge, bytes, cudaMemcpyDeviceToHost));
+    mpi_.start_blocks(staged(kLowerEdge), staged(kUpperEdge), staged(kLowerGhost), staged(kUpperGhost));
+  });
+}
+
+template <typename T>
+void HostStagedHaloExchange<T>::finish() {
+  if (!lower_ && !upper_) return;
+  const std::size_t bytes = layout_.side_values * sizeof(T);
+  add_seconds_of(seconds_, [&] {
+    mpi_.finish();
+    // In the legacy default stream's order, like the kernels that read the ghosts next.
+    if (lower_)
+      HEAT_CUDA_CHECK(cudaMemcpy(box_ + layout_.lower_ghost, staged(kLowerGhost), bytes, cudaMemcpyHostToDevice));
+    if (upper_)
+      HEAT_CUDA_CHECK(cudaMemcpy(box_ + layout_.upper_ghost, staged(kUpperGhost), bytes, cudaMemcpyHostToDevice));
+  });
+}
+
+template <typename T>
+void HostStagedHaloExchange<T>::connect() {
+  if (!lower_ && !upper_) return;
+  mpi_.start_blocks(staged(kLowerEdge), staged(kUpperEdge), staged(kLowerGhost), staged(kUpperGhost));
+  mpi_.finish();
 }
 
 template class HostStagedHaloExchange<float>;

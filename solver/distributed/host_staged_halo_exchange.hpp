@@ -18,9 +18,14 @@ class HostStagedHaloExchange final : public HaloExchange<T> {
   HostStagedHaloExchange(const HostStagedHaloExchange&) = delete;
   HostStagedHaloExchange& operator=(const HostStagedHaloExchange&) = delete;
 
-  // Blocking: the copies run in the legacy default stream's order (after the kernels queued
-  // before, before those queued after) and have finished when it returns.
-  void exchange(T* device_box) override;
+  // start() waits for the legacy default stream's work (the kernels queued before), copies the
+  // edges out and starts their sends; finish() completes the receives and copies the ghosts in,
+  // before the kernels queued afterwards. Kernels queued in between must not touch either.
+  void start(T* device_box) override;
+  void finish() override;
+  // MPI's connections, over the staging buffers.
+  void connect() override;
+  GhostScheme scheme() const override { return mpi_.scheme(); }
   std::size_t bytes_sent() const override { return mpi_.bytes_sent(); }
   double seconds_spent() override { return seconds_; }
 
@@ -33,6 +38,7 @@ class HostStagedHaloExchange final : public HaloExchange<T> {
   bool lower_ = false, upper_ = false;  // the neighbours this rank has
   MpiHaloExchange<T> mpi_;
   T* staging_ = nullptr;  // page-locked
+  T* box_ = nullptr;      // the box of the exchange in flight
   double seconds_ = 0;
 };
 

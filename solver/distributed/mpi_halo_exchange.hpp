@@ -1,7 +1,10 @@
-// The halo exchange of cpu ranks: MPI_Sendrecv of whole planes between host buffers.
+// The halo exchange of cpu ranks: nonblocking MPI sends and receives of whole planes between host
+// buffers, started by start() and completed by finish().
 #pragma once
 
 #include <mpi.h>
+
+#include <array>
 
 #include "solver/distributed/halo_exchange.hpp"
 
@@ -16,18 +19,24 @@ class MpiHaloExchange final : public HaloExchange<T> {
   MpiHaloExchange(const MpiHaloExchange&) = delete;
   MpiHaloExchange& operator=(const MpiHaloExchange&) = delete;
 
-  void exchange(T* box) override;
+  void start(T* box) override;
+  void finish() override;
+  // One exchange between scratch blocks: MPI makes its connection to a peer at the first message.
+  void connect() override;
   // The same exchange between blocks that need not lie in one box (each `ghost` planes long):
-  // the edges are sent, the ghosts received.
-  void exchange_blocks(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost);
+  // the edges are sent, the ghosts received, and none of the four may be touched until finish().
+  void start_blocks(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost);
+  GhostScheme scheme() const override { return scheme_; }
   std::size_t bytes_sent() const override { return bytes_sent_; }
   double seconds_spent() override { return seconds_; }
 
  private:
   HaloLayout layout_;
+  GhostScheme scheme_;
   MPI_Comm comm_;
   MPI_Datatype side_type_ = MPI_DATATYPE_NULL;  // the ghost planes of one side, as one block
   int lower_ = MPI_PROC_NULL, upper_ = MPI_PROC_NULL;
+  std::array<MPI_Request, 4> requests_{MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   std::size_t bytes_sent_ = 0;
   double seconds_ = 0;
 };

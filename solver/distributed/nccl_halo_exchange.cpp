@@ -1,26 +1,48 @@
 #include "solver/distributed/nccl_halo_exchange.hpp"
 
 #include "solver/cuda/cuda_check.cuh"
+#include "solver/cuda/device_buffer.cuh"
 #include "solver/distributed/mpi_check.hpp"
 #include "solver/distributed/nccl_check.hpp"
 
 namespace heat {
 
 NcclCommunicator::NcclCommunicator(MPI_Comm comm) {
-  int rank = 0, size = 1;
+  int rank = 0, size = 1, device = 0;
   HEAT_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   HEAT_MPI_CHECK(MPI_Comm_size(comm, &size));
+  HEAT_CUDA_CHECK(cudaGetDevice(&device));
   ncclUniqueId id{};
   if (rank == 0) HEAT_NCCL_CHECK(ncclGetUniqueId(&id));
   HEAT_MPI_CHECK(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, comm));
-  HEAT_NCCL_CHECK(ncclCommInitRank(&comm_, size, id, rank));
+  // The device is current per thread: the maker selects the rank's own.
+  maker_ = std::thread([this, id, size, rank, device] {
+    try {
+      HEAT_CUDA_CHECK(cudaSetDevice(device));
+      HEAT_NCCL_CHECK(ncclCommInitRank(&comm_, size, id, rank));
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  });
 }
 
 NcclCommunicator::~NcclCommunicator() {
+  if (maker_.joinable()) maker_.join();
   if (comm_) ncclCommDestroy(comm_);
 }
 
+void NcclCommunicator::wait_until_made() {
+  if (maker_.joinable()) maker_.join();
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+ncclComm_t NcclCommunicator::get() {
+  wait_until_made();
+  return comm_;
+}
+
 void NcclCommunicator::abort() {
+  if (maker_.joinable()) maker_.join();
   if (comm_) ncclCommAbort(comm_);
   comm_ = nullptr;
 }
@@ -34,10 +56,10 @@ constexpr ncclDataType_t nccl_value_type() {
 }  // namespace
 
 template <typename T>
-NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, const NcclCommunicator& comm,
-                                      cudaStream_t stream)
+NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, NcclCommunicator& comm, cudaStream_t stream)
     : layout_(halo_layout(slab, global)),
-      comm_(comm.get()),
+      scheme_(slab.scheme),
+      comm_(comm),
       stream_(stream),
       bytes_sent_(halo_bytes_sent(slab, global, sizeof(T))) {
   if (slab.has_lower_neighbour()) lower_ = slab.rank - 1;
@@ -73,28 +95,47 @@ double NcclHaloExchange<T>::seconds_spent() {
 }
 
 template <typename T>
-void NcclHaloExchange<T>::exchange(T* device_box) {
-  if (lower_ < 0 && upper_ < 0) return;
+void NcclHaloExchange<T>::enqueue(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost) {
   // One group: NCCL pairs each send with the neighbour's matching receive, in either order,
   // without the deadlock that separate blocking calls would risk.
   const std::size_t count = layout_.side_values;
   constexpr ncclDataType_t type = nccl_value_type<T>();
+  ncclComm_t comm = comm_.get();
+  HEAT_NCCL_CHECK(ncclGroupStart());
+  if (lower_ >= 0) {
+    HEAT_NCCL_CHECK(ncclSend(lower_edge, count, type, lower_, comm, stream_));
+    HEAT_NCCL_CHECK(ncclRecv(lower_ghost, count, type, lower_, comm, stream_));
+  }
+  if (upper_ >= 0) {
+    HEAT_NCCL_CHECK(ncclSend(upper_edge, count, type, upper_, comm, stream_));
+    HEAT_NCCL_CHECK(ncclRecv(upper_ghost, count, type, upper_, comm, stream_));
+  }
+  HEAT_NCCL_CHECK(ncclGroupEnd());
+}
+
+template <typename T>
+void NcclHaloExchange<T>::start(T* device_box) {
+  if (lower_ < 0 && upper_ < 0) return;
   TimedExchange& timer = timers_[std::size_t(next_timer_)];
   next_timer_ = (next_timer_ + 1) % kTimedExchanges;
   collect(timer);
   HEAT_CUDA_CHECK(cudaEventRecord(timer.start, stream_));
-  HEAT_NCCL_CHECK(ncclGroupStart());
-  if (lower_ >= 0) {
-    HEAT_NCCL_CHECK(ncclSend(device_box + layout_.lower_edge, count, type, lower_, comm_, stream_));
-    HEAT_NCCL_CHECK(ncclRecv(device_box + layout_.lower_ghost, count, type, lower_, comm_, stream_));
-  }
-  if (upper_ >= 0) {
-    HEAT_NCCL_CHECK(ncclSend(device_box + layout_.upper_edge, count, type, upper_, comm_, stream_));
-    HEAT_NCCL_CHECK(ncclRecv(device_box + layout_.upper_ghost, count, type, upper_, comm_, stream_));
-  }
-  HEAT_NCCL_CHECK(ncclGroupEnd());
+  enqueue(device_box + layout_.lower_edge, device_box + layout_.upper_edge, device_box + layout_.lower_ghost,
+          device_box + layout_.upper_ghost);
   HEAT_CUDA_CHECK(cudaEventRecord(timer.stop, stream_));
   timer.pending = true;
+}
+
+template <typename T>
+void NcclHaloExchange<T>::connect() {
+  comm_.get();
+  if (lower_ < 0 && upper_ < 0) return;
+  // Full-size blocks: NCCL spreads a send over as many channels as its size calls for, and
+  // connects each channel at its first use. Both edges are sent from one block (only read).
+  DeviceBuffer<T> edges(layout_.side_values), lower_ghost(layout_.side_values), upper_ghost(layout_.side_values);
+  HEAT_CUDA_CHECK(cudaMemsetAsync(edges.get(), 0, edges.bytes(), stream_));
+  enqueue(edges.get(), edges.get(), lower_ghost.get(), upper_ghost.get());
+  HEAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
 template class NcclHaloExchange<float>;

@@ -8,14 +8,17 @@
 #include <nccl.h>
 
 #include <array>
-#include <string>
+#include <exception>
+#include <thread>
 
 #include "solver/distributed/halo_exchange.hpp"
 
 namespace heat {
 
 // An NCCL communicator over the ranks of an MPI communicator, each on its current CUDA device.
-// Collective: every rank of `comm` constructs one at the same point.
+// Collective: every rank of `comm` constructs one at the same point. The constructor only
+// broadcasts NCCL's id; the communicator is made on a thread of its own (ncclCommInitRank takes
+// tenths of a second), so the caller allocates and fills its field meanwhile, and get() waits.
 class NcclCommunicator {
  public:
   explicit NcclCommunicator(MPI_Comm comm);
@@ -23,25 +26,36 @@ class NcclCommunicator {
   NcclCommunicator(const NcclCommunicator&) = delete;
   NcclCommunicator& operator=(const NcclCommunicator&) = delete;
 
-  ncclComm_t get() const { return comm_; }
+  // Waits for the communicator; RunError where making it failed.
+  ncclComm_t get();
   // Ends outstanding NCCL work at once (ncclCommAbort) instead of waiting for peers that may be
   // gone: for a rank that failed, before abort_job().
   void abort();
 
  private:
+  void wait_until_made();
   ncclComm_t comm_ = nullptr;
+  std::thread maker_;
+  std::exception_ptr failure_;
 };
 
 template <typename T>
 class NcclHaloExchange final : public HaloExchange<T> {
  public:
-  // Rank i of `comm` holds slab i. Exchanges are enqueued on `stream`.
-  NcclHaloExchange(const Slab& slab, const Grid& global, const NcclCommunicator& comm, cudaStream_t stream);
+  // Rank i of `comm`'s ranks holds slab i. Exchanges are enqueued on `stream`. `comm` must outlive
+  // the exchange; it is waited for at the first exchange or connect().
+  NcclHaloExchange(const Slab& slab, const Grid& global, NcclCommunicator& comm, cudaStream_t stream);
   ~NcclHaloExchange() override;
   NcclHaloExchange(const NcclHaloExchange&) = delete;
   NcclHaloExchange& operator=(const NcclHaloExchange&) = delete;
 
-  void exchange(T* device_box) override;
+  // The whole exchange is one NCCL group on the stream: finish() has nothing left to do.
+  void start(T* device_box) override;
+  void finish() override {}
+  // Waits for the communicator and runs one exchange between scratch buffers of the blocks' size
+  // (NCCL connects to a peer at its first send), then waits for it.
+  void connect() override;
+  GhostScheme scheme() const override { return scheme_; }
   std::size_t bytes_sent() const override { return bytes_sent_; }
   double seconds_spent() override;
 
@@ -55,12 +69,15 @@ class NcclHaloExchange final : public HaloExchange<T> {
     bool pending = false;
   };
   void collect(TimedExchange& t);
+  // One group: the edges sent, the ghosts received (each layout_.side_values long).
+  void enqueue(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost);
 
   std::array<TimedExchange, kTimedExchanges> timers_{};
   int next_timer_ = 0;
   double seconds_ = 0;
   HaloLayout layout_;
-  ncclComm_t comm_;
+  GhostScheme scheme_;
+  NcclCommunicator& comm_;
   cudaStream_t stream_;
   int lower_ = -1, upper_ = -1;  // -1: no neighbour on that side
   std::size_t bytes_sent_ = 0;

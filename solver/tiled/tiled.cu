@@ -326,13 +326,18 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   e.working_bytes = [configuration](const Problem& p, std::size_t size) {
     return std::size_t(footprint(p, size, configuration).working_arrays) * p.grid.points() * size;
   };
-  e.make_float = [configuration](const Problem& p, const BackendOptions& o) {
-    return make_tiled_backend<float>(
-        p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Float) : configuration);
+  e.ghost_scheme = cuda_ghost_scheme;
+  e.make_float = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<float>* exchange) {
+    return stepping_box_with(
+        make_tiled_backend<float>(
+            p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Float) : configuration),
+        exchange);
   };
-  e.make_double = [configuration](const Problem& p, const BackendOptions& o) {
-    return make_tiled_backend<double>(
-        p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Double) : configuration);
+  e.make_double = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<double>* exchange) {
+    return stepping_box_with(
+        make_tiled_backend<double>(
+            p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Double) : configuration),
+        exchange);
   };
   return e;
 }

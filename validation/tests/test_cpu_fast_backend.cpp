@@ -41,7 +41,7 @@ std::vector<CpuIsa> isas_of_this_cpu() {
 template <typename T>
 Field<T> fast_steps(const Problem& p, const Field<T>& start, int steps, CpuIsa isa, std::string* label = nullptr,
                     CpuPassGrouping grouping = CpuPassGrouping::Pairs) {
-  CpuFastBackend<T> backend(p, typename CpuFastBackend<T>::BeforeStencil(), grouping, isa);
+  CpuFastBackend<T> backend(p, nullptr, grouping, isa);
   if (label) *label += std::string(" on ") + cpu_isa_name(backend.isa());
   backend.upload(start);
   backend.step(steps);

@@ -275,6 +275,31 @@ TEST(MpirunHeatrk4, JsonSummaryHasRanksAndExchangeTime) {
   EXPECT_EQ(json.find("\"exchange_s\": 0,"), std::string::npos) << "no exchange time counted: " << json;
 }
 
+// The halo exchange's start (a communicator, the first connections, a neighbour that starts late)
+// is paid in set-up and named there: rank 1 reaches it 1.5 s late, so rank 0's first exchange
+// waits that long. The wait shows in setup_phases.halo_connect_s (a lower bound that holds
+// however loaded the machine is), where the loop's compute_s, which times steps only, cannot hold
+// it; one rank has no exchange to start.
+TEST(MpirunHeatrk4, TheExchangesStartIsASetupPhaseNotCompute) {
+  const std::string out = test::temp_directory("halo-start");
+  const std::vector<std::string> args = {"--backend", "cpu", "--n", "16", "--order", "2", "--steps", "4",
+                                         "--format", "none", "--quiet"};
+  auto with_json = [&](const std::string& name) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"--json", out + "/" + name});
+    return a;
+  };
+  const auto two = run_on(2, with_json("two.json"), "HEATRK4_TEST_LATE_RANK=1 HEATRK4_TEST_LATE_MS=1500");
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  const std::string json = read_text(out + "/two.json");
+  EXPECT_GE(json_number(out + "/two.json", "halo_connect_s"), 1.5) << json;
+  EXPECT_GE(json_number(out + "/two.json", "setup_s"), 1.5) << json;
+  EXPECT_GT(json_number(out + "/two.json", "compute_s"), 0) << json;
+  const auto one = run_on(1, with_json("one.json"));
+  ASSERT_EQ(one.exit_code, 0) << one.output;
+  EXPECT_EQ(read_text(out + "/one.json").find("halo_connect_s"), std::string::npos) << "one rank has no exchange";
+}
+
 // HDF5 reads a virtual dataset's missing source as zeros without complaint: heatrk4 must not.
 TEST(MpirunHeatrk4, SnapshotWithAMissingSlabFileIsRefused) {
   const std::string out = test::temp_directory("missing-slab");

@@ -6,13 +6,13 @@
 #include <string>
 #include <thread>
 
-#include "apps/ranks.hpp"
-#include "apps/ranks_common.hpp"
 #include "solver/distributed/collective_input.hpp"
 #include "solver/distributed/mpi_check.hpp"
 #include "solver/distributed/mpi_gather.hpp"
 #include "solver/distributed/mpi_halo_exchange.hpp"
 #include "solver/distributed/mpi_session.hpp"
+#include "solver/distributed/ranks.hpp"
+#include "solver/distributed/ranks_common.hpp"
 #if HEAT_HAVE_CUDA
 #include "solver/distributed/gpu_halo_exchange.hpp"
 #endif
@@ -124,7 +124,6 @@ int Ranks::select_gpu(int device_option, GpuHaloRoute route) const {
 template <typename T>
 std::unique_ptr<HaloExchange<T>> Ranks::make_halo_exchange(const Slab& slab, const Grid& global, bool on_gpu,
                                                            GpuHaloRoute gpu_route) const {
-  if (size_ == 1) return std::make_unique<NoNeighbours<T>>();
   if (!on_gpu) return std::make_unique<MpiHaloExchange<T>>(slab, global, MPI_COMM_WORLD);
 #if HEAT_HAVE_CUDA
   return make_gpu_halo_exchange<T>(slab, global, MPI_COMM_WORLD, gpu_route);

@@ -1,4 +1,4 @@
-#include "apps/ranks_common.hpp"
+#include "solver/distributed/ranks_common.hpp"
 
 namespace heat {
 

@@ -1,7 +1,9 @@
 // Ranks in a build without MPI: always one rank (solver/distributed's layer is then only the
-// decomposition and the cpu slab backend, with nothing to exchange).
-#include "apps/ranks.hpp"
-#include "apps/ranks_common.hpp"
+// decomposition, with nothing to exchange).
+#include <stdexcept>
+
+#include "solver/distributed/ranks.hpp"
+#include "solver/distributed/ranks_common.hpp"
 
 namespace heat {
 
@@ -22,7 +24,7 @@ int Ranks::select_gpu(int device_option, GpuHaloRoute) const { return device_opt
 
 template <typename T>
 std::unique_ptr<HaloExchange<T>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const {
-  return std::make_unique<NoNeighbours<T>>();
+  throw std::logic_error("a single rank has no neighbours to exchange ghost planes with");
 }
 
 template <typename T>

@@ -1,6 +1,6 @@
 // The ranks one run is spread over (docs/design.md §7): the single process of a plain `heatrk4`,
-// or every rank of `mpirun -np N heatrk4`. The run command asks this object, never MPI itself,
-// so a build without MPI runs the same code path with one rank.
+// or every rank of `mpirun -np N heatrk4`. The commands (apps/) ask this object and make no MPI
+// call of their own, so a build without MPI runs the same code path with one rank.
 #pragma once
 
 #include <functional>
@@ -53,8 +53,8 @@ class Ranks {
   // node-local rank's GPU, by `route`'s rule (solver/distributed/gpu_halo_exchange.hpp).
   // InputError when this rank has no GPU to take.
   int select_gpu(int device_option, GpuHaloRoute route) const;
-  // Collective. The exchange that fills `slab`'s ghost planes: in host memory over MPI for cpu
-  // ranks, in device memory by `gpu_route` for GPU ranks (`on_gpu`); nothing to do on one rank.
+  // Collective. The exchange that fills `slab`'s ghost planes (a slab with a neighbour): in host
+  // memory over MPI for cpu ranks, in device memory by `gpu_route` for GPU ranks (`on_gpu`).
   template <typename T>
   std::unique_ptr<HaloExchange<T>> make_halo_exchange(const Slab& slab, const Grid& global, bool on_gpu,
                                                       GpuHaloRoute gpu_route) const;

@@ -1,0 +1,42 @@
+// One rank's backend (docs/design.md §7): the registry's backend stepping the rank's box, made
+// with the exchange that fills its ghost planes by the scheme its entry declares. On one rank the
+// box is the grid and there is no exchange, so `run` and `verify` take this path alone, with or
+// without mpirun.
+#pragma once
+
+#include <memory>
+
+#include "solver/backend.hpp"
+#include "solver/distributed/decomposition.hpp"
+#include "solver/distributed/ranks.hpp"
+#include "solver/registry.hpp"
+
+namespace heat {
+
+// This rank's slab of `grid` at `order`, laid out for `entry`'s ghost scheme. InputError where
+// the grid is too thin for the ranks.
+inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid& grid, int order) {
+  return decompose(grid, order, ranks.size(), ranks.rank(), entry.ghost_scheme(order));
+}
+
+template <typename T>
+struct RankBackend {
+  std::unique_ptr<HaloExchange<T>> exchange;  // null for a rank without neighbours
+  std::unique_ptr<Backend<T>> backend;        // destroyed before the exchange it holds
+
+  // Collective: pays the exchange's start (the communicator, the first connections) before the
+  // loop, so that its steps' time holds none of it.
+  void connect() {
+    if (exchange) exchange->connect();
+  }
+  // The time the loop's exchanges took (HaloExchange::seconds_spent), 0 alone.
+  double exchange_seconds() { return exchange ? exchange->seconds_spent() : 0; }
+};
+
+// Collective. `entry`'s backend for `slab`'s box of `problem` (rank_slab), with its exchange:
+// in host memory over MPI for cpu backends, in device memory by `gpu_route` for CUDA ones.
+template <typename T>
+RankBackend<T> make_rank_backend(const Ranks& ranks, const BackendEntry& entry, const Problem& problem,
+                                 const BackendOptions& options, const Slab& slab, GpuHaloRoute gpu_route);
+
+}  // namespace heat
