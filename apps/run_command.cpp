@@ -28,7 +28,7 @@ namespace heat {
 namespace {
 
 // Host memory one rank needs: its box of the field, the snapshot buffers, the cpu backend's
-// working arrays when it runs on the host, a file's values (read whole, held in double), and for
+// working arrays when it runs on the host, a file's values (its box's planes, held in double), and for
 // --check on rank 0 the whole field gathered and the double reference's. The ranks of one node
 // share its memory: each asks for its part of what is available.
 std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, bool root) {
@@ -39,7 +39,7 @@ std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, co
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   std::size_t bytes = box * value;
   if (plan.output_every > 0) bytes += std::size_t(plan.snapshot_buffers) * box * value;
-  if (plan.init.kind == InitKind::File) bytes += n * (sizeof(double) + value);
+  if (plan.init.kind == InitKind::File) bytes += box * (sizeof(double) + value);
   if (!entry.uses_cuda) bytes += entry.working_bytes(box_problem, value);
   if (plan.check && root)
     bytes += n * (value + sizeof(double)) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
@@ -171,7 +171,7 @@ int run(const CLI::App& app, const RunOptions& given) {
     RunOptions options = with_restart_implied(app, given);
     const bool from_file = options.init == "file" && !options.init_file.empty();
     if (from_file) {
-      loaded = read_initial_field(options.init_file, options.init_array);
+      loaded = open_initial_field(options.init_file);  // its grid and run state; the values below
       require_grid_options_agree(app, options, loaded.grid);
       // Said at once on stderr (also under --quiet) and again in the summary.
       report.overrides = take_stored_settings(app, options);
@@ -193,12 +193,15 @@ int run(const CLI::App& app, const RunOptions& given) {
     if (entry->uses_cuda) plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
     slab = decompose(plan.problem.grid, plan.problem.order, ranks.size(), ranks.rank(), ghost_scheme_of(*entry));
     require_host_memory(plan, *entry, slab, ranks);
+    // Each rank reads its box's planes of the file alone.
+    if (from_file) read_initial_planes(loaded, options.init_file, options.init_array, slab.box_begin, slab.box_end);
     report.device = device_description(plan, *entry);
   });
   const RunPlan& plan = report.plan;
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   report.bytes_per_point = entry->bytes_per_point(plan.problem, value);
   report.backend_on_host = !entry->uses_cuda;
+  if (plan.init.kind == InitKind::File) record_input_bytes(report, ranks, loaded.bytes_read);
   clock.mark("device_query");
 
   return plan.precision == Precision::Float ? execute<float>(report, *entry, loaded, slab, clock)
