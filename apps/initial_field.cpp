@@ -1,9 +1,5 @@
 #include "apps/initial_field.hpp"
 
-#include <utility>
-
-#include "solver/distributed/slab_field.hpp"
-
 namespace heat {
 
 template <typename T>
