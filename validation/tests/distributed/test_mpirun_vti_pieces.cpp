@@ -142,6 +142,20 @@ void expect_pieces_join_as_the_one_rank_image(const std::string& precision) {
   }
 }
 
+// Rank 1's files limited to 1 KiB, less than its piece: the run ends with exit 3, and no piece of
+// the failed snapshot is left under its final name, nor a .pvti over missing pieces.
+TEST(MpirunVtiPieces, APieceFailingOnOneRankLeavesNoPieceAndNoPvti) {
+  for (const std::string buffers : {"0", "2"}) {
+    const std::string out = test::temp_directory("vti-fails") + "/out";
+    std::vector<std::string> args = run_args("double", out);
+    args.insert(args.end(), {"--snapshot-buffers", buffers});
+    const auto failed = run_on(2, args, "OMPI_MCA_btl=self,tcp", test::limit_files_of_rank(1, 1024));
+    EXPECT_EQ(failed.exit_code, 3) << buffers << " buffers:\n" << failed.output;
+    for (const auto& name : {vti_piece_name(0, 0, 2), vti_piece_name(0, 1, 2), std::string("heat_000000.pvti")})
+      EXPECT_FALSE(fs::exists(out + "/" + name)) << buffers << " buffers: " << name << " was left";
+  }
+}
+
 TEST(MpirunVtiPieces, PvtiReadsAsTheOneRankVtiFloat) { expect_pieces_join_as_the_one_rank_image("float"); }
 TEST(MpirunVtiPieces, PvtiReadsAsTheOneRankVtiDouble) { expect_pieces_join_as_the_one_rank_image("double"); }
 
