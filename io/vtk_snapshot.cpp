@@ -8,7 +8,6 @@
 #include <vtkIntArray.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
-#include <vtkTrivialProducer.h>
 #include <vtkXMLImageDataWriter.h>
 
 #include <type_traits>
@@ -29,9 +28,9 @@ struct QuietVtk {
 };
 
 
-// The image of planes [z_begin, z_begin + u.nz()) of the whole grid, which VTK's writer reads
-// as the rest of the pipeline gives it: a producer whose whole extent is `whole`'s, so that a
-// piece's file records the whole grid's WholeExtent beside its own piece Extent.
+// The image of planes [z_begin, z_begin + u.nz()) of the whole grid: its file's WholeExtent and
+// piece Extent are those planes, as vtkXMLPImageDataWriter writes a piece, so a piece opened alone
+// reads as its planes where they lie in the whole.
 template <typename T>
 void write_image(const std::string& path, const Field<T>& u, const Grid& whole, int z_begin, int step, double time,
                  int compress) {
@@ -58,14 +57,9 @@ void write_image(const std::string& path, const Field<T>& u, const Grid& whole, 
   step_value->InsertNextValue(step);
   image->GetFieldData()->AddArray(step_value);
 
-  vtkNew<vtkTrivialProducer> producer;
-  producer->SetOutput(image);
-  int whole_extent[6] = {0, whole.nx - 1, 0, whole.ny - 1, 0, whole.nz - 1};
-  producer->SetWholeExtent(whole_extent);
-
   vtkNew<vtkXMLImageDataWriter> writer;
   writer->SetFileName(path.c_str());
-  writer->SetInputConnection(producer->GetOutputPort());
+  writer->SetInputData(image);
   writer->SetDataModeToAppended();
   writer->EncodeAppendedDataOff();  // raw bytes: base64 would cost a third more space and time
   if (compress > 0) {

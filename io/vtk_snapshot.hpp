@@ -20,8 +20,8 @@ template <typename T>
 void write_vti_file(const std::string& path, const Field<T>& u, const Grid& grid, int step, double time, int compress);
 
 // One piece of a distributed snapshot, written like write_vti_file: `planes` holds the whole
-// grid's planes [z_begin, z_begin + planes.nz()). The file's WholeExtent is the whole grid's and its
-// piece Extent the planes it holds, as VTK's parallel writer writes its pieces.
+// grid's planes [z_begin, z_begin + planes.nz()), and the file's WholeExtent and piece Extent are
+// those planes, as vtkXMLPImageDataWriter writes its pieces (the .pvti holds the whole extent).
 template <typename T>
 void write_vti_piece_file(const std::string& path, const Field<T>& planes, const Grid& whole, int z_begin, int step,
                           double time, int compress);

@@ -1,12 +1,11 @@
 // --format vtk on ranks (docs/design.md §7), read back with VTK's own readers, no ParaView: the
 // .pvti of a 2- and 3-rank run reads through vtkXMLPImageDataReader as one image with the whole
 // grid's extent, spacing and origin and bitwise the 1-rank run's .vti values; its pieces follow
-// each other, each starting at the plane the one before ends with; and each piece read alone
-// holds the 1-rank values on all its planes, the plane it shares with the next piece included (a
+// each other, each starting at the plane the one before ends with; and each piece read alone is
+// its planes of the grid, with the 1-rank values on all of them, the plane it shares with the next piece included (a
 // rank's own copy of that plane is a ghost plane, a step behind, and a reader of the .pvti may
 // take it from either piece).
 #include <gtest/gtest.h>
-#include <vtkAlgorithm.h>
 #include <vtkDataArray.h>
 #include <vtkImageData.h>
 #include <vtkNew.h>
@@ -40,18 +39,11 @@ struct Image {
   bool read = false;
 };
 
-// The image a reader makes of `path`: of its whole extent, or where `extent` is given of that part
-// (a piece file records the whole grid's WholeExtent; read alone, it is asked for its own planes).
 template <typename Reader>
-Image read_image(const std::string& path, const int* extent = nullptr) {
+Image read_image(const std::string& path) {
   vtkNew<Reader> reader;
   reader->SetFileName(path.c_str());
-  if (extent) {
-    // vtkAlgorithm's UpdateExtent, which the readers hide behind a member of the same name.
-    static_cast<vtkAlgorithm*>(reader.GetPointer())->UpdateExtent(extent);
-  } else {
-    reader->Update();
-  }
+  reader->Update();
   Image image;
   vtkImageData* data = reader->GetOutput();
   vtkDataArray* u = data ? data->GetPointData()->GetArray("u") : nullptr;
@@ -130,7 +122,8 @@ void expect_pieces_join_as_the_one_rank_image(const std::string& precision) {
         EXPECT_EQ(extent.source, vti_piece_name(std::stoi(step), rank, ranks)) << label;
         EXPECT_EQ(extent.extent[4], next_first) << label << " piece " << rank;
         next_first = extent.extent[5];
-        const Image piece = read_image<vtkXMLImageDataReader>(out + "/" + extent.source, extent.extent.data());
+        // Read alone, a piece is its planes where they lie in the whole grid.
+        const Image piece = read_image<vtkXMLImageDataReader>(out + "/" + extent.source);
         ASSERT_TRUE(piece.read) << label << " piece " << rank;
         EXPECT_EQ(piece.extent, extent.extent) << label << " piece " << rank;
         EXPECT_TRUE(piece.bytes == planes_of(expected, extent.extent[4], extent.extent[5]))
