@@ -110,6 +110,7 @@ struct SnapshotWriter::Impl {
     const int first = part_begin - share.box_begin, planes = part_end - part_begin;
     SnapshotPiece piece{&box, first, planes, part_begin, snapshot.step, snapshot.time};
     if (!format.pieces_share_a_plane) return piece;
+    if (!share.pass_down) throw std::logic_error("pieces that share a plane need SnapshotShare::pass_down");
     const std::size_t plane = std::size_t(box.nx()) * std::size_t(box.ny());
     const bool has_next = share.rank + 1 < share.ranks;
     if (has_next) {
