@@ -1,9 +1,5 @@
 #include "apps/initial_field.hpp"
 
-#include <utility>
-
-#include "solver/distributed/slab_field.hpp"
-
 namespace heat {
 
 template <typename T>
@@ -11,11 +7,12 @@ InitialField<T> prepare_initial_field(const RunPlan& plan, Backend<T>& backend, 
                                       const Ranks& ranks) {
   InitialField<T> initial;
   if (plan.init.kind == InitKind::File) {
-    // Held in double, which float data widens to exactly; read whole, each rank keeps its box.
-    Field<T> whole = field_cast<T>(loaded.values);
+    // Each rank read its box's planes, in double, which float data widens to exactly.
+    initial.u = field_cast<T>(loaded.values);
     loaded.values = Field<double>();
-    if (plan.check && ranks.is_root()) initial.check_start = field_cast<double>(whole);
-    initial.u = take_box(std::move(whole), slab);
+    if (!plan.check) return initial;
+    const Field<T> whole = ranks.gather_on_root(initial.u, slab, plan.problem.grid);
+    if (ranks.is_root()) initial.check_start = field_cast<double>(whole);
     return initial;
   }
   // Each rank's backend makes its own box (on the GPU: nothing to upload); u then only receives

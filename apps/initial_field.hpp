@@ -21,7 +21,8 @@ struct InitialField {
   std::function<void(Backend<T>&)> upload;
 };
 
-// A file's values (`loaded`, emptied here) or a field the backend generates for the rank's box.
+// A file's values (`loaded`: the rank's box, emptied here) or a field the backend generates for
+// the rank's box. Collective under --check, which gathers the whole start on rank 0.
 template <typename T>
 InitialField<T> prepare_initial_field(const RunPlan& plan, Backend<T>& backend, LoadedField& loaded, const Slab& slab,
                                       const Ranks& ranks);

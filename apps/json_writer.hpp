@@ -29,6 +29,11 @@ class JsonObject {
     for (const auto& v : values) list += (list.empty() ? "" : ", ") + quote(v);
     return raw(key, "[" + list + "]");
   }
+  JsonObject& add(const std::string& key, const std::vector<long long>& values) {
+    std::string list;
+    for (long long v : values) list += (list.empty() ? "" : ", ") + std::to_string(v);
+    return raw(key, "[" + list + "]");
+  }
   std::string str() const { return "{" + body_ + "}"; }
 
   static std::string quote(const std::string& s) {

@@ -103,7 +103,10 @@ std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, co
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   std::size_t bytes = box * value;
   if (plan.output_every > 0) bytes += std::size_t(plan.snapshot_buffers) * box * value;
-  if (plan.init.kind == InitKind::File) bytes += n * (sizeof(double) + value);
+  // A .vti piece on ranks: the rank's planes copied out with the next rank's first plane.
+  if (slab.ranks > 1 && plan.output.formats.has(OutputFormat::Vtk)) bytes += box * value;
+  // A file's values: the box's planes, held in double.
+  if (plan.init.kind == InitKind::File) bytes += box * (sizeof(double) + value);
   if (!entry.uses_cuda) bytes += entry.working_bytes(box_problem, value);
   if (plan.check && root)
     bytes += n * (value + sizeof(double)) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));

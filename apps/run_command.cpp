@@ -160,7 +160,7 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
     RunOptions options = with_restart_implied(app, given);
     const bool from_file = options.init == "file" && !options.init_file.empty();
     if (from_file) {
-      loaded = read_initial_field(options.init_file, options.init_array);
+      loaded = open_initial_field(options.init_file);  // its grid and run state; the values below
       require_grid_options_agree(app, options, loaded.grid);
       // Said at once on stderr (also under --quiet) and again in the summary.
       report.overrides = take_stored_settings(app, options);
@@ -182,12 +182,15 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
     if (entry->uses_cuda) plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order);
     require_host_memory(plan, *entry, slab, ranks);
+    // Each rank reads its box's planes of the file alone.
+    if (from_file) read_initial_planes(loaded, options.init_file, options.init_array, slab.box_begin, slab.box_end);
     report.device = device_description(plan, *entry);
   });
   const RunPlan& plan = report.plan;
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   report.bytes_per_point = entry->bytes_per_point(plan.problem, value);
   report.backend_on_host = !entry->uses_cuda;
+  if (plan.init.kind == InitKind::File) record_input_bytes(report, ranks, loaded.bytes_read);
   clock.mark("device_query");
 
   const int code = plan.precision == Precision::Float ? execute<float>(report, *entry, loaded, slab, clock)

@@ -1,5 +1,8 @@
 #include "apps/run_report.hpp"
 
+#include <limits>
+#include <vector>
+
 namespace heat {
 
 void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ranks& ranks, const BackendEntry& entry,
@@ -17,6 +20,14 @@ void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ra
   if (writer) report.files = writer->files();
   report.final_step = plan.start_step + outcome.steps_done;
   report.final_time = plan.start_time + outcome.steps_done * plan.problem.dt;
+}
+
+void record_input_bytes(RunReport& report, const Ranks& ranks, long long bytes_read) {
+  // Every rank's value in its own slot, the lowest double in the others: the largest of each slot
+  // over the ranks is then the value of the rank it belongs to.
+  std::vector<double> slots(std::size_t(ranks.size()), std::numeric_limits<double>::lowest());
+  slots[std::size_t(ranks.rank())] = double(bytes_read);
+  report.input_bytes_read = ranks.largest(slots);
 }
 
 void publish_report(const RunReport& report, const Ranks& ranks) {

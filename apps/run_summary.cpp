@@ -1,5 +1,6 @@
 #include "apps/run_summary.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "apps/json_writer.hpp"
@@ -31,6 +32,16 @@ void print_summary(const RunReport& r) {
                 "(%.1f%% of compute)\n",
                 r.ranks, r.ghost_planes, r.halo_exchange.c_str(), r.exchange_s,
                 r.loop.compute_s > 0 ? 100 * r.exchange_s / r.loop.compute_s : 0.0);
+  if (!r.input_bytes_read.empty()) {
+    double most = 0, total = 0;
+    for (double bytes : r.input_bytes_read) most = std::max(most, bytes), total += bytes;
+    std::printf("  input     %s: %.0f bytes read%s", r.plan.init_file.c_str(), total,
+                r.ranks > 1 ? " by every rank together, per rank" : "\n");
+    if (r.ranks > 1) {
+      for (double bytes : r.input_bytes_read) std::printf(" %.0f", bytes);
+      std::printf(" (most %.0f)\n", most);
+    }
+  }
   std::printf("  time      setup %.3f s, %s %.3f s, compute %.3f s, %s %.3f s, check %.3f s, output wait "
               "%.3f s (writer %.3f s)\n",
               r.setup_s, r.backend_on_host ? "initial field" : "upload", r.loop.upload_s, r.loop.compute_s,
@@ -77,6 +88,14 @@ std::string json_summary(const RunReport& r) {
   root.add("problem", problem).add("overrides", r.overrides).add("backend", r.plan.backend).add("device", r.device);
   root.add("ranks", r.ranks);
   if (r.ranks > 1) root.add("halo_exchange", r.halo_exchange).add("ghost_planes", r.ghost_planes);
+  if (!r.input_bytes_read.empty()) {
+    std::vector<long long> per_rank;
+    long long total = 0;
+    for (double bytes : r.input_bytes_read) per_rank.push_back((long long)bytes), total += (long long)bytes;
+    JsonObject input;
+    input.add("file", r.plan.init_file).add("bytes_read_per_rank", per_rank).add("bytes_read_total", total);
+    root.add("input", input);
+  }
   root.add("timing", timing).add("rate", rate);
   root.add("final_step", r.final_step).add("final_time", r.final_time);
   JsonObject compression;

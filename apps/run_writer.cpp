@@ -59,6 +59,9 @@ SnapshotShare share_of_rank(const RunPlan& plan, const Ranks& ranks, const Slab&
   share.box_begin = slab.box_begin;
   share.parts = parts_of_every_rank(plan.problem, ranks.size(), scheme);
   share.wait_for_every_rank = [&ranks] { ranks.wait_for_every_snapshot_writer(); };
+  share.pass_down = [&ranks](const void* to_lower, void* from_upper, std::size_t bytes) {
+    ranks.pass_down_between_snapshot_writers(to_lower, from_upper, bytes);
+  };
   return share;
 }
 

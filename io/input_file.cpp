@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <stdexcept>
 
 #include "io/chunk_reads.hpp"
 #include "io/hdf5_support.hpp"
@@ -89,7 +91,9 @@ struct ImageFile {
     return names;
   }
 
-  PointArray read(const std::string& name) const {
+  // The planes [z_begin, z_begin + planes) of point array `name`, read as a hyperslab: HDF5 reads
+  // those planes alone, of a virtual dataset only from the slab files that hold them.
+  PointArray read(const std::string& name, int z_begin, int planes) const {
     const auto names = point_array_names();
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       std::string have;
@@ -98,7 +102,13 @@ struct ImageFile {
                        "); choose one with --init-array");
     }
     const std::string where = path + ": /VTKHDF/PointData/" + name;
-    Handle dataset(h5::check<InputError>(H5Dopen2(vtkhdf.get(), ("PointData/" + name).c_str(), H5P_DEFAULT), where),
+    // No chunk cache: HDF5 then reads the selected planes of an uncompressed chunk straight from the
+    // file instead of the whole chunk into its cache (a compressed chunk it must read whole). The
+    // sources of a virtual dataset are opened with the same access properties.
+    Handle access(h5::check<InputError>(H5Pcreate(H5P_DATASET_ACCESS), where), H5Pclose);
+    if (H5Pset_chunk_cache(access.get(), 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT) < 0)
+      throw InputError(where + ": " + h5::take_error_stack());
+    Handle dataset(h5::check<InputError>(H5Dopen2(vtkhdf.get(), ("PointData/" + name).c_str(), access.get()), where),
                    H5Dclose);
     Handle space(h5::check<InputError>(H5Dget_space(dataset.get()), where), H5Sclose);
     const int rank = H5Sget_simple_extent_ndims(space.get());
@@ -112,11 +122,21 @@ struct ImageFile {
     Handle type(h5::check<InputError>(H5Dget_type(dataset.get()), where), H5Tclose);
     const H5T_class_t type_class = H5Tget_class(type.get());
     if (type_class != H5T_FLOAT && type_class != H5T_INTEGER) throw InputError(where + " is not a numeric array");
+    if (z_begin < 0 || planes < 1 || z_begin + planes > grid.nz)
+      throw std::logic_error("planes outside the file's grid asked of " + where);
     PointArray out;
     out.stored_as_float = type_class == H5T_FLOAT && H5Tget_size(type.get()) == sizeof(float);
-    out.values = Field<double>(grid);
-    if (!read_zfp_dataset(dataset.get(), path, out.values.data()) &&
-        H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.values.data()) < 0) {
+    Grid part = grid;
+    part.nz = planes;
+    out.values = Field<double>::uninitialized(part.nx, part.ny, part.nz);
+    // The whole dataset of a ZFP file: its chunks decoded on every core. A range of planes: the
+    // hyperslab, whose chunks HDF5 decodes (through the filter registered in-process).
+    if (planes == grid.nz && read_zfp_dataset(dataset.get(), path, out.values.data())) return out;
+    const hsize_t start[3] = {hsize_t(z_begin), 0, 0};
+    const hsize_t count[3] = {hsize_t(planes), hsize_t(grid.ny), hsize_t(grid.nx)};
+    Handle memory(h5::check<InputError>(H5Screate_simple(3, count, nullptr), where), H5Sclose);
+    if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
+        H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, out.values.data()) < 0) {
       const std::string reason = h5::take_error_stack();
       throw InputError(where + ": cannot read: " + reason + unreadable_chunk_note(dataset.get(), path));
     }
@@ -124,17 +144,33 @@ struct ImageFile {
   }
 };
 
-void refuse_non_finite(const std::string& path, const std::string& name, const Field<double>& u) {
+// `u` holds the file's planes from z = z_begin.
+void refuse_non_finite(const std::string& path, const std::string& name, const Field<double>& u, int z_begin,
+                       bool whole) {
   std::size_t count = 0;
   int first[3] = {0, 0, 0};
   for (int k = 0; k < u.nz(); ++k)
     for (int j = 0; j < u.ny(); ++j)
       for (int i = 0; i < u.nx(); ++i)
-        if (!std::isfinite(u(i, j, k)) && count++ == 0) first[0] = i, first[1] = j, first[2] = k;
+        if (!std::isfinite(u(i, j, k)) && count++ == 0) first[0] = i, first[1] = j, first[2] = z_begin + k;
   if (count)
-    throw InputError(path + ": array " + name + " has " + std::to_string(count) + " non-finite values, the first at (" +
-                     std::to_string(first[0]) + "," + std::to_string(first[1]) + "," + std::to_string(first[2]) +
-                     "): an initial field must be finite");
+    throw InputError(path + ": array " + name + " has " + std::to_string(count) + " non-finite values" +
+                     (whole ? "" : " in the planes z = " + std::to_string(z_begin) + " to " +
+                                       std::to_string(z_begin + u.nz() - 1) + " that this rank reads") +
+                     ", the first at (" + std::to_string(first[0]) + "," + std::to_string(first[1]) + "," +
+                     std::to_string(first[2]) + "): an initial field must be finite");
+}
+
+// What this thread has read through read(2) and its kind so far (Linux's rchar), or -1 where
+// /proc does not say: HDF5 reads on the calling thread, so the difference over a read of a file
+// is the bytes that read took from it, its metadata included.
+long long bytes_read_by_this_thread() {
+  std::ifstream io("/proc/thread-self/io");
+  std::string key;
+  long long value = -1;
+  while (io >> key >> value)
+    if (key == "rchar:") return value;
+  return -1;
 }
 
 struct RunState {
@@ -171,21 +207,43 @@ ImageFileInfo read_image_file_info(const std::string& path) {
 }
 
 PointArray read_point_array(const std::string& path, const std::string& array_name) {
-  return ImageFile(path).read(array_name);
+  const ImageFile file(path);
+  return file.read(array_name, 0, file.grid.nz);
 }
 
-LoadedField read_initial_field(const std::string& path, const std::string& array_name) {
+LoadedField open_initial_field(const std::string& path) {
+  const long long bytes_before = bytes_read_by_this_thread();
   const ImageFile file(path);
-  PointArray array = file.read(array_name);
-  refuse_non_finite(path, array_name, array.values);
   LoadedField loaded;
-  loaded.values = std::move(array.values);
   loaded.grid = file.grid;
-  loaded.stored_as_float = array.stored_as_float;
   const RunState state = read_run_state(file);
   loaded.has_run_state = state.present;
   loaded.step = state.step;
   loaded.time = state.time;
+  loaded.bytes_read = bytes_before < 0 ? -1 : bytes_read_by_this_thread() - bytes_before;
+  return loaded;
+}
+
+void read_initial_planes(LoadedField& loaded, const std::string& path, const std::string& array_name, int z_begin,
+                         int z_end) {
+  const long long bytes_before = bytes_read_by_this_thread();
+  const ImageFile file(path);
+  if (file.grid.nx != loaded.grid.nx || file.grid.ny != loaded.grid.ny || file.grid.nz != loaded.grid.nz)
+    throw InputError(path + ": its grid changed while the run started");
+  PointArray array = file.read(array_name, z_begin, z_end - z_begin);
+  refuse_non_finite(path, array_name, array.values, z_begin, z_end - z_begin == file.grid.nz);
+  loaded.values = std::move(array.values);
+  loaded.stored_as_float = array.stored_as_float;
+  loaded.z_begin = z_begin;
+  if (bytes_before < 0 || loaded.bytes_read < 0)
+    loaded.bytes_read = -1;
+  else
+    loaded.bytes_read += bytes_read_by_this_thread() - bytes_before;
+}
+
+LoadedField read_initial_field(const std::string& path, const std::string& array_name) {
+  LoadedField loaded = open_initial_field(path);
+  read_initial_planes(loaded, path, array_name, 0, loaded.grid.nz);
   return loaded;
 }
 

@@ -13,18 +13,31 @@ namespace heat {
 
 struct LoadedField {
   Field<double> values;  // float data widens exactly, so a float restart is bitwise
-  Grid grid;             // shape and spacing from the file
+  Grid grid;             // shape and spacing from the file: the whole grid
+  int z_begin = 0;       // values holds the file's planes from this one on (all of them: 0)
   bool has_run_state = false;  // the file carries /heatrk4 time and step
   int step = 0;
   double time = 0;
   bool stored_as_float = false;
+  // What reading the file took from it, its metadata included, as Linux counts this thread's
+  // reads (rchar); -1 where /proc does not say.
+  long long bytes_read = 0;
 };
 
-// Throws InputError (exit 2) for a missing file, a file that is not HDF5, a missing array,
-// a shape that is not 3D, or non-finite values; and for a distributed run's snapshot, for a slab
-// file that is missing, damaged, of another shape or type, or another run's or step's
-// (require_sound_virtual_sources, io/slab_files.hpp). The caller checks the order's minimum size.
+// The whole field. Throws InputError (exit 2) for a missing file, a file that is not HDF5, a
+// missing array, a shape that is not 3D, or non-finite values; and for a distributed run's
+// snapshot, for a slab file that is missing, damaged, of another shape or type, or another run's
+// or step's (require_sound_virtual_sources, io/slab_files.hpp). The caller checks the order's
+// minimum size.
 LoadedField read_initial_field(const std::string& path, const std::string& array_name = "u");
+
+// The same in two parts, for a rank that holds some planes of the grid: first the file's grid and
+// run state without its values (InputError as above), then, once the rank knows its planes, the
+// planes [z_begin, z_end) alone, read as a hyperslab of the dataset (of a virtual one, HDF5 reads
+// only the slab files that hold them), refused as above where they are not finite.
+LoadedField open_initial_field(const std::string& path);
+void read_initial_planes(LoadedField& loaded, const std::string& path, const std::string& array_name, int z_begin,
+                         int z_end);
 
 // A file's grid, the names of its point arrays and, for heatrk4's snapshots, the step and time,
 // without reading the arrays.

@@ -13,6 +13,14 @@ void write_vti_file(const std::string& path, const Field<T>&, const Grid&, int, 
   throw InputError("cannot write " + path + ": this build has no VTK (reconfigure with libvtk9-dev installed)");
 }
 
+template <typename T>
+void write_vti_piece_file(const std::string& path, const Field<T>&, const Grid&, int, int, double, int) {
+  throw InputError("cannot write " + path + ": this build has no VTK (reconfigure with libvtk9-dev installed)");
+}
+
+template void write_vti_piece_file<float>(const std::string&, const Field<float>&, const Grid&, int, int, double, int);
+template void write_vti_piece_file<double>(const std::string&, const Field<double>&, const Grid&, int, int, double,
+                                           int);
 template void write_vti_file<float>(const std::string&, const Field<float>&, const Grid&, int, double, int);
 template void write_vti_file<double>(const std::string&, const Field<double>&, const Grid&, int, double, int);
 

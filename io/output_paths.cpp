@@ -91,8 +91,8 @@ bool is_series_file(const std::string& name) {
     return name.size() > end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
   };
   return name == "heat.hdf.series" || name == "heat.pvd" ||
-         (step_from_snapshot_name(name) >= 0 && (ends_with(".hdf") || ends_with(".vti"))) ||
-         step_from_slab_file_name(name) >= 0;
+         (step_from_snapshot_name(name) >= 0 && (ends_with(".hdf") || ends_with(".vti") || ends_with(".pvti"))) ||
+         step_from_slab_file_name(name) >= 0 || step_from_vti_piece_name(name) >= 0;
 }
 
 }  // namespace

@@ -16,8 +16,9 @@ void require_writable_directory(const std::string& directory, const std::string&
 // nearest existing one above it) must take a new file, and an existing file there must be writable.
 void require_writable_file(const std::string& path, const std::string& option);
 
-// The names of the snapshots (heat_<step>.hdf, .vti, and the slab files of distributed ones) and series files (heat.hdf.series,
-// heat.pvd) in `directory`, in name order; none when it does not exist.
+// The names of the snapshots (heat_<step>.hdf, .vti, .pvti, and the slab files and .vti pieces of
+// distributed ones) and series files (heat.hdf.series, heat.pvd) in `directory`, in name order;
+// none when it does not exist.
 std::vector<std::string> series_files_in(const std::string& directory);
 
 // Whether heatrk4 writes files of this name into an output directory: the series files above,

@@ -54,6 +54,23 @@ std::string pvd_text(const std::vector<SeriesEntry>& entries) {
   return out + "  </Collection>\n</VTKFile>\n";
 }
 
+std::string pvti_text(const Grid& grid, bool is_float, const std::vector<VtiPiece>& pieces) {
+  const std::string xy = "0 " + std::to_string(grid.nx - 1) + " 0 " + std::to_string(grid.ny - 1) + " ";
+  std::string out =
+      "<?xml version=\"1.0\"?>\n"
+      "<VTKFile type=\"PImageData\" version=\"0.1\" byte_order=\"LittleEndian\" header_type=\"UInt32\">\n"
+      "  <PImageData WholeExtent=\"" + xy + "0 " + std::to_string(grid.nz - 1) + "\" GhostLevel=\"0\" Origin=\"0 0 0\" "
+      "Spacing=\"" + exact(grid.hx) + " " + exact(grid.hy) + " " + exact(grid.hz) + "\" "
+      "Direction=\"1 0 0 0 1 0 0 0 1\">\n"
+      "    <PPointData Scalars=\"u\">\n"
+      "      <PDataArray type=\"" + std::string(is_float ? "Float32" : "Float64") + "\" Name=\"u\"/>\n"
+      "    </PPointData>\n";
+  for (const VtiPiece& piece : pieces)
+    out += "    <Piece Extent=\"" + xy + std::to_string(piece.z_first) + " " + std::to_string(piece.z_last) +
+           "\" Source=\"" + piece.name + "\"/>\n";
+  return out + "  </PImageData>\n</VTKFile>\n";
+}
+
 std::vector<SeriesEntry> read_hdf_series_entries(const std::string& path) {
   return read_entries(path, [](const char* line, char* name, double* time) {
     return std::sscanf(line, " {\"name\": \"%255[^\"]\", \"time\": %lf", name, time) == 2;
@@ -113,13 +130,26 @@ std::string slab_file_name(int step, int rank, int ranks) {
   return buf;
 }
 
-int step_from_slab_file_name(const std::string& name) {
+namespace {
+// The step of "heat_<step>.rank<R>of<N>.<extension>", or -1.
+int step_from_piece_name(const std::string& name, const std::string& extension) {
   int step = -1, rank = -1, ranks = -1, consumed = 0;
-  if (std::sscanf(name.c_str(), "heat_%d.rank%dof%d.h5%n", &step, &rank, &ranks, &consumed) < 3 ||
-      consumed != int(name.size()))
+  const std::string pattern = "heat_%d.rank%dof%d." + extension + "%n";
+  if (std::sscanf(name.c_str(), pattern.c_str(), &step, &rank, &ranks, &consumed) < 3 || consumed != int(name.size()))
     return -1;
   return step;
 }
+}  // namespace
+
+int step_from_slab_file_name(const std::string& name) { return step_from_piece_name(name, "h5"); }
+
+std::string vti_piece_name(int step, int rank, int ranks) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "heat_%06d.rank%dof%d.vti", step, rank, ranks);
+  return buf;
+}
+
+int step_from_vti_piece_name(const std::string& name) { return step_from_piece_name(name, "vti"); }
 
 int step_from_snapshot_name(const std::string& name) {
   int step = -1, consumed = 0;

@@ -1,5 +1,10 @@
 #include "io/snapshot_formats.hpp"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 #include "io/vtk_snapshot.hpp"
@@ -16,21 +21,77 @@ void write_hdf5(const std::string& path, const Snapshot& s, const RunDescription
   std::visit([&](const auto* u) { write_vtkhdf_file(path, *u, run, s.step, s.time, compress); }, s.field);
 }
 
-// VTK's own zlib at the gzip level: ZFP is refused for .vti files before any work.
+void write_hdf5_piece(const std::string& path, const SnapshotPiece& piece, const RunDescription& run, const Compression& compress) {
+  std::visit(
+      [&](const auto* box) {
+        write_slab_file(path, *box, piece.first_plane, piece.planes, compress,
+                        SlabIdentity{run.run_id, piece.step, piece.z_begin});
+      },
+      piece.box);
+}
+
+// A text file at `path` exactly; RunError with the system's reason when it cannot be written.
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (out) out << text;
+  if (out) out.close();
+  if (!out) throw RunError("writing " + path + ": " + std::strerror(errno));
+}
+
+// The .vti of the whole grid, or the .pvti over the ranks' pieces. VTK writes the pieces, but
+// its vtkXMLPImageDataWriter writes a .pvti only for pieces it makes itself (its extent translator
+// cuts the image, which need not be the ranks' slabs), or gathers their extents over its own
+// vtkMPIController, which would make MPI calls from the snapshot writer that heatrk4 cannot order
+// with its own; so the .pvti, like the .pvd, is written here. VTK's vtkXMLPImageDataReader and
+// ParaView read it back in the tests.
 void write_vtk(const std::string& path, const Snapshot& s, const RunDescription& run, const Compression& compress) {
+  if (!s.slabs.empty()) {
+    std::vector<VtiPiece> pieces;
+    for (const SlabFile& slab : s.slabs) pieces.push_back({slab.name, slab.z_begin, slab.z_end - 1});
+    const bool float_values = std::holds_alternative<const Field<float>*>(s.field);
+    return write_text_file(path, pvti_text(run.problem.grid, float_values, pieces));
+  }
+  // VTK's own zlib at the gzip level: ZFP is refused for .vti files before any work.
   std::visit([&](const auto* u) { write_vti_file(path, *u, run.problem.grid, s.step, s.time, compress.gzip_level()); },
              s.field);
+}
+
+template <typename T>
+void write_vtk_piece_of(const std::string& path, const Field<T>& box, const SnapshotPiece& piece, const Grid& whole,
+                        const Compression& compress) {
+  // VTK takes the planes in place when they are the whole box; else they are copied out of it.
+  if (piece.first_plane == 0 && piece.planes == box.nz())
+    return write_vti_piece_file(path, box, whole, piece.z_begin, piece.step, piece.time, compress.gzip_level());
+  const std::size_t plane = std::size_t(box.nx()) * std::size_t(box.ny());
+  auto planes = Field<T>::uninitialized(box.nx(), box.ny(), piece.planes);
+  std::copy_n(box.data() + std::size_t(piece.first_plane) * plane, planes.size(), planes.data());
+  write_vti_piece_file(path, planes, whole, piece.z_begin, piece.step, piece.time, compress.gzip_level());
+}
+
+void write_vtk_piece(const std::string& path, const SnapshotPiece& piece, const RunDescription& run, const Compression& compress) {
+  std::visit([&](const auto* box) { write_vtk_piece_of(path, *box, piece, run.problem.grid, compress); }, piece.box);
+}
+
+// A .vti piece records no run; the output directory is locked for the run (OutputDirectoryLock),
+// so the pieces of the step there are this run's, or an earlier run's that it was replacing and
+// whose .pvti it never wrote over: neither may stay without a .pvti of this run over them.
+void remove_vtk_pieces(const std::string& directory, int step, int ranks, const std::string&) {
+  for (int rank = 0; rank < ranks; ++rank) {
+    std::error_code ec;
+    std::filesystem::remove(std::filesystem::path(directory) / vti_piece_name(step, rank, ranks), ec);
+  }
 }
 
 }  // namespace
 
 const SnapshotFormat kFormats[2] = {
     {OutputFormat::Hdf5, "hdf5", "hdf", "heat.hdf.series", hdf_series_text, write_hdf5, built_with_hdf5,
-     "this build has no HDF5, so it cannot write .hdf snapshots: install libhdf5-dev and reconfigure", true},
+     "this build has no HDF5, so it cannot write .hdf snapshots: install libhdf5-dev and reconfigure", "hdf",
+     slab_file_name, write_hdf5_piece, false, remove_slab_files_of_run},
     {OutputFormat::Vtk, "vtk", "vti", "heat.pvd", pvd_text, write_vtk, built_with_vtk,
      "this build has no VTK, so it cannot write .vti snapshots: install libvtk9-dev and reconfigure with "
      "-DHEAT_WITH_VTK=ON",
-     false},
+     "pvti", vti_piece_name, write_vtk_piece, true, remove_vtk_pieces},
 };
 
 const SnapshotFormat& snapshot_format(OutputFormat format) {

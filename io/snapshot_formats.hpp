@@ -14,12 +14,24 @@
 namespace heat {
 
 // One snapshot to write: the field in the run's precision, its step and time, and for a
-// distributed run the slab files that hold its parts.
+// distributed run the pieces that hold its parts.
 struct Snapshot {
   std::variant<const Field<float>*, const Field<double>*> field;
   int step = 0;
   double time = 0;
-  std::vector<SlabFile> slabs;  // in rank order; empty: the field is the whole grid
+  // In rank order, each with the planes [z_begin, z_end) of the whole grid it holds; empty: the
+  // field is the whole grid.
+  std::vector<SlabFile> slabs;
+};
+
+// One rank's piece of a distributed snapshot: the planes [first_plane, first_plane + planes) of
+// `box`, which are the planes [z_begin, z_begin + planes) of the whole grid.
+struct SnapshotPiece {
+  std::variant<const Field<float>*, const Field<double>*> box;
+  int first_plane = 0, planes = 0;
+  int z_begin = 0;
+  int step = 0;
+  double time = 0;
 };
 
 struct SnapshotFormat {
@@ -28,12 +40,23 @@ struct SnapshotFormat {
   const char* extension;    // of each snapshot: heat_<step>.<extension>
   const char* series_file;  // lists the snapshots in step order, rewritten after each one
   std::string (*series_text)(const std::vector<SeriesEntry>& entries);
-  // Writes the snapshot's file at `path` (a temporary name).
+  // Writes the snapshot's file at `path` (a temporary name): the whole field, or over the pieces.
   void (*write)(const std::string& path, const Snapshot& snapshot, const RunDescription& run,
                 const Compression& compress);
   bool (*built)();            // whether this build can write the format
   const char* why_not_built;  // how to get it, where it cannot
-  bool distributed;           // written by a run on several ranks (over slab files)
+
+  // A run on several ranks: each rank writes its piece, then rank 0 the file over them all
+  // (heat_<step>.<distributed_extension>), which the series lists.
+  const char* distributed_extension;
+  std::string (*piece_name)(int step, int rank, int ranks);
+  void (*write_piece)(const std::string& path, const SnapshotPiece& piece, const RunDescription& run,
+                      const Compression& compress);
+  // Each piece but the last also holds the next one's first plane, where the pieces join.
+  bool pieces_share_a_plane;
+  // After a distributed snapshot of `step` failed: removes the pieces of the step that the run
+  // `run_id` wrote, so that none is left without the file over them. Never throws.
+  void (*remove_pieces)(const std::string& directory, int step, int ranks, const std::string& run_id);
 };
 
 extern const SnapshotFormat kFormats[2];

@@ -17,16 +17,6 @@ namespace heat {
 
 namespace fs = std::filesystem;
 
-namespace {
-// The formats a distributed run can write.
-OutputFormats distributed_formats() {
-  OutputFormats formats;
-  for (const SnapshotFormat& format : kFormats)
-    if (format.distributed) formats.add(format.format);
-  return formats;
-}
-}  // namespace
-
 std::string new_run_id() {
   std::random_device random;
   std::string id;
@@ -91,48 +81,72 @@ struct SnapshotWriter::Impl {
 
   std::vector<SeriesEntry>& series_of(const SnapshotFormat& format) { return series[std::size_t(&format - kFormats)]; }
 
+  // heat_<step>.<extension> of a format: over the pieces on several ranks.
+  const char* extension_of(const SnapshotFormat& format) const {
+    return share.ranks > 1 ? format.distributed_extension : format.extension;
+  }
+
   // The file of one snapshot in one format, under its final name once complete.
   void commit_file(const SnapshotFormat& format, const Snapshot& snapshot) {
-    PendingFile(path_of(snapshot_name(snapshot.step, format.extension))).write([&](const std::string& path) {
+    PendingFile(path_of(snapshot_name(snapshot.step, extension_of(format)))).write([&](const std::string& path) {
       format.write(path, snapshot, run, spec.compress);
     });
   }
 
   // The series lists a snapshot once its file is complete.
   void record_snapshot(const SnapshotFormat& format, const Snapshot& snapshot) {
-    const std::string name = snapshot_name(snapshot.step, format.extension);
+    const std::string name = snapshot_name(snapshot.step, extension_of(format));
     note_file(path_of(name));
     record_entry(series_of(format), {snapshot.step, snapshot.time, name});
     write_text_file_safely(path_of(format.series_file), format.series_text(series_of(format)));
   }
 
-  // A slab file takes its final name only once every rank's is complete under its temporary
-  // name: a rank that fails before that ends the job with temporary files alone left behind,
-  // which the next run in the directory removes. A failure after it (a rename, rank 0's file
-  // over the slabs) removes the slab files of the step that this run has renamed. Every
-  // rank returns once the snapshot is complete, so a rank that fails after writing its part (and
-  // ends the job) never cuts short the snapshot rank 0 is still finishing.
+  // The rank's part of the grid, and where pieces share a plane the next rank's first plane after
+  // it: this rank's copy of that plane is a ghost plane, which the step leaves a step behind.
+  template <typename T>
+  SnapshotPiece piece_of_rank(const SnapshotFormat& format, const Field<T>& box, const Snapshot& snapshot,
+                              Field<T>& joined) const {
+    const auto [part_begin, part_end] = share.parts[std::size_t(share.rank)];
+    const int first = part_begin - share.box_begin, planes = part_end - part_begin;
+    SnapshotPiece piece{&box, first, planes, part_begin, snapshot.step, snapshot.time};
+    if (!format.pieces_share_a_plane) return piece;
+    if (!share.pass_down) throw std::logic_error("pieces that share a plane need SnapshotShare::pass_down");
+    const std::size_t plane = std::size_t(box.nx()) * std::size_t(box.ny());
+    const bool has_next = share.rank + 1 < share.ranks;
+    if (has_next) {
+      joined = Field<T>::uninitialized(box.nx(), box.ny(), planes + 1);
+      std::copy_n(box.data() + std::size_t(first) * plane, std::size_t(planes) * plane, joined.data());
+      piece = {&joined, 0, planes + 1, part_begin, snapshot.step, snapshot.time};
+    }
+    share.pass_down(box.data() + std::size_t(first) * plane,
+                    has_next ? joined.data() + std::size_t(planes) * plane : nullptr, plane * sizeof(T));
+    return piece;
+  }
+
+  // A piece takes its final name only once every rank's is complete under its temporary name: a
+  // rank that fails before that ends the job with temporary files alone left behind, which the
+  // next run in the directory removes. A failure after it (a rename, rank 0's file over the
+  // pieces) removes the pieces of the step that this run has renamed. Every rank returns once
+  // the snapshot is complete, so a rank that fails after writing its piece (and ends the job)
+  // never cuts short the snapshot rank 0 is still finishing.
   template <typename T>
   void write_distributed(const SnapshotFormat& format, const Field<T>& box, Snapshot snapshot) {
-    const int part_begin = share.parts[std::size_t(share.rank)].first;
-    const int part_end = share.parts[std::size_t(share.rank)].second;
-    // Each rank's part in an HDF5 slab file, which the snapshot's file maps.
-    PendingFile slab(path_of(slab_file_name(snapshot.step, share.rank, share.ranks)));
-    slab.fill([&](const std::string& path) {
-      write_slab_file(path, box, part_begin - share.box_begin, part_end - part_begin, spec.compress,
-                      SlabIdentity{run.run_id, snapshot.step, part_begin});
-    });
+    Field<T> joined;
+    const SnapshotPiece piece = piece_of_rank(format, box, snapshot, joined);
+    PendingFile file(path_of(format.piece_name(snapshot.step, share.rank, share.ranks)));
+    file.fill([&](const std::string& path) { format.write_piece(path, piece, run, spec.compress); });
     share.wait_for_every_rank();
     for (int rank = 0; rank < share.ranks; ++rank) {
       const auto [begin, end] = share.parts[std::size_t(rank)];
-      snapshot.slabs.push_back({slab_file_name(snapshot.step, rank, share.ranks), begin, end});
+      const int shared = format.pieces_share_a_plane && rank + 1 < share.ranks ? 1 : 0;
+      snapshot.slabs.push_back({format.piece_name(snapshot.step, rank, share.ranks), begin, end + shared});
     }
     try {
-      slab.commit();
+      file.commit();
       share.wait_for_every_rank();
-      if (share.rank == 0) commit_file(format, snapshot);  // heat_<step>.hdf, mapping every slab file
+      if (share.rank == 0) commit_file(format, snapshot);  // the file over every piece
     } catch (...) {
-      remove_slab_files_of_run(spec.directory, snapshot.step, share.ranks, run.run_id);
+      format.remove_pieces(spec.directory, snapshot.step, share.ranks, run.run_id);
       throw;
     }
     if (share.rank == 0) record_snapshot(format, snapshot);
@@ -146,7 +160,6 @@ struct SnapshotWriter::Impl {
     const Snapshot snapshot{&u, step, time, {}};
     for (const SnapshotFormat& format : kFormats) {
       if (!spec.formats.has(format.format)) continue;
-      // The constructor refuses a format that is not distributed on more than one rank.
       if (share.ranks > 1) {
         write_distributed(format, u, snapshot);
       } else {
@@ -169,12 +182,6 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
   if (spec.formats.empty()) return;
   if (const std::string reason = output_format_unavailable_reason(spec.formats); !reason.empty())
     throw InputError(reason);
-  for (const SnapshotFormat& format : kFormats)
-    if (spec.formats.has(format.format) && !format.distributed && impl_->share.ranks > 1)
-      throw InputError("--format " + output_formats_name(spec.formats) + ": distributed runs write " +
-                       output_formats_name(distributed_formats()) +
-                       " snapshots only (one dataset over per-rank slab files); use --format " +
-                       output_formats_name(distributed_formats()));
   const std::string compress = "--compress " + compression_name(spec.compress);
   if (spec.compress.codec == Codec::Gzip && (spec.compress.level < 1 || spec.compress.level > 9))
     throw InputError(compress + " is out of range: use a gzip level 0..9");

@@ -2,6 +2,7 @@
 // .vti files and a .pvd. Each file is written under a temporary name and renamed when complete.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -76,8 +77,9 @@ struct OutputSpec {
 };
 
 // This process's share of a distributed run's snapshots (docs/design.md §7). write() is then given
-// the rank's box: each rank writes its part of the grid to a slab file, and rank 0 writes
-// heat_<step>.hdf, which maps every slab file into one dataset, once every slab file is complete.
+// the rank's box: each rank writes its part of the grid to a piece (an HDF5 slab file, a .vti),
+// and rank 0, once every piece is complete, the file over them: heat_<step>.hdf, which maps every
+// slab file into one dataset, or heat_<step>.pvti, which joins the .vti pieces into one image.
 struct SnapshotShare {
   int rank = 0, ranks = 1;
   int box_begin = 0;  // global z of the box's first plane
@@ -86,6 +88,10 @@ struct SnapshotShare {
   // Collective among the ranks' snapshot writers: returns once every rank has called it. Called
   // on the thread that writes, which may be a writer thread while the step loop exchanges halos.
   std::function<void()> wait_for_every_rank;
+  // Collective among the writers like wait_for_every_rank: sends `bytes` at `to_lower` to the rank
+  // below (rank 0 sends nothing) and receives the rank above's into `from_upper` (the last rank
+  // receives nothing). A format whose pieces share a plane gets the next rank's first plane so.
+  std::function<void(const void* to_lower, void* from_upper, std::size_t bytes)> pass_down;
 };
 
 // Writes numbered snapshots of one run into one directory and keeps the series files

@@ -26,14 +26,18 @@ struct QuietVtk {
   QuietVtk() { vtkObject::GlobalWarningDisplayOff(); }
   ~QuietVtk() { vtkObject::SetGlobalWarningDisplay(was_on ? 1 : 0); }
 };
-}  // namespace
 
+
+// The image of planes [z_begin, z_begin + u.nz()) of the whole grid: its file's WholeExtent and
+// piece Extent are those planes, as vtkXMLPImageDataWriter writes a piece, so a piece opened alone
+// reads as its planes where they lie in the whole.
 template <typename T>
-void write_vti_file(const std::string& path, const Field<T>& u, const Grid& grid, int step, double time, int compress) {
+void write_image(const std::string& path, const Field<T>& u, const Grid& whole, int z_begin, int step, double time,
+                 int compress) {
   using ArrayType = std::conditional_t<std::is_same_v<T, float>, vtkFloatArray, vtkDoubleArray>;
   vtkNew<vtkImageData> image;
-  image->SetDimensions(u.nx(), u.ny(), u.nz());
-  image->SetSpacing(grid.hx, grid.hy, grid.hz);
+  image->SetExtent(0, u.nx() - 1, 0, u.ny() - 1, z_begin, z_begin + u.nz() - 1);
+  image->SetSpacing(whole.hx, whole.hy, whole.hz);
   image->SetOrigin(0, 0, 0);
 
   // VTK's point order is x fastest, like Field's, so the field is handed over without a copy.
@@ -73,8 +77,23 @@ void write_vti_file(const std::string& path, const Field<T>& u, const Grid& grid
     throw RunError("writing " + path + ": vtkXMLImageDataWriter failed: " +
                    vtkErrorCode::GetStringFromErrorCode(writer->GetErrorCode()));
 }
+}  // namespace
+
+template <typename T>
+void write_vti_file(const std::string& path, const Field<T>& u, const Grid& grid, int step, double time, int compress) {
+  write_image(path, u, grid, 0, step, time, compress);
+}
+
+template <typename T>
+void write_vti_piece_file(const std::string& path, const Field<T>& planes, const Grid& whole, int z_begin, int step,
+                          double time, int compress) {
+  write_image(path, planes, whole, z_begin, step, time, compress);
+}
 
 template void write_vti_file<float>(const std::string&, const Field<float>&, const Grid&, int, double, int);
 template void write_vti_file<double>(const std::string&, const Field<double>&, const Grid&, int, double, int);
+template void write_vti_piece_file<float>(const std::string&, const Field<float>&, const Grid&, int, int, double, int);
+template void write_vti_piece_file<double>(const std::string&, const Field<double>&, const Grid&, int, int, double,
+                                           int);
 
 }  // namespace heat

@@ -46,6 +46,9 @@ class Ranks {
   // Its own communicator, so a writer thread may call it while the loop's thread exchanges halos
   // (where snapshots_beside_the_loop()).
   void wait_for_every_snapshot_writer() const;
+  // Collective over the snapshot writers, on their communicator: sends `bytes` at `to_lower` to the
+  // rank below and receives the rank above's into `from_upper` (none on rank 0 and the last rank).
+  void pass_down_between_snapshot_writers(const void* to_lower, void* from_upper, std::size_t bytes) const;
   // True when snapshots may be written on a thread of their own while the loop steps on: always on
   // one rank; on several, where MPI lets any thread call it (MPI_THREAD_MULTIPLE).
   bool snapshots_beside_the_loop() const;

@@ -1,5 +1,6 @@
 // Ranks in a build with MPI (solver/distributed/): MPI is initialised only under an MPI launcher.
 #include <chrono>
+#include <climits>
 #include <cstdlib>
 #include <optional>
 #include <stdexcept>
@@ -98,6 +99,21 @@ void Ranks::wait_for_every_snapshot_writer() const {
   HEAT_MPI_CHECK(MPI_Ibarrier(session()->snapshot_writers(), &request));
   for (int done = 0;;) {
     HEAT_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
+void Ranks::pass_down_between_snapshot_writers(const void* to_lower, void* from_upper, std::size_t bytes) const {
+  if (!joined_mpi_ || size_ == 1) return;
+  if (bytes > std::size_t(INT_MAX)) throw std::logic_error("a plane of more than INT_MAX bytes to pass down");
+  // Polled with short sleeps, as the writers' barrier above is.
+  const MPI_Comm writers = session()->snapshot_writers();
+  MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  if (rank_ + 1 < size_) HEAT_MPI_CHECK(MPI_Irecv(from_upper, int(bytes), MPI_BYTE, rank_ + 1, 0, writers, &requests[0]));
+  if (rank_ > 0) HEAT_MPI_CHECK(MPI_Isend(to_lower, int(bytes), MPI_BYTE, rank_ - 1, 0, writers, &requests[1]));
+  for (int done = 0;;) {
+    HEAT_MPI_CHECK(MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE));
     if (done) return;
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <algorithm>
-#include <utility>
 
 #include "solver/distributed/decomposition.hpp"
 #include "solver/field.hpp"
@@ -17,13 +16,6 @@ Field<T> box_of(const Field<T>& whole, const Slab& s) {
   const T* from = whole.data() + whole.index(0, 0, s.box_begin);
   std::copy(from, from + box.size(), box.data());
   return box;
-}
-
-// The same, taking the whole field: when the box is the whole grid (one rank) it is moved, not copied.
-template <typename T>
-Field<T> take_box(Field<T>&& whole, const Slab& s) {
-  if (s.box_begin == 0 && s.box_planes() == whole.nz()) return std::move(whole);
-  return box_of(whole, s);
 }
 
 }  // namespace heat

@@ -192,6 +192,11 @@ TEST(OutputPaths, TemporaryFilesOfDeadWritersAreRemovedAndLiveOnesKept) {
   const std::string dead_series = dir + "/heat.hdf.series.tmp-" + dead_pid_text;
   const std::string live = dir + "/heat_000004.hdf.tmp-" + std::to_string(::getpid());
   const std::string users = dir + "/notes.tmp-" + dead_pid_text;  // not a name heatrk4 writes
+  // A distributed .vti snapshot's piece and the .pvti over the pieces, of a rank that died.
+  const std::string dead_piece = dir + "/" + vti_piece_name(2, 1, 3) + ".tmp-" + dead_pid_text;
+  const std::string dead_pvti = dir + "/heat_000002.pvti.tmp-" + dead_pid_text;
+  const std::string users_vtk = dir + "/heat_000002.rank1of3.vtk.tmp-" + dead_pid_text;
+  for (const std::string& file : {dead_piece, dead_pvti, users_vtk}) std::ofstream(file) << "half a file";
   std::ofstream(dead) << "half a snapshot";
   std::ofstream(dead_series) << "half a series file";
   std::ofstream(live) << "a snapshot being written";
@@ -202,6 +207,9 @@ TEST(OutputPaths, TemporaryFilesOfDeadWritersAreRemovedAndLiveOnesKept) {
   EXPECT_FALSE(fs::exists(dead_series));
   EXPECT_TRUE(fs::exists(live));
   EXPECT_TRUE(fs::exists(users)) << "a file heatrk4 did not write was removed";
+  EXPECT_FALSE(fs::exists(dead_piece));
+  EXPECT_FALSE(fs::exists(dead_pvti));
+  EXPECT_TRUE(fs::exists(users_vtk)) << "a file heatrk4 did not write was removed";
 }
 
 TEST(OutputPaths, ARunThatFailsBeforeItsFirstSnapshotLeavesNoDirectory) {

@@ -1,7 +1,9 @@
-# pvbatch script of the distributed ParaView test: opens the heat.hdf.series of a 1-rank run and
-# of the same run on several ranks (whose snapshots are virtual datasets over slab files) the way
-# a user would, and checks that ParaView reads the same times, grid and values, bitwise.
-# Usage: pvbatch check_distributed.py ONE_RANK_DIR MANY_RANKS_DIR   (exit 0: all checks passed)
+# pvbatch script of the distributed ParaView tests: opens the series of a 1-rank run and of the
+# same run on several ranks the way a user would, and checks that ParaView reads the same times,
+# grid and values, bitwise. SERIES (default heat.hdf.series): the series file of both runs, whose
+# snapshots on several ranks are virtual datasets over slab files (.hdf) or .pvti files joining
+# one .vti piece per rank (heat.pvd).
+# Usage: pvbatch check_distributed.py ONE_RANK_DIR MANY_RANKS_DIR [SERIES]   (exit 0: all passed)
 import os
 import sys
 
@@ -12,9 +14,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from paraview_checks import check, failures, image_of  # noqa: E402 (after the path is set)
 
 
-def frames(directory):
+def frames(directory, series):
     """(times, [(dimensions, values)]) of a run's series as ParaView reads them."""
-    reader = OpenDataFile(directory + "/heat.hdf.series")
+    reader = OpenDataFile(directory + "/" + series)
     if reader is None:
         return [], []
     times = [float(t) for t in reader.TimestepValues]
@@ -27,8 +29,9 @@ def frames(directory):
 
 
 one_dir, many_dir = sys.argv[1], sys.argv[2]
-one_times, one = frames(one_dir)
-many_times, many = frames(many_dir)
+series = sys.argv[3] if len(sys.argv) > 3 else "heat.hdf.series"
+one_times, one = frames(one_dir, series)
+many_times, many = frames(many_dir, series)
 check(len(one_times) >= 2, "1 rank: %d snapshots in the series" % len(one_times))
 check(many_times == one_times, "ranks: time values %s, 1 rank %s" % (many_times, one_times))
 for t, (one_frame, many_frame) in zip(one_times, zip(one, many)):

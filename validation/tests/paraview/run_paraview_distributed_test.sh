@@ -1,10 +1,12 @@
 #!/bin/sh
-# The distributed ParaView test (docs/design.md §7): the same run on 1 rank and, under mpirun, on
-# 2; pvbatch, headless under xvfb-run, opens both series and compares what it reads.
+# The distributed ParaView tests (docs/design.md §7): the same run on 1 rank and, under mpirun, on
+# 2 and 3; pvbatch, headless under xvfb-run, opens each run's series and compares what it reads.
+# FORMAT hdf5 (the default): .hdf snapshots over slab files in heat.hdf.series; vtk: .pvti files
+# over one .vti piece per rank in heat.pvd, against the 1-rank run's .vti.
 # Exit 77 (CTest's SKIP_RETURN_CODE) when ParaView is not installed: this script installs nothing.
-# Usage: run_paraview_distributed_test.sh HEATRK4 MPIEXEC "MPIEXEC_FLAGS" PARAVIEW_PYTHONPATH WORK_DIR
+# Usage: run_paraview_distributed_test.sh HEATRK4 MPIEXEC "MPIEXEC_FLAGS" PARAVIEW_PYTHONPATH WORK_DIR [FORMAT]
 set -eu
-heatrk4=$1 mpiexec=$2 mpiexec_flags=$3 pythonpath=$4 work=$5
+heatrk4=$1 mpiexec=$2 mpiexec_flags=$3 pythonpath=$4 work=$5 format=${6:-hdf5}
 here=$(cd "$(dirname "$0")" && pwd)
 
 . "$here/pvbatch_common.sh"
@@ -12,10 +14,22 @@ require_paraview "$pythonpath"
 
 rm -rf "$work"
 mkdir -p "$work"
-run="--backend cpu --nx 13 --ny 11 --nz 9 --order 2 --steps 4 --output-every 2 --init randn --quiet"
+case $format in
+  vtk) series=heat.pvd piece=vti over=pvti ;;
+  *) series=heat.hdf.series piece=h5 over=hdf ;;
+esac
+# nz 10: even slabs on 2 ranks, uneven on 3.
+run="--backend cpu --nx 13 --ny 11 --nz 10 --order 2 --steps 4 --output-every 2 --init randn --format $format --quiet"
 # shellcheck disable=SC2086 # the option lists are meant to split
 "$heatrk4" $run --output "$work/one"
-# shellcheck disable=SC2086
-TMPDIR=$work timeout 60 "$mpiexec" $mpiexec_flags -np 2 "$heatrk4" $run --output "$work/two"
-[ -f "$work/two/heat_000004.rank1of2.h5" ] || { echo "FAILED: the 2-rank run wrote no slab files"; exit 1; }
-run_pvbatch "$work/pvbatch.log" "$here/check_distributed.py" "$work/one" "$work/two"
+for ranks in 2 3; do
+  # shellcheck disable=SC2086
+  TMPDIR=$work timeout 60 "$mpiexec" $mpiexec_flags -np $ranks "$heatrk4" $run --output "$work/ranks$ranks"
+  last=$((ranks - 1))
+  [ -f "$work/ranks$ranks/heat_000004.$over" ] && [ -f "$work/ranks$ranks/heat_000004.rank${last}of$ranks.$piece" ] ||
+    { echo "FAILED: the $ranks-rank run wrote no heat_000004.$over over .$piece pieces"; exit 1; }
+  grep -q "heat_000004.$over" "$work/ranks$ranks/$series" || { echo "FAILED: $series lists no .$over"; exit 1; }
+done
+# run_pvbatch exits with pvbatch's status: the 2-rank run is judged in a shell of its own.
+(run_pvbatch "$work/pvbatch2.log" "$here/check_distributed.py" "$work/one" "$work/ranks2" $series)
+run_pvbatch "$work/pvbatch3.log" "$here/check_distributed.py" "$work/one" "$work/ranks3" $series
