@@ -12,7 +12,6 @@
 #include <string>
 #include <tuple>
 
-#include "apps/rank_backend.hpp"
 #include "apps/run_checks.hpp"
 #include "apps/run_options.hpp"
 #include "python/arguments.hpp"
@@ -198,7 +197,7 @@ void step(py::object u, const StepArguments& s) {
   require_backend_fits_array(a, s, *entry);
   const Grid& g = plan.problem.grid;
   if (!a.on_device) {
-    const Slab whole = decompose(g, plan.problem.order, 1, 0, ghost_scheme_of(*entry));
+    const Slab whole = decompose(g, plan.problem.order, 1, 0, entry->ghost_scheme(plan.problem.order));
     require_host_bytes(host_bytes_needed(plan, *entry, whole, true), 1, "heatrk4.step", "use a smaller grid");
   }
   PendingSignals signals;
