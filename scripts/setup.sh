@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make gdb libomp-dev libhdf5-dev zlib1g-dev hdf5-tools libcli11-dev libgtest-dev libvtk9-dev
           paraview xvfb xauth python3-matplotlib python3-numpy clang libopenmpi-dev openmpi-bin
-          python3-dev pybind11-dev)
+          python3-dev pybind11-dev libtomlplusplus-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
