@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
-#include <cstdio>
 #include <cstring>
 
 #include "apps/config_toml.hpp"
@@ -46,16 +45,6 @@ CLI::Validator config_file_check() {
         return "";
       },
       "");
-}
-
-// The first byte that no TOML text holds (control characters other than tab and line ends):
-// an HDF5 file has one in its first eight bytes. toml++ refuses it too, but this names the byte.
-std::size_t first_binary_byte(const std::string& text) {
-  for (std::size_t n = 0; n < text.size(); ++n) {
-    const unsigned char c = text[n];
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f) return n;
-  }
-  return std::string::npos;
 }
 
 // What a key's option takes.
@@ -169,17 +158,6 @@ std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) 
   if (text.size() > kMaxConfigBytes)
     throw InputError("--config " + shown_path(file) + " holds more than " + std::to_string(kMaxConfigBytes) +
                      " bytes (1 MiB), the most a config file may hold");
-
-  const std::size_t binary = first_binary_byte(text);
-  if (binary != std::string::npos) {
-    char byte[8];
-    std::snprintf(byte, sizeof byte, "0x%02x", unsigned(static_cast<unsigned char>(text[binary])));
-    const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(binary), '\n'));
-    throw InputError(
-        placed_in_config(file, line,
-                         std::string("byte ") + byte +
-                             " is not text: the config must be a TOML text file (not, say, an .hdf snapshot)"));
-  }
 
   const auto option_of = [this](const std::string& key) -> const CLI::Option* {
     const CLI::Option* option = app_.get_option_no_throw("--" + key);

@@ -29,7 +29,8 @@ struct TomlKey {
 std::string placed_in_config(const std::string& file, int line, const std::string& what);
 
 // The top-level keys of `text`, ordered by line. Throws InputError naming the file, the line and
-// the column where `text` is not TOML (a duplicate key, an unclosed string, True for true).
+// the column where `text` is not TOML (a duplicate key, an unclosed string, True for true), or the
+// line of a byte that is not text or of a non-ASCII character that toml++ 3.3 cannot read safely.
 std::vector<TomlKey> read_toml_keys(const std::string& text, const std::string& file);
 
 }  // namespace heat

@@ -96,7 +96,7 @@ std::string resolve_backend(const RunOptions& o, std::string& note) {
   if (!entry) {
     std::string names;
     for (const auto& n : registry.names()) names += (names.empty() ? "" : ", ") + n;
-    throw InputError("--backend " + shown_value(o.backend) + " is unknown: this build has " + names + " and auto");
+    throw InputError("--backend " + o.backend + " is unknown: this build has " + names + " and auto");
   }
   if (entry->uses_cuda) {
     const GpuInfo gpu = query_gpu(o.device);
