@@ -1,6 +1,7 @@
 // --config FILE.toml is TOML (toml++): strings decoded, booleans and numbers typed, arrays for the
 // options of several values, and the file itself checked before it is read (a device, a FIFO, a
-// huge file, one that cannot be opened). Every refusal is exit 2 naming the file, line and key.
+// huge file, one that cannot be opened). The values refused for their type or their TOML are
+// test_input_validation.cpp's BadConfigFile cases.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -117,57 +118,6 @@ TEST_F(TomlConfig, AUtf8ByteOrderMarkIsAccepted) {
   EXPECT_EQ(r.exit_code, 0) << r.output;
   expect_mentions(r, "14 x 14 x 14 points");
 }
-
-struct Refused {
-  std::string text, must_mention;
-};
-void PrintTo(const Refused& refused, std::ostream* out) { *out << "'" << refused.text << "'"; }
-class RefusedToml : public TomlConfig, public ::testing::WithParamInterface<Refused> {};
-
-TEST_P(RefusedToml, ExitsTwoNamingTheFileLineAndKey) {
-  const std::string path = write("bad.toml", GetParam().text);
-  const auto r = run(path, {"--format", "none", "--n", "12"});
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  expect_mentions(r, "--config " + path + " " + GetParam().must_mention);
-}
-
-INSTANTIATE_TEST_SUITE_P(
-    Types, RefusedToml,
-    ::testing::Values(Refused{"n = 12.0\n", "line 1: key n takes a whole number, not the float 12.0"},
-                      Refused{"steps = 1e1\n", "line 1: key steps takes a whole number, not the float 10.0"},
-                      Refused{"n = '12'\n", "line 1: key n takes a whole number, not the string \"12\""},
-                      Refused{"n = [12]\n", "line 1: key n takes a whole number, not an array"},
-                      Refused{"alpha = '1'\n", "line 1: key alpha takes a number, not the string \"1\""},
-                      Refused{"output = 5\n", "line 1: key output takes a string, not the integer 5"},
-                      Refused{"output = true\n", "line 1: key output takes a string, not the boolean true"},
-                      Refused{"check = 'true'\n", "line 1: key check takes true or false, not the string \"true\""},
-                      Refused{"check = 1\n", "line 1: key check takes true or false, not the integer 1"},
-                      Refused{"n = 12\ncheck = [true]\n", "line 2: key check takes true or false, not an array"},
-                      Refused{"modes = 1\n", "line 1: key modes takes an array of 3 whole numbers, not the integer 1"},
-                      Refused{"modes = [1, 2]\n",
-                              "line 1: key modes takes an array of 3 whole numbers, not an array of 2"},
-                      Refused{"modes = [1, 2.5, 1]\n",
-                              "line 1: key modes takes an array of 3 whole numbers, not an array "
-                              "whose item 2 is the float 2.5"},
-                      Refused{"format = []\n", "line 1: key format: the array is empty"},
-                      Refused{"format = ['hdf5', 1]\n",
-                              "line 1: key format takes a string or an array of strings, not an "
-                              "array whose item 2 is the integer 1"},
-                      Refused{"format = ['hdf5', '']\n", "line 1: key format: item 2 of the array is empty"},
-                      Refused{"n = 1979-05-27\n", "line 1: key n takes a whole number, not a date"},
-                      Refused{"n = { x = 1 }\n", "line 1: 'n' is a table"},
-                      Refused{"run.n = 12\n", "line 1: 'run' is a table"},
-                      Refused{"output = \"a\\u0000b\"\n", "line 1: key output: the value holds a NUL character"},
-                      Refused{"h = inf\n", "line 1: key h: --h: inf is not a decimal number"},
-                      Refused{"seed = 18446744073709551615\n", "line 1: not TOML at column"},
-                      Refused{"n = 12\n\"--n\" = 12\n", "line 2: unknown key '--n'"},
-                      Refused{"n = 12\nN = 12\n", "line 2: unknown key 'N'"},
-                      // toml++ 3.3 met these with undefined behaviour (config_toml.cpp says how it is kept off).
-                      Refused{"\xC3\xA9t\xC3\xA9 = 1\n", "line 1: not TOML at column 1"},
-                      Refused{"n = 12\xC2\xA7\n", "line 1: not TOML at column 7"},
-                      Refused{"\xEF\xBB\x9Fn = 12\n", "line 1: not TOML at column 1"},
-                      Refused{" [\t*t]\n", "line 1: not TOML at column 4"}, Refused{"[[[n]]]\n", "line 1: not TOML"}),
-    [](const auto& info) { return "case" + std::to_string(info.index); });
 
 // The file is checked before it is read: nothing is read from a device, a FIFO or a huge file.
 class UnreadConfig : public TomlConfig {
