@@ -1,16 +1,13 @@
 #include "apps/option_values.hpp"
 
 #include <algorithm>
-#include <regex>
 #include <string>
 
+#include "solver/errors.hpp"
+
 namespace heat {
-namespace {
 
-enum class NumberKind { None, Integer, Unsigned, Fraction };
-
-// From the type name CLI11 shows in --help ("INT", "UINT", "FLOAT", "[INT,INT,INT]"), before the
-// descriptions of the option's own checks (":NUMBER >= 0").
+// The type name's part before the descriptions of the option's own checks (":NUMBER >= 0").
 NumberKind number_kind(const CLI::Option& option) {
   const std::string type = option.get_type_name();
   const std::string base = type.substr(0, type.find(':'));
@@ -20,6 +17,8 @@ NumberKind number_kind(const CLI::Option& option) {
   return NumberKind::None;
 }
 
+namespace {
+
 std::string integer_problem(const std::string& text, bool may_be_negative) {
   const std::size_t sign = may_be_negative && !text.empty() && text.front() == '-' ? 1 : 0;
   const std::string digits = text.substr(sign);
@@ -27,16 +26,41 @@ std::string integer_problem(const std::string& text, bool may_be_negative) {
   if (all_digits && (digits.size() == 1 || digits.front() != '0')) return "";
   if (all_digits) {
     const std::string decimal = digits.substr(std::min(digits.find_first_not_of('0'), digits.size() - 1));
-    return text + " has a leading zero, which can mean octal: write " + text.substr(0, sign) + decimal;
+    return shown_value(text) + " has a leading zero, which can mean octal: write " +
+           shown_value(text.substr(0, sign) + decimal);
   }
-  return text + " is not a whole number in decimal digits" + (may_be_negative ? "" : " from 0 up") +
+  return shown_value(text) + " is not a whole number in decimal digits" + (may_be_negative ? "" : " from 0 up") +
          ": write it in decimal digits, such as 16 (not 0x10, 020, 1e1, 1_000 or true)";
 }
 
+// -?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?, scanned once: std::regex recurses per
+// character and overflows the stack on a value of some 100,000 digits.
+bool is_decimal_number(const std::string& text) {
+  std::size_t at = 0;
+  const auto skip = [&text, &at](char one, char other) {
+    at += at < text.size() && (text[at] == one || text[at] == other);
+  };
+  const auto digits = [&text, &at] {
+    const std::size_t begin = at;
+    while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;
+    return at - begin;
+  };
+  skip('-', '-');
+  std::size_t mantissa = digits();
+  if (at < text.size() && text[at] == '.') ++at, mantissa += digits();
+  if (mantissa == 0) return false;
+  if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    ++at;
+    skip('+', '-');
+    if (digits() == 0) return false;
+  }
+  return at == text.size();
+}
+
 std::string fraction_problem(const std::string& text) {
-  static const std::regex decimal("-?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
-  if (std::regex_match(text, decimal)) return "";
-  return text + " is not a decimal number: write it as, say, 0.05, 2 or 1e-3 (not hex such as 0x1p3, nor nan or inf)";
+  if (is_decimal_number(text)) return "";
+  return shown_value(text) +
+         " is not a decimal number: write it as, say, 0.05, 2 or 1e-3 (not hex such as 0x1p3, nor nan or inf)";
 }
 
 // No description: the checks add nothing to the type --help shows.
@@ -54,10 +78,16 @@ CLI::Validator plain_check(NumberKind kind) {
       "");
 }
 
-CLI::Validator not_empty_check() {
+// Not empty, and no longer than the longest path (PATH_MAX): no value heatrk4 takes is longer, and
+// a megabyte of text is refused here, before any message or file name can carry it.
+CLI::Validator value_length_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        return text.empty() ? "the value is empty: give one, or leave the option out" : "";
+        if (text.empty()) return "the value is empty: give one, or leave the option out";
+        if (text.size() > kMaxValueBytes)
+          return shown_value(text) + " is longer than " + std::to_string(kMaxValueBytes) +
+                 " bytes (PATH_MAX), the longest value heatrk4 takes";
+        return "";
       },
       "");
 }
@@ -69,9 +99,9 @@ void require_plain_values(CLI::App& app) {
     if (option->get_expected_max() == 0) continue;  // a flag
     const NumberKind kind = number_kind(*option);
     // The option's own check (a tolerance, a seed) says more than these of a value it refuses;
-    // emptiness, which it may not look for, first of all (transform puts it at the front).
+    // the length, which it may not look at, first of all (transform puts it at the front).
     if (kind != NumberKind::None) option->check(plain_check(kind));
-    option->transform(not_empty_check());
+    option->transform(value_length_check());
   }
   for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) require_plain_values(*command);
 }

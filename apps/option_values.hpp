@@ -6,13 +6,24 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <climits>
+#include <cstddef>
 
 namespace heat {
+
+// The longest value of any option: the longest path.
+constexpr std::size_t kMaxValueBytes = PATH_MAX;
+
+// How an option's value is read, from the type name CLI11 shows in --help ("INT", "UINT", "FLOAT",
+// "[INT,INT,INT]"): a whole number, one from 0 up, one that may have a fraction, or text.
+enum class NumberKind { None, Integer, Unsigned, Fraction };
+NumberKind number_kind(const CLI::Option& option);
 
 // Adds the checks to every option of `app` and of its subcommands that takes a value, by the type
 // CLI11 reads it as: an integer is "-"? and decimal digits without a leading zero ("0" alone is
 // zero; unsigned: no "-"); a number with a fraction is decimal, with an optional exponent (0.05,
-// -2, 1e-3); any value is not empty. Call it once the options are all added.
+// -2, 1e-3); any value is not empty and at most kMaxValueBytes. Call it once the options are all
+// added.
 void require_plain_values(CLI::App& app);
 
 }  // namespace heat

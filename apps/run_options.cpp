@@ -77,7 +77,7 @@ InitKind parse_init(const std::string& name) {
   if (name == "randn") return InitKind::Randn;
   if (name == "sine") return InitKind::Sine;
   if (name == "file") return InitKind::File;
-  throw InputError("--init " + name + " is not one of gaussian, randn, sine, file");
+  throw InputError("--init " + shown_value(name) + " is not one of gaussian, randn, sine, file");
 }
 
 // auto: tiled where a CUDA device is present, else cpu.
@@ -94,7 +94,7 @@ std::string resolve_backend(const RunOptions& o, std::string& note) {
   }
   const BackendEntry* entry = registry.find(o.backend);
   if (!entry)
-    throw InputError("--backend " + o.backend + " is unknown: this build has " + registry.names_text() + " and auto");
+    throw InputError("--backend " + shown_value(o.backend) + " is unknown: this build has " + registry.names_text() + " and auto");
   if (entry->uses_cuda) {
     const GpuInfo gpu = query_gpu(o.device);
     if (!gpu.available)
@@ -112,7 +112,7 @@ CLI::Validator tolerance_check() {
         const double value = std::strtod(text.c_str(), &end);
         const bool parsed = !text.empty() && end && *end == '\0';
         if (parsed && std::isfinite(value) && value >= 0) return "";
-        return text + " is not a tolerance: give a finite number, 0 or more";
+        return shown_value(text) + " is not a tolerance: give a finite number, 0 or more";
       },
       "NUMBER >= 0");
 }
@@ -124,7 +124,7 @@ CLI::Validator uint64_check() {
         errno = 0;
         if (digits) std::strtoull(text.c_str(), nullptr, 10);
         if (digits && errno != ERANGE) return "";
-        return text + " is not a seed: give a whole number from 0 to " + std::to_string(ULLONG_MAX);
+        return shown_value(text) + " is not a seed: give a whole number from 0 to " + std::to_string(ULLONG_MAX);
       },
       "UINT64");
 }
@@ -191,7 +191,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
 
   if (o.precision == "float") plan.precision = Precision::Float;
   else if (o.precision == "double") plan.precision = Precision::Double;
-  else throw InputError("--precision " + o.precision + " is not one of float, double");
+  else throw InputError("--precision " + shown_value(o.precision) + " is not one of float, double");
 
   plan.backend_options.device = o.device;
   require_device_ordinal(o.device);
@@ -207,14 +207,14 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   if (plan.init.kind == InitKind::File && o.init_file.empty())
     throw InputError("--init file needs --init-file FILE.hdf");
   if (plan.init.kind != InitKind::File && o.init_file_given)
-    throw InputError("--init-file is given but --init is " + o.init + ": use --init file");
+    throw InputError("--init-file is given but --init is " + shown_value(o.init) + ": use --init file");
   plan.init_file = o.init_file;
   plan.init_array = o.init_array;
 
   plan.output.directory = o.output;
   plan.output.formats = parse_output_formats(o.format);
   const std::string why_not = output_format_unavailable_reason(plan.output.formats);
-  if (!why_not.empty()) throw InputError("--format " + o.format + ": " + why_not);
+  if (!why_not.empty()) throw InputError("--format " + shown_value(o.format) + ": " + why_not);
   plan.output.compress = parse_compression(o.compress);
   if (const std::string why = compression_unavailable_reason(plan.output.compress, plan.output.formats.has(OutputFormat::Vtk));
       !why.empty())
@@ -240,7 +240,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
 GpuHaloRoute parse_gpu_halo_route(const std::string& name) {
   if (name == "nccl") return GpuHaloRoute::Nccl;
   if (name == "host") return GpuHaloRoute::Host;
-  throw InputError("--halo-exchange " + name + " is not one of nccl, host");
+  throw InputError("--halo-exchange " + shown_value(name) + " is not one of nccl, host");
 }
 
 void add_run_options(CLI::App& app, RunOptions& o) {
@@ -253,7 +253,8 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                       require_plain_values(scratch);
                       std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
                       scratch.parse(reversed);
-                    });
+                    },
+                    {"format"});
   app.add_option("--n", o.n, "points along each axis (sets nx = ny = nz)")->capture_default_str();
   app.add_option("--nx", o.nx, "points along x (overrides --n)")->each([&o](const std::string&) { o.nx_given = true; });
   app.add_option("--ny", o.ny, "points along y (overrides --n)")->each([&o](const std::string&) { o.ny_given = true; });

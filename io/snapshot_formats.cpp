@@ -111,11 +111,12 @@ OutputFormats parse_output_formats(const std::string& text) {
     const SnapshotFormat* found = nullptr;
     for (const SnapshotFormat& f : kFormats)
       if (item == f.name) found = &f;
-    if (item.empty()) throw InputError("--format " + text + " has an empty item" + use);
+    if (item.empty()) throw InputError("--format " + shown_value(text) + " has an empty item" + use);
     if (!found)
-      throw InputError("--format " + text + ": " + item + " is not a format" +
+      throw InputError("--format " + shown_value(text) + ": " + shown_value(item) + " is not a format" +
                        (item == "none" || item == "both" ? " in a list (it stands alone)" : "") + use);
-    if (formats.has(found->format)) throw InputError("--format " + text + " names " + item + " twice" + use);
+    if (formats.has(found->format))
+      throw InputError("--format " + shown_value(text) + " names " + item + " twice" + use);
     formats.add(found->format);
     if (comma == std::string::npos) return formats;
     begin = comma + 1;

@@ -22,6 +22,9 @@ BASELINE_BUILD=${BASELINE_BUILD:-build-gpu-baseline}
 BIN=$BUILD/apps/heatrk4
 LOG=$OUT/device.log
 read -r -a CUDA_BACKENDS <<<"${BACKENDS:-naive reuse tiled}"
+# Packages the machine lacks (toml++'s headers), unpacked here by scripts/stage_device_deps.sh
+# and carried in .deps/: every configure below finds them through CMAKE_PREFIX_PATH.
+[ -d .deps/usr ] && export CMAKE_PREFIX_PATH="$PWD/.deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
 phases=("$@")
 ((${#phases[@]})) || phases=(build test verify sanitize reference bench)
 

@@ -69,10 +69,11 @@ TEST(OptionValues, EveryNumberIsDecimalForEveryOptionOfEveryCommand) {
         integer ? std::vector<std::string>{"010", "0x10", "0X10", "0b10", "0o10", "1_000", "1'000", "1e1", "true", "+16",
                                            " 16", "16 "}
                 : std::vector<std::string>{"0x1p3", "0x10", "nan", "NAN", "-nan", "inf", "-inf", "infinity", "1_0.5",
-                                           " 1.5"};
+                                           " 1.5", ".", "-", "-.", "1e", "e5", "1e+", "1..5", "1.5.", "--1", "+1.5"};
     for (const std::string& value : refused) EXPECT_EQ(parse_exit(option, value), 2) << shown(option) << " '" << value << "'";
     const std::vector<std::string> taken = integer ? std::vector<std::string>{"0", "10", "4096"}
-                                                   : std::vector<std::string>{"0.05", "010", ".5", "5.", "1e-3", "2E+1"};
+                                                   : std::vector<std::string>{"0.05", "010", ".5", "5.", "1e-3", "2E+1",
+                                                                              ".5e+3", "7e0"};
     for (const std::string& value : taken) EXPECT_EQ(parse_exit(option, value), -1) << shown(option) << " '" << value << "'";
   }
   // The walk found the numbers of every command.
@@ -92,6 +93,15 @@ TEST(OptionValues, AnEmptyValueIsRefusedForEveryOption) {
     ++checked;
   }
   EXPECT_GT(checked, 40);
+}
+
+// No option takes a value longer than a path: a megabyte of digits is refused before any check
+// reads it (one that recursed per character overflowed the stack on 100,000 digits).
+TEST(OptionValues, AValueLongerThanAPathIsRefusedForEveryOption) {
+  for (const FoundOption& option : every_option_with_a_value()) {
+    EXPECT_EQ(parse_exit(option, std::string(100000, '1')), 2) << shown(option);
+    EXPECT_EQ(parse_exit(option, std::string(100000, '1') + "x"), 2) << shown(option);
+  }
 }
 
 TEST(OptionValues, UnsignedOptionsRefuseAMinusSign) {

@@ -1,0 +1,36 @@
+// A --config file as TOML (toml++): each top-level key with its line and its value as TOML typed
+// it, in the file's order. What the keys mean to heatrk4 is config_file.cpp's to judge.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace heat {
+
+// One value and its text: a string decoded (escapes and all); an integer in decimal digits,
+// whichever base the file wrote it in; a float as the shortest decimal text that reads back as
+// the same double ("nan" and "inf" as such); a boolean "true" or "false"; for Other, what it is
+// ("an array", "a table", "a date").
+struct TomlValue {
+  enum class Type { String, Integer, Float, Boolean, Other };
+  Type type = Type::Other;
+  std::string text;
+};
+
+struct TomlKey {
+  std::string key;
+  int line = 0;
+  bool array = false;             // `values` are the array's items
+  bool table = false;             // a [section], a dotted key (a.b = 1) or an inline table: no values
+  std::vector<TomlValue> values;  // one unless `array`
+};
+
+// "--config FILE line N: what".
+std::string placed_in_config(const std::string& file, int line, const std::string& what);
+
+// The top-level keys of `text`, ordered by line. Throws InputError naming the file, the line and
+// the column where `text` is not TOML (a duplicate key, an unclosed string, True for true), or the
+// line of a byte that is not text or of a non-ASCII character that toml++ 3.3 cannot read safely.
+std::vector<TomlKey> read_toml_keys(const std::string& text, const std::string& file);
+
+}  // namespace heat
