@@ -53,6 +53,7 @@ struct OptionShape {
   NumberKind kind = NumberKind::None;
   int items = 1;  // more than one: an array of exactly that many (--modes: 3)
   bool comma_list = false;
+  bool integer_too = false;  // text that may also be a TOML integer
 };
 
 std::string wanted(const OptionShape& shape) {
@@ -89,7 +90,7 @@ bool takes(const OptionShape& shape, TomlValue::Type type) {
     case TomlValue::Type::String:
       return shape.kind == NumberKind::None || shape.kind == NumberKind::Unsigned;
     case TomlValue::Type::Integer:
-      return shape.kind != NumberKind::None;
+      return shape.kind != NumberKind::None || shape.integer_too;
     case TomlValue::Type::Float:
       return shape.kind == NumberKind::Fraction;
     default:
@@ -177,6 +178,8 @@ std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) 
     shape.kind = number_kind(*option);
     shape.items = option->get_items_expected_max();
     shape.comma_list = comma_lists_.count(key) > 0;
+    // --compress takes a gzip level (compress = 6) or a codec (compress = "zfp:1e-6").
+    shape.integer_too = key == "compress";
     std::vector<std::string> words;
     const std::string problem = option_words(shape, entry, words);
     if (!problem.empty()) fail("key " + key + problem);
