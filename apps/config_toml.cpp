@@ -25,6 +25,8 @@
 #define TOML_UNREACHABLE std::abort()
 #undef TOML_ASSERT_ASSUME
 #define TOML_ASSERT_ASSUME(expr) static_cast<void>(0)
+// toml++ 3.3 uses uint_least64_t without including <cstdint> (gcc 13 no longer pulls it in).
+#include <cstdint>
 #include <toml++/toml.h>
 
 #include "solver/errors.hpp"
