@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <cstdint>  // toml++ 3.3 uses uint_least64_t without including it; gcc 13 needs it here
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -25,8 +26,6 @@
 #define TOML_UNREACHABLE std::abort()
 #undef TOML_ASSERT_ASSUME
 #define TOML_ASSERT_ASSUME(expr) static_cast<void>(0)
-// toml++ 3.3 uses uint_least64_t without including <cstdint> (gcc 13 no longer pulls it in).
-#include <cstdint>
 #include <toml++/toml.h>
 
 #include "solver/errors.hpp"
