@@ -8,7 +8,7 @@
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
 # Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
 #         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline scaling
-#         python baseline_build baseline_bench
+#         python baseline_build baseline_bench baseline_scaling
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
@@ -274,6 +274,13 @@ phase_baseline_bench() {
       TAIL_LINES=8 step "bench-$round-$(basename "$build")" "$build/benchmarks/heatrk4-bench" "${args[@]}"
     done
   done
+}
+
+# The baseline tree's own benchmarks/scaling.sh on its build, results under $OUT/baseline, for
+# phase_scaling's figures of the same machine (SCALING_ARGS apply to both; no halo_bench there).
+phase_baseline_scaling() {
+  TAIL_LINES=40 step scaling-baseline "$BASELINE_BUILD-src/benchmarks/scaling.sh" --build "$PWD/$BASELINE_BUILD" \
+    --halo-schemes "" ${SCALING_ARGS:-} "$OUT/baseline"
 }
 
 # Every order and precision, for the tiled tuning worklog.
