@@ -5,11 +5,12 @@
 # Deterministic, so that CTest gives the same answer every time: ROUNDS rounds, round r in a
 # fresh process with -seed=FIRST_SEED+r and -runs=RUNS from the seed corpus alone (replayed first,
 # with every regression input kept there). The same binary and seeds try the same inputs in the
-# same order (checked: three runs of fuzz_init_file, the same findings and the same coverage at
-# every new input), and no round depends on another round's new inputs or on the clock. (Fork mode for a
-# number of seconds did both: its children read different inputs from run to run, so a fault came
-# in about one CTest run of five, and it kept only the fault's first line.) To fuzz for longer or
-# afresh, give more rounds or runs, or another first seed; CI's values are in fuzz_tests.cmake.
+# same order (checked: fuzz_init_file three times, in two work folders, and fuzz_command_line twice
+# gave the same findings and the same coverage at every new input), and no round depends on
+# another round's new inputs or on the clock. (Fork mode for a number of seconds did both: its
+# children read different inputs from run to run, so a fault came in about one CTest run of five,
+# and it kept only the fault's first line.) To fuzz for longer or afresh, give more rounds or
+# runs, or another first seed; CI's values are in fuzz_tests.cmake.
 #
 # A round ends at its first crash, leak or timeout. Its log is the whole report; it is kept with
 # the input in WORK_DIR/findings-FUZZER/ and judged: memory that heatrk4 allocated (or its stack
@@ -35,9 +36,12 @@ replays=10000
 
 # The same seed makes the same inputs only where each input runs the same way: one thread (OpenMP
 # threads allocate in an order of their own, and HDF5's faults depend on the heap's layout), the
-# same addresses (no address-space randomisation), the inputs at the same path (HEATRK4_FUZZ_DIR)
-# and mutations that do not learn from compared values (-use_cmp=0: those include addresses).
+# same addresses (no address-space randomisation), the inputs at a path of the same length
+# wherever the build is (HEATRK4_FUZZ_DIR) and mutations that do not learn from compared values
+# (-use_cmp=0: those include addresses).
 export OMP_NUM_THREADS=1
+inputs=$(mktemp -d /tmp/heatrk4-fuzz-XXXXXX)
+trap 'rm -rf "$inputs"' EXIT
 no_aslr=
 setarch "$(uname -m)" -R true 2>/dev/null && no_aslr="setarch $(uname -m) -R"
 
@@ -48,7 +52,7 @@ setarch "$(uname -m)" -R true 2>/dev/null && no_aslr="setarch $(uname -m) -R"
 run_round() {
   corpus=$findings/$2.corpus
   rm -rf "$corpus" && mkdir -p "$corpus"
-  HEATRK4_FUZZ_DIR=$findings/files $no_aslr ${3:+gdb -q -batch -ex run -ex bt --args} "$fuzzer" -seed="$1" \
+  HEATRK4_FUZZ_DIR=$inputs $no_aslr ${3:+gdb -q -batch -ex run -ex bt --args} "$fuzzer" -seed="$1" \
     -runs="$runs" -use_cmp=0 $timeout -close_fd_mask=3 -artifact_prefix="$findings/$2-" "$corpus" "$seeds" \
     >"$findings/$2.log" 2>&1
   echo $? >"$findings/$2.status"
