@@ -69,10 +69,12 @@ frames() { grep -E '^ *#[0-9]+ ' "$1"; }
 attributing_report() {
   input=$1 log=$2
   if grep -q '^SUMMARY: libFuzzer: out-of-memory (used' "$log"; then
-    "$fuzzer" -runs=$replays $timeout -malloc_limit_mb=64 -rss_limit_mb=0 "$input" >"$input.replay.log" 2>&1
+    HEATRK4_FUZZ_DIR=$inputs "$fuzzer" -runs=$replays $timeout -malloc_limit_mb=64 -rss_limit_mb=0 "$input" \
+      >"$input.replay.log" 2>&1
     echo "$input.replay.log"
   elif ! frames "$log" >/dev/null && command -v gdb >/dev/null; then
-    gdb -q -batch -ex run -ex bt --args "$fuzzer" -runs=$replays $timeout "$input" >"$input.replay.log" 2>&1
+    HEATRK4_FUZZ_DIR=$inputs gdb -q -batch -ex run -ex bt --args "$fuzzer" -runs=$replays $timeout "$input" \
+      >"$input.replay.log" 2>&1
     echo "$input.replay.log"
   else
     echo "$log"
