@@ -81,7 +81,13 @@ bool check_finds_mismatch(RunReport& report, const Field<T>& u, const Field<doub
   const Field<T> result = ranks.gather_on_root(u, slab, plan.problem.grid);
   bool mismatch = false;
   if (ranks.is_root()) {
-    const CheckReference reference = check_reference(plan.backend, plan.problem, start, plan.steps);
+    // The reference takes longer than the run (a cpu run's check, 13 times as long): its steps
+    // are shown as the run's are.
+    ProgressLine progress("check", !plan.quiet);
+    const CheckReference reference = check_reference(plan.backend, plan.problem, start, plan.steps, [&](int done) {
+      progress.update(done, plan.steps, seconds_since(t0));
+    });
+    progress.finish();
     report.check = compare_fields(result, reference.field, plan.rtol, plan.atol);
     report.check_backend = reference.backend;
     mismatch = !report.check.pass();

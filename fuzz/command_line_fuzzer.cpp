@@ -2,8 +2,6 @@
 // (parse_command_line) and the run's validation (make_run_plan), without doing any work.
 // Input: argv tokens, one per line; the bytes after a first NUL, if any, are the text of a config
 // file passed as --config.
-#include <unistd.h>
-
 #include <cstdint>
 #include <fstream>
 #include <sstream>
@@ -12,6 +10,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/run_options.hpp"
+#include "fuzz/input_path.hpp"
 #include "solver/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -21,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::istringstream lines(input.substr(0, nul));
   for (std::string token; std::getline(lines, token);) args.push_back(token);
   if (nul != std::string::npos) {
-    static const std::string config = "/tmp/heatrk4-fuzz-" + std::to_string(getpid()) + ".toml";
+    const std::string config = fuzz_input_path("config.toml");
     std::ofstream(config, std::ios::binary | std::ios::trunc) << input.substr(nul + 1);
     args.insert(args.end(), {"--config", config});
   }

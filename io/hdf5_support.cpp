@@ -116,14 +116,22 @@ herr_t write_string_attribute(hid_t location, const char* name, const std::strin
 
 bool has_attribute(hid_t location, const char* name) { return H5Aexists(location, name) > 0; }
 
-std::vector<double> read_number_attribute(hid_t location, const char* name, std::size_t count) {
-  if (!has_attribute(location, name)) throw InputError(std::string("attribute ") + name + " is missing");
-  Handle attribute(check<InputError>(H5Aopen(location, name, H5P_DEFAULT), name), H5Aclose);
-  Handle space(check<InputError>(H5Aget_space(attribute.get()), name), H5Sclose);
+namespace {
+// H5Aread writes every value the file's attribute holds: it must hold as many as the caller's
+// buffer, whatever the file says.
+void require_value_count(hid_t attribute, const char* name, std::size_t count) {
+  Handle space(check<InputError>(H5Aget_space(attribute), name), H5Sclose);
   const hssize_t stored = H5Sget_simple_extent_npoints(space.get());
   if (stored != hssize_t(count))
     throw InputError(std::string("attribute ") + name + " has " + std::to_string(stored) + " values, expected " +
                      std::to_string(count));
+}
+}  // namespace
+
+std::vector<double> read_number_attribute(hid_t location, const char* name, std::size_t count) {
+  if (!has_attribute(location, name)) throw InputError(std::string("attribute ") + name + " is missing");
+  Handle attribute(check<InputError>(H5Aopen(location, name, H5P_DEFAULT), name), H5Aclose);
+  require_value_count(attribute.get(), name, count);
   std::vector<double> values(count);
   if (H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, values.data()) < 0)
     throw InputError(std::string("attribute ") + name + " is not numeric: " + take_error_stack());
@@ -135,6 +143,7 @@ std::string read_string_attribute(hid_t location, const char* name) {
   Handle attribute(check<InputError>(H5Aopen(location, name, H5P_DEFAULT), name), H5Aclose);
   Handle type(check<InputError>(H5Aget_type(attribute.get()), name), H5Tclose);
   if (H5Tget_class(type.get()) != H5T_STRING) throw InputError(std::string("attribute ") + name + " is not a string");
+  require_value_count(attribute.get(), name, 1);
   if (H5Tis_variable_str(type.get()) > 0) {
     char* text = nullptr;
     if (H5Aread(attribute.get(), type.get(), &text) < 0 || !text)

@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian 12 machine lacks, then configures and builds heatrk4 in Release
-# under build/. Safe to run again: it installs only what is missing and rebuilds incrementally.
+# Installs what a fresh Debian 12 machine lacks, then configures heatrk4 in Release under build/
+# and builds the command line heatrk4 (and what it links), all a run needs; with --tests, also the
+# rest (the test programs, the Python module, the benchmarks) for ctest. Safe to run again: it
+# installs only what is missing and rebuilds incrementally.
+# usage: scripts/setup.sh [--tests]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+targets=(--target heatrk4)
+case "${1:-}" in
+  "") ;;
+  --tests) targets=() ;;
+  *) echo "usage: scripts/setup.sh [--tests]" >&2; exit 2 ;;
+esac
 
 packages=(cmake g++ make gdb libomp-dev libhdf5-dev zlib1g-dev hdf5-tools libcli11-dev libgtest-dev libvtk9-dev
           paraview xvfb xauth python3-matplotlib python3-numpy clang libopenmpi-dev openmpi-bin
@@ -39,4 +48,4 @@ fi
 export PATH="$PATH:/usr/local/cuda/bin"
 # The Python module is built for Debian's Python, whose packages (numpy) the tests import.
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE=/usr/bin/python3 >/dev/null
-cmake --build build -j"$(nproc)"
+cmake --build build -j"$(nproc)" "${targets[@]}"

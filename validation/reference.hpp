@@ -2,6 +2,7 @@
 // and what --check compares a run with.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "solver/backend.hpp"
@@ -22,8 +23,9 @@ struct CheckReference {
   Field<double> field;
   std::string backend;
 };
+// `after_step(done)`, where given, is called after each of the steps (--check's progress line).
 CheckReference check_reference(const std::string& run_backend, const Problem& problem, const Field<double>& initial,
-                               int steps);
+                               int steps, const std::function<void(int done)>& after_step = {});
 
 // Runs backend `name` in precision T from `initial` rounded to T, and the double cpu reference
 // from the same rounded field, and compares them under atol + rtol*|ref|.

@@ -127,6 +127,42 @@ TEST_F(InputFiles, AWholeExtentThatDoesNotFitAnIntIsRefused) {
   }
 }
 
+// Replaces the string attribute Type of /VTKHDF by an array of `count` copies of "ImageData",
+// fixed-length or variable-length strings.
+void set_type_strings(const std::string& path, hsize_t count, bool variable_length) {
+  h5::initialize_library();
+  h5::Handle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+  ASSERT_TRUE(file.valid()) << path;
+  h5::Handle group(H5Gopen2(file.get(), "VTKHDF", H5P_DEFAULT), H5Gclose);
+  ASSERT_GE(H5Adelete(group.get(), "Type"), 0);
+  h5::Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+  ASSERT_GE(H5Tset_size(type.get(), variable_length ? H5T_VARIABLE : 9), 0);
+  h5::Handle space(H5Screate_simple(1, &count, nullptr), H5Sclose);
+  h5::Handle attribute(H5Acreate2(group.get(), "Type", type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  ASSERT_TRUE(attribute.valid());
+  const std::string fixed = [&] {
+    std::string text;
+    for (hsize_t n = 0; n < count; ++n) text += "ImageData";
+    return text;
+  }();
+  const std::vector<const char*> variable(count, "ImageData");
+  ASSERT_GE(H5Awrite(attribute.get(), type.get(), variable_length ? static_cast<const void*>(variable.data()) : fixed.data()),
+            0);
+}
+
+// HDF5 reads every value an attribute holds into the reader's buffer: a string attribute of many
+// values (a corrupt or foreign file) overran heatrk4's buffer of one, which the fuzz target found.
+TEST_F(InputFiles, AStringAttributeOfManyValuesIsRefused) {
+  for (bool variable_length : {false, true}) {
+    const std::string file = write("strings", randn_field(Grid{9, 8, 7}, 3));
+    set_type_strings(file, 4000, variable_length);
+    const auto r = restart(file);
+    EXPECT_EQ(r.exit_code, 2) << "variable length " << variable_length << ":\n" << r.output;
+    expect_mentions(r, "attribute Type has 4000 values, expected 1");
+    EXPECT_EQ(run_heatrk4({"compare", file, file}).exit_code, 2);
+  }
+}
+
 TEST_F(InputFiles, AGridClashIsNamedInIntegers) {
   const std::string file = write("clash", randn_field(Grid{12, 12, 12}, 3));
   const auto r = restart(file, {"--n", "32"});
