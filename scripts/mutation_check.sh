@@ -20,7 +20,7 @@
 #
 # Exit 0 when every mutation was killed; 1 when one survived, is stale or did not build; 2 on bad
 # usage or a baseline (the unmutated copy) that fails its own tests. Compiles through ccache
-# where it is installed.
+# where it is installed. PYTHON=/usr/bin/python3 picks the Python of the module and its tests.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -42,18 +42,31 @@ done
 [[ -f $list ]] || { echo "mutation_check: no list $list" >&2; exit 2; }
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "mutation_check: --jobs $jobs is not a positive whole number" >&2; exit 2; }
 
-python=$(command -v python3) || { echo "mutation_check: needs python3" >&2; exit 2; }
+# The Python the build's module and its tests use ($PYTHON, else the first python3): it needs NumPy.
+python=${PYTHON:-$(command -v python3)} || { echo "mutation_check: needs python3" >&2; exit 2; }
 # The build directory sits in the copy as build/ does in a checkout, so that ccache (with
 # CCACHE_BASEDIR above both) sees the same relative paths and reuses the checkout's compilations.
 src=$work/src build=$work/src/build logs=$work/logs
 
 # The scratch copy: the tracked and untracked-but-not-ignored files of this working tree, as they
-# are now (uncommitted edits included), copied over the last run's with their times, so that only
-# what changed since is rebuilt.
+# are now (uncommitted edits included). Over the last run's copy only a file whose bytes differ is
+# written, and so gets a new time: make then rebuilds exactly what changed (a copy that kept the
+# checkout's older times would leave objects of a mutated file looking up to date).
 if ((!check_list)); then
   mkdir -p "$src" "$logs"
-  (cd "$repo" && git ls-files -z --cached --others --exclude-standard | tar --no-recursion --ignore-failed-read --null -cf - -T -) |
-    tar -xf - -C "$src"
+  (cd "$repo" && git ls-files -z --cached --others --exclude-standard) | "$python" -c '
+import pathlib, sys
+repo, src = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+for name in sys.stdin.buffer.read().decode().split("\0"):
+    origin = repo / name
+    if not name or not origin.is_file():
+        continue
+    target, data = src / name, origin.read_bytes()
+    if not target.is_file() or target.read_bytes() != data:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        target.chmod(origin.stat().st_mode)
+' "$repo" "$src"
   launcher=()
   if command -v ccache >/dev/null; then
     launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache
