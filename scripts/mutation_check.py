@@ -123,14 +123,16 @@ def main():
     # The baseline: the unmutated copy must build and pass every test a mutation is judged by.
     plans = [plan_of(r, defaults, args.full) for r in live]
     all_targets = sorted({t for targets, _ in plans for t in targets}) if not args.full else []
-    regexes = sorted({regex for _, regex in plans if regex})
-    baseline_regex = "" if args.full or "" in {regex for _, regex in plans} else "|".join(f"({x})" for x in regexes)
+    # One ctest run per distinct regex: CMake's regular expressions allow too few groups to join them.
+    regexes = [""] if args.full else sorted({regex for _, regex in plans})
     print(f"baseline: building {' '.join(all_targets) or 'everything'} ...", flush=True)
     if not build(args, all_targets, logs / "baseline-build.log"):
         sys.exit(f"mutation_check: the unmutated copy does not build: {logs / 'baseline-build.log'}")
-    if not tests_pass(args, baseline_regex, logs / "baseline-tests.log"):
-        print(f"mutation_check: the unmutated copy fails its tests: {logs / 'baseline-tests.log'}", file=sys.stderr)
-        sys.exit(2)
+    for n, regex in enumerate(regexes):
+        log = logs / f"baseline-tests-{n}.log"
+        if not tests_pass(args, regex, log):
+            print(f"mutation_check: the unmutated copy fails its tests: {log}", file=sys.stderr)
+            sys.exit(2)
 
     results = []
     for n, (record, (targets, regex)) in enumerate(zip(live, plans), 1):
