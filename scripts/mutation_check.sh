@@ -35,7 +35,7 @@ while (($#)); do
     --work) work=$2; shift 2 ;;
     --cuda) cuda=ON; shift ;;
     --check-list) check_list=1; shift ;;
-    -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mutation_check: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
