@@ -10,6 +10,7 @@
 #include "io/hdf5_chunks.hpp"
 #include "io/hdf5_support.hpp"
 #include "io/input_file.hpp"
+#include "io/vtk_snapshot.hpp"
 #include "io/zfp_chunks.hpp"
 #include "solver/errors.hpp"
 #include "test_support.hpp"
@@ -180,11 +181,11 @@ TEST(ZfpRuns, SnapshotsAreTheUncompressedRunsWithinTheBound) {
 
 TEST(ZfpRuns, ZfpForVtkFilesAndBadCodecsExitTwoBeforeAnyWork) {
   const std::string out = test::temp_directory("zfp-bad") + "/out";
-  for (const std::vector<std::string>& bad : {std::vector<std::string>{"--compress", "zfp:0"},
-                                              {"--compress", "zfp:-1"},
-                                              {"--compress", "zfp:inf"},
-                                              {"--compress", "snappy"},
-                                              {"--compress", "zfp:1e-6", "--format", "hdf5,vtk"}}) {
+  std::vector<std::vector<std::string>> cases = {
+      {"--compress", "zfp:0"}, {"--compress", "zfp:-1"}, {"--compress", "zfp:inf"}, {"--compress", "snappy"}};
+  // Without VTK, --format vtk is refused first, for want of VTK.
+  if (built_with_vtk()) cases.push_back({"--compress", "zfp:1e-6", "--format", "hdf5,vtk"});
+  for (const std::vector<std::string>& bad : cases) {
     std::vector<std::string> args = {"--backend", "cpu", "--n", "16", "--steps", "2", "--output", out};
     args.insert(args.end(), bad.begin(), bad.end());
     const auto result = test::run_heatrk4(args);
