@@ -82,7 +82,7 @@ class StepRefuses(unittest.TestCase):
             self.skipTest("this build has no CUDA backends (they are unknown names here, not refused for want of a GPU)")
         for backend in ("tiled", "naive", "reuse"):
             with self.subTest(backend=backend):
-                self.assertIn(expected, self.refused(random_field(), backend=backend))
+                self.assertIn("needs a CUDA GPU", self.refused(random_field(), backend=backend))
 
 
 class StepFailsWhole(unittest.TestCase):
