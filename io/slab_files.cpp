@@ -45,23 +45,14 @@ struct Mapping {
   hssize_t points = 0;
 };
 
-std::string mapping_text(hid_t layout, std::size_t n, ssize_t (*get)(hid_t, std::size_t, char*, std::size_t)) {
-  const ssize_t length = get(layout, n, nullptr, 0);
-  if (length < 0) return {};
-  std::string text(std::size_t(length) + 1, '\0');
-  get(layout, n, text.data(), text.size());
-  text.resize(std::size_t(length));
-  return text;
-}
-
 std::vector<Mapping> read_mappings(hid_t layout, const std::string& where) {
   std::size_t count = 0;
   if (H5Pget_virtual_count(layout, &count) < 0) throw InputError(where + ": " + h5::take_error_stack());
   std::vector<Mapping> mappings(count);
   for (std::size_t n = 0; n < count; ++n) {
     Mapping& m = mappings[n];
-    m.file_name = mapping_text(layout, n, H5Pget_virtual_filename);
-    m.dataset_name = mapping_text(layout, n, H5Pget_virtual_dsetname);
+    m.file_name = h5::virtual_mapping_text(layout, n, H5Pget_virtual_filename);
+    m.dataset_name = h5::virtual_mapping_text(layout, n, H5Pget_virtual_dsetname);
     Handle source(h5::check<InputError>(H5Pget_virtual_srcspace(layout, n), where), H5Sclose);
     Handle box(h5::check<InputError>(H5Pget_virtual_vspace(layout, n), where), H5Sclose);
     const int rank = std::max(0, H5Sget_simple_extent_ndims(box.get()));
