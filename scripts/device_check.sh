@@ -8,7 +8,7 @@
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
 # Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
 #         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline scaling
-#         python baseline_build baseline_bench baseline_scaling
+#         python baseline_build baseline_bench baseline_scaling mutations
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
@@ -281,6 +281,12 @@ phase_baseline_bench() {
 phase_baseline_scaling() {
   TAIL_LINES=40 step scaling-baseline "$BASELINE_BUILD-src/benchmarks/scaling.sh" --build "$PWD/$BASELINE_BUILD" \
     --halo-schemes "" ${SCALING_ARGS:-} "$OUT/baseline"
+}
+
+# The CUDA kernels' wrong patches (validation/mutations/cuda.list), each built and tested on its own.
+phase_mutations() {
+  TAIL_LINES=40 step mutations scripts/mutation_check.sh --cuda --list validation/mutations/cuda.list --jobs 16 \
+    --work "${MUTATION_WORK:-/tmp/heatrk4-mutations}"
 }
 
 # Every order and precision, for the tiled tuning worklog.
