@@ -197,6 +197,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   require_device_ordinal(o.device);
   plan.backend = resolve_backend(o, plan.backend_note);
   plan.gpu_halos = parse_gpu_halo_route(o.halo_exchange);
+  plan.backend_options.halo_overlap = parse_halo_overlap(o.halo_overlap);
 
   plan.init.kind = parse_init(o.init);
   plan.init_name = o.init;
@@ -243,6 +244,12 @@ GpuHaloRoute parse_gpu_halo_route(const std::string& name) {
   throw InputError("--halo-exchange " + shown_value(name) + " is not one of nccl, host");
 }
 
+HaloOverlap parse_halo_overlap(const std::string& value) {
+  if (value == "on") return HaloOverlap::InteriorFirst;
+  if (value == "off") return HaloOverlap::Off;
+  throw InputError("--halo-overlap " + shown_value(value) + " is not one of on, off");
+}
+
 void add_run_options(CLI::App& app, RunOptions& o) {
   add_strict_config(app, "--config", "read options from a TOML file (keys are the long option names)",
                     [](const std::vector<std::string>& args) {
@@ -280,6 +287,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--halo-exchange", o.halo_exchange,
                  "how GPU ranks under mpirun exchange ghost planes: nccl (device to device, a GPU per rank) or "
                  "host (through host memory over MPI; ranks may share a GPU)")
+      ->capture_default_str();
+  app.add_option("--halo-overlap", o.halo_overlap,
+                 "on: ranks step the planes that read no ghost plane while the exchange travels (cpu and tiled); "
+                 "off: exchange, then step (same bits either way)")
       ->capture_default_str();
   app.add_option("--init", o.init, "initial field: gaussian, randn, sine or file")->capture_default_str();
   app.add_option("--seed", o.seed, "seed of --init randn (0 to 2^64-1)")->capture_default_str()->check(uint64_check());

@@ -26,6 +26,13 @@ inline int ghost_planes(GhostScheme scheme, int radius) {
   return scheme == GhostScheme::PerStage ? radius : 4 * radius;
 }
 
+// The sides of a rank's box that have a neighbour, and so ghost planes, and how many planes each.
+struct GhostSides {
+  bool lower = false;
+  bool upper = false;
+  int planes = 0;
+};
+
 // Whether a backend computes what reads no ghost plane while an exchange travels (between its
 // start and finish), or exchanges first and computes after. Either gives the same bits.
 enum class HaloOverlap {
@@ -63,6 +70,8 @@ class HaloExchange {
   virtual void connect() {}
   // The scheme the exchange's ghost planes were laid out for.
   virtual GhostScheme scheme() const = 0;
+  // The box's sides this exchange fills.
+  virtual GhostSides sides() const = 0;
   // Bytes this rank sends per exchange (it receives as many).
   virtual std::size_t bytes_sent() const = 0;
   // Seconds the exchanges so far took, waiting for the neighbours included: wall time inside

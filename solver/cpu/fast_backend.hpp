@@ -25,6 +25,7 @@
 #include "solver/cpu/horner_sweep.hpp"
 #include "solver/cpu/host_copy.hpp"
 #include "solver/dispatch.hpp"
+#include "solver/step_planes.hpp"
 #include "solver/tiled/step_forms.cuh"
 
 namespace heat {
@@ -44,6 +45,7 @@ class CpuFastBackend final : public Backend<T> {
                  CpuIsa isa = best_cpu_isa(), HaloOverlap overlap = HaloOverlap::InteriorFirst)
       : exchange_(exchange),
         overlap_(overlap),
+        planes_(p.grid.nz, p.radius(), exchange ? exchange->sides() : GhostSides{}),
         grouping_(grouping),
         isa_(cpu_isa_for_rows(isa, p.grid.nx - 2 * p.radius(), sizeof(T))),
         constants_(make_factored_constants<T>(p.dt)),
@@ -101,23 +103,25 @@ class CpuFastBackend final : public Backend<T> {
         [&](const LinearPass<T>& h) {
           // The operand is one of this backend's own fields, which the exchange may write.
           T* in = const_cast<T*>(h.in);
-          const int r = grid_.radius, nz = grid_.nz;
-          if (!exchange_) return run_planes(h, r, nz - r);
+          if (!exchange_) return run_planes(h, StepPart::Whole);
           if (overlap_ == HaloOverlap::Off) {
             exchange_->exchange(in);
-            return run_planes(h, r, nz - r);
+            return run_planes(h, StepPart::Whole);
           }
-          // Planes [2r, nz - 2r) read no ghost plane (and the exchange reads and writes none of
-          // theirs, nor of out); the r planes inside each ghost side read them.
+          // One pass per exchange: the planes r beyond the ghost planes read none of them (and
+          // the exchange reads and writes none of theirs, nor of out).
           exchange_->start(in);
-          const bool interior = nz > 4 * r;
-          if (interior) run_planes(h, 2 * r, nz - 2 * r);
+          run_planes(h, StepPart::AwayFromGhosts);
           exchange_->finish();
-          if (!interior) return run_planes(h, r, nz - r);
-          run_planes(h, r, 2 * r);
-          run_planes(h, nz - 2 * r, nz - r);
+          run_planes(h, StepPart::BesideGhosts);
         },
         u_.data(), a_.data(), b_.data(), constants_);
+  }
+
+  // One pass on its planes of `part` (StepPlanes) alone.
+  void run_planes(const LinearPass<T>& h, StepPart part) {
+    for (PlaneRange planes : planes_.of(part, 1))
+      if (!planes.empty()) run_planes(h, planes.first, planes.last);
   }
 
   // One pass on the planes [z_begin, z_end) alone: a sweep over the sub-box of those planes and
@@ -149,6 +153,7 @@ class CpuFastBackend final : public Backend<T> {
 
   HaloExchange<T>* exchange_;
   HaloOverlap overlap_;
+  StepPlanes planes_;  // of single passes, one exchange each
   CpuPassGrouping grouping_;
   CpuIsa isa_;
   PassConstants<T> constants_;

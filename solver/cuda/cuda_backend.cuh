@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "solver/backend.hpp"
@@ -11,6 +12,7 @@
 #include "solver/cuda/device_initial_fields.hpp"
 #include "solver/cuda/gpu_info.hpp"
 #include "solver/cuda/nonfinite.cuh"
+#include "solver/step_planes.hpp"
 
 namespace heat {
 
@@ -84,10 +86,20 @@ class CudaBackend : public Backend<T> {
   void download(Field<T>& u) override { u_.copy_to_host(u.data()); }
   void step(int count) override {
     for (int n = 0; n < count; ++n) {
-      // On the legacy default stream's order, like the kernels: the exchange reads the edge
-      // planes the last step wrote and fills the ghost planes before this step reads them.
-      if (exchange_) exchange_->exchange(u_.get());
-      step_once();
+      // In the legacy default stream's order, like the kernels: the exchange reads the edge
+      // planes the last step wrote and fills the ghost planes before the planes beside them are
+      // stepped; with overlap the rest of the step runs while it travels.
+      if (!exchange_) {
+        step_once();
+      } else if (!overlap_ || !steps_in_parts()) {
+        exchange_->exchange(u_.get());
+        step_once();
+      } else {
+        exchange_->start(u_.get());
+        step_part(StepPart::AwayFromGhosts);
+        exchange_->finish();
+        step_part(StepPart::BesideGhosts);
+      }
     }
     // The compute stream only: a snapshot's copy to the host goes on meanwhile.
     HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
@@ -103,7 +115,10 @@ class CudaBackend : public Backend<T> {
   }
   std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) override { return pin_host_memory(u.data(), u.size() * sizeof(T)); }
   // Only for cuda_ghost_scheme's boxes (stepping_box_with).
-  void exchange_before_each_step(HaloExchange<T>& exchange) override { exchange_ = &exchange; }
+  void exchange_before_each_step(HaloExchange<T>& exchange) override {
+    exchange_ = &exchange;
+    planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange.sides());
+  }
   void adopt_device_field(T* field) override {
     adopted_ = field;
     u_ = DeviceBuffer<T>::borrow(field, problem_.grid.points());
@@ -119,7 +134,7 @@ class CudaBackend : public Backend<T> {
 
  protected:
   CudaBackend(const Problem& p, const BackendOptions& o, std::size_t bytes_needed, const std::string& name)
-      : problem_(p) {
+      : problem_(p), planes_(p.grid.nz, p.radius()), overlap_(o.halo_overlap == HaloOverlap::InteriorFirst) {
     const std::size_t field_bytes = p.grid.points() * sizeof(T);
     prepare_device(o, bytes_needed + (o.snapshots_while_stepping ? field_bytes : 0), name);
     if (!o.field_in_caller_memory) u_ = DeviceBuffer<T>(p.grid.points());
@@ -127,6 +142,16 @@ class CudaBackend : public Backend<T> {
   }
   // Launches one RK4 step on the default stream; need not synchronise.
   virtual void step_once() = 0;
+  // Whether the backend's launches can write a range of planes (step_part), and so step a box
+  // while its exchange travels; those that step whole boxes only exchange first.
+  virtual bool steps_in_parts() const { return false; }
+  // Launches `part` of one RK4 step, each launch on its planes of step_planes(); only where
+  // steps_in_parts().
+  virtual void step_part(StepPart part) {
+    (void)part;
+    throw std::logic_error("this backend steps whole boxes only");
+  }
+  const StepPlanes& step_planes() const { return planes_; }
   // Called once u_ holds the initial field: prepares the other fields the kernels need from it.
   virtual void prepare_resident_field() {}
 
@@ -135,6 +160,8 @@ class CudaBackend : public Backend<T> {
 
  private:
   std::unique_ptr<SnapshotCopies> snapshots_;
+  StepPlanes planes_;
+  bool overlap_;
   HaloExchange<T>* exchange_ = nullptr;  // null: the whole grid, no neighbours
   T* adopted_ = nullptr;                  // the caller's memory (adopt_device_field), or null
 };

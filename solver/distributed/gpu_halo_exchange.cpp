@@ -38,25 +38,32 @@ namespace {
 #if HEAT_HAVE_NCCL
 // NCCL's exchange with the communicator and stream it needs, for one run. The communicator is
 // made on a thread of its own while the rank allocates and fills its field; connect() waits for
-// it. The stream is a blocking one: the legacy default stream, where the kernels run, and it
-// wait for each other's work, so an exchange follows the step before it and precedes the step
-// after it.
+// it. The stream does not wait for the legacy default stream, where the kernels run, so that the
+// kernels a backend enqueues between start() and finish() run beside the exchange (the exchange
+// orders itself with events), and has the highest priority, so that its few blocks get SMs
+// before the waiting blocks of those kernels.
 template <typename T>
 class NcclRoute final : public HaloExchange<T> {
  public:
-  NcclRoute(const Slab& slab, const Grid& global, MPI_Comm comm) : comm_(comm), exchange_(slab, global, comm_, stream_.get()) {}
+  NcclRoute(const Slab& slab, const Grid& global, MPI_Comm comm)
+      : comm_(comm), exchange_(slab, global, comm_, stream_.get()) {}
   void start(T* device_box) override { exchange_.start(device_box); }
   void finish() override { exchange_.finish(); }
   void connect() override { exchange_.connect(); }
   GhostScheme scheme() const override { return exchange_.scheme(); }
+  GhostSides sides() const override { return exchange_.sides(); }
   std::size_t bytes_sent() const override { return exchange_.bytes_sent(); }
   double seconds_spent() override { return exchange_.seconds_spent(); }
 
  private:
-  class BlockingStream {
+  class UrgentStream {
    public:
-    BlockingStream() { HEAT_CUDA_CHECK(cudaStreamCreate(&stream_)); }
-    ~BlockingStream() { cudaStreamDestroy(stream_); }
+    UrgentStream() {
+      int least = 0, greatest = 0;
+      HEAT_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+      HEAT_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest));
+    }
+    ~UrgentStream() { cudaStreamDestroy(stream_); }
     cudaStream_t get() const { return stream_; }
 
    private:
@@ -64,7 +71,7 @@ class NcclRoute final : public HaloExchange<T> {
   };
 
   NcclCommunicator comm_;
-  BlockingStream stream_;
+  UrgentStream stream_;
   NcclHaloExchange<T> exchange_;
 };
 #endif

@@ -48,6 +48,10 @@ inline HaloLayout halo_layout(const Slab& s, const Grid& global) {
   return l;
 }
 
+inline GhostSides ghost_sides(const Slab& s) {
+  return GhostSides{s.has_lower_neighbour(), s.has_upper_neighbour(), s.ghost};
+}
+
 // Bytes one rank sends per exchange: a ghost-wide block to each neighbour it has.
 inline std::size_t halo_bytes_sent(const Slab& s, const Grid& global, std::size_t value_size) {
   const int sides = int(s.has_lower_neighbour()) + int(s.has_upper_neighbour());

@@ -26,6 +26,7 @@ class HostStagedHaloExchange final : public HaloExchange<T> {
   // MPI's connections, over the staging buffers.
   void connect() override;
   GhostScheme scheme() const override { return mpi_.scheme(); }
+  GhostSides sides() const override { return mpi_.sides(); }
   std::size_t bytes_sent() const override { return mpi_.bytes_sent(); }
   double seconds_spent() override { return seconds_; }
 

@@ -10,6 +10,7 @@ template <typename T>
 MpiHaloExchange<T>::MpiHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm)
     : layout_(halo_layout(slab, global)),
       scheme_(slab.scheme),
+      sides_(ghost_sides(slab)),
       comm_(comm),
       bytes_sent_(halo_bytes_sent(slab, global, sizeof(T))) {
   if (slab.has_lower_neighbour()) lower_ = slab.rank - 1;

@@ -27,12 +27,14 @@ class MpiHaloExchange final : public HaloExchange<T> {
   // the edges are sent, the ghosts received, and none of the four may be touched until finish().
   void start_blocks(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost);
   GhostScheme scheme() const override { return scheme_; }
+  GhostSides sides() const override { return sides_; }
   std::size_t bytes_sent() const override { return bytes_sent_; }
   double seconds_spent() override { return seconds_; }
 
  private:
   HaloLayout layout_;
   GhostScheme scheme_;
+  GhostSides sides_;
   MPI_Comm comm_;
   MPI_Datatype side_type_ = MPI_DATATYPE_NULL;  // the ghost planes of one side, as one block
   int lower_ = MPI_PROC_NULL, upper_ = MPI_PROC_NULL;

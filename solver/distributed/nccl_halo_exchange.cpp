@@ -59,6 +59,7 @@ template <typename T>
 NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, NcclCommunicator& comm, cudaStream_t stream)
     : layout_(halo_layout(slab, global)),
       scheme_(slab.scheme),
+      sides_(ghost_sides(slab)),
       comm_(comm),
       stream_(stream),
       bytes_sent_(halo_bytes_sent(slab, global, sizeof(T))) {
@@ -68,6 +69,7 @@ NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, Nccl
     HEAT_CUDA_CHECK(cudaEventCreate(&t.start));
     HEAT_CUDA_CHECK(cudaEventCreate(&t.stop));
   }
+  HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
 }
 
 template <typename T>
@@ -76,6 +78,7 @@ NcclHaloExchange<T>::~NcclHaloExchange() {
     if (t.start) cudaEventDestroy(t.start);
     if (t.stop) cudaEventDestroy(t.stop);
   }
+  if (ready_) cudaEventDestroy(ready_);
 }
 
 template <typename T>
@@ -117,13 +120,25 @@ template <typename T>
 void NcclHaloExchange<T>::start(T* device_box) {
   if (lower_ < 0 && upper_ < 0) return;
   TimedExchange& timer = timers_[std::size_t(next_timer_)];
+  last_timer_ = next_timer_;
   next_timer_ = (next_timer_ + 1) % kTimedExchanges;
   collect(timer);
+  // After the kernels that wrote the edge planes; the time counts from there.
+  HEAT_CUDA_CHECK(cudaEventRecord(ready_, cudaStreamLegacy));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(stream_, ready_, 0));
   HEAT_CUDA_CHECK(cudaEventRecord(timer.start, stream_));
   enqueue(device_box + layout_.lower_edge, device_box + layout_.upper_edge, device_box + layout_.lower_ghost,
           device_box + layout_.upper_ghost);
   HEAT_CUDA_CHECK(cudaEventRecord(timer.stop, stream_));
   timer.pending = true;
+}
+
+template <typename T>
+void NcclHaloExchange<T>::finish() {
+  if (last_timer_ < 0) return;
+  // The kernels that read the ghost planes next wait on the device, not the host.
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, timers_[std::size_t(last_timer_)].stop, 0));
+  last_timer_ = -1;
 }
 
 template <typename T>

@@ -42,20 +42,23 @@ class NcclCommunicator {
 template <typename T>
 class NcclHaloExchange final : public HaloExchange<T> {
  public:
-  // Rank i of `comm`'s ranks holds slab i. Exchanges are enqueued on `stream`. `comm` must outlive
-  // the exchange; it is waited for at the first exchange or connect().
+  // Rank i of `comm`'s ranks holds slab i. Exchanges run on `stream` (a non-blocking one), ordered
+  // with the kernels of the legacy default stream by events: each starts once the work enqueued
+  // there before start() is done, and work enqueued there after finish() waits for it; kernels
+  // enqueued between the two run beside it. `comm` must outlive the exchange; it is waited for at
+  // the first exchange or connect().
   NcclHaloExchange(const Slab& slab, const Grid& global, NcclCommunicator& comm, cudaStream_t stream);
   ~NcclHaloExchange() override;
   NcclHaloExchange(const NcclHaloExchange&) = delete;
   NcclHaloExchange& operator=(const NcclHaloExchange&) = delete;
 
-  // The whole exchange is one NCCL group on the stream: finish() has nothing left to do.
   void start(T* device_box) override;
-  void finish() override {}
+  void finish() override;
   // Waits for the communicator and runs one exchange between scratch buffers of the blocks' size
   // (NCCL connects to a peer at its first send), then waits for it.
   void connect() override;
   GhostScheme scheme() const override { return scheme_; }
+  GhostSides sides() const override { return sides_; }
   std::size_t bytes_sent() const override { return bytes_sent_; }
   double seconds_spent() override;
 
@@ -74,9 +77,12 @@ class NcclHaloExchange final : public HaloExchange<T> {
 
   std::array<TimedExchange, kTimedExchanges> timers_{};
   int next_timer_ = 0;
+  int last_timer_ = -1;  // the exchange finish() waits for
+  cudaEvent_t ready_ = nullptr;  // the default stream's work before start()
   double seconds_ = 0;
   HaloLayout layout_;
   GhostScheme scheme_;
+  GhostSides sides_;
   NcclCommunicator& comm_;
   cudaStream_t stream_;
   int lower_ = -1, upper_ = -1;  // -1: no neighbour on that side

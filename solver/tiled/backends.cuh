@@ -53,6 +53,13 @@ class PassFormBackend : public CudaBackend<T> {
     prepared_ = true;
   }
   GridDims dims() const { return grid_dims(this->problem_.grid); }
+  bool steps_in_parts() const final { return true; }
+  void step_once() final { this->step_part(StepPart::Whole); }
+  // `launcher`'s launch of `args` on its planes of `part`, for a launch ending with pass `last_pass`.
+  template <class Launcher, class Args>
+  void launch_part(const Launcher& launcher, const Args& args, StepPart part, int last_pass) const {
+    for (PlaneRange planes : this->step_planes().of(part, last_pass)) launcher.launch(args, planes);
+  }
 
   StencilWeights<Tile::R, T> weights_;
   PassConstants<T> constants_;
@@ -95,16 +102,17 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
     else
       return {g, device};
   }
-  void step_once() override {
-    factored_rk4_step([&](const LinearPass<T>& pass) { launch(pass); }, this->u_.get(), v_[0].get(), v_[1].get(),
-                      this->constants_);
+  void step_part(StepPart part) override {
+    int number = 0;
+    factored_rk4_step([&](const LinearPass<T>& pass) { launch(pass, part, ++number); }, this->u_.get(), v_[0].get(),
+                      v_[1].get(), this->constants_);
   }
-  void launch(const LinearPass<T>& pass) const {
+  void launch(const LinearPass<T>& pass, StepPart part, int number) const {
     const PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.u, {pass.c}, pass.out};
     if (pass.in == pass.u)
-      first_->launch(args);
+      this->launch_part(*first_, args, part, number);
     else
-      later_.launch(args);
+      this->launch_part(later_, args, part, number);
   }
 
   int device_;
@@ -120,6 +128,7 @@ template <typename T, class Config>
 class FactorPairBackend final : public PassFormBackend<T, Config> {
   using Base = PassFormBackend<T, Config>;
   using typename Base::Tile;
+  using Args = PassArgs<Tile::R, T, 2>;
 
  public:
   FactorPairBackend(const Problem& p, const BackendOptions& o)
@@ -128,11 +137,11 @@ class FactorPairBackend final : public PassFormBackend<T, Config> {
   void prepare_resident_field() override { this->prepare_fields({&w_}); }
 
  private:
-  void step_once() override {
+  void step_part(StepPart part) override {
     T* const u = this->u_.get();
     const T* const c = this->constants_.c;
-    factor_.launch({this->dims(), this->weights_, u, u, {c[0], c[1]}, w_.get()});
-    factor_.launch({this->dims(), this->weights_, w_.get(), w_.get(), {c[2], c[3]}, u});
+    this->launch_part(factor_, Args{this->dims(), this->weights_, u, u, {c[0], c[1]}, w_.get()}, part, 2);
+    this->launch_part(factor_, Args{this->dims(), this->weights_, w_.get(), w_.get(), {c[2], c[3]}, u}, part, 4);
   }
 
   DeviceBuffer<T> w_;
@@ -152,11 +161,13 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
   void prepare_resident_field() override { this->prepare_fields({&u_next_}); }
 
  private:
-  void step_once() override {
+  void step_part(StepPart part) override {
     T* const u = this->u_.get();
     const T* const c = this->constants_.c;
-    step_.launch({this->dims(), this->weights_, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()});
-    std::swap(this->u_, u_next_);
+    this->launch_part(step_, PassArgs<Tile::R, T, 4>{this->dims(), this->weights_, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()},
+                      part, 4);
+    // The new field is whole once the last part has run.
+    if (part != StepPart::AwayFromGhosts) std::swap(this->u_, u_next_);
   }
 
   DeviceBuffer<T> u_next_;

@@ -160,7 +160,9 @@ struct PassArgs {
   const T* u;
   T c[Passes];
   T* out;  // never `in`; `u` only where a pass reads u at no point but the one it writes
-  int z_chunk;
+  // The planes the launch writes, [z_first, z_last) within [r, nz - r), and each block's share of
+  // them: set by the launcher.
+  int z_first, z_last, z_chunk;
 };
 
 // A pass's value at a point: u + c * a*Lap where the point is computed; u elsewhere, which

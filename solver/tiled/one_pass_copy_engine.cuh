@@ -70,8 +70,8 @@ __global__ void __launch_bounds__(Tile::kThreads)
   const int tx = threadIdx.x, ty = threadIdx.y;
   const bool issuer = tx == 0 && ty == 0;
   const int x0 = Tile::kFirstX + int(blockIdx.x) * Tile::kTileX, y0 = R + int(blockIdx.y) * Tile::kTileY;
-  const int z_begin = R + int(blockIdx.z) * a.z_chunk;
-  const int z_end = min(z_begin + a.z_chunk, d.nz - R);
+  const int z_begin = a.z_first + int(blockIdx.z) * a.z_chunk;
+  const int z_end = min(z_begin + a.z_chunk, a.z_last);
   const int planes = z_end - z_begin + 2 * R;
   const int stride_z = int(d.stride_z);
 
@@ -177,18 +177,18 @@ class CopyEngineLauncher {
     if (!plane_copies_possible(g, sizeof(T), device)) return;
     constexpr auto kernel = copy_engine_pass_kernel<Tile, FromU>;
     HEAT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::kSharedBytes));
-    plan_ = plan_plane_launch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY,
-                              resident_blocks(kernel, Tile::kThreads, Tile::kSharedBytes, device), 2 * Tile::R,
-                              2 * Tile::R);
+    plan_ = PlaneLaunch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY,
+                        resident_blocks(kernel, Tile::kThreads, Tile::kSharedBytes, device), 2 * Tile::R, 2 * Tile::R);
     for (const T* in : operands) maps_.emplace_back(in, plane_box_map(in, sizeof(T), g, Tile::kPitch, Tile::kBoxRows));
   }
 
-  void launch(Args args) const {
+  void launch(Args args, PlaneRange planes) const {
     const CUtensorMap* map = map_of(args.in);
-    if (map == nullptr || !aligned(args.u) || !aligned(args.out)) return fallback_.launch(args);
-    args.z_chunk = plan_.z_chunk;
+    if (map == nullptr || !aligned(args.u) || !aligned(args.out)) return fallback_.launch(args, planes);
+    const dim3 blocks = plan_.blocks(planes, args);
+    if (blocks.z == 0) return;
     copy_engine_pass_kernel<Tile, FromU>
-        <<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), Tile::kSharedBytes>>>({args, *map});
+        <<<blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), Tile::kSharedBytes>>>({args, *map});
     HEAT_CUDA_CHECK_LAUNCH();
   }
 

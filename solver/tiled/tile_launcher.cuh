@@ -9,6 +9,7 @@
 #include <string>
 
 #include "solver/cuda/cuda_check.cuh"
+#include "solver/step_planes.hpp"
 #include "solver/problem.hpp"
 #include "solver/tiled/column_pairs.cuh"
 
@@ -42,32 +43,41 @@ inline int choose_z_chunk(int inner_z, long long tiles, long long slots, int ref
   return best_chunk;
 }
 
-// How a 2.5D pass kernel (one, two or four passes per kernel) covers a grid's interior:
+// How a 2.5D pass kernel (one, two or four passes per kernel) covers a range of a grid's planes:
 // output tiles of tile_x x tile_y columns, the first from column first_x (chosen so that tile rows
-// start on 32-byte sectors: ColumnPairTile's 0, FourPassTile's -4 in float at order 2), z split
-// by choose_z_chunk. The kernels index a block's planes in 32 bits from a plane before its chunk
-// (r before it for one and two passes, 3r for four) up to `beyond` planes past the chunk's start
-// plus its length (2r, 3r, 7r), so a chunk holds at most INT_MAX points with those planes; a plane
-// too large for even one is a RunError.
-struct PlaneLaunch {
-  dim3 blocks;
-  int z_chunk = 0;
+// start on 32-byte sectors: ColumnPairTile's 0, FourPassTile's -4 in float at order 2), the
+// range's planes split by choose_z_chunk. The kernels index a block's planes in 32 bits from a
+// plane before its chunk (r before it for one and two passes, 3r for four) up to `beyond` planes
+// past the chunk's start plus its length (2r, 3r, 7r), so a chunk holds at most INT_MAX points
+// with those planes; a plane too large for even one is a RunError.
+class PlaneLaunch {
+ public:
+  PlaneLaunch() = default;
+  PlaneLaunch(const Grid& g, int r, int first_x, int tile_x, int tile_y, long long slots, int refill, int beyond)
+      : tiles_(ceil_div(g.nx - r - first_x, tile_x), ceil_div(g.ny - 2 * r, tile_y)), slots_(slots), refill_(refill) {
+    const long long plane = (long long)g.nx * g.ny;
+    const long long longest = INT_MAX / plane - beyond;
+    if (longest < 1)
+      throw RunError("tiled needs an x-y plane of at most " + std::to_string(INT_MAX / (beyond + 1)) +
+                     " points at this order; this grid has " + std::to_string(plane));
+    longest_ = (int)std::min<long long>(g.nz, longest);
+  }
+  // The blocks that write `planes` (none where it is empty), with each block's share in `args`.
+  template <class Args>
+  dim3 blocks(PlaneRange planes, Args& args) const {
+    args.z_first = planes.first;
+    args.z_last = planes.last;
+    if (planes.empty()) return dim3(tiles_.x, tiles_.y, 0);
+    args.z_chunk = choose_z_chunk(planes.size(), (long long)tiles_.x * tiles_.y, slots_, refill_,
+                                  std::min(planes.size(), longest_));
+    return dim3(tiles_.x, tiles_.y, ceil_div(planes.size(), args.z_chunk));
+  }
+
+ private:
+  dim3 tiles_;
+  long long slots_ = 1;
+  int refill_ = 0, longest_ = 1;
 };
-inline PlaneLaunch plan_plane_launch(const Grid& g, int r, int first_x, int tile_x, int tile_y, long long slots,
-                                     int refill, int beyond) {
-  const long long plane = (long long)g.nx * g.ny;
-  const long long longest = INT_MAX / plane - beyond;
-  if (longest < 1)
-    throw RunError("tiled needs an x-y plane of at most " + std::to_string(INT_MAX / (beyond + 1)) +
-                   " points at this order; this grid has " + std::to_string(plane));
-  PlaneLaunch p;
-  p.blocks = dim3(ceil_div(g.nx - r - first_x, tile_x), ceil_div(g.ny - 2 * r, tile_y));
-  const int inner_z = g.nz - 2 * r;
-  p.z_chunk = choose_z_chunk(inner_z, (long long)p.blocks.x * p.blocks.y, slots, refill,
-                             (int)std::min<long long>(inner_z, longest));
-  p.blocks.z = ceil_div(inner_z, p.z_chunk);
-  return p;
-}
 
 // A 2.5D kernel's launches over a grid's interior: the tiles and the z split, fixed per grid, and
 // the kernel that loads and stores the own pairs as single accesses where the rows have an even
@@ -83,13 +93,15 @@ class TileLauncher {
  public:
   TileLauncher(const Grid& g, int device)
       : even_rows_(g.nx % 2 == 0),
-        plan_(plan_plane_launch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY, slots(even_rows_, device),
-                                Kernels::kRefill, Kernels::kBeyond)) {}
+        plan_(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY, slots(even_rows_, device), Kernels::kRefill,
+              Kernels::kBeyond) {}
 
-  void launch(Args args) const {
-    args.z_chunk = plan_.z_chunk;
+  // Writes the output planes `planes` (nothing where the range is empty).
+  void launch(Args args, PlaneRange planes) const {
+    const dim3 blocks = plan_.blocks(planes, args);
+    if (blocks.z == 0) return;
     const bool aligned = even_rows_ && pair_aligned(args.in) && pair_aligned(args.u) && pair_aligned(args.out);
-    kernel(aligned)<<<plan_.blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), kShared>>>(args);
+    kernel(aligned)<<<blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), kShared>>>(args);
     HEAT_CUDA_CHECK_LAUNCH();
   }
 

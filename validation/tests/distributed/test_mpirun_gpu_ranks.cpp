@@ -1,6 +1,7 @@
 // The CUDA backends under mpirun (docs/design.md §7): each rank steps its z-slab on a GPU and
-// exchanges ghost planes once per step. The same run on 1, 2 and 3 ranks writes bitwise the same
-// snapshots, through host memory (ranks sharing the machine's GPU, so one GPU suffices) and,
+// exchanges ghost planes once per step, tiled's ranks stepping the planes away from the ghosts
+// while it travels (--halo-overlap on) or not. The same run on 1, 2 and 3 ranks writes bitwise the
+// same snapshots, through host memory (ranks sharing the machine's GPU, so one GPU suffices) and,
 // where every rank has a GPU of its own, through NCCL. Skipped without a GPU.
 #include <gtest/gtest.h>
 
@@ -33,17 +34,18 @@ std::vector<GpuRun> gpu_runs() {
   return runs;
 }
 
-// Rows of odd length; nz odd and wide enough for 3 ranks of 4r ghost planes each, unevenly split;
-// several steps, so that every exchange after the first carries planes the neighbour computed.
+// Rows of odd length; nz odd, unevenly split, and wide enough for 3 ranks of 4r ghost planes each
+// with some planes away from the ghosts for every pass (the middle rank has fewest); several
+// steps, so that every exchange after the first carries planes the neighbour computed.
 std::vector<std::string> run_args(const GpuRun& run, const std::string& output) {
   const int r = run.order / 2;
-  const int nz = 12 * r + 2 * r + 5;
+  const int nz = 30 * r + 2 * r + 5;
   return {"--backend", run.backend, "--order", std::to_string(run.order), "--precision", run.precision,
           "--nx", "37", "--ny", "29", "--nz", std::to_string(nz), "--init", "randn", "--cfl", "0.2",
           "--steps", "5", "--output-every", "2", "--output", output, "--quiet"};
 }
 
-void expect_bitwise_equal_on_2_and_3_ranks(const std::string& route) {
+void expect_bitwise_equal_on_2_and_3_ranks(const std::string& route, const std::string& overlap) {
   for (const GpuRun& run : gpu_runs()) {
     const std::string label = run.backend + " order " + std::to_string(run.order) + " " + run.precision;
     const std::string one = test::temp_directory("gpu-ranks1");
@@ -53,24 +55,35 @@ void expect_bitwise_equal_on_2_and_3_ranks(const std::string& route) {
       if (route == "nccl" && gpu_count() < ranks) continue;
       const std::string out = test::temp_directory("gpu-ranks" + std::to_string(ranks));
       std::vector<std::string> args = run_args(run, out);
-      args.insert(args.end(), {"--halo-exchange", route});
+      args.insert(args.end(), {"--halo-exchange", route, "--halo-overlap", overlap});
       const auto result = test::run_on(ranks, args);
       ASSERT_EQ(result.exit_code, 0) << label << " on " << ranks << " ranks:\n" << result.output;
       EXPECT_TRUE(fs::exists(out + "/heat_000005.rank0of" + std::to_string(ranks) + ".h5"))
           << label << ": no slab files, so not a distributed snapshot";
-      test::expect_same_snapshots(one, out, label + " on " + std::to_string(ranks) + " ranks over " + route);
+      test::expect_same_snapshots(one, out, label + " on " + std::to_string(ranks) + " ranks over " + route +
+                                                ", overlap " + overlap);
     }
   }
 }
 
 TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksSharingAGpuThroughHostMemory) {
   HEAT_REQUIRE_GPU();
-  expect_bitwise_equal_on_2_and_3_ranks("host");
+  expect_bitwise_equal_on_2_and_3_ranks("host", "on");
+}
+
+TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksSharingAGpuWithoutOverlap) {
+  HEAT_REQUIRE_GPU();
+  expect_bitwise_equal_on_2_and_3_ranks("host", "off");
 }
 
 TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksWithAGpuEachThroughNccl) {
   if (gpu_count() < 2) GTEST_SKIP() << "fewer than 2 CUDA GPUs on this machine";
-  expect_bitwise_equal_on_2_and_3_ranks("nccl");
+  expect_bitwise_equal_on_2_and_3_ranks("nccl", "on");
+}
+
+TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksWithAGpuEachThroughNcclWithoutOverlap) {
+  if (gpu_count() < 2) GTEST_SKIP() << "fewer than 2 CUDA GPUs on this machine";
+  expect_bitwise_equal_on_2_and_3_ranks("nccl", "off");
 }
 
 // NCCL cannot put two ranks on one GPU: a job with more GPU ranks than GPUs is refused before any

@@ -38,13 +38,16 @@ std::vector<std::string> run_args(int order, const std::string& precision, const
           output, "--quiet"};
 }
 
-void expect_bitwise_equal_on_1_2_and_3_ranks(const std::string& precision) {
+// `overlap`: --halo-overlap on the ranks' runs.
+void expect_bitwise_equal_on_1_2_and_3_ranks(const std::string& precision, const std::string& overlap = "on") {
   for (int order : {2, 4, 6, 8}) {
     const std::string label = precision + " order " + std::to_string(order);
     std::string one;
     for (int ranks : {1, 2, 3}) {
       const std::string out = test::temp_directory("ranks" + std::to_string(ranks));
-      const auto result = run_on(ranks, run_args(order, precision, out));
+      std::vector<std::string> args = run_args(order, precision, out);
+      if (ranks > 1) args.insert(args.end(), {"--halo-overlap", overlap});
+      const auto result = run_on(ranks, args);
       ASSERT_EQ(result.exit_code, 0) << label << " on " << ranks << " ranks:\n" << result.output;
       if (ranks == 1) {
         one = out;
@@ -64,6 +67,15 @@ void expect_bitwise_equal_on_1_2_and_3_ranks(const std::string& precision) {
 
 TEST(MpirunHeatrk4, SnapshotsBitwiseEqualOn1To3RanksFloat) { expect_bitwise_equal_on_1_2_and_3_ranks("float"); }
 TEST(MpirunHeatrk4, SnapshotsBitwiseEqualOn1To3RanksDouble) { expect_bitwise_equal_on_1_2_and_3_ranks("double"); }
+TEST(MpirunHeatrk4, SnapshotsBitwiseEqualOn1To3RanksWithoutOverlap) {
+  expect_bitwise_equal_on_1_2_and_3_ranks("float", "off");
+}
+
+TEST(MpirunHeatrk4, AnUnknownHaloOverlapIsRefused) {
+  const auto result = run_on(2, {"--backend", "cpu", "--n", "40", "--halo-overlap", "maybe", "--format", "none"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("--halo-overlap maybe is not one of on, off"), std::string::npos) << result.output;
+}
 
 // Each rank compresses its own planes on every core (the chunks of a slab file start at its first
 // plane, and its last chunk is cut short): the data read back is the uncompressed run's.
@@ -271,6 +283,7 @@ TEST(MpirunHeatrk4, JsonSummaryHasRanksAndExchangeTime) {
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const std::string json = read_text(out + "/run.json");
   EXPECT_NE(json.find("\"ranks\": 2"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"halo_overlap\": true"), std::string::npos) << json;
   EXPECT_NE(json.find("\"exchange_s\": "), std::string::npos) << json;
   EXPECT_EQ(json.find("\"exchange_s\": 0,"), std::string::npos) << "no exchange time counted: " << json;
 }

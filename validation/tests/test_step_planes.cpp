@@ -1,0 +1,209 @@
+// StepPlanes (solver/step_planes.hpp): a step run in two parts around its exchange gives the bits
+// of the whole step, for each way the tiled backend groups the passes into launches and for the
+// cpu backend's single passes. The check runs the forms along z alone (one value per plane, a
+// three-point-per-side stencil of any radius): the planes each launch writes and reads, and
+// which buffers it overwrites, are those of the kernels. While the exchange travels the ghost
+// planes hold NaN and the edge planes it sends must stay as they were.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "solver/step_planes.hpp"
+
+namespace heat {
+namespace {
+
+using Planes = std::vector<double>;
+
+struct Box {
+  int nz, r;
+  GhostSides sides;
+};
+
+// The pass's value at plane z: base + c * (the stencil of `in`) inside [r, nz - r), base outside
+// (what the kernels give every plane they do not compute).
+double pass_value(const Box& b, const Planes& in, const Planes& base, double c, int z) {
+  if (z < b.r || z >= b.nz - b.r) return base[std::size_t(z)];
+  double lap = -2.0 * b.r * in[std::size_t(z)];
+  for (int d = 1; d <= b.r; ++d) lap += (in[std::size_t(z - d)] + in[std::size_t(z + d)]) / d;
+  return base[std::size_t(z)] + c * lap;
+}
+
+// One launch of `passes` chained passes from `in` (each on `base`, like the kernels' u) into
+// `out` on `planes`: the earlier passes recomputed on the planes the later ones read.
+void launch(const Box& b, const Planes& in, const Planes& base, const std::vector<double>& c, Planes& out,
+            PlaneRange planes) {
+  if (planes.empty()) return;
+  const int passes = int(c.size());
+  Planes operand = in;
+  for (int p = 0; p < passes; ++p) {
+    const int halo = (passes - 1 - p) * b.r;
+    Planes next = operand;
+    for (int z = std::max(0, planes.first - halo); z < std::min(b.nz, planes.last + halo); ++z)
+      next[std::size_t(z)] = pass_value(b, operand, base, c[std::size_t(p)], z);
+    operand = std::move(next);
+  }
+  for (int z = planes.first; z < planes.last; ++z) out[std::size_t(z)] = operand[std::size_t(z)];
+}
+
+// The forms' buffers and launches: one step's launches in order, each with its last pass's number.
+struct Fields {
+  Planes u, a, b;
+};
+using Step = std::function<void(const Box&, Fields&, StepPart)>;
+
+void run(const Box& box, const Step& step, Fields& f, StepPart part) { step(box, f, part); }
+
+// The factors one pass per launch: u -> a, a -> b (on u), b -> a (on b), a -> u (on b).
+void single_passes(const Box& box, Fields& f, StepPart part) {
+  const StepPlanes planes(box.nz, box.r, box.sides);
+  const double c[4] = {0.11, 0.07, 0.05, 0.03};
+  auto each = [&](const Planes& in, const Planes& base, double k, Planes& out, int pass) {
+    for (PlaneRange p : planes.of(part, pass)) launch(box, in, base, {k}, out, p);
+  };
+  each(f.u, f.u, c[0], f.a, 1);
+  each(f.a, f.u, c[1], f.b, 2);
+  each(f.b, f.b, c[2], f.a, 3);
+  each(f.a, f.b, c[3], f.u, 4);
+}
+
+// A factor per launch: u -> a (two passes on u), a -> u (two passes on a).
+void factor_pairs(const Box& box, Fields& f, StepPart part) {
+  const StepPlanes planes(box.nz, box.r, box.sides);
+  for (PlaneRange p : planes.of(part, 2)) launch(box, f.u, f.u, {0.11, 0.07}, f.a, p);
+  for (PlaneRange p : planes.of(part, 4)) launch(box, f.a, f.a, {0.05, 0.03}, f.u, p);
+}
+
+// All four passes in one launch, u -> a, then the two swapped once the step is whole.
+void four_passes(const Box& box, Fields& f, StepPart part) {
+  const StepPlanes planes(box.nz, box.r, box.sides);
+  for (PlaneRange p : planes.of(part, 4)) launch(box, f.u, f.u, {0.11, 0.07, 0.05, 0.03}, f.a, p);
+  if (part != StepPart::AwayFromGhosts) std::swap(f.u, f.a);
+}
+
+// The cpu backend's passes exchange one operand each: a single pass, ghost planes of r.
+void one_pass(const Box& box, Fields& f, StepPart part) {
+  const StepPlanes planes(box.nz, box.r, box.sides);
+  for (PlaneRange p : planes.of(part, 1)) launch(box, f.u, f.u, {0.11}, f.a, p);
+  if (part != StepPart::AwayFromGhosts) std::swap(f.u, f.a);
+}
+
+// The neighbours' planes for `step`, written into u's ghost planes.
+void fill_ghosts(const Box& b, Planes& u, int step) {
+  std::mt19937_64 random(std::uint64_t(1000 * step + b.nz));
+  std::uniform_real_distribution<double> value(-1, 1);
+  const int g = b.sides.planes;
+  for (int z = 0; z < g; ++z) {
+    if (b.sides.lower) u[std::size_t(z)] = value(random);
+    if (b.sides.upper) u[std::size_t(b.nz - 1 - z)] = value(random);
+  }
+}
+
+void poison_ghosts(const Box& b, Planes& u) {
+  const int g = b.sides.planes;
+  for (int z = 0; z < g; ++z) {
+    if (b.sides.lower) u[std::size_t(z)] = std::numeric_limits<double>::quiet_NaN();
+    if (b.sides.upper) u[std::size_t(b.nz - 1 - z)] = std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+// The planes the exchange sends: the g own planes beside each ghost side.
+Planes edges(const Box& b, const Planes& u) {
+  Planes sent;
+  const int g = b.sides.planes;
+  for (int z = g; z < 2 * g; ++z) {
+    if (b.sides.lower) sent.push_back(u[std::size_t(z)]);
+    if (b.sides.upper) sent.push_back(u[std::size_t(b.nz - 1 - z)]);
+  }
+  return sent;
+}
+
+bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
+
+// Three steps whole after each exchange, and three in parts around it: the box's own planes
+// (and every plane it would give a neighbour) equal to the last bit.
+void expect_parts_equal_whole(const Box& box, const Step& step) {
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> value(-1, 1);
+  Fields whole{Planes(std::size_t(box.nz)), Planes(std::size_t(box.nz)), Planes(std::size_t(box.nz))};
+  for (double& v : whole.u) v = value(random);
+  whole.a = whole.b = whole.u;  // the boundary layer in every field, as the backends prepare them
+  Fields parts = whole;
+  for (int n = 0; n < 3; ++n) {
+    fill_ghosts(box, whole.u, n);
+    run(box, step, whole, StepPart::Whole);
+
+    const Planes sent = edges(box, parts.u);
+    poison_ghosts(box, parts.u);
+    run(box, step, parts, StepPart::AwayFromGhosts);
+    ASSERT_EQ(edges(box, parts.u), sent) << "a plane the exchange sends was written while it travelled";
+    fill_ghosts(box, parts.u, n);
+    run(box, step, parts, StepPart::BesideGhosts);
+  }
+  const int g = box.sides.planes;
+  for (int z = box.sides.lower ? g : 0; z < (box.sides.upper ? box.nz - g : box.nz); ++z)
+    ASSERT_TRUE(same_bits(parts.u[std::size_t(z)], whole.u[std::size_t(z)]))
+        << "plane " << z << " of " << box.nz << " at r " << box.r << ": " << parts.u[std::size_t(z)] << " vs "
+        << whole.u[std::size_t(z)];
+}
+
+struct Form {
+  const char* name;
+  Step step;
+  int ghosts_per_radius;  // 4 for the tiled forms (GhostScheme::PerStep), 1 for a pass per exchange
+};
+
+TEST(StepPlanes, PartsGiveTheWholeStepsBitsForEveryFormRadiusAndSide) {
+  const Form forms[] = {{"single passes", single_passes, 4},
+                        {"factor pairs", factor_pairs, 4},
+                        {"four passes", four_passes, 4},
+                        {"a pass per exchange", one_pass, 1}};
+  for (const Form& form : forms)
+    for (int r = 1; r <= 4; ++r)
+      for (int own : {1, 2, 3, 5, 8, 16, 40})
+        for (int sides = 1; sides < 4; ++sides) {
+          const int g = form.ghosts_per_radius * r;
+          const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, g};
+          // Own planes need as many as the ghost planes (the decomposition's rule).
+          const int own_planes = std::max(own * r, g);
+          const int nz = own_planes + (ghost.lower ? g : r) + (ghost.upper ? g : r);
+          SCOPED_TRACE(std::string(form.name) + ", r " + std::to_string(r) + ", nz " + std::to_string(nz) +
+                       ", sides " + std::to_string(sides));
+          expect_parts_equal_whole(Box{nz, r, ghost}, form.step);
+          if (::testing::Test::HasFatalFailure()) return;
+        }
+}
+
+TEST(StepPlanes, PartsCoverEveryPlaneOnceAndAwayReadsNoGhost) {
+  for (int r = 1; r <= 4; ++r)
+    for (int nz : {9 * r, 17 * r + 1, 40 * r + 3})
+      for (int sides = 0; sides < 4; ++sides) {
+        const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, 4 * r};
+        const StepPlanes planes(nz, r, ghost);
+        for (int pass = 1; pass <= 4; ++pass) {
+          std::vector<int> written(std::size_t(nz), 0);
+          for (StepPart part : {StepPart::AwayFromGhosts, StepPart::BesideGhosts})
+            for (PlaneRange p : planes.of(part, pass))
+              for (int z = p.first; z < p.last; ++z) ++written[std::size_t(z)];
+          for (int z = 0; z < nz; ++z)
+            EXPECT_EQ(written[std::size_t(z)], z >= r && z < nz - r ? 1 : 0) << "plane " << z << " pass " << pass;
+          for (PlaneRange p : planes.of(StepPart::AwayFromGhosts, pass)) {
+            if (p.empty()) continue;
+            if (ghost.lower) EXPECT_GE(p.first - pass * r, 4 * r);
+            if (ghost.upper) EXPECT_LE(p.last + pass * r, nz - 4 * r);
+          }
+          const auto whole = planes.of(StepPart::Whole, pass);
+          EXPECT_EQ(whole[0].first, r);
+          EXPECT_EQ(whole[0].last, nz - r);
+          EXPECT_TRUE(whole[1].empty());
+        }
+      }
+}
+
+}  // namespace
+}  // namespace heat
