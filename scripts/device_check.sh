@@ -8,7 +8,7 @@
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
 # Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
 #         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline scaling
-#         python baseline_build baseline_bench baseline_scaling mutations
+#         python baseline_build baseline_bench baseline_scaling mutations scaling_no_overlap
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
@@ -47,7 +47,8 @@ phase_build() {
   nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv | tee -a "$LOG"
   step configure cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHEAT_WITH_VTK=OFF \
     -DCMAKE_CUDA_ARCHITECTURES=90 || exit 1
-  step build cmake --build "$BUILD" -j16 || exit 1
+  # BUILD_TARGETS="heatrk4 halo_bench ...": only those (a call that needs no whole suite).
+  step build cmake --build "$BUILD" -j16 ${BUILD_TARGETS:+--target $BUILD_TARGETS} || exit 1
   grep -E "spill|stack frame" "$LOG" | grep -v " 0 bytes spill" | sort -u | head -5
 }
 
@@ -221,6 +222,13 @@ phase_distributed() {
 # sharing the GPU, which checks the script and the answers but measures no scaling).
 phase_scaling() {
   TAIL_LINES=60 step scaling benchmarks/scaling.sh --build "$BUILD" ${SCALING_ARGS:-} "$OUT"
+}
+
+# The same with --halo-overlap off (results under $OUT/no-overlap): the overlap's gain, measured
+# beside it.
+phase_scaling_no_overlap() {
+  TAIL_LINES=60 step scaling-no-overlap benchmarks/scaling.sh --build "$BUILD" --halo-schemes "" \
+    --heatrk4-args "--halo-overlap off" ${SCALING_ARGS:-} "$OUT/no-overlap"
 }
 
 # Where the mission command's wall time goes outside the summary's phases: the process's start
