@@ -227,7 +227,7 @@ phase_scaling() {
 # The same with --halo-overlap off (results under $OUT/no-overlap): the overlap's gain, measured
 # beside it.
 phase_scaling_no_overlap() {
-  TAIL_LINES=60 step scaling-no-overlap benchmarks/scaling.sh --build "$BUILD" --halo-schemes "" \
+  TAIL_LINES=60 step scaling-no-overlap benchmarks/scaling.sh --build "$BUILD" --halo-schemes "" --check-n "" --bitwise-n "" \
     --heatrk4-args "--halo-overlap off" ${SCALING_ARGS:-} "$OUT/no-overlap"
 }
 
