@@ -93,7 +93,7 @@ void step_host_array(const ArrayArgument& a, const RunPlan& plan, const BackendE
     if (signals.raised()) end.stop_signal = SIGINT;
     return end;
   };
-  if (run_time_loop(*backend, u, plan.steps, schedule, callbacks).stop_signal) return;
+  if (advance(*backend, u, plan.steps, schedule, callbacks).stop_signal) return;
   std::memcpy(a.data, u.data(), u.size() * sizeof(T));
 }
 
