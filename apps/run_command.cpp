@@ -139,8 +139,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     return ChunkEnd{agreed[0], int(agreed[1])};
   };
   add_test_hooks(callbacks, ranks.rank());
-  const LoopOutcome outcome =
-      run_time_loop(*backend, initial.u, plan.steps, loop_schedule(plan, slab, ranks), callbacks);
+  const LoopOutcome outcome = advance(*backend, initial.u, plan.steps, loop_schedule(plan, slab, ranks), callbacks);
   progress.finish();
 
   record_loop_outcome(report, outcome, ranks, entry, slab, rank.exchange_seconds(), writer.get());

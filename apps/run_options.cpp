@@ -105,6 +105,15 @@ std::string resolve_backend(const RunOptions& o, std::string& note) {
 
 }  // namespace
 
+void require_stable_cfl(double cfl, int order, bool allow_unstable, const std::string& given) {
+  const double limit = max_stable_cfl(order);
+  if (cfl > limit && !allow_unstable)
+    throw InputError(given + " is unstable for order " + std::to_string(order) + ": the largest stable cfl is " +
+                     format_number(std::floor(limit * 1e4) / 1e4) + " (add --allow-unstable to run it anyway)");
+}
+
+void require_positive_cfl(double cfl) { require_positive(cfl, "--cfl"); }
+
 CLI::Validator tolerance_check() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
@@ -182,12 +191,9 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
     plan.cfl = o.cfl;
     plan.problem.dt = dt_from_cfl(plan.problem.grid, o.alpha, o.cfl);
   }
-  const double limit = max_stable_cfl(o.order);
-  if (plan.cfl > limit && !o.allow_unstable)
-    throw InputError((o.dt_given ? "--dt " + format_number(o.dt) + " (cfl " + format_number(plan.cfl) + ")"
-                                 : "--cfl " + format_number(plan.cfl)) +
-                     " is unstable for order " + std::to_string(o.order) + ": the largest stable cfl is " +
-                     format_number(std::floor(limit * 1e4) / 1e4) + " (add --allow-unstable to run it anyway)");
+  require_stable_cfl(plan.cfl, o.order, o.allow_unstable,
+                     o.dt_given ? "--dt " + format_number(o.dt) + " (cfl " + format_number(plan.cfl) + ")"
+                                : "--cfl " + format_number(plan.cfl));
 
   if (o.precision == "float") plan.precision = Precision::Float;
   else if (o.precision == "double") plan.precision = Precision::Double;

@@ -95,6 +95,11 @@ void require_grid_fits_order(const Grid& g, int order,
                              const std::array<std::string, 3>& axis_names = {"nx =", "ny =", "nz ="});
 // Throws InputError for an order outside {2,4,6,8}.
 void require_supported_order(int order);
+// Throws InputError for a --cfl that is not a positive number.
+void require_positive_cfl(double cfl);
+// Throws InputError for a cfl beyond RK4's stability limit at `order`, unless `allow_unstable`;
+// `given` names what the user gave ("--cfl 0.6", "--dt 0.01 (cfl 0.6)").
+void require_stable_cfl(double cfl, int order, bool allow_unstable, const std::string& given);
 // Throws InputError for a --device below 0 (every command that takes one).
 void require_device_ordinal(int device);
 // Throws InputError when a run from step `start_step` (a snapshot's) cannot count `steps` more in an int.

@@ -32,8 +32,8 @@ host's memory included) and RuntimeError for a failure while running. Ctrl-C sto
 chunks of steps with KeyboardInterrupt. A NumPy array is written only when every step is done and
 the field is finite, so a failed or interrupted call leaves it as it was (an interrupted CUDA
 array holds the field after the last whole chunk, up to 16 steps); steps of the same array from
-several threads take turns. A CUDA array is stepped in place: a blow-up (RuntimeError) leaves it fully
-stepped, NaN or Inf included; after a CUDA error the device is unusable for every library.
+several threads take turns. A CUDA array is stepped in place: a blow-up (RuntimeError, found at the
+first 16-step check after it) leaves it holding the field of that step, NaN or Inf included; after a CUDA error the device is unusable for every library.
 The GIL is released while it computes. For a CUDA array the backend (its scratch fields on the
 device) is kept for the next call of the same problem; release() gives that memory back.)";
 

@@ -1,10 +1,9 @@
 // heatrk4.step: one array stepped in place (docs/design.md §11). The array's shape, dtype and the
 // keyword arguments become the command line's run options, so make_run_plan and the run's checks
 // refuse bad input with the command line's messages before any work; a NumPy array then goes
-// through the run's time loop (upload, chunks of steps, download), and a CUDA array becomes a CUDA
-// backend's resident field where it lives (Backend::adopt_device_field).
+// through the run's time loop (advance: upload, chunks of steps, download), and a CUDA array
+// becomes a CUDA backend's resident field where it lives (advance_in_place).
 
-#include <algorithm>
 #include <csignal>
 #include <cstring>
 #include <mutex>
@@ -79,6 +78,18 @@ void require_backend_fits_array(const ArrayArgument& a, const StepArguments& s, 
   }
 }
 
+// The time loop's callbacks for a call: a pending Python signal (Ctrl-C) stops the steps after
+// the chunk in progress.
+template <typename T>
+LoopCallbacks<T> stopping_on(PendingSignals& signals) {
+  LoopCallbacks<T> callbacks;
+  callbacks.end_chunk = [&signals](ChunkEnd end) {
+    if (signals.raised()) end.stop_signal = SIGINT;
+    return end;
+  };
+  return callbacks;
+}
+
 // Host memory, through the run's time loop: the array is written only once every step is done
 // and the result is finite, so a failure or a stop (Ctrl-C) leaves it as it was.
 template <typename T>
@@ -88,12 +99,7 @@ void step_host_array(const ArrayArgument& a, const RunPlan& plan, const BackendE
   std::unique_ptr<Backend<T>> backend = entry.make<T>(plan.problem, plan.backend_options);
   LoopSchedule schedule;
   schedule.snapshot_buffers = 0;
-  LoopCallbacks<T> callbacks;
-  callbacks.end_chunk = [&signals](ChunkEnd end) {
-    if (signals.raised()) end.stop_signal = SIGINT;
-    return end;
-  };
-  if (run_time_loop(*backend, u, plan.steps, schedule, callbacks).stop_signal) return;
+  if (advance(*backend, u, plan.steps, schedule, stopping_on<T>(signals)).stop_signal) return;
   std::memcpy(a.data, u.data(), u.size() * sizeof(T));
 }
 
@@ -140,10 +146,11 @@ std::string backend_key(const RunPlan& plan, const ArrayArgument& a) {
   return key.str();
 }
 
-// Device memory: stepped where it lives, after the caller's queued work. Every check that can
-// refuse the call has run before the first kernel, so what can fail after it is a blow-up (the
-// array is then fully stepped and holds the NaN or Inf) or a CUDA error (the device's context is
-// then unusable for the caller's library as for heatrk4).
+// Device memory: stepped where it lives, after the caller's queued work, through the run's time
+// loop (advance_in_place). Every check that can refuse the call has run before the first kernel,
+// so what can fail after it is a blow-up (the array then holds the field of the step whose check
+// found the NaN or Inf) or a CUDA error (the device's context is then unusable for the caller's
+// library as for heatrk4).
 template <typename T>
 void step_device_array(const ArrayArgument& a, RunPlan plan, const BackendEntry& entry, PendingSignals& signals) {
   const CurrentDevice on(a.device);
@@ -154,19 +161,9 @@ void step_device_array(const ArrayArgument& a, RunPlan plan, const BackendEntry&
   try {
     Backend<T>& backend = cache.get<T>(backend_key(plan, a), plan, entry);
     wait_for_caller_stream(a.stream);
-    backend.adopt_device_field(static_cast<T*>(a.data));
-    // In chunks, with Python's signal handlers between them: a stop (Ctrl-C) leaves the array
-    // holding the field of the last chunk's end, a whole number of steps.
-    bool stopped = false;
-    for (int done = 0; done < plan.steps && !stopped;) {
-      const int chunk = std::min(kStepsBetweenFiniteChecks, plan.steps - done);
-      backend.step(chunk);
-      done += chunk;
-      stopped = done < plan.steps && signals.raised();
-    }
-    backend.release_device_field();
-    if (stopped) return;
-    require_finite(backend.first_nonfinite(), plan.problem.grid.nx, plan.problem.grid.ny, 0, 0, 0, plan.steps);
+    // A stop (Ctrl-C) or a blow-up leaves the array holding the field of the last chunk's end, a
+    // whole number of steps.
+    advance_in_place(backend, static_cast<T*>(a.data), plan.problem.grid, plan.steps, {}, stopping_on<T>(signals));
   } catch (...) {
     cache.release();  // a backend that failed is not trusted with the next call
     throw;

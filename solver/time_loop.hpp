@@ -1,11 +1,14 @@
-// The one time-loop driver every backend goes through (docs/design.md §9): upload once,
-// step in chunks (so a progress line, snapshots and a request to stop can happen between them),
-// hand each snapshot to the pipeline (snapshot_pipeline.hpp) and step on.
+// The one driver every caller of the backends goes through (docs/design.md §9): the run, verify,
+// the reference comparisons and the Python module. advance() uploads once, steps in chunks (so a
+// progress line, snapshots, blow-up checks and a request to stop can happen between them), hands
+// each snapshot to the pipeline (snapshot_pipeline.hpp) and steps on; advance_in_place() steps a
+// field the backend adopts where it lives in the same chunks with the same checks.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 #include "solver/backend.hpp"
@@ -77,6 +80,14 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Runs f, adding its seconds to `total`.
+template <typename F>
+void timed(double& total, F&& f) {
+  const auto t0 = std::chrono::steady_clock::now();
+  f();
+  total += seconds_since(t0);
+}
+
 // Steps between blow-up checks. A check reads the field once where it lives; a step moves it 2
 // (tiled, all passes fused) to 28 (cpu) times and takes several times its memory floor, so on grids
 // that fill a GPU a check every 16 steps costs about 1% (3% were a fused step at its floor). Chunks
@@ -106,22 +117,71 @@ inline void require_finite(long long at, long long nx, long long ny, int first_s
                  ": is --cfl or --dt beyond stability?");
 }
 
+// Where a run's steps stand after a chunk, for its end and for the moments between chunks.
+struct ChunkedSteps {
+  int done = 0;
+  int last_finite = 0;   // the steps done at the last check, which found the field finite
+  int stop_signal = 0;   // the signal that ended the steps early, 0 where they all ran
+  double compute_s = 0;  // the steps' seconds and the checks'
+};
+
+// The chunks of steps and the blow-up checks between them, which every caller of the backends
+// shares (advance, advance_in_place): chunks grow until one takes about a quarter second (so
+// progress stays live without the loop costing anything measurable) or reaches
+// kStepsBetweenFiniteChecks, and end at every snapshot step. `nx`, `ny`: the plane of the
+// backend's field. After every chunk `after_chunk(steps, snapshot_due)` runs, where
+// `snapshot_due` says the field of this step is due as a snapshot (never at the last step, nor at
+// a stop). The last chunk's field is not checked: the caller checks it as it takes the field.
+template <typename T>
+ChunkedSteps step_in_chunks(Backend<T>& backend, int steps, const LoopSchedule& schedule, long long nx, long long ny,
+                            const std::function<ChunkEnd(ChunkEnd)>& end_chunk,
+                            const std::function<void(const ChunkedSteps&, bool snapshot_due)>& after_chunk) {
+  using clock = std::chrono::steady_clock;
+  const int every = schedule.output_every;
+  ChunkedSteps s;
+  int chunk = 1;
+  while (s.done < steps) {
+    int chunk_steps = std::min({chunk, steps - s.done, s.last_finite + kStepsBetweenFiniteChecks - s.done});
+    if (every > 0) chunk_steps = std::min(chunk_steps, every - s.done % every);
+    const auto t0 = clock::now();
+    backend.step(chunk_steps);
+    const double dt = seconds_since(t0);
+    s.done += chunk_steps;
+    const ChunkEnd end = end_chunk ? end_chunk({dt, 0}) : ChunkEnd{dt, 0};
+    const bool last_chunk = s.done == steps || end.stop_signal;
+    const bool snapshot_due = every > 0 && s.done % every == 0 && s.done < steps;
+    // Before a snapshot of this field is taken (the writer may still be writing earlier ones).
+    if (!last_chunk && (snapshot_due || s.done == s.last_finite + kStepsBetweenFiniteChecks)) {
+      const auto t1 = clock::now();
+      require_finite(backend.first_nonfinite(), nx, ny, schedule.first_step, schedule.first_plane, s.last_finite,
+                     s.done);
+      s.compute_s += seconds_since(t1);
+      s.last_finite = s.done;
+    }
+    s.compute_s += dt;
+    // Capped at the run's length: a chunk limited by --output-every never takes long, so an
+    // uncapped doubling would overflow after 31 snapshots.
+    if (end.seconds < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
+    const bool stopping = end.stop_signal && s.done < steps;
+    if (after_chunk) after_chunk(s, snapshot_due && !stopping);
+    if (stopping) {
+      s.stop_signal = end.stop_signal;
+      break;
+    }
+  }
+  return s;
+}
+
 // Runs `steps` steps starting from u (or from what callbacks.upload puts on the backend); on
 // return u holds the final field and every snapshot is written. A stop request
 // (callbacks.end_chunk) ends the run after the chunk in progress: the snapshots taken so far are
 // written, none is added at the stop, and u holds the field of the step it stopped at. Every
 // snapshot goes through the pipeline; with no buffers it writes them on this thread.
 template <typename T>
-LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const LoopSchedule& schedule = {},
-                          const LoopCallbacks<T>& callbacks = {}) {
-  using clock = std::chrono::steady_clock;
+LoopOutcome advance(Backend<T>& backend, Field<T>& u, int steps, const LoopSchedule& schedule = {},
+                    const LoopCallbacks<T>& callbacks = {}) {
   LoopOutcome outcome;
   LoopTimings& t = outcome.timings;
-  auto timed = [](double& acc, auto&& f) {
-    const auto t0 = clock::now();
-    f();
-    acc += seconds_since(t0);
-  };
   const bool output = bool(callbacks.snapshot);
   const int every = schedule.output_every;
   // The snapshots before the final one, which the writer writes from u itself.
@@ -148,49 +208,24 @@ LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
     });
     if (output && every > 0) take_snapshot(0);
 
-    // Chunks grow until one takes about a quarter second (so progress stays live without the loop
-    // costing anything measurable) or reaches kStepsBetweenFiniteChecks.
-    int chunk = 1, done = 0, last_finite = 0;
-    while (done < steps) {
-      int chunk_steps = std::min({chunk, steps - done, last_finite + kStepsBetweenFiniteChecks - done});
-      if (every > 0) chunk_steps = std::min(chunk_steps, every - done % every);
-      const auto t0 = clock::now();
-      backend.step(chunk_steps);
-      const double dt = seconds_since(t0);
-      done += chunk_steps;
-      const ChunkEnd end = callbacks.end_chunk ? callbacks.end_chunk({dt, 0}) : ChunkEnd{dt, 0};
-      const bool last_chunk = done == steps || end.stop_signal;
-      const bool snapshot_due = every > 0 && done % every == 0 && done < steps;
-      // On the loop's thread, before a snapshot of this field is taken (the writer may still be
-      // writing earlier ones). The last chunk's field is checked as it is downloaded.
-      if (!last_chunk && (snapshot_due || done == last_finite + kStepsBetweenFiniteChecks)) {
-        timed(t.compute_s, [&] {
-          require_finite(backend.first_nonfinite(), u.nx(), u.ny(), schedule.first_step, schedule.first_plane,
-                         last_finite, done);
-        });
-        last_finite = done;
-      }
-      t.compute_s += dt;
-      // Capped at the run's length: a chunk limited by --output-every never takes long, so an
-      // uncapped doubling would overflow after 31 snapshots.
-      if (end.seconds < 0.25) chunk = chunk <= steps / 2 ? 2 * chunk : steps;
+    auto between_chunks = [&](const ChunkedSteps& now, bool snapshot_due) {
+      t.compute_s = now.compute_s;
       pipeline.check();  // a failed write ends the run now, not at the end
-      if (callbacks.progress) callbacks.progress(done, steps, t.compute_s, pipeline.pending());
-      if (end.stop_signal && done < steps) {
-        outcome.stop_signal = end.stop_signal;
-        break;
-      }
-      if (output && snapshot_due) take_snapshot(done);
-    }
-    outcome.steps_done = done;
+      if (callbacks.progress) callbacks.progress(now.done, steps, now.compute_s, pipeline.pending());
+      if (output && snapshot_due) take_snapshot(now.done);
+    };
+    const ChunkedSteps s =
+        step_in_chunks(backend, steps, schedule, u.nx(), u.ny(), callbacks.end_chunk, between_chunks);
+    outcome.steps_done = s.done;
+    outcome.stop_signal = s.stop_signal;
 
     // The final state goes to u itself (the caller's result), from which the writer writes it;
     // a run that was stopped adds no snapshot.
     long long nonfinite_at = -1;
     timed(t.download_s, [&] { nonfinite_at = backend.download_finding_nonfinite(u); });
-    require_finite(nonfinite_at, u.nx(), u.ny(), schedule.first_step, schedule.first_plane, last_finite, done);
+    require_finite(nonfinite_at, u.nx(), u.ny(), schedule.first_step, schedule.first_plane, s.last_finite, s.done);
     const bool backend_done = callbacks.release_backend && pipeline.release_buffers_if_idle();
-    if (output && !outcome.stop_signal) pipeline.submit_held(u, done);
+    if (output && !outcome.stop_signal) pipeline.submit_held(u, s.done);
     if (backend_done) callbacks.release_backend();
     pipeline.drain();
   } catch (...) {
@@ -199,6 +234,45 @@ LoopOutcome run_time_loop(Backend<T>& backend, Field<T>& u, int steps, const Loo
   }
   t.output_wait_s = pipeline.wait_seconds();
   t.writer_s = pipeline.writer_seconds();
+  return outcome;
+}
+
+// advance() for a field the backend adopts where it lives (Backend::adopt_device_field: the
+// caller's device memory, `grid`'s points), stepped in place: the same chunks, blow-up checks,
+// progress and stops, with no upload, download or snapshot (the callbacks' upload, snapshot and
+// release_backend are refused). On return, and after a blow-up or a stop, the field holds the
+// state of the last step taken: a blow-up's NaN or Inf stays where the caller can look at it.
+template <typename T>
+LoopOutcome advance_in_place(Backend<T>& backend, T* field, const Grid& grid, int steps,
+                             const LoopSchedule& schedule = {}, const LoopCallbacks<T>& callbacks = {}) {
+  if (callbacks.upload || callbacks.snapshot || callbacks.release_backend)
+    throw std::logic_error("a field stepped in place is neither uploaded, written nor released by the loop");
+  LoopOutcome outcome;
+  LoopTimings& t = outcome.timings;
+  timed(t.upload_s, [&] { backend.adopt_device_field(field); });
+  ChunkedSteps s;
+  try {
+    s = step_in_chunks(backend, steps, schedule, grid.nx, grid.ny, callbacks.end_chunk,
+                       [&](const ChunkedSteps& now, bool) {
+                         if (callbacks.progress) callbacks.progress(now.done, steps, now.compute_s, 0);
+                       });
+  } catch (...) {
+    // A failed step's error is the one to report; a release that fails after it adds nothing.
+    try {
+      backend.release_device_field();
+    } catch (...) {
+    }
+    throw;
+  }
+  outcome.steps_done = s.done;
+  outcome.stop_signal = s.stop_signal;
+  t.compute_s = s.compute_s;
+  long long nonfinite_at = -1;
+  timed(t.download_s, [&] {
+    backend.release_device_field();
+    nonfinite_at = backend.first_nonfinite();
+  });
+  require_finite(nonfinite_at, grid.nx, grid.ny, schedule.first_step, schedule.first_plane, s.last_finite, s.done);
   return outcome;
 }
 

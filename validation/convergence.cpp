@@ -74,7 +74,7 @@ double measure(const BackendEntry& entry, const BackendOptions& options, const P
   const Field<double> u0 = field_cast<double>(field_cast<T>(initial));
   Field<T> u = field_cast<T>(initial);
   auto backend = entry.make<T>(problem, options);
-  run_time_loop(*backend, u, steps);
+  advance(*backend, u, steps);
   return mode_decay_error(u, u0, problem.order, steps, exact_decay);
 }
 

@@ -13,29 +13,22 @@ const BackendEntry& registry_entry(const std::string& name) {
   return *entry;
 }
 
-// `after_step(done)`, where given, is called after each step (the steps are then taken one by one).
+// `progress(done)`, where given, is called between the loop's chunks of steps.
 template <typename T>
 Field<T> run_backend(const BackendEntry& entry, const Problem& problem, Field<T> u, int steps, int device,
-                     const std::function<void(int done)>& after_step = {}) {
+                     const std::function<void(int done)>& progress = {}) {
   BackendOptions options;
   options.device = device;
   auto backend = entry.make<T>(problem, options);
-  backend->upload(u);
-  if (after_step) {
-    for (int done = 1; done <= steps; ++done) {
-      backend->step(1);
-      after_step(done);
-    }
-  } else {
-    backend->step(steps);
-  }
-  backend->download(u);
+  LoopCallbacks<T> callbacks;
+  if (progress) callbacks.progress = [&progress](int done, int, double, int) { progress(done); };
+  advance(*backend, u, steps, {}, callbacks);
   return u;
 }
 
 Field<double> run_backend_steps(const std::string& name, const Problem& problem, const Field<double>& initial,
-                                int steps, const std::function<void(int done)>& after_step = {}) {
-  return run_backend<double>(registry_entry(name), problem, initial, steps, 0, after_step);
+                                int steps, const std::function<void(int done)>& progress = {}) {
+  return run_backend<double>(registry_entry(name), problem, initial, steps, 0, progress);
 }
 }  // namespace
 
@@ -44,9 +37,9 @@ Field<double> cpu_reference(const Problem& problem, const Field<double>& initial
 }
 
 CheckReference check_reference(const std::string& run_backend, const Problem& problem, const Field<double>& initial,
-                               int steps, const std::function<void(int done)>& after_step) {
+                               int steps, const std::function<void(int done)>& progress) {
   const std::string name = run_backend == "cpu" ? kCpuReferenceName : "cpu";
-  return {run_backend_steps(name, problem, initial, steps, after_step), name};
+  return {run_backend_steps(name, problem, initial, steps, progress), name};
 }
 
 template <typename T>

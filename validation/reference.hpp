@@ -23,9 +23,10 @@ struct CheckReference {
   Field<double> field;
   std::string backend;
 };
-// `after_step(done)`, where given, is called after each of the steps (--check's progress line).
+// `progress(done)`, where given, is called with the steps done between the time loop's chunks
+// (--check's progress line).
 CheckReference check_reference(const std::string& run_backend, const Problem& problem, const Field<double>& initial,
-                               int steps, const std::function<void(int done)>& after_step = {});
+                               int steps, const std::function<void(int done)>& progress = {});
 
 // Runs backend `name` in precision T from `initial` rounded to T, and the double cpu reference
 // from the same rounded field, and compares them under atol + rtol*|ref|.

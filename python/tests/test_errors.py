@@ -1,6 +1,7 @@
 """Every bad input to heatrk4.step, run, read and compare raises ValueError before any work, with
 the command line's message where it has one; a failed step leaves a NumPy array as it was."""
 import os
+import re
 import tempfile
 import unittest
 
@@ -90,8 +91,13 @@ class StepFailsWhole(unittest.TestCase):
         u = random_field()
         before = u.copy()
         with self.assertRaises(RuntimeError) as caught:
-            heatrk4.step(u, cfl=50.0, steps=40, allow_unstable=True)
+            heatrk4.step(u, cfl=50.0, steps=400, allow_unstable=True)
+        # Found at the first check after it (a cfl of 50 overflows within a few dozen steps), not at the end.
         self.assertIn("blew up", str(caught.exception))
+        found = re.search(r"after step (\d+), finite after step (\d+)", str(caught.exception))
+        self.assertIsNotNone(found, str(caught.exception))
+        self.assertLess(int(found[1]), 400, str(caught.exception))
+        self.assertEqual(int(found[1]) - int(found[2]), 16, str(caught.exception))
         np.testing.assert_array_equal(u, before, "a failed step changed the array")
 
 

@@ -4,6 +4,7 @@ command line, ordered after work queued on the caller's stream, and bad tensors 
 Needs PyTorch with a CUDA GPU; without them every test skips (CTest: skipped)."""
 import json
 import os
+import re
 import tempfile
 import unittest
 
@@ -122,6 +123,19 @@ class TensorsInPlace(unittest.TestCase):
                         heatrk4.step(t, cfl=0.05, steps=3, order=order)
                         assert_bitwise_equal(self, t.cpu().numpy(), want,
                                              f"call {n + 1} (after release() where 4) of one kept backend")
+
+    def test_a_blow_up_is_found_at_its_chunk(self):
+        # The same chunks and checks as a NumPy array's: the blow-up is reported at the first check
+        # after it, not after the last step, and the tensor holds the field of that check's step.
+        t = cuda(random_field(shape=(20, 20, 20), dtype=np.float32))
+        with self.assertRaises(RuntimeError) as caught:
+            heatrk4.step(t, cfl=50.0, steps=400, allow_unstable=True)
+        found = re.search(r"after step (\d+), finite after step (\d+)", str(caught.exception))
+        self.assertIsNotNone(found, str(caught.exception))
+        self.assertLess(int(found[1]), 400, str(caught.exception))
+        self.assertEqual(int(found[1]) - int(found[2]), 16, str(caught.exception))
+        self.assertFalse(bool(torch.isfinite(t).all()), "the tensor does not hold the field that blew up")
+        heatrk4.step(cuda(random_field()), cfl=0.05, steps=2)  # the failed call's backend is not kept
 
     def test_bad_tensors_refused(self):
         u = cuda(random_field())

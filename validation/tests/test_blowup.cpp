@@ -20,6 +20,7 @@
 #include "solver/registry.hpp"
 #include "solver/time_loop.hpp"
 #include "test_support.hpp"
+#include "validation/reference.hpp"
 
 namespace heat {
 namespace {
@@ -190,15 +191,21 @@ TEST(FirstNonfiniteOnDevice, FindsTheFirstAtEveryAlignmentAndLengthDouble) {
 }
 #endif
 
+// Order 2 on a 12^3 grid of unit spacing at `cfl`.
+Problem order2_problem(double cfl) {
+  Problem p;
+  p.grid = Grid{12, 12, 12, 1.0, 1.0, 1.0};
+  p.order = 2;
+  p.alpha = 1;
+  p.dt = dt_from_cfl(p.grid, p.alpha, cfl);
+  return p;
+}
+
 // The time loop stops at the first check after the field went non-finite (kStepsBetweenFiniteChecks
 // steps in), not at the end.
 TEST(BlowUp, TheTimeLoopChecksEveryFewSteps) {
-  const Grid g{12, 12, 12, 1.0, 1.0, 1.0};
-  Problem p;
-  p.grid = g;
-  p.order = 2;
-  p.alpha = 1;
-  p.dt = dt_from_cfl(g, p.alpha, 0.01);
+  const Problem p = order2_problem(0.01);
+  const Grid& g = p.grid;
   // The second time as a rank's box starting at plane 40 of the whole grid: the point named is
   // the whole grid's.
   int first_k = -1;
@@ -208,7 +215,7 @@ TEST(BlowUp, TheTimeLoopChecksEveryFewSteps) {
     LoopSchedule schedule;
     schedule.first_plane = first_plane;
     try {
-      run_time_loop(*backend, u, 100000, schedule);
+      advance(*backend, u, 100000, schedule);
       FAIL() << "a non-finite field ran to the end";
     } catch (const RunError& e) {
       const std::string message = e.what();
@@ -218,6 +225,29 @@ TEST(BlowUp, TheTimeLoopChecksEveryFewSteps) {
       if (first_plane == 0) first_k = std::stoi(m[1]);
       else EXPECT_EQ(std::stoi(m[1]), first_k + first_plane) << message;
     }
+  }
+}
+
+// Every caller of the backends goes through the time loop, so each one stops a field that blew
+// up at the first check after it (step 16 here: a cfl of 5 overflows a float within a dozen
+// steps), not at its end. verify names the case; it refuses the cfl unless told it is meant.
+TEST(BlowUp, VerifyStopsAtTheChunkThatBlewUp) {
+  const auto refused = run_heatrk4({"verify", "--n", "12", "--steps", "200", "--cfl", "5"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  expect_mentions(refused, "--cfl 5 is unstable for order 2");
+  const auto r = run_heatrk4({"verify", "--n", "12", "--steps", "200", "--cfl", "5", "--allow-unstable"});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  expect_mentions(r, "cpu order 2 float: the field blew up");
+  expect_mentions(r, "after step 16, finite after step 0");
+}
+
+TEST(BlowUp, TheReferenceComparisonStopsAtTheChunkThatBlewUp) {
+  const Problem p = order2_problem(5.0);
+  try {
+    check_against_reference<float>("cpu", p, randn_field(p.grid, 7), 200, 1e-5, 1e-5);
+    FAIL() << "a field that blew up was compared";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("after step 16, finite after step 0"), std::string::npos) << e.what();
   }
 }
 

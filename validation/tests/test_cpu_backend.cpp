@@ -11,6 +11,7 @@
 
 #include "solver/initial_conditions.hpp"
 #include "solver/registry.hpp"
+#include "solver/time_loop.hpp"
 
 namespace heat {
 namespace {
@@ -79,9 +80,7 @@ template <typename T>
 Field<T> cpu_steps(const std::string& name, const Problem& p, const Field<T>& start, int steps) {
   auto backend = default_registry().find(name)->make<T>(p, BackendOptions{});
   Field<T> u = start;
-  backend->upload(u);
-  backend->step(steps);
-  backend->download(u);
+  advance(*backend, u, steps);
   return u;
 }
 

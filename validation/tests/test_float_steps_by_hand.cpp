@@ -150,7 +150,7 @@ void expect_matches(const std::string& label, ByHand&& by_hand, int order, Backe
   Field<float> expected = start;
   for (int s = 0; s < kSteps; ++s) expected = by_hand(p, expected);
   Field<float> u = start;
-  run_time_loop(solver, u, kSteps);
+  advance(solver, u, kSteps);
   test::expect_boundary_kept_interior_changed(p, start, u, label);
   EXPECT_EQ(test::bitwise_differences(u, expected), 0) << label << ", order " << order;
 }
@@ -182,9 +182,9 @@ TEST(FloatStepsByHand, TheRegistrysCpuIsTheFastBackend) {
   const Problem p = float_problem(4);
   const Field<float> start = randn_field<float>(p.grid, 5);
   Field<float> a = start, b = start;
-  run_time_loop(*default_registry().find("cpu")->make<float>(p, BackendOptions{}), a, kSteps);
+  advance(*default_registry().find("cpu")->make<float>(p, BackendOptions{}), a, kSteps);
   CpuFastBackend<float> fast(p, BackendOptions{});
-  run_time_loop(fast, b, kSteps);
+  advance(fast, b, kSteps);
   EXPECT_EQ(test::bitwise_differences(a, b), 0);
 }
 

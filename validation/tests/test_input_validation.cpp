@@ -233,6 +233,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{small_run({"--cfl", "0x1p-5"}), "--cfl: 0x1p-5 is not a decimal number"},
                       BadValue{{"verify", "--steps", "010"}, "--steps: 010 has a leading zero"},
                       BadValue{{"verify", "--n", "0x10"}, "--n: 0x10 is not a whole number"},
+                      // verify's cfl is refused as a run's is.
+                      BadValue{{"verify", "--cfl", "0"}, "--cfl 0 must be a positive number"},
+                      BadValue{{"verify", "--cfl", "0.6"}, "--cfl 0.6 is unstable for order 4"},
                       BadValue{{"convergence", "--device", "0x1"}, "--device: 0x1 is not a whole number"},
                       // NaN is no spacing, not "the default spacing".
                       BadValue{small_run({"--h", "nan"}), "--h: nan is not a decimal number"},

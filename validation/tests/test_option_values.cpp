@@ -81,7 +81,7 @@ TEST(OptionValues, EveryNumberIsDecimalForEveryOptionOfEveryCommand) {
                                   "--output-every", "--snapshot-buffers", "verify --n", "verify --steps", "verify --seed",
                                   "verify --device", "convergence --device"})
     EXPECT_NE(std::find(integers.begin(), integers.end(), name), integers.end()) << name;
-  for (const std::string& name : {"--h", "--hx", "--hz", "--alpha", "--cfl", "--dt", "--rtol", "--atol",
+  for (const std::string& name : {"--h", "--hx", "--hz", "--alpha", "--cfl", "--dt", "--rtol", "--atol", "verify --cfl",
                                   "compare a.hdf b.hdf --rtol", "compare a.hdf b.hdf --atol"})
     EXPECT_NE(std::find(fractions.begin(), fractions.end(), name), fractions.end()) << name;
 }

@@ -94,7 +94,7 @@ TEST(SnapshotPipeline, ASlowWriterHoldsTheLoopBackAndLosesOrReordersNothing) {
       seen.push_back(done);
       std::this_thread::sleep_for(std::chrono::milliseconds(3));
     };
-    const LoopTimings t = run_time_loop(backend, u, steps, schedule, callbacks).timings;
+    const LoopTimings t = advance(backend, u, steps, schedule, callbacks).timings;
     EXPECT_EQ(seen, every_kth_step(steps, 1)) << buffers << " buffers";
     EXPECT_EQ(backend.steps_taken, steps);
     EXPECT_EQ(u(0, 0, 0), steps) << "u must hold the final field";
@@ -118,7 +118,7 @@ TEST(SnapshotPipeline, AFailedWriteEndsTheLoopAndNoLaterSnapshotIsWritten) {
       if (done == 7) throw RunError("disk full at step 7");
       seen.push_back(done);
     };
-    EXPECT_THROW(run_time_loop(backend, u, 50, schedule, callbacks), RunError) << buffers << " buffers";
+    EXPECT_THROW(advance(backend, u, 50, schedule, callbacks), RunError) << buffers << " buffers";
     EXPECT_EQ(seen, every_kth_step(6, 1)) << buffers << " buffers";
   }
 }
@@ -140,7 +140,7 @@ TEST(SnapshotPipeline, AFailedStepStillWritesTheSnapshotsTakenBeforeIt) {
       // Slower than the loop: at the failure, every buffer holds a snapshot still to be written.
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     };
-    EXPECT_THROW(run_time_loop(backend, u, 50, schedule, callbacks), RunError) << buffers << " buffers";
+    EXPECT_THROW(advance(backend, u, 50, schedule, callbacks), RunError) << buffers << " buffers";
     EXPECT_EQ(seen, every_kth_step(7, 1)) << buffers << " buffers: the snapshots taken before the failure";
   }
 }

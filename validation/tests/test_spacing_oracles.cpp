@@ -118,7 +118,7 @@ TEST(SpacingOracles, SpatialOrderOnUnequalSpacingsWithDtGiven) {
       const Field<double> u0 = mode_field(p.grid, mode);
       Field<double> u = u0;
       auto backend = default_registry().find("cpu")->make<double>(p, BackendOptions{});
-      run_time_loop(*backend, u, kSteps);
+      advance(*backend, u, kSteps);
       const double error = mode_decay_error(u, u0, order, kSteps, continuous_decay(p.alpha, mode, kSteps * p.dt));
       ASSERT_GT(error, 0) << "order " << order << " h " << h;
       if (previous_error > 0)

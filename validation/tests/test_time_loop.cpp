@@ -36,9 +36,13 @@ class CountingBackend : public Backend<double> {
     checked_at.push_back(steps_taken);
     return blows_up_at >= 0 && steps_taken >= blows_up_at ? 7 : -1;
   }
+  void adopt_device_field(double* field) override { adopted = field; }
+  void release_device_field() override { field_released_at.push_back(steps_taken); }
   long long steps_taken = 0;
   long long blows_up_at = -1;         // the step from which the field is non-finite; -1: never
   std::vector<long long> checked_at;  // the steps taken at each blow-up check
+  double* adopted = nullptr;          // the field stepped in place
+  std::vector<long long> field_released_at;  // the steps taken at each release of it
   std::atomic<bool> released{false};
 };
 
@@ -64,7 +68,7 @@ TEST(TimeLoop, EveryStepOnceAndEverySnapshotAtItsStep) {
         EXPECT_EQ(field(0, 0, 0), done) << "the snapshot of step " << done << " holds another step's field";
         seen.push_back(done);
       };
-      run_time_loop(backend, u, steps, schedule, callbacks);
+      advance(backend, u, steps, schedule, callbacks);
       EXPECT_EQ(backend.steps_taken, steps) << steps << " steps, a snapshot every " << every;
       EXPECT_EQ(seen, expected_snapshot_steps(steps, every)) << steps << " steps, a snapshot every " << every;
     }
@@ -91,7 +95,7 @@ TEST(TimeLoop, ReleasesTheBackendWhileTheLastSnapshotIsWrittenOnlyWhenNoOtherIsP
       ++releases;
       backend.released = true;
     };
-    run_time_loop(backend, u, 20, schedule, callbacks);
+    advance(backend, u, 20, schedule, callbacks);
     EXPECT_EQ(seen, expected_snapshot_steps(20, schedule.output_every)) << "slow writer " << slow_writer;
     EXPECT_EQ(releases, slow_writer ? 0 : 1) << "slow writer " << slow_writer;
   }
@@ -121,7 +125,7 @@ TEST(TimeLoop, ReleasesTheBackendWithNoBuffersAndWithNoOutput) {
       written_at_release.push_back(seen.size());
       backend.released = true;
     };
-    run_time_loop(backend, u, 20, schedule, callbacks);
+    advance(backend, u, 20, schedule, callbacks);
     const std::string label = with_output ? "with output" : "no output";
     EXPECT_EQ(written_at_release, std::vector<std::size_t>{with_output ? 4u : 0u}) << label;
     EXPECT_EQ(seen, with_output ? expected_snapshot_steps(20, 5) : std::vector<int>{}) << label;
@@ -145,7 +149,7 @@ TEST(TimeLoop, AFailedReleaseStillWritesTheFinalSnapshot) {
       seen.push_back(done);
     };
     callbacks.release_backend = [] { throw RunError("the device would not let go"); };
-    EXPECT_THROW(run_time_loop(backend, u, 20, schedule, callbacks), RunError) << buffers << " buffers";
+    EXPECT_THROW(advance(backend, u, 20, schedule, callbacks), RunError) << buffers << " buffers";
     EXPECT_EQ(seen, std::vector<int>{20}) << buffers << " buffers";
   }
 }
@@ -176,7 +180,7 @@ TEST(TimeLoop, AStopRequestEndsTheRunAfterItsChunkWithTheSnapshotsTakenWritten) 
         chunk_ends.push_back(int(backend.steps_taken));
         return ChunkEnd{end.seconds, int(chunk_ends.size()) == stop_after_chunk ? 15 : 0};
       };
-      const LoopOutcome outcome = run_time_loop(backend, u, 1000, schedule, callbacks);
+      const LoopOutcome outcome = advance(backend, u, 1000, schedule, callbacks);
       const int stop = chunk_ends.at(std::size_t(stop_after_chunk - 1));
       EXPECT_EQ(outcome.stop_signal, 15) << label;
       EXPECT_EQ(outcome.steps_done, stop) << label;
@@ -203,7 +207,7 @@ TEST(TimeLoop, ChunksGrowOnlyWhenEndChunkSaysTheyWereShort) {
       chunk_ends.push_back(backend.steps_taken);
       return ChunkEnd{slow ? 1.0 : end.seconds, 0};
     };
-    run_time_loop(backend, u, 40, schedule, callbacks);
+    advance(backend, u, 40, schedule, callbacks);
     // Doubling, ending every kStepsBetweenFiniteChecks steps for the blow-up check.
     std::vector<long long> expected{1, 3, 7, 15, 16, 32, 40};
     if (slow) {
@@ -230,9 +234,63 @@ TEST(TimeLoop, ChecksForBlowUpEverySixteenStepsBeforeEachSnapshotAndAtTheEnd) {
     schedule.output_every = c.every;
     LoopCallbacks<double> callbacks;
     callbacks.snapshot = [](const Field<double>&, int) {};
-    run_time_loop(backend, u, c.steps, schedule, callbacks);
+    advance(backend, u, c.steps, schedule, callbacks);
     EXPECT_EQ(backend.checked_at, c.checked_at) << c.steps << " steps, every " << c.every;
   }
+}
+
+// A field stepped in place goes through the same chunks and checks as an uploaded one, and is
+// left in the caller's memory once, after the last step and before the final check.
+TEST(TimeLoop, InPlaceStepsTheSameChunksWithTheSameChecks) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (int steps : {1, 10, 40, 100}) {
+    std::vector<long long> chunk_ends[2];
+    std::vector<long long> checked_at[2];
+    for (int in_place : {0, 1}) {
+      CountingBackend backend;
+      LoopCallbacks<double> callbacks;
+      callbacks.end_chunk = [&](ChunkEnd end) {
+        chunk_ends[in_place].push_back(backend.steps_taken);
+        return end;
+      };
+      Field<double> u(g, 0.0);
+      const LoopOutcome outcome = in_place ? advance_in_place(backend, u.data(), g, steps, {}, callbacks)
+                                           : advance(backend, u, steps, {}, callbacks);
+      EXPECT_EQ(outcome.steps_done, steps);
+      checked_at[in_place] = backend.checked_at;
+      if (in_place) {
+        EXPECT_EQ(backend.adopted, u.data());
+        EXPECT_EQ(backend.field_released_at, (std::vector<long long>{steps})) << steps << " steps";
+      }
+    }
+    EXPECT_EQ(chunk_ends[1], chunk_ends[0]) << steps << " steps";
+    EXPECT_EQ(checked_at[1], checked_at[0]) << steps << " steps";
+  }
+}
+
+// In place, a blow-up is reported at the check after it, and the field is left in the caller's
+// memory as that step made it; a stop leaves the field of the step it stopped at.
+TEST(TimeLoop, InPlaceStopsAtTheCheckAfterABlowUpAndLeavesThatField) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  std::vector<double> field(g.points());
+  CountingBackend backend;
+  backend.blows_up_at = 20;
+  try {
+    advance_in_place(backend, field.data(), g, 1000);
+    FAIL() << "a field that blew up ran to the end";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("after step 32, finite after step 16"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(backend.steps_taken, 32);
+  EXPECT_EQ(backend.field_released_at, (std::vector<long long>{32}));
+
+  CountingBackend stopped;
+  LoopCallbacks<double> callbacks;
+  callbacks.end_chunk = [&](ChunkEnd end) { return ChunkEnd{end.seconds, stopped.steps_taken >= 5 ? 2 : 0}; };
+  const LoopOutcome outcome = advance_in_place(stopped, field.data(), g, 1000, {}, callbacks);
+  EXPECT_EQ(outcome.stop_signal, 2);
+  EXPECT_EQ(outcome.steps_done, 7);  // chunks of 1, 2 and 4 steps
+  EXPECT_EQ(stopped.field_released_at, (std::vector<long long>{7}));
 }
 
 // The last check runs with the final download: a field that blows up in the last chunk is
@@ -250,7 +308,7 @@ TEST(TimeLoop, AFieldThatBlowsUpInTheLastChunkIsReportedAndNotWritten) {
     LoopCallbacks<double> callbacks;
     callbacks.snapshot = [&](const Field<double>&, int done) { seen.push_back(done); };
     try {
-      run_time_loop(backend, u, 10, schedule, callbacks);
+      advance(backend, u, 10, schedule, callbacks);
       FAIL() << "a field that blew up at the last step was not reported";
     } catch (const RunError& e) {
       EXPECT_NE(std::string(e.what()).find("after step 10, finite after step 8"), std::string::npos) << e.what();
@@ -278,7 +336,7 @@ void expect_long_run_matches_reference(const BackendEntry& entry) {
     LoopCallbacks<T> callbacks;
     schedule.output_every = every;
     callbacks.snapshot = [&](const Field<T>&, int) { ++snapshots; };
-    run_time_loop(*backend, u, steps, schedule, callbacks);
+    advance(*backend, u, steps, schedule, callbacks);
     EXPECT_EQ(snapshots, static_cast<int>(expected_snapshot_steps(steps, every).size()));
 
     const Field<double> reference = cpu_reference(p, field_cast<double>(field_cast<T>(start)), steps);
