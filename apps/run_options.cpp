@@ -250,10 +250,11 @@ GpuHaloRoute parse_gpu_halo_route(const std::string& name) {
   throw InputError("--halo-exchange " + shown_value(name) + " is not one of nccl, host");
 }
 
-HaloOverlap parse_halo_overlap(const std::string& value) {
+std::optional<HaloOverlap> parse_halo_overlap(const std::string& value) {
+  if (value == "auto") return std::nullopt;
   if (value == "on") return HaloOverlap::InteriorFirst;
   if (value == "off") return HaloOverlap::Off;
-  throw InputError("--halo-overlap " + shown_value(value) + " is not one of on, off");
+  throw InputError("--halo-overlap " + shown_value(value) + " is not one of auto, on, off");
 }
 
 void add_run_options(CLI::App& app, RunOptions& o) {
@@ -295,8 +296,8 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  "host (through host memory over MPI; ranks may share a GPU)")
       ->capture_default_str();
   app.add_option("--halo-overlap", o.halo_overlap,
-                 "on: ranks step the planes that read no ghost plane while the exchange travels (cpu and tiled); "
-                 "off: exchange, then step (same bits either way)")
+                 "on: ranks step the planes that read no ghost plane while the exchange travels (cpu, tiled); "
+                 "off: exchange, then step; auto: the backend's measured choice per order (same bits either way)")
       ->capture_default_str();
   app.add_option("--init", o.init, "initial field: gaussian, randn, sine or file")->capture_default_str();
   app.add_option("--seed", o.seed, "seed of --init randn (0 to 2^64-1)")->capture_default_str()->check(uint64_check());

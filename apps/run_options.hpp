@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "io/snapshots.hpp"
@@ -34,7 +35,7 @@ struct RunOptions {
   std::string backend = "auto";
   int device = 0;
   std::string halo_exchange = "nccl";
-  std::string halo_overlap = "on";
+  std::string halo_overlap = "auto";
   std::string init = "gaussian";
   unsigned long long seed = 42;
   std::array<int, 3> modes = {1, 1, 1};
@@ -80,8 +81,9 @@ struct RunPlan {
   double start_time = 0;
 };
 
-// --halo-overlap's value (on, off); InputError for another.
-HaloOverlap parse_halo_overlap(const std::string& value);
+// --halo-overlap's value: on, off, or auto (unset: the backend's choice for the order); InputError
+// for another.
+std::optional<HaloOverlap> parse_halo_overlap(const std::string& value);
 // --halo-exchange's value; InputError for another.
 GpuHaloRoute parse_gpu_halo_route(const std::string& name);
 

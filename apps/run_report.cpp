@@ -16,7 +16,8 @@ void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ra
   report.stop_signal = outcome.stop_signal;
   report.ranks = ranks.size();
   report.ghost_planes = slab.ghost;
-  report.halo_overlap = plan.backend_options.halo_overlap == HaloOverlap::InteriorFirst;
+  report.halo_overlap =
+      plan.backend_options.halo_overlap.value_or(entry.halo_overlap(plan.problem.order)) == HaloOverlap::InteriorFirst;
   report.halo_exchange = !entry.uses_cuda ? "mpi" : plan.gpu_halos == GpuHaloRoute::Nccl ? "nccl" : "host";
   if (writer) report.files = writer->files();
   report.final_step = plan.start_step + outcome.steps_done;

@@ -27,7 +27,7 @@ struct RunReport {
   double exchange_s = 0;  // the slowest rank's time in halo exchanges, waiting included
   std::string halo_exchange;  // how ranks exchange ghost planes: "mpi" (cpu ranks), "nccl" or "host" (GPU ranks)
   int ghost_planes = 0;       // on each side of a slab with a neighbour
-  bool halo_overlap = false;  // --halo-overlap on: the interior stepped while the ghost planes travel
+  bool halo_overlap = false;  // the interior stepped while the ghost planes travel (--halo-overlap)
   // With --init-file: the bytes each rank read of the file (its planes and the file's metadata),
   // in rank order; -1 where the system does not say.
   std::vector<double> input_bytes_read;

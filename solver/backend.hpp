@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -120,8 +121,9 @@ struct BackendOptions {
   // allocates no field u of its own.
   bool field_in_caller_memory = false;
   // One rank's box (made with an exchange): whether the backend computes its interior while its
-  // ghost planes travel, where it can (the cpu backend's single passes).
-  HaloOverlap halo_overlap = HaloOverlap::InteriorFirst;
+  // ghost planes travel, where it can (the cpu backend's single passes, tiled's steps). Unset:
+  // the entry's choice for the order (BackendEntry::halo_overlap).
+  std::optional<HaloOverlap> halo_overlap;
 };
 
 // What a backend's entry in the registry says about it without building one.
@@ -137,6 +139,9 @@ struct BackendEntry {
   // How one rank's box keeps its ghost planes right under this backend, by order: the scheme
   // the decomposition lays the box out for and the exchange fills (solver/ghost_exchange.hpp).
   std::function<GhostScheme(int order)> ghost_scheme;
+  // Whether a rank's box steps its interior while its ghost planes travel, by order, where the
+  // options leave it unset: the faster of the two where both were measured.
+  std::function<HaloOverlap(int order)> halo_overlap;
   // The backend for problem `p` (a whole grid, or one rank's box). `exchange`: null for a grid
   // without neighbours; otherwise the exchange that fills the box's ghost planes, laid out for
   // ghost_scheme(p.order) and outliving the backend.
@@ -145,13 +150,16 @@ struct BackendEntry {
   std::function<std::unique_ptr<Backend<double>>(const Problem&, const BackendOptions&, HaloExchange<double>*)>
       make_double;
 
+  // The options' overlap, where unset, is the entry's for the order.
   template <typename T>
   std::unique_ptr<Backend<T>> make(const Problem& p, const BackendOptions& o,
                                    HaloExchange<T>* exchange = nullptr) const {
+    BackendOptions chosen = o;
+    chosen.halo_overlap = o.halo_overlap ? *o.halo_overlap : halo_overlap(p.order);
     if constexpr (sizeof(T) == sizeof(float))
-      return make_float(p, o, exchange);
+      return make_float(p, chosen, exchange);
     else
-      return make_double(p, o, exchange);
+      return make_double(p, chosen, exchange);
   }
 };
 

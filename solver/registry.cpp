@@ -6,8 +6,8 @@ namespace heat {
 
 void BackendRegistry::add(BackendEntry entry) {
   if (find(entry.name)) throw std::logic_error("backend registered twice: " + entry.name);
-  if (!entry.ghost_scheme || !entry.make_float || !entry.make_double)
-    throw std::logic_error("backend " + entry.name + " registered without its ghost scheme or factories");
+  if (!entry.ghost_scheme || !entry.halo_overlap || !entry.make_float || !entry.make_double)
+    throw std::logic_error("backend " + entry.name + " registered without its ghost scheme, overlap or factories");
   entries_.push_back(std::move(entry));
 }
 

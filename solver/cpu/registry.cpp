@@ -24,7 +24,8 @@ std::unique_ptr<Backend<T>> make_cpu_backend(const Problem& p, const BackendOpti
   const GhostScheme scheme = exchange->scheme();
   if constexpr (std::is_same_v<Impl<T>, CpuFastBackend<T>>) {
     const auto grouping = scheme == GhostScheme::PerStage ? CpuPassGrouping::Singles : CpuPassGrouping::Pairs;
-    return std::make_unique<CpuFastBackend<T>>(p, exchange, grouping, best_cpu_isa(), o.halo_overlap);
+    return std::make_unique<CpuFastBackend<T>>(p, exchange, grouping, best_cpu_isa(),
+                                               o.halo_overlap.value_or(HaloOverlap::InteriorFirst));
   } else {
     auto fill_ghosts = [scheme, exchange](T* field, int stage) {
       if (stage == 0 || scheme == GhostScheme::PerStage) exchange->exchange(field);
@@ -37,6 +38,7 @@ template <template <typename> class Impl>
 void set_cpu_factories(BackendEntry& e) {
   // r ghost planes exchanged before every pass or stage: no plane is computed twice.
   e.ghost_scheme = [](int) { return GhostScheme::PerStage; };
+  e.halo_overlap = [](int) { return HaloOverlap::InteriorFirst; };
   e.make_float = make_cpu_backend<Impl, float>;
   e.make_double = make_cpu_backend<Impl, double>;
 }

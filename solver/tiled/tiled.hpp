@@ -23,6 +23,8 @@ std::vector<std::string> tiled_configurations(int order, Precision precision);
 
 // The configuration that the registry's "tiled" uses for an order and precision.
 std::string tiled_default_configuration(int order, Precision precision);
+// Whether a rank's box steps its interior while its ghost planes travel (BackendEntry::halo_overlap).
+HaloOverlap tiled_halo_overlap(int order);
 
 // A tiled backend with the named configuration; InputError if it is not built for the order.
 template <typename T>

@@ -74,7 +74,7 @@ TEST(MpirunHeatrk4, SnapshotsBitwiseEqualOn1To3RanksWithoutOverlap) {
 TEST(MpirunHeatrk4, AnUnknownHaloOverlapIsRefused) {
   const auto result = run_on(2, {"--backend", "cpu", "--n", "40", "--halo-overlap", "maybe", "--format", "none"});
   EXPECT_EQ(result.exit_code, 2) << result.output;
-  EXPECT_NE(result.output.find("--halo-overlap maybe is not one of on, off"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("--halo-overlap maybe is not one of auto, on, off"), std::string::npos) << result.output;
 }
 
 // Each rank compresses its own planes on every core (the chunks of a slab file start at its first
