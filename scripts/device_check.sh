@@ -7,8 +7,8 @@
 #   scripts/device_check.sh                 # everything
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
 # Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
-#         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline scaling
-#         python baseline_build baseline_bench baseline_scaling
+#         time_to_solution codecs sweep_build sweep_test tiled_sweep distributed mission_timeline
+#         scaling python baseline_build baseline_bench baseline_scaling
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
@@ -148,6 +148,15 @@ phase_python() {
 # Time to solution end to end against the disk's and the compute's bounds (benchmarks/e2e.sh).
 phase_time_to_solution() {
   TAIL_LINES=40 step time-to-solution env RESULTS="$OUT" benchmarks/e2e.sh "$BUILD" /tmp/heatrk4-e2e
+}
+
+# The snapshot codecs alone (benchmarks/e2e.sh PARTS="codecs ranks"): the uncompressed real run,
+# each codec of CODECS on it, the mission's command with and without each codec (MISSION_REPEATS
+# times in turn), and with 2 GPUs or more the same on 2 ranks over NCCL; e2e_codecs_<device>.txt
+# in $OUT. CODECS, MISSION_REPEATS, RANKS and PARTS pass through from the environment.
+phase_codecs() {
+  TAIL_LINES=40 step codecs env RESULTS="$OUT" PARTS="${PARTS:-codecs ranks}" benchmarks/e2e.sh "$BUILD" \
+    /tmp/heatrk4-e2e
 }
 
 # The whole benchmark table, CSV, JSON, peers and pictures (benchmarks/run_all.sh).
