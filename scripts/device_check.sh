@@ -7,11 +7,12 @@
 #   scripts/device_check.sh                 # everything
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
 # Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
-#         time_to_solution codecs sweep_build sweep_test tiled_sweep distributed mission_timeline
-#         scaling python baseline_build baseline_bench baseline_scaling
+#         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline scaling
+#         python baseline_build baseline_bench baseline_scaling
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
+# One more phase, codecs, runs benchmarks/e2e.sh's codec tables alone (PARTS="codecs ranks").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/heatrk4-device}
