@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "io/compression.hpp"
 #include "io/run_settings.hpp"
 #include "io/snapshots.hpp"
 #include "solver/errors.hpp"
@@ -61,6 +62,19 @@ std::vector<std::string> take_stored_settings(const CLI::App& app, RunOptions& o
     if (!app.count("--format")) o.format = *stored.format;
     else if (parse_output_formats(o.format) != parse_output_formats(*stored.format))
       note("--format " + o.format, "format " + *stored.format);
+  }
+  if (stored.compress) {
+    const std::string stored_codec = compression_name(parse_compression(*stored.compress));
+    if (!app.count("--compress")) {
+      // ZFP is for .hdf files alone: a restart that adds .vti files must say which gzip level.
+      if (parse_compression(*stored.compress).is_zfp() && parse_output_formats(o.format).has(OutputFormat::Vtk))
+        throw InputError("--format " + o.format + " writes .vti files, which ZFP does not compress, and " +
+                         o.init_file + " stores compression " + stored_codec +
+                         ": give --compress (a gzip level 0..9 for both formats)");
+      o.compress = *stored.compress;
+    } else if (compression_name(parse_compression(o.compress)) != stored_codec) {
+      note("--compress " + o.compress, "compression " + stored_codec);
+    }
   }
   if (stored.dt) {
     // dt, not cfl: the run goes on with the time step it had, whatever the options change.

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "io/output_paths.hpp"
+#include "io/stale_files.hpp"
 #include "solver/errors.hpp"
 #include "solver/number_text.hpp"
 #include "solver/registry.hpp"
@@ -144,6 +145,7 @@ OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& a
   require_writable_directory(directory, "--output");
   // Taken before the directory's files are looked at: a run still writing them is named as such.
   OutputDirectoryLock lock = hold_directory ? OutputDirectoryLock(directory) : OutputDirectoryLock();
+  if (const std::string why = unusable_trash_reason(directory); !why.empty()) throw InputError("--output: " + why);
   const auto existing = series_files_in(directory);
   if (existing.empty() || continues_series_in(plan, directory)) return lock;
   if (!options.overwrite && app.count("--output"))

@@ -321,7 +321,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->capture_default_str();
   app.add_option("--compress", o.compress,
                  "0..9: gzip level (zlib for .vti); zfp:BOUND: ZFP within an absolute error bound (zfp:1e-6); "
-                 "zfp:reversible: lossless ZFP (.hdf only)")
+                 "zfp:reversible: lossless ZFP (.hdf only); a restart takes the file's unless given")
       ->capture_default_str();
   app.add_flag("--check", o.check, "compare with the fast cpu backend in double precision (with cpu_reference for a cpu run), which the tests hold to cpu_reference");
   app.add_option("--rtol", o.rtol, "relative tolerance of --check (default 1e-6 float, 1e-12 double)")

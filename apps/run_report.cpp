@@ -6,13 +6,17 @@
 namespace heat {
 
 void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ranks& ranks, const BackendEntry& entry,
-                         const Slab& slab, double exchange_s, const SnapshotWriter* writer) {
+                         const Slab& slab, double exchange_s, SnapshotWriter* writer) {
   const RunPlan& plan = report.plan;
   report.loop = outcome.timings;
   for (double* t : {&report.loop.upload_s, &report.loop.compute_s, &report.loop.download_s, &report.loop.output_wait_s,
                     &report.loop.writer_s})
     *t = ranks.slowest(*t);
   report.exchange_s = ranks.slowest(exchange_s);
+  const StaleRemoval stale = writer ? writer->finish_stale_removal() : StaleRemoval{};
+  report.stale_removal.files = std::size_t(ranks.slowest(double(stale.files)));
+  report.stale_removal.seconds = ranks.slowest(stale.seconds);
+  report.stale_removal.wait_s = ranks.slowest(stale.wait_s);
   report.stop_signal = outcome.stop_signal;
   report.ranks = ranks.size();
   report.ghost_planes = slab.ghost;

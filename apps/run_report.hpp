@@ -10,9 +10,10 @@
 namespace heat {
 
 // Records where the loop ended and how long it took, each time the slowest rank's (a collective),
-// and the files `writer` (null: none) has written.
+// and the files `writer` (null: none) has written, once it has removed the files of the run it
+// replaced (waited for here: the run ends with them gone).
 void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ranks& ranks, const BackendEntry& entry,
-                         const Slab& slab, double exchange_s, const SnapshotWriter* writer);
+                         const Slab& slab, double exchange_s, SnapshotWriter* writer);
 
 // Collective. Records the bytes each rank read of the --init-file (`bytes_read`: this rank's).
 void record_input_bytes(RunReport& report, const Ranks& ranks, long long bytes_read);

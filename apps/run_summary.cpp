@@ -61,6 +61,10 @@ void print_summary(const RunReport& r) {
   if (!r.files.empty())
     std::printf("  output    %zu file(s) in %s, last %s, compression %s\n", r.files.size(),
                 r.plan.output.directory.c_str(), r.files.back().c_str(), compression_name(r.plan.output.compress).c_str());
+  if (r.stale_removal.files || r.stale_removal.seconds > 0)
+    std::printf("  replaced  %zu file(s) of the previous run, removed beside the run in %.3f s (waited %.3f s at the "
+                "end)\n",
+                r.stale_removal.files, r.stale_removal.seconds, r.stale_removal.wait_s);
   std::fflush(stdout);
 }
 
@@ -78,6 +82,7 @@ std::string json_summary(const RunReport& r) {
   timing.add("download_s", r.loop.download_s).add("check_s", r.check_s);
   timing.add("output_wait_s", r.loop.output_wait_s).add("writer_s", r.loop.writer_s);
   timing.add("exchange_s", r.exchange_s);
+  timing.add("stale_removal_s", r.stale_removal.seconds).add("stale_removal_wait_s", r.stale_removal.wait_s);
   JsonObject setup_phases;
   for (const auto& [phase, seconds] : r.setup_phases) setup_phases.add(phase + "_s", seconds);
   timing.add("setup_phases", setup_phases);
@@ -112,7 +117,7 @@ std::string json_summary(const RunReport& r) {
     check.add("worst_i", r.check.worst.i).add("worst_j", r.check.worst.j).add("worst_k", r.check.worst.k);
     root.add("check", check);
   }
-  root.add("files", r.files);
+  root.add("files", r.files).add("replaced_files", (long long)r.stale_removal.files);
   return root.str();
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "apps/run_options.hpp"
+#include "io/snapshots.hpp"
 #include "solver/time_loop.hpp"
 #include "validation/norms.hpp"
 
@@ -35,6 +36,7 @@ struct RunReport {
   FieldDifference check;
   std::string check_backend;  // what the check ran in double: cpu, or cpu_reference for a cpu run
   std::vector<std::string> files;
+  StaleRemoval stale_removal;  // the files of the run this one replaced, removed beside it
   std::vector<std::string> overrides;  // options that replaced a setting stored in the input file
   int final_step = 0;
   double final_time = 0;

@@ -11,6 +11,7 @@
 #include <limits>
 
 #include "io/output_lock.hpp"
+#include "io/stale_files.hpp"
 #include "io/output_target.hpp"
 #include "io/safe_write.hpp"
 #include "io/series_files.hpp"
@@ -98,7 +99,7 @@ bool is_series_file(const std::string& name) {
 }  // namespace
 
 bool is_written_by_heatrk4(const std::string& name) {
-  return name == kProbeName || name == kOutputLockName || is_series_file(name);
+  return name == kProbeName || name == kOutputLockName || name == kTrashName || is_series_file(name);
 }
 
 namespace {
@@ -178,14 +179,6 @@ std::vector<std::string> series_files_in(const std::string& directory) {
     if (const std::string name = entry.path().filename().string(); is_series_file(name)) names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
-}
-
-void remove_series_files(const std::string& directory) {
-  for (const auto& name : series_files_in(directory)) {
-    std::error_code ec;
-    fs::remove(fs::path(directory) / name, ec);
-    if (ec) throw RunError("cannot remove " + (fs::path(directory) / name).string() + ": " + ec.message());
-  }
 }
 
 }  // namespace heat

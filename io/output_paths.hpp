@@ -22,7 +22,8 @@ void require_writable_file(const std::string& path, const std::string& option);
 std::vector<std::string> series_files_in(const std::string& directory);
 
 // Whether heatrk4 writes files of this name into an output directory: the series files above,
-// the probe of require_writable_directory and the lock of OutputDirectoryLock.
+// the probe of require_writable_directory, the lock of OutputDirectoryLock and the trash of
+// StaleFileRemoval.
 bool is_written_by_heatrk4(const std::string& name);
 
 // One path a run reads or writes, with the option that names it ("--restart", "--config").
@@ -40,8 +41,5 @@ bool same_path(const std::string& a, const std::string& b);
 // a slab file, a series file, the lock; `output_directory` empty: the run writes no snapshots).
 void require_output_apart(const RolePath& output, const std::vector<RolePath>& others,
                           const std::string& output_directory);
-
-// Removes those files (a run with --overwrite replaces another run's series). Throws RunError.
-void remove_series_files(const std::string& directory);
 
 }  // namespace heat

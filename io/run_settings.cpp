@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "io/compression.hpp"
 #include "io/hdf5_support.hpp"
 #include "io/snapshots.hpp"
 #include "solver/errors.hpp"
@@ -60,6 +61,12 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
     if (h5::has_attribute(g, "format")) {
       const std::string format = h5::read_string_attribute(g, "format");
       if (!format.empty()) settings.format = output_formats_name(parse_output_formats(format));
+    }
+    // compression_name's "none" is --compress 0; parse_compression names a value no run writes.
+    if (h5::has_attribute(g, "compression")) {
+      const std::string codec = h5::read_string_attribute(g, "compression");
+      if (codec == "none") settings.compress = "0";
+      else if (!codec.empty()) settings.compress = compression_name(parse_compression(codec));
     }
     if (h5::has_attribute(g, "command_line")) settings.command_line = h5::read_string_attribute(g, "command_line");
   } catch (const InputError& e) {

@@ -15,6 +15,9 @@ struct StoredRunSettings {
   // Where the snapshots go on: none in files written before they were recorded.
   std::optional<int> output_every;
   std::optional<std::string> format;  // as --format takes it ("hdf5,vtk")
+  // The codec of the snapshots as --compress takes it ("0", "gzip:6", "zfp:1e-06", "zfp:reversible");
+  // none in files written before it was recorded.
+  std::optional<std::string> compress;
   std::string command_line;  // the command line of the run that wrote the file ("" if unknown)
 };
 

@@ -11,6 +11,7 @@
 #include "io/series_files.hpp"
 #include "io/snapshot_formats.hpp"
 #include "io/snapshots.hpp"
+#include "io/stale_files.hpp"
 #include "solver/errors.hpp"
 
 namespace heat {
@@ -35,6 +36,8 @@ struct SnapshotWriter::Impl {
   std::vector<std::string> files;
   std::vector<SeriesEntry> series[std::size(kFormats)];  // each format's, in kFormats' order
   bool directory_ready = false;
+  bool stale_files_handled = false;
+  StaleFileRemoval stale;  // rank 0's: the replaced run's files, removed beside this run
 
   std::string path_of(const std::string& name) const { return (fs::path(spec.directory) / name).string(); }
 
@@ -45,7 +48,7 @@ struct SnapshotWriter::Impl {
   // A restart that writes into the directory it started from keeps the earlier snapshots in
   // the series; a fresh run starts the series anew.
   void adopt_earlier_entries(std::vector<SeriesEntry> earlier, std::vector<SeriesEntry>& into) const {
-    if (run.start_step <= 0) return;
+    if (run.start_step <= 0 || spec.replace_series) return;
     for (const auto& e : earlier)
       // The start's own entry too: a run that writes its start again replaces it (same step).
       if (e.step <= run.start_step && fs::exists(path_of(e.name))) record_entry(into, e);
@@ -54,7 +57,7 @@ struct SnapshotWriter::Impl {
   // The series a restart continues: heat.hdf.series as heatrk4 wrote it, or else (garbage, cut
   // short, missing) the one the snapshots in the directory make, each with its stored step and time.
   std::vector<SeriesEntry> earlier_hdf_entries() const {
-    if (run.start_step <= 0) return {};
+    if (run.start_step <= 0 || spec.replace_series) return {};
     const std::string series = path_of(snapshot_format(OutputFormat::Hdf5).series_file);
     if (auto intact = read_intact_hdf_series(series)) return *intact;
     std::vector<SeriesEntry> rebuilt;
@@ -77,6 +80,29 @@ struct SnapshotWriter::Impl {
     if (!fs::is_directory(spec.directory))
       throw RunError("the output path " + spec.directory + " exists and is not a directory");
     directory_ready = true;
+  }
+
+  // At the first snapshot, before any file of this run is written: the replaced run's files
+  // (spec.replace_series) leave their names at once for the trash, series files first (a reader
+  // of the series then finds none, never one that lists a file gone), then the snapshots, then
+  // their slab files and pieces; a thread removes the trash, with whatever an earlier run that was
+  // killed left in it, while the run goes on. A run that fails before its first snapshot has
+  // changed nothing. Rank 0 does it; every rank waits for it, so that no rank's new slab file
+  // is taken for the replaced run's.
+  void set_aside_stale_files_once() {
+    if (stale_files_handled) return;
+    stale_files_handled = true;
+    if (share.rank == 0) {
+      std::vector<std::string> names;
+      if (spec.replace_series) names = series_files_in(spec.directory);
+      const auto rank_of = [](const std::string& name) {
+        return name.rfind("heat.", 0) == 0 ? 0 : name.find(".rank") == std::string::npos ? 1 : 2;
+      };
+      std::stable_sort(names.begin(), names.end(),
+                       [&](const std::string& a, const std::string& b) { return rank_of(a) < rank_of(b); });
+      if (!names.empty() || has_trash(spec.directory)) stale.start(spec.directory, names);
+    }
+    if (share.ranks > 1) share.wait_for_every_rank();
   }
 
   std::vector<SeriesEntry>& series_of(const SnapshotFormat& format) { return series[std::size_t(&format - kFormats)]; }
@@ -157,6 +183,7 @@ struct SnapshotWriter::Impl {
   void write(const Field<T>& u, int step, double time) {
     if (spec.formats.empty()) return;
     create_directory_once();
+    set_aside_stale_files_once();
     const Snapshot snapshot{&u, step, time, {}};
     for (const SnapshotFormat& format : kFormats) {
       if (!spec.formats.has(format.format)) continue;
@@ -191,12 +218,9 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
   if (const std::string reason = compression_unavailable_reason(spec.compress, spec.formats.has(OutputFormat::Vtk));
       !reason.empty())
     throw InputError(reason);
-  // One rank cleans the directory, and every rank waits for it: another rank's first slab file
-  // must not be taken for an earlier run's, and a pid means nothing on another node.
-  if (impl_->share.rank == 0) {
-    if (spec.replace_series) remove_series_files(spec.directory);
-    remove_abandoned_temporary_files(spec.directory, is_written_by_heatrk4);
-  }
+  // One rank removes the temporary files of dead writers, and every rank waits for it: a pid
+  // means nothing on another node. The replaced run's files go at the first snapshot.
+  if (impl_->share.rank == 0) remove_abandoned_temporary_files(spec.directory, is_written_by_heatrk4);
   if (impl_->share.wait_for_every_rank) impl_->share.wait_for_every_rank();
   // Rank 0 alone writes the series.
   const SnapshotFormat& hdf5 = snapshot_format(OutputFormat::Hdf5);
@@ -211,5 +235,18 @@ void SnapshotWriter::write(const Field<float>& u, int step, double time) { impl_
 void SnapshotWriter::write(const Field<double>& u, int step, double time) { impl_->write(u, step, time); }
 
 const std::vector<std::string>& SnapshotWriter::files() const { return impl_->files; }
+
+StaleRemoval SnapshotWriter::finish_stale_removal() {
+  StaleFileRemoval& stale = impl_->stale;
+  StaleRemoval done;
+  if (!stale.started()) return done;
+  done.wait_s = stale.finish();
+  done.files = stale.files_set_aside();
+  done.seconds = stale.seconds();
+  if (!stale.problem().empty())
+    std::fprintf(stderr, "heatrk4: note: %s; the next run that writes a snapshot here tries again\n",
+                 stale.problem().c_str());
+  return done;
+}
 
 }  // namespace heat

@@ -73,7 +73,9 @@ struct OutputSpec {
   std::string directory = "heatrk4-out";
   OutputFormats formats = OutputFormat::Hdf5;
   Compression compress;  // of HDF5 snapshots (--compress); .vti files take its gzip level
-  bool replace_series = false;  // remove the snapshots and series files already there (--overwrite)
+  // Replace the snapshots and series files already there (--overwrite, or the default directory):
+  // set aside at the first snapshot and removed beside the run (io/stale_files.hpp).
+  bool replace_series = false;
 };
 
 // This process's share of a distributed run's snapshots (docs/design.md §7). write() is then given
@@ -94,6 +96,14 @@ struct SnapshotShare {
   std::function<void(const void* to_lower, void* from_upper, std::size_t bytes)> pass_down;
 };
 
+// The replaced run's files (OutputSpec::replace_series) and an earlier run's trash, removed on a
+// thread beside the run: how many files were set aside, the removal's own seconds and the seconds
+// the run waited for it at its end.
+struct StaleRemoval {
+  std::size_t files = 0;
+  double seconds = 0, wait_s = 0;
+};
+
 // Writes numbered snapshots of one run into one directory and keeps the series files
 // (heat.hdf.series, heat.pvd) current after each snapshot.
 // The directory is created at the first snapshot, so a run that fails before one leaves none.
@@ -108,6 +118,9 @@ class SnapshotWriter {
   void write(const Field<double>& u, int step, double time);
   // The files written so far, final names, for the summary.
   const std::vector<std::string>& files() const;
+  // Waits for the removal of the replaced run's files (none started: all zero); notes on stderr
+  // what could not be removed. Call once the last snapshot is written; the destructor waits too.
+  StaleRemoval finish_stale_removal();
 
  private:
   struct Impl;

@@ -12,6 +12,7 @@
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
+# One more phase, codecs, runs benchmarks/e2e.sh's codec tables alone (PARTS="codecs ranks").
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/heatrk4-device}
@@ -149,6 +150,15 @@ phase_python() {
 # Time to solution end to end against the disk's and the compute's bounds (benchmarks/e2e.sh).
 phase_time_to_solution() {
   TAIL_LINES=40 step time-to-solution env RESULTS="$OUT" benchmarks/e2e.sh "$BUILD" /tmp/heatrk4-e2e
+}
+
+# The snapshot codecs alone (benchmarks/e2e.sh PARTS="codecs ranks"): the uncompressed real run,
+# each codec of CODECS on it, the mission's command with and without each codec (MISSION_REPEATS
+# times in turn), and with 2 GPUs or more the same on 2 ranks over NCCL; e2e_codecs_<device>.txt
+# in $OUT. CODECS, MISSION_REPEATS, RANKS and PARTS pass through from the environment.
+phase_codecs() {
+  TAIL_LINES=40 step codecs env RESULTS="$OUT" PARTS="${PARTS:-codecs ranks}" benchmarks/e2e.sh "$BUILD" \
+    /tmp/heatrk4-e2e
 }
 
 # The whole benchmark table, CSV, JSON, peers and pictures (benchmarks/run_all.sh).

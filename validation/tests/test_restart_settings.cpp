@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "io/compression.hpp"
 #include "io/input_file.hpp"
 #include "io/run_settings.hpp"
 #include "io/series_files.hpp"
@@ -194,6 +195,42 @@ TEST(RestartSettings, ARestartGoesOnWithTheStoredOutputEveryAndFormat) {
   expect_mentions(given, "--format hdf5 overrides the value stored in " + dir + "/heat_000008.hdf (format hdf5,vtk)");
 #endif
   EXPECT_EQ(read_stored_run_settings(dir + "/heat_000010.hdf").output_every, 0);
+}
+
+// The snapshots' codec is a setting too: a restart given no --compress writes on with the stored
+// one (ZFP where the build has it, else gzip), a given one overrides it with a note, and a stored
+// ZFP codec with .vti files to write asks for --compress.
+TEST(RestartSettings, ARestartGoesOnWithTheStoredCodec) {
+  const std::string dir = test::temp_directory("restart-codec");
+  const std::string codec = built_with_zfp() ? "zfp:reversible" : "gzip:3";
+  auto first = original_run(dir, 4);
+  first.insert(first.end(), {"--compress", codec});
+  ASSERT_EQ(run_heatrk4(first).exit_code, 0);
+  EXPECT_EQ(read_stored_run_settings(dir + "/heat_000003.hdf").compress, codec);
+
+  const auto rest = run_heatrk4({"--restart", dir + "/heat_000003.hdf", "--steps", "3", "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(rest.exit_code, 0) << rest.output;
+  EXPECT_EQ(rest.output.find("overrides"), std::string::npos) << rest.output;
+  EXPECT_EQ(read_stored_run_settings(dir + "/heat_000006.hdf").compress, codec);
+
+  const auto given = run_heatrk4({"--restart", dir + "/heat_000006.hdf", "--steps", "3", "--compress", "0",
+                                  "--backend", "cpu"});
+  ASSERT_EQ(given.exit_code, 0) << given.output;
+  expect_mentions(given, "--compress 0 overrides the value stored in " + dir + "/heat_000006.hdf (compression " +
+                             codec + ")");
+  EXPECT_EQ(read_stored_run_settings(dir + "/heat_000009.hdf").compress, "0");
+  // The file without a codec (--compress 0) carries none: the next restart writes uncompressed too.
+  const auto plain = run_heatrk4({"--restart", dir + "/heat_000009.hdf", "--steps", "3", "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_EQ(read_stored_run_settings(dir + "/heat_000012.hdf").compress, "0");
+#ifdef HEAT_HAVE_VTK
+  if (built_with_zfp()) {
+    const auto vtk = run_heatrk4({"--restart", dir + "/heat_000006.hdf", "--steps", "3", "--format", "hdf5,vtk",
+                                  "--output", dir + "/vtk", "--backend", "cpu", "--quiet"});
+    EXPECT_EQ(vtk.exit_code, 2) << vtk.output;
+    expect_mentions(vtk, "stores compression zfp:reversible: give --compress");
+  }
+#endif
 }
 
 }  // namespace

@@ -3,9 +3,11 @@
 // --restart, --init-file) refuses a snapshot with a damaged or foreign slab file with exit 2 naming
 // it; a snapshot that fails on one rank, before or after every slab file is complete, leaves no
 // slab file without the file over it, so the next run in the directory is not refused as if
-// another run's files were there.
+// another run's files were there; a run on ranks that replaces another run's snapshots leaves
+// none of its files (the files over the slabs, the slab files of any rank count) and no trash.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -148,6 +150,25 @@ TEST(MpirunSlabFiles, ASnapshotWhoseFileOverTheSlabsFailsLeavesNoSlabFile) {
   EXPECT_NE(failed.output.find("heat_000000.hdf"), std::string::npos) << failed.output;
   EXPECT_EQ(joined(unmapped_slab_files(out)), "");
   EXPECT_EQ(run_on(2, two_rank_run(out, "4")).exit_code, 0) << "the next run in " << out;
+}
+
+TEST(MpirunSlabFiles, ARunOnRanksReplacingAnotherLeavesNoneOfItsSlabFiles) {
+  const std::string dir = test::temp_directory("replace-ranks") + "/out";
+  ASSERT_EQ(run_on(4, two_rank_run(dir, "1")).exit_code, 0);
+  ASSERT_TRUE(fs::exists(dir + "/heat_000004.rank3of4.h5"));
+  auto args = two_rank_run(dir, "2");
+  *(std::find(args.begin(), args.end(), "--steps") + 1) = "2";
+  args.push_back("--overwrite");
+  const auto r = run_on(2, args);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"heat.hdf.series", "heat_000000.hdf", "heat_000000.rank0of2.h5",
+                                             "heat_000000.rank1of2.h5", "heat_000002.hdf", "heat_000002.rank0of2.h5",
+                                             "heat_000002.rank1of2.h5"}));
+  const auto same = test::run_heatrk4({"compare", dir + "/heat_000002.hdf", dir + "/heat_000002.hdf"});
+  EXPECT_EQ(same.exit_code, 0) << same.output;
 }
 
 }  // namespace
