@@ -1,17 +1,11 @@
-// The finite-difference math of heatrk4, written once for the host and the device.
-// Every backend gathers neighbours its own way and then calls these functions, so the
-// order of floating-point operations (and so the rounding) is the same everywhere.
+// The finite-difference math of heatrk4 in space, written once for the host and the device (RK4 in
+// time is rk4_forms.hpp). Every backend gathers neighbours its own way and then calls these
+// functions, so the order of floating-point operations (and so the rounding) is the same everywhere.
 #pragma once
 
 #include <cstddef>
 
-#if defined(__CUDACC__)
-#define HD __host__ __device__
-#define HEAT_UNROLL _Pragma("unroll")
-#else
-#define HD
-#define HEAT_UNROLL _Pragma("GCC unroll 8")
-#endif
+#include "stencils/host_device.hpp"
 
 namespace heat {
 
@@ -85,48 +79,6 @@ HEAT_UNROLL
     acc += w.axis[2][k - 1] * pair_sum(2, k);
   }
   return acc;
-}
-
-// Classical RK4: stage s (1-based, s >= 2) evaluates the operator at u + kStageOffset[s-2]*dt*k_{s-1}.
-constexpr double kStageOffset[3] = {0.5, 0.5, 1.0};
-// The combination weights, times 6: u += dt/6 * (k1 + 2 k2 + 2 k3 + k4).
-constexpr double kStageWeight6[4] = {1.0, 2.0, 2.0, 1.0};
-
-// The time-step constants in the working precision, rounded once from double.
-template <typename T>
-struct Rk4Constants {
-  T stage_dt[3];  // 0.5 dt, 0.5 dt, dt
-  T dt_over_6;
-};
-
-template <typename T>
-Rk4Constants<T> make_rk4_constants(double dt) {
-  Rk4Constants<T> c{};
-  for (int s = 0; s < 3; ++s) c.stage_dt[s] = static_cast<T>(kStageOffset[s] * dt);
-  c.dt_over_6 = static_cast<T>(dt / 6.0);
-  return c;
-}
-
-template <typename T>
-HD inline T stage_input(T u, T stage_dt, T k_prev) { return u + stage_dt * k_prev; }
-
-// Accumulates k1 + 2 k2 + 2 k3 + k4 stage by stage, in this order, so that a kernel
-// that never holds all four stages at once rounds exactly like one that does.
-template <typename T>
-HD inline T rk4_accumulate(T sum, int stage, T k) {
-  return stage == 0 ? k : (stage == 3 ? sum + k : sum + T(2) * k);
-}
-
-template <typename T>
-HD inline T rk4_finish(T u, T dt_over_6, T sum) { return u + dt_over_6 * sum; }
-
-template <typename T>
-HD inline T rk4_combine(T u, T dt_over_6, T k1, T k2, T k3, T k4) {
-  T sum = rk4_accumulate(T(0), 0, k1);
-  sum = rk4_accumulate(sum, 1, k2);
-  sum = rk4_accumulate(sum, 2, k3);
-  sum = rk4_accumulate(sum, 3, k4);
-  return rk4_finish(u, dt_over_6, sum);
 }
 
 }  // namespace heat

@@ -1,6 +1,6 @@
 // The fast cpu backend, what `--backend cpu` runs: the RK4 step as its two quadratic factors (the
-// four passes of solver/tiled/step_forms.cuh), cache-blocked and vectorised for the CPU's widest
-// instruction set (horner_sweep.hpp). By default the passes go in pairs, a factor per sweep, two
+// four passes of stencils/rk4_forms.hpp), cache-blocked and vectorised for the CPU's widest
+// instruction set (pass_sweep.hpp). By default the passes go in pairs, a factor per sweep, two
 // sweeps a step that move 4 arrays per point (read u, write w; read w, write the new u) against
 // the four single passes' 10 and the stage form's 28 (benchmarks/cpu_model.md). Both groupings
 // compute every value by the same operations, so they agree bitwise. The factors round
@@ -22,11 +22,11 @@
 
 #include "solver/backend.hpp"
 #include "solver/cpu/first_nonfinite.hpp"
-#include "solver/cpu/horner_sweep.hpp"
+#include "solver/cpu/pass_sweep.hpp"
 #include "solver/cpu/host_copy.hpp"
 #include "solver/dispatch.hpp"
 #include "solver/step_planes.hpp"
-#include "solver/tiled/step_forms.cuh"
+#include "stencils/rk4_forms.hpp"
 
 namespace heat {
 
@@ -100,55 +100,55 @@ class CpuFastBackend final : public Backend<T> {
 
   void step_in_single_passes() {
     factored_rk4_step(
-        [&](const LinearPass<T>& h) {
+        [&](const BasePlusLap<T>& pass) {
           // The operand is one of this backend's own fields, which the exchange may write.
-          T* in = const_cast<T*>(h.in);
-          if (!exchange_) return run_planes(h, StepPart::Whole);
+          T* in = const_cast<T*>(pass.in);
+          if (!exchange_) return run_planes(pass, StepPart::Whole);
           if (overlap_ == HaloOverlap::Off) {
             exchange_->exchange(in);
-            return run_planes(h, StepPart::Whole);
+            return run_planes(pass, StepPart::Whole);
           }
           // One pass per exchange: the planes r beyond the ghost planes read none of them (and
           // the exchange reads and writes none of theirs, nor of out).
           exchange_->start(in);
-          run_planes(h, StepPart::AwayFromGhosts);
+          run_planes(pass, StepPart::AwayFromGhosts);
           exchange_->finish();
-          run_planes(h, StepPart::BesideGhosts);
+          run_planes(pass, StepPart::BesideGhosts);
         },
         u_.data(), a_.data(), b_.data(), constants_);
   }
 
   // One pass on its planes of `part` (StepPlanes) alone.
-  void run_planes(const LinearPass<T>& h, StepPart part) {
+  void run_planes(const BasePlusLap<T>& pass, StepPart part) {
     for (PlaneRange planes : planes_.of(part, 1))
-      if (!planes.empty()) run_planes(h, planes.first, planes.last);
+      if (!planes.empty()) run_planes(pass, planes.first, planes.last);
   }
 
   // One pass on the planes [z_begin, z_end) alone: a sweep over the sub-box of those planes and
   // the r on either side, which it reads and does not write.
-  void run_planes(const LinearPass<T>& h, int z_begin, int z_end) {
+  void run_planes(const BasePlusLap<T>& pass, int z_begin, int z_end) {
     const std::size_t offset = std::size_t(z_begin - grid_.radius) * std::size_t(grid_.nx) * std::size_t(grid_.ny);
-    CpuHornerSweep<T> sweep = grid_;
+    CpuPassSweep<T> sweep = grid_;
     sweep.nz = z_end - z_begin + 2 * grid_.radius;
-    sweep.in = h.in + offset;
-    sweep.u = h.u + offset;
-    sweep.out = h.out + offset;
+    sweep.in = pass.in + offset;
+    sweep.base = pass.base + offset;
+    sweep.out = pass.out + offset;
     sweep.passes = 1;
-    sweep.c[0] = h.c;
+    sweep.c[0] = pass.c;
     sweep.c[1] = T(0);
-    run_horner_sweep(isa_, sweep);
+    run_pass_sweep(isa_, sweep);
   }
 
-  // `base`: what the passes add to (the sweep's u: the factor's input).
+  // `base`: what the passes add to (the factor's input).
   void run_sweep(const T* in, const T* base, T* out, int passes, T c0, T c1) {
-    CpuHornerSweep<T> sweep = grid_;
+    CpuPassSweep<T> sweep = grid_;
     sweep.in = in;
-    sweep.u = base;
+    sweep.base = base;
     sweep.out = out;
     sweep.passes = passes;
     sweep.c[0] = c0;
     sweep.c[1] = c1;
-    run_horner_sweep(isa_, sweep);
+    run_pass_sweep(isa_, sweep);
   }
 
   HaloExchange<T>* exchange_;
@@ -157,7 +157,7 @@ class CpuFastBackend final : public Backend<T> {
   CpuPassGrouping grouping_;
   CpuIsa isa_;
   PassConstants<T> constants_;
-  CpuHornerSweep<T> grid_{};  // the grid and the weights; each sweep adds its fields and constants
+  CpuPassSweep<T> grid_{};  // the grid and the weights; each sweep adds its fields and constants
   Field<T> u_, a_, b_;
 };
 

@@ -18,6 +18,7 @@
 #include "solver/cpu/first_nonfinite.hpp"
 #include "solver/cpu/host_copy.hpp"
 #include "solver/dispatch.hpp"
+#include "stencils/rk4_forms.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {

@@ -11,6 +11,7 @@
 #include "solver/cuda/cuda_backend.cuh"
 #include "solver/dispatch.hpp"
 #include "solver/registry.hpp"
+#include "stencils/rk4_forms.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {

@@ -4,10 +4,11 @@
 // The Ops follow global_stencil.cuh's interface (reuse runs them through its global-memory
 // kernel): value(p), the stencil's operand at flat index p; centre(p), the other arrays the result
 // needs at p, which a kernel may load ahead of time so their latency overlaps other work;
-// store(p, lap, value, centre), what to do with a*Lap at p. tiled runs the same step in Horner
-// form (tiled/step_forms.cuh).
+// store(p, lap, value, centre), what to do with a*Lap at p. tiled runs the same step in the pass
+// form (stencils/rk4_forms.hpp), whose pass shape the middle stages share (BasePlusLap).
 #pragma once
 
+#include "stencils/rk4_forms.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {
@@ -23,19 +24,19 @@ struct FirstStage {
   __device__ void store(long long p, T lap, T, Centre) const { k1[p] = lap; }
 };
 
-// out = base + c * a*Lap(in): reuse's middle stages (k_{s+1} = k1 + c*dt * a*Lap(k_s)).
+// A pass out = base + c * a*Lap(in) (rk4_forms.hpp) as an Op: reuse's middle stages,
+// k_{s+1} = k1 + c*dt * a*Lap(k_s).
 template <typename T>
-struct BasePlusLap {
-  const T* base;
-  const T* in;
-  T c;
-  T* out;
+struct BasePlusLapOp {
+  BasePlusLap<T> pass;
   struct Centre {
     T base;
   };
-  __device__ T value(long long p) const { return in[p]; }
-  __device__ Centre centre(long long p) const { return {base[p]}; }
-  __device__ void store(long long p, T lap, T, Centre here) const { out[p] = stage_input(here.base, c, lap); }
+  __device__ T value(long long p) const { return pass.in[p]; }
+  __device__ Centre centre(long long p) const { return {pass.base[p]}; }
+  __device__ void store(long long p, T lap, T, Centre here) const {
+    pass.out[p] = base_plus_lap(here.base, pass.c, lap);
+  }
 };
 
 // k4 = k1 + dt * a*Lap(k3), then the RK4 combination into u (which this pass does not read
@@ -54,7 +55,7 @@ struct LastStage {
   __device__ T value(long long p) const { return k3[p]; }
   __device__ Centre centre(long long p) const { return {u[p], k1[p], k2[p]}; }
   __device__ void store(long long p, T lap, T k3_here, Centre c) const {
-    const T k4 = stage_input(c.k1, dt, lap);
+    const T k4 = base_plus_lap(c.k1, dt, lap);
     u[p] = rk4_combine(c.u, dt_over_6, c.k1, c.k2, k3_here, k4);
   }
 };
@@ -67,8 +68,8 @@ constexpr int kLinearStepArrays = 12;
 template <typename T, typename Rk, typename Launch>
 void linear_rk4_step(Launch&& launch, T* u, T* k1, T* k2, T* k3, const Rk& rk) {
   launch(FirstStage<T>{u, k1});
-  launch(BasePlusLap<T>{k1, k1, rk.stage_dt[0], k2});
-  launch(BasePlusLap<T>{k1, k2, rk.stage_dt[1], k3});
+  launch(BasePlusLapOp<T>{{k1, k1, rk.stage_dt[0], k2}});
+  launch(BasePlusLapOp<T>{{k1, k2, rk.stage_dt[1], k3}});
   launch(LastStage<T>{u, k1, k2, k3, rk.stage_dt[2], rk.dt_over_6});
 }
 

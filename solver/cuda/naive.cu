@@ -4,11 +4,13 @@
 #include "solver/cuda/global_stencil.cuh"
 #include "solver/cuda/linear_stages.cuh"  // FirstStage: k1 = a*Lap(u), as in every backend
 #include "solver/registry.hpp"
+#include "stencils/rk4_forms.hpp"
 
 namespace heat {
 namespace {
 
-// Stages 2-4 read u + stage_dt * k_prev; k_prev is zero on the boundary layer.
+// Stages 2-4 read u + stage_dt * k_prev; k_prev is zero on the boundary layer. The stage form: the
+// sum is formed at every neighbour before the stencil, where a pass (BasePlusLap) adds after it.
 template <typename T>
 struct LaterStage {
   const T* u;

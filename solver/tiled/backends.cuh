@@ -1,5 +1,5 @@
 // The tiled backend's kinds of Backend, for a configuration of tiled.cu: the step's four passes
-// (step_forms.cuh) one per kernel in the quadratic factors' form (one_pass.cuh,
+// (stencils/rk4_forms.hpp) one per kernel in the quadratic factors' form (one_pass.cuh,
 // one_pass_copy_engine.cuh) or two per kernel, a factor per kernel (two_passes.cuh), or Horner's
 // four in one (four_passes.cuh).
 #pragma once
@@ -13,14 +13,14 @@
 #include "solver/tiled/four_passes.cuh"
 #include "solver/tiled/one_pass.cuh"
 #include "solver/tiled/one_pass_copy_engine.cuh"
-#include "solver/tiled/step_forms.cuh"
 #include "solver/tiled/tile_launcher.cuh"
 #include "solver/tiled/two_passes.cuh"
+#include "stencils/rk4_forms.hpp"
 
 namespace heat {
 
 // Prepares, from the initial u, the device fields that carry u's boundary layer, which no kernel
-// writes (the other u buffer, Horner's scratch fields): u's boundary layer and, where `poison`, the
+// writes (the other u buffer, the passes' scratch fields): u's boundary layer and, where `poison`, the
 // interior NaN until a kernel writes it, so a point a kernel fails to write poisons the result.
 template <typename T>
 void copy_boundary_layer(const DeviceBuffer<T>& u, std::initializer_list<DeviceBuffer<T>*> fields, const Grid& g,
@@ -35,7 +35,7 @@ void copy_boundary_layer(const DeviceBuffer<T>& u, std::initializer_list<DeviceB
   HEAT_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-// What the backends of the passes (step_forms.cuh) share: the stencil's weights, the passes'
+// What the backends of the passes (rk4_forms.hpp) share: the stencil's weights, the passes'
 // constants, and the copy of the initial u's boundary layer into the fields the kernels write (a
 // pass gives its u there, and no pass writes it).
 template <typename T, class Config>
@@ -104,12 +104,12 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   }
   void step_part(StepPart part) override {
     int number = 0;
-    factored_rk4_step([&](const LinearPass<T>& pass) { launch(pass, part, ++number); }, this->u_.get(), v_[0].get(),
+    factored_rk4_step([&](const BasePlusLap<T>& pass) { launch(pass, part, ++number); }, this->u_.get(), v_[0].get(),
                       v_[1].get(), this->constants_);
   }
-  void launch(const LinearPass<T>& pass, StepPart part, int number) const {
-    const PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.u, {pass.c}, pass.out};
-    if (pass.in == pass.u)
+  void launch(const BasePlusLap<T>& pass, StepPart part, int number) const {
+    const PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.base, {pass.c}, pass.out};
+    if (pass.in == pass.base)
       this->launch_part(*first_, args, part, number);
     else
       this->launch_part(later_, args, part, number);

@@ -7,6 +7,7 @@
 
 #include "solver/cuda/cuda_backend.cuh"
 #include "solver/cuda/vector_types.cuh"
+#include "stencils/rk4_forms.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {
@@ -169,7 +170,7 @@ struct PassArgs {
 // is the value there of every field a pass writes (they carry u's boundary layer).
 template <typename T>
 __device__ __forceinline__ T pass_value(bool computed, T u, T c, T lap) {
-  return computed ? stage_input(u, c, lap) : u;
+  return computed ? base_plus_lap(u, c, lap) : u;
 }
 
 __device__ __forceinline__ bool in_grid(const GridDims& d, int x, int y) {

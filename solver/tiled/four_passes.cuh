@@ -1,4 +1,4 @@
-// All four of the step's Horner passes (step_forms.cuh) in one 2.5D kernel: u read once and the
+// All four of the step's Horner passes (rk4_forms.hpp) in one 2.5D kernel: u read once and the
 // new u written once, 2 arrays per point against the pairs' 5 (two_passes.cuh). The price is
 // recompute: pass p (p = 1..4) is needed (4-p)*r columns beyond the output tile, so a block
 // computes it there too, as its neighbours do.

@@ -1,4 +1,4 @@
-// One pass of the step (step_forms.cuh: v = u + c * a*Lap(in)) as a 2.5D kernel.
+// One pass of the step (rk4_forms.hpp: v = u + c * a*Lap(in)) as a 2.5D kernel.
 // Four launches of it are the order-8 float step (tiled.cu's table); the copy-engine passes of
 // order 6 and 8 double fall back to it where the copy engine cannot read the grid's rows.
 //

@@ -1,5 +1,5 @@
 // tiled: the RK4 step in 2.5D shared-memory kernels. The step runs as four passes of one shape
-// (step_forms.cuh: v = base + c * a*Lap(operand)), in the form of its two quadratic factors (all
+// (stencils/rk4_forms.hpp: v = base + c * a*Lap(operand)), in the form of its two quadratic factors (all
 // four passes in one kernel: Horner's form), grouped into kernels by a configuration. The default
 // of each order and precision, and why (benchmarks/worklog.md, "The tiled defaults", has the times
 // at 600^3 behind each choice):
@@ -29,8 +29,8 @@
 #include "solver/dispatch.hpp"
 #include "solver/registry.hpp"
 #include "solver/tiled/backends.cuh"
-#include "solver/tiled/step_forms.cuh"
 #include "solver/tiled/tiled.hpp"
+#include "stencils/rk4_forms.hpp"
 
 #ifndef HEAT_TILED_SWEEP
 #define HEAT_TILED_SWEEP 0

@@ -1,4 +1,4 @@
-// One quadratic factor of the step (step_forms.cuh) in one 2.5D kernel: s = v + c_a * a*Lap(v), then
+// One quadratic factor of the step (rk4_forms.hpp) in one 2.5D kernel: s = v + c_a * a*Lap(v), then
 // out = v + c_b * a*Lap(s), reading one array v and writing one, so a step is two launches (u into
 // w, w into u) moving 4 arrays per point instead of the single passes' 10. The price is the first
 // pass on the output tile's ring of width r as well (the second pass's neighbours), computed by

@@ -1,4 +1,4 @@
-// The two forms of the RK4 step (solver/tiled/step_forms.cuh) on a scalar: where a*Lap is a
+// The two forms of the RK4 step (stencils/rk4_forms.hpp) on a scalar: where a*Lap is a
 // number lambda, four passes of either form must give the Taylor polynomial P(dt * lambda), so a
 // wrong factor or constant shows here before it shows as a --check failure on a GPU.
 #include <gtest/gtest.h>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include "solver/tiled/step_forms.cuh"
+#include "stencils/rk4_forms.hpp"
 
 namespace heat {
 namespace {
@@ -23,8 +23,8 @@ double horner_scalar_step(double u, double lambda, const PassConstants<double>& 
 // The factors' passes (factored_rk4_step) on one value.
 double factored_scalar_step(double u0, double lambda, const PassConstants<double>& k) {
   double u = u0, a = 0, b = 0;
-  factored_rk4_step([&](const LinearPass<double>& pass) { *pass.out = *pass.u + pass.c * lambda * *pass.in; }, &u,
-                    &a, &b, k);
+  factored_rk4_step(
+      [&](const BasePlusLap<double>& pass) { *pass.out = *pass.base + pass.c * lambda * *pass.in; }, &u, &a, &b, k);
   return u;
 }
 

@@ -1,5 +1,5 @@
-// The body of run_horner_sweep (horner_sweep.hpp) for one vector type: included by each
-// horner_sweep_*.cpp, which compiles it with its own instruction set. Everything here has
+// The body of run_pass_sweep (pass_sweep.hpp) for one vector type: included by each
+// pass_sweep_*.cpp, which compiles it with its own instruction set. Everything here has
 // internal linkage, and it includes no header with inline functions of its own: a function that
 // a translation unit with wider instructions emitted could otherwise be the copy the linker keeps
 // for every caller, and fault on a CPU without them.
@@ -10,7 +10,7 @@
 // over the threads. A sweep of two passes computes the first into a ring of 2r+1 planes of the
 // block's region (the block and r around it, recomputed by each neighbour for itself), from which
 // the second pass reads it. Blocks go to whichever thread is free (blocks at the grid's faces,
-// where the first pass copies u instead of computing, cost less than the others); a block's
+// where the first pass copies its base instead of computing, cost less than the others); a block's
 // values depend only on the sweep's inputs, so which thread computes it changes no bit.
 #pragma once
 
@@ -23,21 +23,23 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "solver/cpu/horner_sweep.hpp"
+#include "solver/cpu/pass_sweep.hpp"
+#include "stencils/rk4_forms.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {
 namespace {
 
 // Bytes of the planes one block reads with the stencil (its operand's planes in a single pass,
-// the ring of two): within a 1 MiB L2, with room for the streams of u and the output (the best
+// the ring of two): within a 1 MiB L2, with room for the streams of the base and the output (the best
 // measured among 192 KiB to 2 MiB: benchmarks/cpu_model.md).
 constexpr std::size_t kBlockCacheBytes = 768 * 1024;
 
-// Vectors whose multiply-adds are explicit: `acc += w * x` and `u + c * x`, as the shared math
-// writes them (stencils/stencil.hpp), become one fused multiply-add each, and nothing else does.
-// Left to the compiler's contraction, different inlined copies of the same expression were seen
-// to fuse different products, so a point's value depended on the code path that computed it.
+// Vectors whose multiply-adds are explicit: `acc += w * x` and `base + c * x`, as the shared
+// math writes them (stencils/stencil.hpp, stencils/rk4_forms.hpp), become one fused multiply-add
+// each, and nothing else does. Left to the compiler's contraction, different inlined copies of the
+// same expression were seen to fuse different products, so a point's value depended on the code
+// path that computed it.
 template <typename Raw>
 struct Lanes {
   Raw v;
@@ -110,7 +112,7 @@ struct PassVectors {
   StencilWeights<R, V> weights;
   V c;
 
-  PassVectors(const CpuHornerSweep<T>& s, T c_value) : c(broadcast<V>(c_value)) {
+  PassVectors(const CpuPassSweep<T>& s, T c_value) : c(broadcast<V>(c_value)) {
     weights.center = broadcast<V>(s.center);
     for (int a = 0; a < 3; ++a)
       for (int k = 0; k < R; ++k) weights.axis[a][k] = broadcast<V>(s.axis[a][k]);
@@ -118,7 +120,7 @@ struct PassVectors {
 
   // The pass at the vector of points from i, by the shared math. in[R + d] is the row's first
   // point in the operand's plane z + d (d = -r..r), in_row the distance between the operand's rows.
-  V at(const T* const* in, std::size_t in_row, const T* u, int i) const {
+  V at(const T* const* in, std::size_t in_row, const T* base, int i) const {
     const T* centre = in[R] + i;
     auto pair_sum = [&](int axis, int d) {
       if (axis == 0) return load<V>(centre + d) + load<V>(centre - d);
@@ -126,16 +128,16 @@ struct PassVectors {
       return load<V>(in[R + d] + i) + load<V>(in[R - d] + i);
     };
     const V lap = apply_stencil<R, V>(weights, load<V>(centre), pair_sum);
-    return stage_input(load<V>(u + i), c, lap);
+    return base_plus_lap(load<V>(base + i), c, lap);
   }
 
   // `width` points (at least a vector's) of a row into out. Where the width is not a whole number
   // of vectors the last vector overlaps the one before; it is computed before any store of the
-  // row, so in place (out == u) it still reads u as it was, and it stores the same values.
-  void row(const T* const* in, std::size_t in_row, const T* u, T* out, int width) const {
+  // row, so in place (out == base) it still reads the base as it was, and it stores the same values.
+  void row(const T* const* in, std::size_t in_row, const T* base, T* out, int width) const {
     const int last = width - kLanes;
-    const V tail = at(in, in_row, u, last);
-    for (int i = 0; i < last; i += kLanes) store(out + i, at(in, in_row, u, i));
+    const V tail = at(in, in_row, base, last);
+    for (int i = 0; i < last; i += kLanes) store(out + i, at(in, in_row, base, i));
     store(out + last, tail);
   }
 };
@@ -191,7 +193,7 @@ inline BlockLayout block_layout(int w, int h, int d, int radius, std::size_t val
 
 // One pass: in the grid, the operand's planes are nx*ny apart and its rows nx.
 template <int R, typename V, typename T>
-void one_pass(const CpuHornerSweep<T>& s, const BlockLayout& b) {
+void one_pass(const CpuPassSweep<T>& s, const BlockLayout& b) {
   const std::size_t nx = std::size_t(s.nx), plane = nx * std::size_t(s.ny);
 #pragma omp parallel for schedule(dynamic, 1)
   for (int n = 0; n < b.blocks(); ++n) {
@@ -203,7 +205,7 @@ void one_pass(const CpuHornerSweep<T>& s, const BlockLayout& b) {
         const std::size_t at = std::size_t(k) * plane + std::size_t(j) * nx + std::size_t(x0);
         const T* in[2 * R + 1];
         for (int dz = -R; dz <= R; ++dz) in[R + dz] = s.in + at + std::ptrdiff_t(dz) * std::ptrdiff_t(plane);
-        pass.row(in, nx, s.u + at, s.out + at, x1 - x0);
+        pass.row(in, nx, s.base + at, s.out + at, x1 - x0);
       }
   }
 }
@@ -211,7 +213,7 @@ void one_pass(const CpuHornerSweep<T>& s, const BlockLayout& b) {
 // Two passes: the first into a ring of planes per thread, the second from it. False when a
 // thread's ring could not be allocated (nothing is written then).
 template <int R, typename V, typename T>
-bool two_passes(const CpuHornerSweep<T>& s, const BlockLayout& b) {
+bool two_passes(const CpuPassSweep<T>& s, const BlockLayout& b) {
   const int nx = s.nx, ny = s.ny, nz = s.nz;
   const std::size_t plane = std::size_t(nx) * std::size_t(ny);
   // A ring row holds the region's columns from `pad` on, placed so that the block's first column
@@ -244,7 +246,7 @@ bool two_passes(const CpuHornerSweep<T>& s, const BlockLayout& b) {
         // The region the first pass covers: the block and r around it, all within the grid.
         const int xa = x0 - R, xb = x1 + R, ya = y0 - R, yb = y1 + R;
         const int cols = xb - xa;
-        // The first pass's interior columns in the region (the rest is the boundary, where it is u).
+        // The first pass's interior columns in the region (the rest is the boundary, where it is the base).
         const int lo = xa > R ? xa : R, hi = xb < nx - R ? xb : nx - R;
         auto slot = [&](int z) { return ring + std::size_t(z % (2 * R + 1)) * ring_plane; };
         for (int z = z0 - R; z < z1 + R; ++z) {
@@ -253,9 +255,9 @@ bool two_passes(const CpuHornerSweep<T>& s, const BlockLayout& b) {
           for (int y = ya; y < yb; ++y) {
             T* const ring_row = ring_plane_z + std::size_t(y - ya) * pitch + std::size_t(pad - xa);  // at x = 0
             const std::size_t at = std::size_t(z) * plane + std::size_t(y) * std::size_t(nx);
-            const T* const u_row = s.u + at;
+            const T* const base_row = s.base + at;
             if (!z_inside || y < R || y >= ny - R) {
-              __builtin_memcpy(ring_row + xa, u_row + xa, std::size_t(cols) * sizeof(T));
+              __builtin_memcpy(ring_row + xa, base_row + xa, std::size_t(cols) * sizeof(T));
               continue;
             }
             // The first pass starts where its operand's vector does, so that it loads whole vectors
@@ -264,9 +266,9 @@ bool two_passes(const CpuHornerSweep<T>& s, const BlockLayout& b) {
             const T* in[2 * R + 1];
             for (int dz = -R; dz <= R; ++dz)
               in[R + dz] = s.in + at + std::ptrdiff_t(dz) * std::ptrdiff_t(plane) + start;
-            first.row(in, std::size_t(nx), u_row + start, ring_row + start, hi - start);
-            __builtin_memcpy(ring_row + xa, u_row + xa, std::size_t(lo - xa) * sizeof(T));
-            __builtin_memcpy(ring_row + hi, u_row + hi, std::size_t(xb - hi) * sizeof(T));
+            first.row(in, std::size_t(nx), base_row + start, ring_row + start, hi - start);
+            __builtin_memcpy(ring_row + xa, base_row + xa, std::size_t(lo - xa) * sizeof(T));
+            __builtin_memcpy(ring_row + hi, base_row + hi, std::size_t(xb - hi) * sizeof(T));
           }
           const int zc = z - R;  // the plane the second pass can now compute
           if (zc < z0) continue;
@@ -275,7 +277,7 @@ bool two_passes(const CpuHornerSweep<T>& s, const BlockLayout& b) {
             const T* in[2 * R + 1];
             for (int dz = -R; dz <= R; ++dz) in[R + dz] = slot(zc + dz) + in_at;
             const std::size_t at = std::size_t(zc) * plane + std::size_t(y) * std::size_t(nx) + std::size_t(x0);
-            second.row(in, pitch, s.u + at, s.out + at, x1 - x0);
+            second.row(in, pitch, s.base + at, s.out + at, x1 - x0);
           }
         }
       }
@@ -286,7 +288,7 @@ bool two_passes(const CpuHornerSweep<T>& s, const BlockLayout& b) {
 }
 
 template <int R, typename V, typename T>
-bool sweep(const CpuHornerSweep<T>& s) {
+bool sweep(const CpuPassSweep<T>& s) {
   const int w = s.nx - 2 * R, h = s.ny - 2 * R, d = s.nz - 2 * R;
   if (w <= 0 || h <= 0 || d <= 0) return true;
   constexpr int kLanes = int(sizeof(V) / sizeof(T));
@@ -297,7 +299,7 @@ bool sweep(const CpuHornerSweep<T>& s) {
 }
 
 template <typename V, typename T>
-bool sweep_any_radius(const CpuHornerSweep<T>& s) {
+bool sweep_any_radius(const CpuPassSweep<T>& s) {
   switch (s.radius) {
     case 1: return sweep<1, V>(s);
     case 2: return sweep<2, V>(s);

@@ -1,5 +1,5 @@
-// Chooses the Horner sweep kernels of the widest instruction set the CPU has.
-#include "solver/cpu/horner_sweep.hpp"
+// Chooses the pass sweep kernels of the widest instruction set the CPU has.
+#include "solver/cpu/pass_sweep.hpp"
 
 #include "solver/errors.hpp"
 
@@ -36,22 +36,22 @@ CpuIsa cpu_isa_for_rows(CpuIsa best, int row_points, std::size_t value_size) {
 }
 
 template <typename T>
-static bool run_kernels(CpuIsa isa, const CpuHornerSweep<T>& sweep) {
+static bool run_kernels(CpuIsa isa, const CpuPassSweep<T>& sweep) {
   switch (isa) {
 #if defined(HEAT_CPU_X86_KERNELS)
-    case CpuIsa::Avx512: return isa_kernels::horner_sweep_avx512(sweep);
-    case CpuIsa::Avx2: return isa_kernels::horner_sweep_avx2(sweep);
+    case CpuIsa::Avx512: return isa_kernels::pass_sweep_avx512(sweep);
+    case CpuIsa::Avx2: return isa_kernels::pass_sweep_avx2(sweep);
 #endif
-    default: return isa_kernels::horner_sweep_generic(sweep);
+    default: return isa_kernels::pass_sweep_generic(sweep);
   }
 }
 
 template <typename T>
-static void run_sweep(CpuIsa isa, const CpuHornerSweep<T>& sweep) {
+static void run_sweep(CpuIsa isa, const CpuPassSweep<T>& sweep) {
   if (!run_kernels(isa, sweep)) throw RunError("the cpu backend could not allocate its block buffers (out of memory)");
 }
 
-void run_horner_sweep(CpuIsa isa, const CpuHornerSweep<float>& sweep) { run_sweep(isa, sweep); }
-void run_horner_sweep(CpuIsa isa, const CpuHornerSweep<double>& sweep) { run_sweep(isa, sweep); }
+void run_pass_sweep(CpuIsa isa, const CpuPassSweep<float>& sweep) { run_sweep(isa, sweep); }
+void run_pass_sweep(CpuIsa isa, const CpuPassSweep<double>& sweep) { run_sweep(isa, sweep); }
 
 }  // namespace heat
