@@ -1,7 +1,9 @@
 #include "solver/distributed/mpi_session.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "solver/distributed/mpi_check.hpp"
 
@@ -47,7 +49,17 @@ void abort_job(int exit_code) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, exit_code);
+  if (initialized && !finalized) {
+    // MPI_Abort asks mpirun to end the job and waits for it. Open MPI 4.1.4's mpirun, ending a job
+    // in which ranks die at once (one aborting, another killed, a third aborting too), was seen to
+    // leave a rank spinning in MPI_Abort for good: so this rank ends itself a few seconds later
+    // whatever happens, and mpirun, reaping it, ends the job with its exit code.
+    std::thread([exit_code] {
+      std::this_thread::sleep_for(std::chrono::seconds(kAbortGraceSeconds));
+      std::_Exit(exit_code);
+    }).detach();
+    MPI_Abort(MPI_COMM_WORLD, exit_code);
+  }
   std::_Exit(exit_code);
 }
 

@@ -39,8 +39,10 @@ class MpiSession {
 };
 
 // Ends every rank of the job with `exit_code` (MPI_Abort on MPI_COMM_WORLD), so that no rank
-// waits forever on one that failed. Safe to call before MPI_Init or after MPI_Finalize: it then
-// exits this process alone.
+// waits forever on one that failed; this process ends within kAbortGraceSeconds even where
+// MPI_Abort does not return. Safe to call before MPI_Init or after MPI_Finalize: it then exits
+// this process alone.
+constexpr int kAbortGraceSeconds = 5;
 [[noreturn]] void abort_job(int exit_code);
 
 }  // namespace heat
