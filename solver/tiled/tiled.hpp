@@ -1,6 +1,6 @@
 // The tiled backend's configurations, for the tests and the benchmark that iterate them. tiled.cu
 // opens with the table of the defaults, one per order and precision: the only configurations a
-// default build compiles (-DHEAT_TILED_SWEEP=ON builds the others too). A configuration is named
+// default build compiles (-DHEAT_WITH_TILED_SWEEP=ON builds the others too). A configuration is named
 // "<kernels>/<tile x>x<tile y>/c2x<rows>[...]": "factors" runs the step's four passes (its two
 // quadratic factors) one per kernel, "factor-pairs" a factor per kernel, "all4" Horner's four
 // passes in one kernel, on output tiles of that size, each thread owning an x pair of columns in

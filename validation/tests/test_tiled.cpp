@@ -1,5 +1,5 @@
 // The tiled backend, configuration by configuration: every configuration that is built (the
-// default of each order and precision; every one in a -DHEAT_TILED_SWEEP=ON build) must give the
+// default of each order and precision; every one in a -DHEAT_WITH_TILED_SWEEP=ON build) must give the
 // cpu reference's answer, on awkward sizes and on a grid smaller than one tile, leave the boundary
 // layer bitwise untouched and repeat bitwise.
 // The backend poisons the interior of its output buffers before the first kernel runs, so a point
