@@ -138,7 +138,7 @@ TEST(TiledConfigurations, EveryOrderAndPrecisionHasABuiltDefault) {
     }
 }
 
-// The defaults of tiled.cu's table, which benchmarks/worklog.md's measurements chose: a change
+// The defaults of tiled.cu's DefaultOf, which benchmarks/worklog.md's measurements chose: a change
 // here is a change of the product's speed and must come with a measurement.
 TEST(TiledConfigurations, DefaultsAreTheMeasuredOnes) {
   const struct {
