@@ -12,6 +12,16 @@
 namespace heat {
 namespace {
 
+// The entry's choice for each order and precision: build data, the same with or without a GPU.
+void print_defaults(const BackendEntry& e) {
+  std::printf("\n%s: the default of each order and precision (a default build compiles only these)\n", e.name.c_str());
+  std::printf("%-5s %-9s %-26s %-7s %-6s %-24s %s\n", "order", "precision", "configuration", "kernels", "arrays",
+              "kernel file", "why");
+  for (const auto& d : e.defaults)
+    std::printf("%-5d %-9s %-26s %-7d %-6d %-24s %s\n", d.order, precision_name(d.precision), d.configuration.c_str(),
+                d.kernels_per_step, d.arrays_per_point, d.kernel_file.c_str(), d.why.c_str());
+}
+
 int list_backends(int device) {
   require_device_ordinal(device);
   const GpuInfo gpu = query_gpu(device);
@@ -28,6 +38,8 @@ int list_backends(int device) {
     std::printf("gpu:  device %d: %s, compute capability %d.%d, %d SMs, %.1f GiB (%.1f GiB free), L2 %.0f MB\n",
                 gpu.device, gpu.name.c_str(), gpu.cc_major, gpu.cc_minor, gpu.multiprocessors,
                 gpu.total_bytes / 1073741824.0, gpu.free_bytes / 1073741824.0, gpu.l2_bytes / 1e6);
+  for (const auto& e : default_registry().entries())
+    if (!e.defaults.empty()) print_defaults(e);
   return exit_code::ok;
 }
 

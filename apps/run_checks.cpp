@@ -96,7 +96,7 @@ std::size_t available_host_bytes() {
 
 }  // namespace
 
-std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, bool root) {
+std::size_t run_host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, bool root) {
   const std::size_t n = plan.problem.grid.points();
   Problem box_problem = plan.problem;
   box_problem.grid = slab.box_grid(plan.problem.grid);

@@ -30,7 +30,7 @@ OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& a
 // Host memory one rank needs: its box of the field, the snapshot buffers, the cpu backend's
 // working arrays when it runs on the host, a file's values (read whole, held in double), and for
 // --check on rank 0 (`root`) the whole field gathered and the double reference's.
-std::size_t host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, bool root);
+std::size_t run_host_bytes_needed(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, bool root);
 
 // Throws InputError when `bytes`, what `who` needs of host memory on this rank, is more than this
 // rank's share of what the node has available (MemAvailable over `ranks_on_node`); `fix` says how

@@ -29,7 +29,7 @@ namespace {
 
 // The ranks of one node share its memory: each asks for its part of what is available.
 void require_host_memory(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, const Ranks& ranks) {
-  require_host_bytes(host_bytes_needed(plan, entry, slab, ranks.is_root()), ranks.local_size(), "this run",
+  require_host_bytes(run_host_bytes_needed(plan, entry, slab, ranks.is_root()), ranks.local_size(), "this run",
                      std::string("use a smaller grid") + (plan.check ? " or drop --check" : ""));
 }
 

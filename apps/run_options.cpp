@@ -6,11 +6,11 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 #include "solver/errors.hpp"
 #include "solver/grid_limits.hpp"
+#include "solver/number_text.hpp"
 #include "solver/cuda/gpu_info.hpp"
 #include "solver/registry.hpp"
 #include "stencils/stencil.hpp"
@@ -22,15 +22,9 @@ namespace {
 // More buffers than this only hold memory: the writer cannot keep up with the loop either way.
 constexpr int kMaxSnapshotBuffers = 16;
 
-std::string format_number(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
-
 void require_positive(double value, const char* option) {
   if (!(value > 0) || !std::isfinite(value))
-    throw InputError(std::string(option) + " " + format_number(value) + " must be a positive number");
+    throw InputError(std::string(option) + " " + number_text(value) + " must be a positive number");
 }
 
 // The grid of the options, which must hold the stencil of `order`.
@@ -109,7 +103,7 @@ void require_stable_cfl(double cfl, int order, bool allow_unstable, const std::s
   const double limit = max_stable_cfl(order);
   if (cfl > limit && !allow_unstable)
     throw InputError(given + " is unstable for order " + std::to_string(order) + ": the largest stable cfl is " +
-                     format_number(std::floor(limit * 1e4) / 1e4) + " (add --allow-unstable to run it anyway)");
+                     number_text(std::floor(limit * 1e4) / 1e4) + " (add --allow-unstable to run it anyway)");
 }
 
 void require_positive_cfl(double cfl) { require_positive(cfl, "--cfl"); }
@@ -192,8 +186,8 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
     plan.problem.dt = dt_from_cfl(plan.problem.grid, o.alpha, o.cfl);
   }
   require_stable_cfl(plan.cfl, o.order, o.allow_unstable,
-                     o.dt_given ? "--dt " + format_number(o.dt) + " (cfl " + format_number(plan.cfl) + ")"
-                                : "--cfl " + format_number(plan.cfl));
+                     o.dt_given ? "--dt " + number_text(o.dt) + " (cfl " + number_text(plan.cfl) + ")"
+                                : "--cfl " + number_text(plan.cfl));
 
   if (o.precision == "float") plan.precision = Precision::Float;
   else if (o.precision == "double") plan.precision = Precision::Double;

@@ -60,7 +60,7 @@ FieldDifference check_case(const BackendEntry& entry, const Problem& problem, co
 // Host memory one rank needs at most, in the double cases: the random field, its copy in the
 // case's precision, this rank's box and the cpu backend's working arrays for it, and on rank 0
 // the gathered result and the cpu reference's start, working arrays and result.
-std::size_t host_bytes_needed(const Grid& grid, const Slab& slab, bool root) {
+std::size_t verify_host_bytes_needed(const Grid& grid, const Slab& slab, bool root) {
   const BackendEntry& cpu = *default_registry().find("cpu");
   Problem whole;
   whole.grid = grid;
@@ -95,7 +95,7 @@ int verify(const VerifyOptions& o) {
         const Slab entrys = rank_slab(ranks, entry, grid, 8);
         if (entrys.ghost > slab.ghost) slab = entrys;
       }
-    require_host_bytes(host_bytes_needed(grid, slab, ranks.is_root()), ranks.local_size(),
+    require_host_bytes(verify_host_bytes_needed(grid, slab, ranks.is_root()), ranks.local_size(),
                        "verify --n " + std::to_string(o.n), "use a smaller --n");
     require_device_ordinal(o.device);
     options.device = has_gpu ? ranks.select_gpu(o.device, route) : o.device;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -13,6 +12,7 @@
 #include "io/slab_files.hpp"
 #include "solver/errors.hpp"
 #include "solver/grid_limits.hpp"
+#include "solver/number_text.hpp"
 
 namespace heat {
 
@@ -21,19 +21,12 @@ namespace {
 using h5::Handle;
 using h5::shape_text;
 
-// A stored number as text: "2.7", "1e+300", "2147483648".
-std::string stored_number(double value) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.15g", value);
-  return buf;
-}
-
 // The points along one axis of WholeExtent [first, last]; refuses what is not a count of at most
 // INT_MAX (the stored values may be doubles: 1e12, 2.7, NaN).
 int axis_points(double first, double last) {
   const double points = last - first + 1;
   if (!(points >= 1 && points <= INT_MAX) || first != std::floor(first) || last != std::floor(last))
-    throw InputError("WholeExtent [" + stored_number(first) + ", " + stored_number(last) +
+    throw InputError("WholeExtent [" + number_text(first) + ", " + number_text(last) +
                      "] is not a whole number of points from 1 to " + std::to_string(INT_MAX) + " on an axis");
   return int(points);
 }
@@ -189,9 +182,9 @@ RunState read_run_state(const ImageFile& file) {
   const double step = h5::read_number_attribute(run.get(), "step", 1)[0];
   const double time = h5::read_number_attribute(run.get(), "time", 1)[0];
   if (!(step >= 0 && step <= INT_MAX) || step != std::floor(step))
-    throw InputError(file.path + ": /heatrk4 step " + stored_number(step) + " is not a whole number from 0 to " +
+    throw InputError(file.path + ": /heatrk4 step " + number_text(step) + " is not a whole number from 0 to " +
                      std::to_string(INT_MAX));
-  if (!std::isfinite(time)) throw InputError(file.path + ": /heatrk4 time " + stored_number(time) + " is not finite");
+  if (!std::isfinite(time)) throw InputError(file.path + ": /heatrk4 time " + number_text(time) + " is not finite");
   state.present = true;
   state.step = int(step);
   state.time = time;

@@ -195,7 +195,7 @@ void step(py::object u, const StepArguments& s) {
   const Grid& g = plan.problem.grid;
   if (!a.on_device) {
     const Slab whole = decompose(g, plan.problem.order, 1, 0, entry->ghost_scheme(plan.problem.order));
-    require_host_bytes(host_bytes_needed(plan, *entry, whole, true), 1, "heatrk4.step", "use a smaller grid");
+    require_host_bytes(run_host_bytes_needed(plan, *entry, whole, true), 1, "heatrk4.step", "use a smaller grid");
   }
   PendingSignals signals;
   {

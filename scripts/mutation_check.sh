@@ -73,7 +73,7 @@ for name in sys.stdin.buffer.read().decode().split("\0"):
               -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   fi
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$python" \
-    -DHEAT_ENABLE_CUDA=$cuda -DHEAT_BUILD_FUZZERS=OFF -DHEAT_BUILD_BENCHMARKS=OFF "${launcher[@]}" \
+    -DHEAT_WITH_CUDA=$cuda -DHEAT_WITH_FUZZERS=OFF -DHEAT_WITH_BENCHMARKS=OFF "${launcher[@]}" \
     >"$logs/configure.log" 2>&1 || { echo "mutation_check: configure failed: $logs/configure.log" >&2; exit 2; }
 fi
 

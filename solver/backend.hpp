@@ -25,6 +25,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "solver/field.hpp"
 #include "solver/ghost_exchange.hpp"
@@ -127,10 +128,24 @@ struct BackendOptions {
 };
 
 // What a backend's entry in the registry says about it without building one.
+// What a backend runs for one order and precision, where that differs between them (tiled's
+// kernel configurations); `heatrk4 backends` prints the rows, so the documents need not copy them.
+struct OrderDefault {
+  int order = 0;
+  Precision precision = Precision::Float;
+  std::string configuration;  // as the backend names it, e.g. "factors/64x16/c2x1/a2"
+  int kernels_per_step = 0;
+  int arrays_per_point = 0;  // the byte model's arrays per point per step
+  std::string kernel_file;   // where the kernels are, e.g. "one_pass.cuh"
+  std::string why;           // the measured reason, in a few words
+};
+
 struct BackendEntry {
   std::string name;
   std::string description;
   bool uses_cuda = false;
+  // One row per order and precision where the backend's design depends on them, else empty.
+  std::vector<OrderDefault> defaults;
   // Bytes that must cross main memory per interior point per step under this backend's design:
   // each array read or written once, neighbours served by caches. The benchmark divides by it.
   std::function<double(const Problem&, std::size_t value_size)> bytes_per_point;

@@ -17,13 +17,10 @@
 namespace heat {
 
 // 32 threads along x keep each warp's loads one coalesced row. The rows per block trade the y
-// halo re-read through L1 (2r rows per block) against blocks in flight; overridable at build
-// time (-DHEAT_GLOBAL_BLOCK_Y=N) for the measured sweep in benchmarks/worklog.md.
-#ifndef HEAT_GLOBAL_BLOCK_Y
-#define HEAT_GLOBAL_BLOCK_Y 16
-#endif
+// halo re-read through L1 (2r rows per block) against blocks in flight: 16 rows beat 4 and 8 at
+// order 8 (benchmarks/worklog.md, g3).
 constexpr int kGlobalBlockX = 32;
-constexpr int kGlobalBlockY = HEAT_GLOBAL_BLOCK_Y;
+constexpr int kGlobalBlockY = 16;
 // Planes per block along z: long enough that priming the z column (2r loads) is a small
 // share of the march, short enough that 600^3 still gives ~14k blocks to spread over the SMs.
 constexpr int kGlobalPlanesPerBlock = 64;

@@ -1,18 +1,9 @@
 // tiled: the RK4 step in 2.5D shared-memory kernels. The step runs as four passes of one shape
 // (stencils/rk4_forms.hpp: v = base + c * a*Lap(operand)), in the form of its two quadratic factors (all
 // four passes in one kernel: Horner's form), grouped into kernels by a configuration. The default
-// of each order and precision, and why (benchmarks/worklog.md, "The tiled defaults", has the times
-// at 600^3 behind each choice):
-//
-// order prec    kernels per step (file)          configuration               why
-// 2     float   1: all four passes (four_passes) all4/56x40/c2x2/b1          2 arrays; at r = 1 recompute is cheap
-// 2     double  1: all four passes (four_passes) all4/24x40/c2x2/b1          as float; 2 rows/thread: fewer shared loads
-// 4     float   2: a factor each (two_passes)    factor-pairs/64x16/c2x1/b2  all4's halo of 8 costs more than it saves
-// 4     double  2: a factor each (two_passes)    factor-pairs/32x16/c2x1     re-reads less halo than 64x8 tiles
-// 6     float   2: a factor each (two_passes)    factor-pairs/64x8/c2x1      two blocks per SM beat one of twice the tile
-// 6     double  4: one pass each (copy engine)   factors/32x16/c2x1/a2/tma2  the pairs' registers outweigh 6 fewer arrays
-// 8     float   4: one pass each (one_pass)      factors/64x16/c2x1/a2       the pairs' recompute costs more than it saves
-// 8     double  4: one pass each (copy engine)   factors/32x16/c2x1/a2/tma2  the copy engine frees the loads' registers
+// of each order and precision is DefaultOf below, with the reason for it; `heatrk4 backends` prints
+// them as a table (the registry entry's `defaults`), and benchmarks/worklog.md, "The tiled
+// defaults", has the times at 600^3 behind each choice.
 //
 // Grouping more passes per kernel moves fewer arrays per step (10 for single passes, 4 for a factor
 // per kernel, 2 for all four) but recomputes the earlier passes on a halo of r per pass, and holds
@@ -20,11 +11,12 @@
 // The factors' form moves one array fewer than Horner's as single passes (11) and lets a kernel of
 // two passes read one array, not u beside its operand (5 for Horner's pairs).
 //
-// A default build compiles these eight and nothing else. -DHEAT_TILED_SWEEP=ON also builds the
+// A default build compiles these eight and nothing else. -DHEAT_WITH_TILED_SWEEP=ON also builds the
 // other shapes of each family below (the "List"s), for tuning: `heatrk4-bench --backends tiled:all`
 // times every built configuration, and test_tiled checks each against the cpu reference.
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "solver/dispatch.hpp"
 #include "solver/registry.hpp"
@@ -55,6 +47,8 @@ struct OnePassConfig {
   using Backend = OnePassBackend<Value, OnePassConfig>;
   static constexpr int kArraysPerPoint = kFactoredStepArrays;
   static constexpr int kWorkingArrays = 3;
+  static constexpr int kKernelsPerStep = 4;
+  static constexpr const char* kKernelFile = "one_pass.cuh";
   static constexpr bool kCopiesPlanes = false;
   using Tile = PlaneTile<R, T, TX, TY, M, Ahead>;
   template <bool FromU>
@@ -71,6 +65,7 @@ template <int R, typename T, int TX, int TY, int M, int Ahead, int Depth>
 struct CopyEngineConfig : OnePassConfig<R, T, TX, TY, M, Ahead> {
   template <typename Value>
   using Backend = OnePassBackend<Value, CopyEngineConfig>;
+  static constexpr const char* kKernelFile = "one_pass_copy_engine.cuh";
   static constexpr bool kCopiesPlanes = true;
   using Tile = CopyEngineTile<R, T, TX, TY, M, Depth, Ahead>;
   template <bool FromU>
@@ -87,6 +82,8 @@ struct FactorPairConfig {
   using Backend = FactorPairBackend<Value, FactorPairConfig>;
   static constexpr int kArraysPerPoint = 4;
   static constexpr int kWorkingArrays = 2;
+  static constexpr int kKernelsPerStep = 2;
+  static constexpr const char* kKernelFile = "two_passes.cuh";
   using Tile = PairTile<R, T, TX, TY, M, MinBlocks>;
   static std::string name() {
     return "factor-pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" +
@@ -103,6 +100,8 @@ struct FourPassConfig {
   using Backend = FourPassBackend<Value, FourPassConfig>;
   static constexpr int kArraysPerPoint = 2;  // u read, the new u written
   static constexpr int kWorkingArrays = 2;
+  static constexpr int kKernelsPerStep = 1;
+  static constexpr const char* kKernelFile = "four_passes.cuh";
   using Tile = FourPassTile<R, T, TX, TY, M, MinBlocks, Ahead>;
   static std::string name() {
     return "all4/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
@@ -122,44 +121,53 @@ ConfigList<A..., B...> operator+(ConfigList<A...>, ConfigList<B...>);
 template <class... Lists>
 using Joined = decltype((Lists{} + ...));
 
-// The default of each radius and precision: the table at the top of this file. Float's wide tiles
-// are 64 columns (a warp's 32 pairs), double's 32, since its queues take twice the registers.
+// The default of each radius and precision, and why it won (`heatrk4 backends` prints the table).
+// Float's wide tiles are 64 columns (a warp's 32 pairs), double's 32, since its queues take twice
+// the registers.
 template <int R, typename T>
 struct DefaultOf;
 template <>
 struct DefaultOf<1, float> {
   using type = FourPassConfig<1, float, 32, 24, 2, 1>;
+  static constexpr const char* kWhy = "2 arrays; at r = 1 recompute is cheap";
 };
 template <>
 struct DefaultOf<1, double> {
   using type = FourPassConfig<1, double, 16, 24, 2, 1>;
+  static constexpr const char* kWhy = "as float; 2 rows per thread: fewer shared loads";
 };
 // Float's kernel bounded to two blocks of 512 threads per SM: 64 registers instead of 76, without
 // spilling.
 template <>
 struct DefaultOf<2, float> {
   using type = FactorPairConfig<2, float, 32, 16, 1, 2>;
+  static constexpr const char* kWhy = "all4's halo of 8 costs more than it saves";
 };
 template <>
 struct DefaultOf<2, double> {
   using type = FactorPairConfig<2, double, 16, 16, 1>;
+  static constexpr const char* kWhy = "re-reads less halo than 64x8 tiles";
 };
 // Float's narrow tiles: two blocks of 256 threads per SM, whose barriers interleave, beat one of 512.
 template <>
 struct DefaultOf<3, float> {
   using type = FactorPairConfig<3, float, 32, 8, 1>;
+  static constexpr const char* kWhy = "two blocks per SM beat one of twice the tile";
 };
 template <>
 struct DefaultOf<3, double> {
   using type = CopyEngineConfig<3, double, 16, 16, 1, 2, 2>;
+  static constexpr const char* kWhy = "the pairs' registers outweigh 6 fewer arrays";
 };
 template <>
 struct DefaultOf<4, float> {
   using type = OnePassConfig<4, float, 32, 16, 1, 2>;
+  static constexpr const char* kWhy = "the pairs' recompute costs more than it saves";
 };
 template <>
 struct DefaultOf<4, double> {
   using type = CopyEngineConfig<4, double, 16, 16, 1, 2, 2>;
+  static constexpr const char* kWhy = "the copy engine frees the loads' registers";
 };
 
 // The sweep's lists (HEAT_TILED_SWEEP): the other shapes of each family at the orders where it
@@ -237,6 +245,22 @@ template <typename F>
 decltype(auto) with_built(int order, Precision precision, F&& f) {
   if (precision == Precision::Float) return with_built<float>(order, f);
   return with_built<double>(order, f);
+}
+
+// The row of `heatrk4 backends`' table for the default of an order in T.
+template <typename T>
+OrderDefault order_default(int order) {
+  return with_radius(order, [&](auto radius) {
+    using Of = DefaultOf<decltype(radius)::value, T>;
+    using Config = typename Of::type;
+    return OrderDefault{order,
+                        sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double,
+                        Config::name(),
+                        Config::kKernelsPerStep,
+                        Config::kArraysPerPoint,
+                        Config::kKernelFile,
+                        Of::kWhy};
+  });
 }
 
 // Calls f(config) for the configuration of that name among those built for the order in T; an
@@ -353,6 +377,13 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
 
 BackendEntry tiled_configuration_entry(const std::string& configuration) { return make_tiled_entry(configuration); }
 
-void register_tiled_backend(BackendRegistry& registry) { registry.add(make_tiled_entry("")); }
+void register_tiled_backend(BackendRegistry& registry) {
+  BackendEntry entry = make_tiled_entry("");
+  for (int order : {2, 4, 6, 8}) {
+    entry.defaults.push_back(order_default<float>(order));
+    entry.defaults.push_back(order_default<double>(order));
+  }
+  registry.add(std::move(entry));
+}
 
 }  // namespace heat

@@ -1,12 +1,12 @@
-// The tiled backend's configurations, for the tests and the benchmark that iterate them. tiled.cu
-// opens with the table of the defaults, one per order and precision: the only configurations a
-// default build compiles (-DHEAT_TILED_SWEEP=ON builds the others too). A configuration is named
-// "<kernels>/<tile x>x<tile y>/c2x<rows>[...]": "factors" runs the step's four passes (its two
-// quadratic factors) one per kernel, "factor-pairs" a factor per kernel, "all4" Horner's four
-// passes in one kernel, on output tiles of that size, each thread owning an x pair of columns in
-// that many rows; for example "factors/64x16/c2x1/a2"
-// (order 8 float's default) loads what a plane needs two planes ahead, and ".../tma2" has the copy
-// engine bring each plane into shared memory two planes ahead of need.
+// The tiled backend's configurations, for the tests and the benchmark that iterate them. tiled.cu's
+// DefaultOf holds the default of each order and precision (`heatrk4 backends` prints them): the
+// only configurations a default build compiles (-DHEAT_WITH_TILED_SWEEP=ON builds the others too).
+// A configuration is named "<kernels>/<tile x>x<tile y>/c2x<rows>[...]": "factors" runs the step's
+// four passes (its two quadratic factors) one per kernel, "factor-pairs" a factor per kernel,
+// "all4" Horner's four passes in one kernel, on output tiles of that size, each thread owning an x
+// pair of columns in that many rows; for example "factors/64x16/c2x1/a2" (order 8 float's default)
+// loads what a plane needs two planes ahead, and ".../tma2" has the copy engine bring each plane
+// into shared memory two planes ahead of need.
 #pragma once
 
 #include <memory>

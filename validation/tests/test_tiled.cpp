@@ -1,5 +1,5 @@
 // The tiled backend, configuration by configuration: every configuration that is built (the
-// default of each order and precision; every one in a -DHEAT_TILED_SWEEP=ON build) must give the
+// default of each order and precision; every one in a -DHEAT_WITH_TILED_SWEEP=ON build) must give the
 // cpu reference's answer, on awkward sizes and on a grid smaller than one tile, leave the boundary
 // layer bitwise untouched and repeat bitwise.
 // The backend poisons the interior of its output buffers before the first kernel runs, so a point
@@ -8,12 +8,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <ostream>
 #include <string>
 #include <vector>
 
 #include "solver/errors.hpp"
 #include "solver/initial_conditions.hpp"
+#include "solver/registry.hpp"
 #include "test_support.hpp"
 #include "validation/norms.hpp"
 #include "validation/reference.hpp"
@@ -136,7 +138,7 @@ TEST(TiledConfigurations, EveryOrderAndPrecisionHasABuiltDefault) {
     }
 }
 
-// The defaults of tiled.cu's table, which benchmarks/worklog.md's measurements chose: a change
+// The defaults of tiled.cu's DefaultOf, which benchmarks/worklog.md's measurements chose: a change
 // here is a change of the product's speed and must come with a measurement.
 TEST(TiledConfigurations, DefaultsAreTheMeasuredOnes) {
   const struct {
@@ -171,6 +173,26 @@ TEST(TiledConfigurations, DefaultBuildCompilesOnlyTheDefaults) {
           << "order " << order << " " << precision_name(precision);
 #endif
     }
+}
+
+// `heatrk4 backends` prints the registry entry's table: a row per order and precision, each the
+// configuration that the registry's tiled runs, with that configuration's byte model, a kernel
+// file that exists and a reason.
+TEST(TiledConfigurations, TheTableOfDefaultsIsWhatTiledRuns) {
+  const BackendEntry& tiled = *default_registry().find("tiled");
+  ASSERT_EQ(tiled.defaults.size(), 8u);
+  for (const OrderDefault& row : tiled.defaults) {
+    const std::string where = "order " + std::to_string(row.order) + " " + precision_name(row.precision);
+    EXPECT_EQ(row.configuration, tiled_default_configuration(row.order, row.precision)) << where;
+    const std::size_t size = row.precision == Precision::Float ? sizeof(float) : sizeof(double);
+    EXPECT_EQ(tiled.bytes_per_point(test::gpu_test_problem(kGrids[0], row.order), size),
+              double(row.arrays_per_point) * double(size))
+        << where;
+    EXPECT_TRUE(std::filesystem::exists(std::string(HEAT_SOURCE_DIR) + "/solver/tiled/" + row.kernel_file))
+        << where << ": " << row.kernel_file;
+    EXPECT_GT(row.kernels_per_step, 0) << where;
+    EXPECT_FALSE(row.why.empty()) << where;
+  }
 }
 
 TEST(TiledConfigurations, UnknownConfigurationIsRefusedByName) {
