@@ -278,7 +278,7 @@ void with_configuration(int order, const std::string& name, F&& f) {
       throw InputError(
           "tiled configuration '" + name + "' is not built for order " + std::to_string(order) + " in " +
           (sizeof(T) == 4 ? "float" : "double") + "; built: " + names +
-          (HEAT_TILED_SWEEP ? "" : " (configure with -DHEAT_TILED_SWEEP=ON to build every configuration)"));
+          (HEAT_TILED_SWEEP ? "" : " (configure with -DHEAT_WITH_TILED_SWEEP=ON to build every configuration)"));
     return 0;
   });
 }
