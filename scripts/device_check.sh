@@ -26,6 +26,9 @@ read -r -a CUDA_BACKENDS <<<"${BACKENDS:-naive reuse tiled}"
 # Packages the machine lacks (toml++'s headers), unpacked here by scripts/stage_device_deps.sh
 # and carried in .deps/: every configure below finds them through CMAKE_PREFIX_PATH.
 [ -d .deps/usr ] && export CMAKE_PREFIX_PATH="$PWD/.deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+# An installed program or module (python_install_under_prefix) keeps run paths only to library
+# folders outside the project, which .deps/ is not: the loader path names it.
+[ -d .deps/usr ] && export LD_LIBRARY_PATH="$PWD/.deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 phases=("$@")
 ((${#phases[@]})) || phases=(build test verify sanitize reference bench)
 
