@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Time to solution end to end (issue 25), in one command: the mission's command and the real run
+# Time to solution end to end, in one command: the mission's command and the real run
 # (600^3, 500 steps, a snapshot every 50), each also with --compress 1, each also with its
 # snapshots written before stepping on (--snapshot-buffers 0: the synchronous pipeline, "before"),
 # each once more into the directory the run before it filled ("replacing": heatrk4 replaces that

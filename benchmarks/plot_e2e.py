@@ -1,7 +1,7 @@
 """Where the time of each end-to-end run goes (benchmarks/e2e.sh's JSON), one bar per run: the
 run summary's phases, the rest of the wall time (process start, CUDA's start, exit) and the
-bound measured beside it. A "sync" run writes its snapshots in the loop (--snapshot-buffers 0):
-the pipeline before issue 25; the run without it is the one after.
+bound measured beside it. A "sync" run writes its snapshots in the loop (--snapshot-buffers 0);
+the run without it writes them on the writer thread while the steps go on.
 
     python3 benchmarks/plot_e2e.py E2E_JSON PNG [DEVICE]
 

@@ -206,7 +206,7 @@ phase_tiled_sweep() {
     --precisions float double --backends tiled:all reuse --repeats 5 --csv "$OUT/tiled_sweep.csv"
 }
 
-# GPU ranks under mpirun on this machine's GPUs (issue 26): their tests, the reference problem with
+# GPU ranks under mpirun on this machine's GPUs: their tests, the reference problem with
 # --check on 2 ranks, and compute-sanitizer memcheck on each rank of a 2-rank run. With one GPU the
 # ranks share it and exchange through host memory; with two or more, NCCL's route runs too.
 phase_distributed() {

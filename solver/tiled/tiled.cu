@@ -194,7 +194,7 @@ struct OnePassShapes {
 // one shape whose planes fit static shared memory (64x8) holds so many registers (one block of 8
 // warps per SM) that it falls far behind the single passes, and 64x16 (32x16 in double), its planes
 // in dynamic shared memory, one block per SM, ran slower still in float and 3% behind in double
-// (worklog t25); at order 6 in double only 32x16 fits.
+// (benchmarks/results/tiled_ab_t25_h100.txt); at order 6 in double only 32x16 fits.
 template <int R, typename T>
 struct TwoPassShapes {
   static constexpr int kWideThreadsX = sizeof(T) == sizeof(float) ? 32 : 16;

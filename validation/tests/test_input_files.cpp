@@ -1,4 +1,4 @@
-// Files a run or compare reads (issue 24): a snapshot whose /heatrk4 step or WholeExtent does not
+// Files a run or compare reads: a snapshot whose /heatrk4 step or WholeExtent does not
 // fit is exit 2, a grid option that clashes with the file is named in integers, and compare
 // treats NaN at the same points as equal and shows each file's step and time.
 #ifdef HEAT_HAVE_HDF5

@@ -1,4 +1,4 @@
-// The command line and --config, as a new user meets them (issue 24): every bad value or file is
+// The command line and --config, as a new user meets them: every bad value or file is
 // exit 2 with a message naming it, and the forms the README shows work.
 #include <gtest/gtest.h>
 
