@@ -21,7 +21,7 @@ void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ra
   report.ranks = ranks.size();
   report.ghost_planes = slab.ghost;
   report.halo_overlap =
-      plan.backend_options.halo_overlap.value_or(entry.halo_overlap(plan.problem.order)) == HaloOverlap::InteriorFirst;
+      entry.chosen_halo_overlap(plan.backend_options, plan.problem.order) == HaloOverlap::InteriorFirst;
   report.halo_exchange = !entry.uses_cuda ? "mpi" : plan.gpu_halos == GpuHaloRoute::Nccl ? "nccl" : "host";
   if (writer) report.files = writer->files();
   report.final_step = plan.start_step + outcome.steps_done;

@@ -30,8 +30,8 @@ void print_summary(const RunReport& r) {
   if (r.ranks > 1)
     std::printf("  ranks     %d (z-slabs, %d ghost planes, halos over %s%s), halo exchange %.3f s on the slowest rank "
                 "(%.1f%% of compute)\n",
-                r.ranks, r.ghost_planes, r.halo_exchange.c_str(), r.halo_overlap ? " beside the interior" : "", r.exchange_s,
-                r.loop.compute_s > 0 ? 100 * r.exchange_s / r.loop.compute_s : 0.0);
+                r.ranks, r.ghost_planes, r.halo_exchange.c_str(), r.halo_overlap ? " beside the interior" : "",
+                r.exchange_s, r.loop.compute_s > 0 ? 100 * r.exchange_s / r.loop.compute_s : 0.0);
   if (!r.input_bytes_read.empty()) {
     double most = 0, total = 0;
     for (double bytes : r.input_bytes_read) most = std::max(most, bytes), total += bytes;

@@ -9,7 +9,6 @@
 //   mpirun -np 2 -x NCCL_NVLS_ENABLE=0 halo_bench --n 600 --memory device
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -19,6 +18,7 @@
 #include "solver/distributed/ranks.hpp"
 #include "solver/errors.hpp"
 #include "solver/field.hpp"
+#include "solver/seconds.hpp"
 #if HEAT_HAVE_CUDA
 #include "solver/cuda/cuda_check.cuh"
 #include "solver/cuda/device_buffer.cuh"
@@ -36,12 +36,6 @@ struct Settings {
   int repeats = 5;
   int batch = 10;  // exchanges per timed batch, so that the closing synchronisation is a small part
 };
-
-double seconds_of(const std::function<void()>& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // Median over repeats of the seconds per exchange of `box`, `finish` waiting for a batch to
 // complete; `connect_seconds`: the exchange's start, timed apart.

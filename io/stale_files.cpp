@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "solver/errors.hpp"
+#include "solver/seconds.hpp"
 
 namespace heat {
 
@@ -89,7 +90,7 @@ void StaleFileRemoval::remove_trash() {
   }
   if (::unlinkat(directory_fd_, kTrashName, AT_REMOVEDIR) != 0 && errno != ENOENT)
     note("cannot remove " + trash_path_ + ": " + std::strerror(errno));
-  seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  seconds_ = seconds_since(t0);
 }
 
 double StaleFileRemoval::finish() {
@@ -97,7 +98,7 @@ double StaleFileRemoval::finish() {
   if (thread_.joinable()) thread_.join();
   for (int* fd : {&trash_fd_, &directory_fd_})
     if (*fd >= 0) ::close(*fd), *fd = -1;
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return seconds_since(t0);
 }
 
 }  // namespace heat

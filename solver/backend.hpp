@@ -165,12 +165,16 @@ struct BackendEntry {
   std::function<std::unique_ptr<Backend<double>>(const Problem&, const BackendOptions&, HaloExchange<double>*)>
       make_double;
 
-  // The options' overlap, where unset, is the entry's for the order.
+  // The overlap a backend of this entry runs with: the options', or where unset the entry's own.
+  HaloOverlap chosen_halo_overlap(const BackendOptions& o, int order) const {
+    return o.halo_overlap ? *o.halo_overlap : halo_overlap(order);
+  }
+
   template <typename T>
   std::unique_ptr<Backend<T>> make(const Problem& p, const BackendOptions& o,
                                    HaloExchange<T>* exchange = nullptr) const {
     BackendOptions chosen = o;
-    chosen.halo_overlap = o.halo_overlap ? *o.halo_overlap : halo_overlap(p.order);
+    chosen.halo_overlap = chosen_halo_overlap(o, p.order);
     if constexpr (sizeof(T) == sizeof(float))
       return make_float(p, chosen, exchange);
     else

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "solver/backend.hpp"
+#include "solver/seconds.hpp"
 
 namespace heat {
 
@@ -170,7 +171,7 @@ class SnapshotPipeline {
     if (ready()) return;
     const auto t0 = clock::now();
     changed_.wait(lock, ready);
-    wait_s_ += std::chrono::duration<double>(clock::now() - t0).count();
+    wait_s_ += seconds_since(t0);
   }
 
   void throw_failure() {
@@ -235,7 +236,7 @@ class SnapshotPipeline {
       if (!failure_) failure_ = std::current_exception();
       throw;
     }
-    const double spent = std::chrono::duration<double>(clock::now() - t0).count();
+    const double spent = seconds_since(t0);
     std::lock_guard<std::mutex> lock(mutex_);
     writer_s_ += spent;
     wait_s_ += spent;
@@ -272,7 +273,7 @@ class SnapshotPipeline {
       } catch (...) {
         failed = std::current_exception();
       }
-      const double spent = std::chrono::duration<double>(clock::now() - t0).count();
+      const double spent = seconds_since(t0);
       lock.lock();
       writer_s_ += spent;
       if (failed && !failure_) failure_ = failed;

@@ -62,7 +62,8 @@ class StepPlanes {
  private:
   PlaneRange away_from_ghosts(int pass) const {
     const int reach = pass * r_;
-    const PlaneRange away{sides_.lower ? sides_.planes + reach : r_, sides_.upper ? nz_ - sides_.planes - reach : nz_ - r_};
+    const PlaneRange away{sides_.lower ? sides_.planes + reach : r_,
+                          sides_.upper ? nz_ - sides_.planes - reach : nz_ - r_};
     return away.empty() ? PlaneRange{} : away;
   }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "solver/backend.hpp"
+#include "solver/seconds.hpp"
 #include "solver/errors.hpp"
 #include "solver/snapshot_pipeline.hpp"
 
@@ -75,18 +76,6 @@ struct LoopCallbacks {
   // the chunk's own seconds, no stop.
   std::function<ChunkEnd(ChunkEnd)> end_chunk;
 };
-
-inline double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Runs f, adding its seconds to `total`.
-template <typename F>
-void timed(double& total, F&& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  total += seconds_since(t0);
-}
 
 // Steps between blow-up checks. A check reads the field once where it lives; a step moves it 2
 // (tiled, all passes fused) to 28 (cpu) times and takes several times its memory floor, so on grids

@@ -9,11 +9,11 @@
 // pointer: the device machine's OpenMPI is not CUDA-aware).
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 
 #include "solver/distributed/decomposition.hpp"
 #include "solver/ghost_exchange.hpp"
+#include "solver/seconds.hpp"
 
 namespace heat {
 
@@ -56,14 +56,6 @@ inline GhostSides ghost_sides(const Slab& s) {
 inline std::size_t halo_bytes_sent(const Slab& s, const Grid& global, std::size_t value_size) {
   const int sides = int(s.has_lower_neighbour()) + int(s.has_upper_neighbour());
   return std::size_t(sides) * halo_layout(s, global).side_values * value_size;
-}
-
-// Adds the seconds `f` takes to `total` (an exchange's own time, for seconds_spent()).
-template <typename F>
-void add_seconds_of(double& total, F&& f) {
-  const auto t0 = std::chrono::steady_clock::now();
-  f();
-  total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace heat

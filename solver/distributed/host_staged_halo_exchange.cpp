@@ -31,7 +31,7 @@ void HostStagedHaloExchange<T>::start(T* device_box) {
   // The step before is still running: waiting for it is compute, not exchange.
   HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
   const std::size_t bytes = layout_.side_values * sizeof(T);
-  add_seconds_of(seconds_, [&] {
+  timed(seconds_, [&] {
     if (lower_)
       HEAT_CUDA_CHECK(cudaMemcpy(staged(kLowerEdge), device_box + layout_.lower_edge, bytes, cudaMemcpyDeviceToHost));
     if (upper_)
@@ -44,7 +44,7 @@ template <typename T>
 void HostStagedHaloExchange<T>::finish() {
   if (!lower_ && !upper_) return;
   const std::size_t bytes = layout_.side_values * sizeof(T);
-  add_seconds_of(seconds_, [&] {
+  timed(seconds_, [&] {
     mpi_.finish();
     // In the legacy default stream's order, like the kernels that read the ghosts next.
     if (lower_)

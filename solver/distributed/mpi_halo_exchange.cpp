@@ -36,7 +36,7 @@ void MpiHaloExchange<T>::start_blocks(const T* lower_edge, const T* upper_edge, 
   // Upwards (tag 1) and downwards (tag 2); a missing neighbour is MPI_PROC_NULL, for which MPI
   // completes the request at once. Receives first, so a send never waits for its buffer.
   constexpr int kUpTag = 1, kDownTag = 2;
-  add_seconds_of(seconds_, [&] {
+  timed(seconds_, [&] {
     HEAT_MPI_CHECK(MPI_Irecv(lower_ghost, 1, side_type_, lower_, kUpTag, comm_, &requests_[0]));
     HEAT_MPI_CHECK(MPI_Irecv(upper_ghost, 1, side_type_, upper_, kDownTag, comm_, &requests_[1]));
     HEAT_MPI_CHECK(MPI_Isend(upper_edge, 1, side_type_, upper_, kUpTag, comm_, &requests_[2]));
@@ -46,7 +46,7 @@ void MpiHaloExchange<T>::start_blocks(const T* lower_edge, const T* upper_edge, 
 
 template <typename T>
 void MpiHaloExchange<T>::finish() {
-  add_seconds_of(seconds_,
+  timed(seconds_,
                  [&] { HEAT_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE)); });
 }
 

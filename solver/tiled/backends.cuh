@@ -164,8 +164,9 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
   void step_part(StepPart part) override {
     T* const u = this->u_.get();
     const T* const c = this->constants_.c;
-    this->launch_part(step_, PassArgs<Tile::R, T, 4>{this->dims(), this->weights_, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()},
-                      part, 4);
+    using Args = PassArgs<Tile::R, T, 4>;
+    const Args args{this->dims(), this->weights_, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()};
+    this->launch_part(step_, args, part, 4);
     // The new field is whole once the last part has run.
     if (part != StepPart::AwayFromGhosts) std::swap(this->u_, u_next_);
   }
