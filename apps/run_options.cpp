@@ -239,9 +239,12 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
 }
 
 GpuHaloRoute parse_gpu_halo_route(const std::string& name) {
-  if (name == "nccl") return GpuHaloRoute::Nccl;
-  if (name == "host") return GpuHaloRoute::Host;
-  throw InputError("--halo-exchange " + shown_value(name) + " is not one of nccl, host");
+  std::string names;
+  for (GpuHaloRoute route : kGpuHaloRoutes) {
+    if (name == gpu_halo_route_name(route)) return route;
+    names += std::string(names.empty() ? "" : ", ") + gpu_halo_route_name(route);
+  }
+  throw InputError("--halo-exchange " + shown_value(name) + " is not one of " + names);
 }
 
 std::optional<HaloOverlap> parse_halo_overlap(const std::string& value) {
@@ -286,7 +289,8 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--device", o.device, "CUDA device ordinal (under mpirun each rank takes its node-local rank's)")
       ->capture_default_str();
   app.add_option("--halo-exchange", o.halo_exchange,
-                 "how GPU ranks under mpirun exchange ghost planes: nccl (device to device, a GPU per rank) or "
+                 "how GPU ranks under mpirun exchange ghost planes: nccl (device to device, a GPU per rank), "
+                 "peer (device to device by the copy engines, every rank on one node; ranks may share a GPU) or "
                  "host (through host memory over MPI; ranks may share a GPU)")
       ->capture_default_str();
   app.add_option("--halo-overlap", o.halo_overlap,

@@ -26,7 +26,7 @@ struct RunReport {
   bool backend_on_host = false;
   int ranks = 1;
   double exchange_s = 0;  // the slowest rank's time in halo exchanges, waiting included
-  std::string halo_exchange;  // how ranks exchange ghost planes: "mpi" (cpu ranks), "nccl" or "host" (GPU ranks)
+  std::string halo_exchange;  // how ranks exchange ghost planes: "mpi" (cpu ranks), "nccl", "peer" or "host" (GPU ranks)
   int ghost_planes = 0;       // on each side of a slab with a neighbour
   bool halo_overlap = false;  // the interior stepped while the ghost planes travel (--halo-overlap)
   // With --init-file: the bytes each rank read of the file (its planes and the file's metadata),

@@ -155,7 +155,7 @@ void add_verify_command(CLI::App& app, CommandAction& action) {
   sub->add_option("--device", o->device, "CUDA device ordinal")->capture_default_str();
   sub->add_option("--seed", o->seed, "seed of the random field")->capture_default_str()->check(uint64_check());
   sub->add_option("--halo-exchange", o->halo_exchange,
-                  "under mpirun, how GPU ranks exchange ghost planes: nccl or host (as for a run)")
+                  "under mpirun, how GPU ranks exchange ghost planes: nccl, peer or host (as for a run)")
       ->capture_default_str();
   sub->callback([&action, o] { action = [o] { return verify(*o); }; });
 }

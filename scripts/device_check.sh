@@ -211,7 +211,7 @@ phase_tiled_sweep() {
 # ranks share it and exchange through host memory; with two or more, NCCL's route runs too.
 phase_distributed() {
   local mpirun=(mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE=0 -x OMP_NUM_THREADS=8 -np 2)
-  local routes=(host)
+  local routes=(host peer)
   (($(nvidia-smi -L | wc -l) >= 2)) && routes+=(nccl)
   TAIL_LINES=12 step distributed-tests ctest --test-dir "$BUILD" -j4 --output-on-failure -R "gpu_halo|MpirunGpuRanks"
   for route in "${routes[@]}"; do

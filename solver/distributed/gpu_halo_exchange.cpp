@@ -6,6 +6,7 @@
 
 #include "solver/cuda/cuda_check.cuh"
 #include "solver/distributed/host_staged_halo_exchange.hpp"
+#include "solver/distributed/peer_halo_exchange.hpp"
 #include "solver/errors.hpp"
 #include "solver/cuda/gpu_info.hpp"
 #if HEAT_HAVE_NCCL
@@ -84,7 +85,8 @@ std::unique_ptr<HaloExchange<T>> make_gpu_halo_exchange(const Slab& slab, const 
 #if HEAT_HAVE_NCCL
   if (route == GpuHaloRoute::Nccl) return std::make_unique<NcclRoute<T>>(slab, global, comm);
 #endif
-  if (route == GpuHaloRoute::Nccl) throw InputError("this build has no NCCL: use --halo-exchange host");
+  if (route == GpuHaloRoute::Nccl) throw InputError("this build has no NCCL: use --halo-exchange peer or host");
+  if (route == GpuHaloRoute::Peer) return std::make_unique<PeerHaloExchange<T>>(slab, global, comm);
   return std::make_unique<HostStagedHaloExchange<T>>(slab, global, comm);
 }
 

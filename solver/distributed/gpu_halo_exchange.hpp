@@ -11,8 +11,8 @@
 namespace heat {
 
 // Makes this rank's GPU current and returns it. NCCL needs a GPU of its own for each rank (its
-// node-local rank; InputError when the node has fewer); ranks on the host route share the node's
-// GPUs in turn. InputError when the node has no GPU, or the build no NCCL for the NCCL route.
+// node-local rank; InputError when the node has fewer); ranks on the peer and host routes share
+// the node's GPUs in turn. InputError when the node has no GPU, or the build no NCCL for the NCCL route.
 int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route);
 
 // Collective over `comm`, whose rank i holds slab i: the exchange of `slab`'s ghost planes in

@@ -20,8 +20,23 @@ namespace heat {
 // How GPU ranks exchange ghost planes (--halo-exchange).
 enum class GpuHaloRoute {
   Nccl,  // device to device through NCCL (NVLink, PCIe or the network); one GPU per rank
+  Peer,  // device to device by the copy engines (CUDA IPC); every rank on one node
   Host,  // through page-locked host memory over MPI; ranks may share a GPU
 };
+constexpr GpuHaloRoute kGpuHaloRoutes[] = {GpuHaloRoute::Nccl, GpuHaloRoute::Peer, GpuHaloRoute::Host};
+
+// The route's name for --halo-exchange and the summary.
+constexpr const char* gpu_halo_route_name(GpuHaloRoute route) {
+  switch (route) {
+    case GpuHaloRoute::Nccl:
+      return "nccl";
+    case GpuHaloRoute::Peer:
+      return "peer";
+    case GpuHaloRoute::Host:
+      return "host";
+  }
+  return "?";
+}
 
 // Where the four exchanged blocks sit in a box, in values from its start (0 on a side without a
 // neighbour). Each block is `side_values` long: `ghost` whole planes of nx*ny values.

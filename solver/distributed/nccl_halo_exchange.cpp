@@ -65,36 +65,17 @@ NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, Nccl
       bytes_sent_(halo_bytes_sent(slab, global, sizeof(T))) {
   if (slab.has_lower_neighbour()) lower_ = slab.rank - 1;
   if (slab.has_upper_neighbour()) upper_ = slab.rank + 1;
-  for (TimedExchange& t : timers_) {
-    HEAT_CUDA_CHECK(cudaEventCreate(&t.start));
-    HEAT_CUDA_CHECK(cudaEventCreate(&t.stop));
-  }
   HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
 }
 
 template <typename T>
 NcclHaloExchange<T>::~NcclHaloExchange() {
-  for (TimedExchange& t : timers_) {
-    if (t.start) cudaEventDestroy(t.start);
-    if (t.stop) cudaEventDestroy(t.stop);
-  }
   if (ready_) cudaEventDestroy(ready_);
 }
 
 template <typename T>
-void NcclHaloExchange<T>::collect(TimedExchange& t) {
-  if (!t.pending) return;
-  float ms = 0;
-  HEAT_CUDA_CHECK(cudaEventSynchronize(t.stop));
-  HEAT_CUDA_CHECK(cudaEventElapsedTime(&ms, t.start, t.stop));
-  seconds_ += 1e-3 * double(ms);
-  t.pending = false;
-}
-
-template <typename T>
 double NcclHaloExchange<T>::seconds_spent() {
-  for (TimedExchange& t : timers_) collect(t);
-  return seconds_;
+  return times_.seconds();
 }
 
 template <typename T>
@@ -119,26 +100,21 @@ void NcclHaloExchange<T>::enqueue(const T* lower_edge, const T* upper_edge, T* l
 template <typename T>
 void NcclHaloExchange<T>::start(T* device_box) {
   if (lower_ < 0 && upper_ < 0) return;
-  TimedExchange& timer = timers_[std::size_t(next_timer_)];
-  last_timer_ = next_timer_;
-  next_timer_ = (next_timer_ + 1) % kTimedExchanges;
-  collect(timer);
   // After the kernels that wrote the edge planes; the time counts from there.
   HEAT_CUDA_CHECK(cudaEventRecord(ready_, cudaStreamLegacy));
   HEAT_CUDA_CHECK(cudaStreamWaitEvent(stream_, ready_, 0));
-  HEAT_CUDA_CHECK(cudaEventRecord(timer.start, stream_));
+  times_.begin(stream_);
   enqueue(device_box + layout_.lower_edge, device_box + layout_.upper_edge, device_box + layout_.lower_ghost,
           device_box + layout_.upper_ghost);
-  HEAT_CUDA_CHECK(cudaEventRecord(timer.stop, stream_));
-  timer.pending = true;
+  ended_ = times_.end(stream_);
 }
 
 template <typename T>
 void NcclHaloExchange<T>::finish() {
-  if (last_timer_ < 0) return;
+  if (!ended_) return;
   // The kernels that read the ghost planes next wait on the device, not the host.
-  HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, timers_[std::size_t(last_timer_)].stop, 0));
-  last_timer_ = -1;
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, ended_, 0));
+  ended_ = nullptr;
 }
 
 template <typename T>

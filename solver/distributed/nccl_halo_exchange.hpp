@@ -7,10 +7,10 @@
 #include <mpi.h>
 #include <nccl.h>
 
-#include <array>
 #include <exception>
 #include <thread>
 
+#include "solver/distributed/device_exchange_times.hpp"
 #include "solver/distributed/halo_exchange.hpp"
 
 namespace heat {
@@ -63,23 +63,12 @@ class NcclHaloExchange final : public HaloExchange<T> {
   double seconds_spent() override;
 
  private:
-  // Each exchange is timed by a pair of events on the stream. The pairs are reused in turn, and
-  // a pair's time is read before its reuse: by then it is long finished, so the host rarely
-  // waits, and never runs more than kTimedExchanges exchanges ahead of the device.
-  static constexpr int kTimedExchanges = 32;
-  struct TimedExchange {
-    cudaEvent_t start = nullptr, stop = nullptr;
-    bool pending = false;
-  };
-  void collect(TimedExchange& t);
   // One group: the edges sent, the ghosts received (each layout_.side_values long).
   void enqueue(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost);
 
-  std::array<TimedExchange, kTimedExchanges> timers_{};
-  int next_timer_ = 0;
-  int last_timer_ = -1;  // the exchange finish() waits for
+  DeviceExchangeTimes times_;
+  cudaEvent_t ended_ = nullptr;  // the end of the exchange finish() waits for, or null
   cudaEvent_t ready_ = nullptr;  // the default stream's work before start()
-  double seconds_ = 0;
   HaloLayout layout_;
   GhostScheme scheme_;
   GhostSides sides_;

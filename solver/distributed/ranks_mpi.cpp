@@ -130,6 +130,9 @@ int Ranks::end_every_rank(int exit_code) const {
 int Ranks::select_gpu(int device_option, GpuHaloRoute route) const {
   if (size_ == 1) return device_option;
 #if HEAT_HAVE_CUDA
+  if (route == GpuHaloRoute::Peer && session()->local_size() != size_)
+    throw InputError("--halo-exchange peer needs every rank on one node (" + std::to_string(session()->local_size()) +
+                     " of " + std::to_string(size_) + " ranks are on this one): use --halo-exchange nccl");
   return select_rank_gpu(session()->local_rank(), session()->local_size(), route);
 #else
   (void)route;

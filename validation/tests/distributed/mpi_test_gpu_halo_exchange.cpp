@@ -1,8 +1,9 @@
 // The exchanges of GPU ranks under mpirun (make_gpu_halo_exchange): after one exchange, every box
 // in device memory holds exactly the whole field's planes, its ghost planes (poisoned before)
 // filled from the neighbours' own planes, whether connect() paid the start first (writing nothing
-// into the box, counting no time) or the first exchange does. Through host memory wherever the
-// machine has a GPU (ranks share it); through NCCL only where every rank has a GPU of its own.
+// into the box, counting no time) or the first exchange does. Through host memory and by the copy
+// engines wherever the machine has a GPU (ranks share it); through NCCL only where every rank has a
+// GPU of its own.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -76,6 +77,12 @@ TEST(GpuHaloExchange, ThroughHostMemoryFillsGhostPlanesWithTheNeighboursPlanes) 
   if (!on_every_rank(gpu_count() > 0)) GTEST_SKIP() << "no CUDA GPU on this machine";
   select_rank_gpu(test::mpi_session().local_rank(), test::mpi_session().local_size(), GpuHaloRoute::Host);
   check_every_order(GpuHaloRoute::Host);
+}
+
+TEST(GpuHaloExchange, ThroughPeerCopiesFillsGhostPlanesWithTheNeighboursPlanes) {
+  if (!on_every_rank(gpu_count() > 0)) GTEST_SKIP() << "no CUDA GPU on this machine";
+  select_rank_gpu(test::mpi_session().local_rank(), test::mpi_session().local_size(), GpuHaloRoute::Peer);
+  check_every_order(GpuHaloRoute::Peer);
 }
 
 TEST(GpuHaloExchange, ThroughNcclFillsGhostPlanesWithTheNeighboursPlanes) {

@@ -1,8 +1,9 @@
 // The CUDA backends under mpirun (docs/design.md §7): each rank steps its z-slab on a GPU and
 // exchanges ghost planes once per step, tiled's ranks stepping the planes away from the ghosts
 // while it travels (--halo-overlap on) or not. The same run on 1, 2 and 3 ranks writes bitwise the
-// same snapshots, through host memory (ranks sharing the machine's GPU, so one GPU suffices) and,
-// where every rank has a GPU of its own, through NCCL. Skipped without a GPU.
+// same snapshots, through host memory and by the copy engines (ranks sharing the machine's GPUs,
+// so one GPU suffices) and, where every rank has a GPU of its own, through NCCL. Skipped without a
+// GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -76,6 +77,16 @@ TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksSharingAGpuWithoutOverlap) 
   expect_bitwise_equal_on_2_and_3_ranks("host", "off");
 }
 
+TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksByTheCopyEngines) {
+  HEAT_REQUIRE_GPU();
+  expect_bitwise_equal_on_2_and_3_ranks("peer", "on");
+}
+
+TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksByTheCopyEnginesWithoutOverlap) {
+  HEAT_REQUIRE_GPU();
+  expect_bitwise_equal_on_2_and_3_ranks("peer", "off");
+}
+
 TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksWithAGpuEachThroughNccl) {
   if (gpu_count() < 2) GTEST_SKIP() << "fewer than 2 CUDA GPUs on this machine";
   expect_bitwise_equal_on_2_and_3_ranks("nccl", "on");
@@ -102,33 +113,39 @@ TEST(MpirunGpuRanks, NcclRanksWithoutAGpuOfTheirOwnExitTwo) {
 }
 
 // A failure on one GPU rank mid-run (the test hook, as a CUDA error would) ends every rank with
-// exit 3, none left waiting in an exchange.
+// exit 3, none left waiting in an exchange (the peer route's ranks wait on each other's messages).
 TEST(MpirunGpuRanks, OneRankFailingMidRunEndsEveryRankWithExitThree) {
   HEAT_REQUIRE_GPU();
-  const std::string out = test::temp_directory("gpu-fail");
-  const auto result = test::run_on(2, {"--backend", "tiled", "--n", "48", "--steps", "40", "--halo-exchange", "host",
-                                       "--output", out}, "HEATRK4_TEST_FAIL_RANK=1");
-  EXPECT_EQ(result.exit_code, 3) << (result.exit_code == 124 ? "the job hung:\n" : "") << result.output;
-  EXPECT_NE(result.output.find("rank 1: run failed: test hook"), std::string::npos) << result.output;
+  for (const char* route : {"host", "peer"}) {
+    const std::string out = test::temp_directory("gpu-fail");
+    const auto result = test::run_on(2, {"--backend", "tiled", "--n", "48", "--steps", "40", "--halo-exchange",
+                                         route, "--output", out}, "HEATRK4_TEST_FAIL_RANK=1");
+    EXPECT_EQ(result.exit_code, 3) << route << (result.exit_code == 124 ? ": the job hung:\n" : ":\n")
+                                   << result.output;
+    EXPECT_NE(result.output.find("rank 1: run failed: test hook"), std::string::npos) << route << ":\n"
+                                                                                       << result.output;
+  }
 }
 
 TEST(MpirunGpuRanks, UnknownHaloExchangeIsRefused) {
   const auto result = test::run_on(2, {"--backend", "cpu", "--n", "40", "--halo-exchange", "pigeon", "--format", "none"});
   EXPECT_EQ(result.exit_code, 2) << result.output;
-  EXPECT_NE(result.output.find("--halo-exchange pigeon is not one of nccl, host"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("--halo-exchange pigeon is not one of nccl, peer, host"), std::string::npos) << result.output;
 }
 
 // The summary names the route and counts the exchange's time.
 TEST(MpirunGpuRanks, JsonSummaryNamesTheRouteAndTheGhostPlanes) {
   HEAT_REQUIRE_GPU();
   const std::string out = test::temp_directory("gpu-json");
-  const auto result = test::run_on(2, {"--backend", "tiled", "--n", "48", "--order", "4", "--steps", "3", "--format",
-                                       "none", "--halo-exchange", "host", "--json", out + "/run.json", "--quiet"});
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const std::string json = test::read_text(out + "/run.json");
-  EXPECT_NE(json.find("\"halo_exchange\": \"host\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"ghost_planes\": 8"), std::string::npos) << json;
-  EXPECT_EQ(json.find("\"exchange_s\": 0,"), std::string::npos) << "no exchange time counted: " << json;
+  for (const char* route : {"host", "peer"}) {
+    const auto result = test::run_on(2, {"--backend", "tiled", "--n", "48", "--order", "4", "--steps", "3", "--format",
+                                         "none", "--halo-exchange", route, "--json", out + "/run.json", "--quiet"});
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const std::string json = test::read_text(out + "/run.json");
+    EXPECT_NE(json.find("\"halo_exchange\": \"" + std::string(route) + "\""), std::string::npos) << json;
+    EXPECT_NE(json.find("\"ghost_planes\": 8"), std::string::npos) << json;
+    EXPECT_EQ(json.find("\"exchange_s\": 0,"), std::string::npos) << "no exchange time counted: " << json;
+  }
 }
 
 }  // namespace
