@@ -196,15 +196,28 @@ __device__ __forceinline__ unsigned own_columns(const GridDims& d, int gx, int g
   return computes;
 }
 
+// How load_own and store_own address an own pair: the plane's offset and the pair's each added to
+// the pointer (the pairs' offsets held in 64 bits across the z loop), or the two added in 32 bits
+// first (a widening per access, the offsets held in 32 bits). Which takes fewer registers depends
+// on the kernel (ptxas -v): the four-pass kernel spills with the first; the copy engine's pass from
+// u at order 6 in double takes 71 registers with the second, 64 with the first. Both stay within
+// the 32-bit offsets the launcher guarantees; single columns always take the sum.
+enum class PairOffsets { kEachToPointer, kSummed };
+
+template <PairOffsets Offsets, typename T>
+__device__ __forceinline__ T* own_pair(T* array, int plane, int own) {
+  return Offsets == PairOffsets::kSummed ? array + (plane + own) : array + plane + own;
+}
+
 // An array's own columns on the plane at offset `plane` into slot s of a queue. AlignedPairs: every
 // own pair starts on a pair boundary (rows of even length, tiles from an even column, the array
 // aligned to a pair), so each pair is one 8- or 16-byte access instead of two.
-template <bool AlignedPairs, typename T, int C, int Q>
+template <bool AlignedPairs, PairOffsets Offsets = PairOffsets::kEachToPointer, typename T, int C, int Q>
 __device__ __forceinline__ void load_own(const T* array, int plane, const int (&own_at)[C], T (&queue)[C][Q], int s) {
 #pragma unroll
   for (int m = 0; m < C / 2; ++m) {
     if constexpr (AlignedPairs) {
-      const Pair<T> pair = load_pair(array + plane + own_at[2 * m]);
+      const Pair<T> pair = load_pair(own_pair<Offsets>(array, plane, own_at[2 * m]));
       queue[2 * m][s] = pair.x, queue[2 * m + 1][s] = pair.y;
     } else {
       queue[2 * m][s] = array[plane + own_at[2 * m]], queue[2 * m + 1][s] = array[plane + own_at[2 * m + 1]];
@@ -216,13 +229,14 @@ __device__ __forceinline__ void load_own(const T* array, int plane, const int (&
 // boundary layer stores there what `result` holds for it, u: the value the array already holds
 // (every field a pass writes carries u's boundary layer). So the store stays one predicated
 // instruction, where choosing between a pair and a column would branch.
-template <bool AlignedPairs, typename T, int C>
+template <bool AlignedPairs, PairOffsets Offsets = PairOffsets::kEachToPointer, typename T, int C>
 __device__ __forceinline__ void store_own(T* array, int plane, const int (&own_at)[C], unsigned computes,
                                           const T (&result)[C]) {
 #pragma unroll
   for (int m = 0; m < C / 2; ++m) {
     if constexpr (AlignedPairs) {
-      if (computes & (3u << (2 * m))) store_pair(array + plane + own_at[2 * m], result[2 * m], result[2 * m + 1]);
+      if (computes & (3u << (2 * m)))
+        store_pair(own_pair<Offsets>(array, plane, own_at[2 * m]), result[2 * m], result[2 * m + 1]);
     } else {
 #pragma unroll
       for (int c = 2 * m; c < 2 * m + 2; ++c)

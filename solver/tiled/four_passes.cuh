@@ -78,6 +78,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, C = 2 * M, A = Tile::kAhead, Q = Tile::kUnroll;
   constexpr int Pitch = Tile::kPitch, Reach = Tile::kReach, Window = 2 * R + 1;
+  // The own pairs' offsets in 32 bits: with 64-bit ones, a thread's 80 registers spill in the z loop.
+  constexpr PairOffsets kOffsets = PairOffsets::kSummed;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   T(*const sets)[4][Tile::kPlane] = reinterpret_cast<T(*)[4][Tile::kPlane]>(shared_bytes);
   const GridDims& d = a.dims;
@@ -113,7 +115,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   T queues[4][C][Q] = {};
 #pragma unroll
   for (int j = 0; j < 2 * R + A; ++j)
-    load_own<AlignedPairs>(u, clamped_plane_at(a_first - R + j), own_at, queues[0], (3 * R + j) % Q);
+    load_own<AlignedPairs, kOffsets>(u, clamped_plane_at(a_first - R + j), own_at, queues[0], (3 * R + j) % Q);
 
   for (int z0 = a_first;; z0 += Q) {
 #pragma unroll
@@ -129,7 +131,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
           store_pair(planes[p] + own_slot + m * Pitch, queues[p][2 * m][(k + 4 * R - p * R) % Q],
                      queues[p][2 * m + 1][(k + 4 * R - p * R) % Q]);
       if (za + A < a_end)
-        load_own<AlignedPairs>(u, clamped_plane_at(za + R + A), own_at, queues[0], (k + 5 * R + A) % Q);
+        load_own<AlignedPairs, kOffsets>(u, clamped_plane_at(za + R + A), own_at, queues[0], (k + 5 * R + A) % Q);
       __syncthreads();
 
       for_each_index<4>([&](auto pass) {
@@ -148,7 +150,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 #pragma unroll
           for (int c = 0; c < C; ++c) queues[p + 1][c][centre] = result[c];
         } else {
-          if (za >= z_begin + 3 * R) store_own<AlignedPairs>(out, plane_at(zp), own_at, stores, result);
+          if (za >= z_begin + 3 * R) store_own<AlignedPairs, kOffsets>(out, plane_at(zp), own_at, stores, result);
         }
       });
     }
