@@ -196,7 +196,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.backend_options.device = o.device;
   require_device_ordinal(o.device);
   plan.backend = resolve_backend(o, plan.backend_note);
-  plan.gpu_halos = parse_gpu_halo_route(o.halo_exchange);
+  plan.asked_gpu_halos = parse_gpu_halo_route(o.halo_exchange);
   plan.backend_options.halo_overlap = parse_halo_overlap(o.halo_overlap);
 
   plan.init.kind = parse_init(o.init);
@@ -238,11 +238,12 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   return plan;
 }
 
-GpuHaloRoute parse_gpu_halo_route(const std::string& name) {
-  std::string names;
+std::optional<GpuHaloRoute> parse_gpu_halo_route(const std::string& name) {
+  if (name == "auto") return std::nullopt;
+  std::string names = "auto";
   for (GpuHaloRoute route : kGpuHaloRoutes) {
     if (name == gpu_halo_route_name(route)) return route;
-    names += std::string(names.empty() ? "" : ", ") + gpu_halo_route_name(route);
+    names += std::string(", ") + gpu_halo_route_name(route);
   }
   throw InputError("--halo-exchange " + shown_value(name) + " is not one of " + names);
 }
@@ -289,9 +290,10 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--device", o.device, "CUDA device ordinal (under mpirun each rank takes its node-local rank's)")
       ->capture_default_str();
   app.add_option("--halo-exchange", o.halo_exchange,
-                 "how GPU ranks under mpirun exchange ghost planes: nccl (device to device, a GPU per rank), "
-                 "peer (device to device by the copy engines, every rank on one node; ranks may share a GPU) or "
-                 "host (through host memory over MPI; ranks may share a GPU)")
+                 "how GPU ranks under mpirun exchange ghost planes: peer (device to device by the copy engines, "
+                 "every rank on one node; ranks may share a GPU), nccl (device to device, a GPU per rank, any "
+                 "number of nodes), host (through host memory over MPI; ranks may share a GPU) or auto (peer on "
+                 "one node, nccl across nodes)")
       ->capture_default_str();
   app.add_option("--halo-overlap", o.halo_overlap,
                  "on: ranks step the planes that read no ghost plane while the exchange travels (cpu, tiled); "

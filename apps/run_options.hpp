@@ -34,7 +34,7 @@ struct RunOptions {
   std::string precision = "float";
   std::string backend = "auto";
   int device = 0;
-  std::string halo_exchange = "nccl";
+  std::string halo_exchange = "auto";
   std::string halo_overlap = "auto";
   std::string init = "gaussian";
   unsigned long long seed = 42;
@@ -65,7 +65,8 @@ struct RunPlan {
   std::string backend;     // resolved: never "auto"
   std::string backend_note;  // why auto chose it, for the summary
   BackendOptions backend_options;
-  GpuHaloRoute gpu_halos = GpuHaloRoute::Nccl;  // how GPU ranks of a distributed run exchange ghost planes
+  std::optional<GpuHaloRoute> asked_gpu_halos;   // --halo-exchange; none: auto
+  GpuHaloRoute gpu_halos = GpuHaloRoute::Peer;  // how GPU ranks exchange ghost planes (set-up resolves auto)
   InitSpec init;
   std::string init_name;
   std::string init_file, init_array;
@@ -85,7 +86,8 @@ struct RunPlan {
 // for another.
 std::optional<HaloOverlap> parse_halo_overlap(const std::string& value);
 // --halo-exchange's value; InputError for another.
-GpuHaloRoute parse_gpu_halo_route(const std::string& name);
+// None for "auto".
+std::optional<GpuHaloRoute> parse_gpu_halo_route(const std::string& name);
 
 // Resolves and validates; throws InputError naming the value, the limit and the fix.
 // `file_grid` carries the grid read from --init-file (nullptr otherwise).

@@ -25,7 +25,7 @@ struct VerifyOptions {
   bool allow_unstable = false;
   int device = 0;
   unsigned long long seed = 42;
-  std::string halo_exchange = "nccl";
+  std::string halo_exchange = "auto";
 };
 
 // One case on every rank: the backend steps this rank's box of the field (the whole grid on one
@@ -88,7 +88,7 @@ int verify(const VerifyOptions& o) {
     for (int order : {2, 4, 6, 8}) require_stable_cfl(o.cfl, order, o.allow_unstable, "--cfl " + number_text(o.cfl));
     require_grid_fits_order(grid, 8, {"--n", "--n", "--n"});
     require_grid_points_fit(o.n, o.n, o.n, "--n");
-    route = parse_gpu_halo_route(o.halo_exchange);
+    route = ranks.gpu_route(parse_gpu_halo_route(o.halo_exchange));
     Slab slab;  // the widest
     for (const auto& entry : default_registry().entries())
       if (!entry.uses_cuda || has_gpu) {
@@ -155,7 +155,7 @@ void add_verify_command(CLI::App& app, CommandAction& action) {
   sub->add_option("--device", o->device, "CUDA device ordinal")->capture_default_str();
   sub->add_option("--seed", o->seed, "seed of the random field")->capture_default_str()->check(uint64_check());
   sub->add_option("--halo-exchange", o->halo_exchange,
-                  "under mpirun, how GPU ranks exchange ghost planes: nccl, peer or host (as for a run)")
+                  "under mpirun, how GPU ranks exchange ghost planes: auto, peer, nccl or host (as for a run)")
       ->capture_default_str();
   sub->callback([&action, o] { action = [o] { return verify(*o); }; });
 }

@@ -23,7 +23,7 @@ enum class GpuHaloRoute {
   Peer,  // device to device by the copy engines (CUDA IPC); every rank on one node
   Host,  // through page-locked host memory over MPI; ranks may share a GPU
 };
-constexpr GpuHaloRoute kGpuHaloRoutes[] = {GpuHaloRoute::Nccl, GpuHaloRoute::Peer, GpuHaloRoute::Host};
+constexpr GpuHaloRoute kGpuHaloRoutes[] = {GpuHaloRoute::Peer, GpuHaloRoute::Nccl, GpuHaloRoute::Host};
 
 // The route's name for --halo-exchange and the summary.
 constexpr const char* gpu_halo_route_name(GpuHaloRoute route) {

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,9 @@ class Ranks {
   // node-local rank's GPU, by `route`'s rule (solver/distributed/gpu_halo_exchange.hpp).
   // InputError when this rank has no GPU to take.
   int select_gpu(int device_option, GpuHaloRoute route) const;
+  // The route GPU ranks take: `asked` where given, else the copy engines (peer) when every rank
+  // is on this node, NCCL when they span nodes (benchmarks/worklog.md, s6).
+  GpuHaloRoute gpu_route(std::optional<GpuHaloRoute> asked) const;
   // Collective. The exchange that fills `slab`'s ghost planes (a slab with a neighbour): in host
   // memory over MPI for cpu ranks, in device memory by `gpu_route` for GPU ranks (`on_gpu`).
   template <typename T>

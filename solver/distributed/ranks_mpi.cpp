@@ -127,6 +127,12 @@ int Ranks::end_every_rank(int exit_code) const {
   return exit_code;
 }
 
+GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked) const {
+  if (asked) return *asked;
+  if (!joined_mpi_ || size_ == 1) return GpuHaloRoute::Peer;
+  return session()->local_size() == size_ ? GpuHaloRoute::Peer : GpuHaloRoute::Nccl;
+}
+
 int Ranks::select_gpu(int device_option, GpuHaloRoute route) const {
   if (size_ == 1) return device_option;
 #if HEAT_HAVE_CUDA

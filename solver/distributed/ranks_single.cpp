@@ -23,6 +23,8 @@ int Ranks::end_every_rank(int exit_code) const { return exit_code; }
 
 int Ranks::select_gpu(int device_option, GpuHaloRoute) const { return device_option; }
 
+GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked) const { return asked.value_or(GpuHaloRoute::Peer); }
+
 template <typename T>
 std::unique_ptr<HaloExchange<T>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const {
   throw std::logic_error("a single rank has no neighbours to exchange ghost planes with");

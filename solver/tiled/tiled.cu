@@ -295,11 +295,14 @@ std::vector<std::string> tiled_configurations(int order, Precision precision) {
   return names;
 }
 
-// Measured on 4 H100s, 600^3 float, 500 steps (benchmarks/worklog.md, "Overlap on GPU ranks"): at
-// order 8 the overlap gained 1 to 2 points of efficiency on 2 and 4 GPUs, at order 2 it lost 4 to
-// 6 (the exchange's kernels wait for SMs the interior's long-lived blocks hold, so the exchange
-// ends later than alone). Orders 4 and 6, not measured, keep the exchange before the step.
-HaloOverlap tiled_halo_overlap(int order) { return order == 8 ? HaloOverlap::InteriorFirst : HaloOverlap::Off; }
+// Measured on 4 H100s, 600^3 float, 500 steps, over the copy engines (the default route on one
+// node; benchmarks/worklog.md, s6): the overlap gained at every order measured, 2 and 8 on 2 and
+// 4 GPUs (orders 4 and 6: s6's second table). Over NCCL it loses at order 2: NCCL's kernels wait
+// for SMs the interior's long-lived blocks hold (s5).
+HaloOverlap tiled_halo_overlap(int order) {
+  (void)order;
+  return HaloOverlap::InteriorFirst;
+}
 
 std::string tiled_default_configuration(int order, Precision precision) {
   return with_built(order, precision, [](auto built) { return decltype(built)::Default::name(); });

@@ -130,7 +130,7 @@ TEST(MpirunGpuRanks, OneRankFailingMidRunEndsEveryRankWithExitThree) {
 TEST(MpirunGpuRanks, UnknownHaloExchangeIsRefused) {
   const auto result = test::run_on(2, {"--backend", "cpu", "--n", "40", "--halo-exchange", "pigeon", "--format", "none"});
   EXPECT_EQ(result.exit_code, 2) << result.output;
-  EXPECT_NE(result.output.find("--halo-exchange pigeon is not one of nccl, peer, host"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("--halo-exchange pigeon is not one of auto, peer, nccl, host"), std::string::npos) << result.output;
 }
 
 // The summary names the route and counts the exchange's time.
