@@ -1,6 +1,5 @@
 #include "io/hdf5_chunks.hpp"
 
-#include <omp.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -9,8 +8,10 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <type_traits>
 
+#include "io/chunk_pipeline.hpp"
 #include "io/hdf5_support.hpp"
 #include "io/zfp_chunks.hpp"
 #include "solver/errors.hpp"
@@ -38,52 +39,84 @@ std::vector<hsize_t> zfp_chunk_shape(const Grid& g, std::size_t value_bytes) {
   return {std::min(zfp_block, hsize_t(g.nz)), std::min(rows, hsize_t(g.ny)), hsize_t(g.nx)};
 }
 
-// The chunk at `origin` of u's planes [first_plane, first_plane + planes), as a full box. HDF5
-// pads an edge chunk with its fill value, zero; for ZFP the edge values are repeated instead,
-// which zfp encodes in fewer bits than a jump to zero (readers never see the padding).
+// Where a chunk lies among u's planes [first_plane, first_plane + planes).
+struct ChunkPlace {
+  hsize_t origin[3];
+  bool whole;  // inside u's planes on every axis: no padding
+};
+
+// The chunk at `place` as a full box, into `box`. HDF5 pads an edge chunk with its fill value,
+// zero; for ZFP the edge values are repeated instead, which zfp encodes in fewer bits than a jump
+// to zero (readers never see the padding).
 template <typename T>
-std::vector<T> chunk_box(const Field<T>& u, int first_plane, int planes, const hsize_t (&chunk)[3],
-                         const hsize_t (&origin)[3], bool repeat_edges) {
-  const std::size_t nx = std::size_t(u.nx()), count = std::size_t(chunk[0] * chunk[1]) * nx;
-  std::vector<T> box(count, T(0));
+void gather_chunk(const Field<T>& u, int first_plane, int planes, const hsize_t (&chunk)[3], const ChunkPlace& place,
+                  bool repeat_edges, T* box) {
+  const std::size_t nx = std::size_t(u.nx());
   for (hsize_t dz = 0; dz < chunk[0]; ++dz)
     for (hsize_t dy = 0; dy < chunk[1]; ++dy) {
-      hsize_t z = origin[0] + dz, y = origin[1] + dy;
+      T* row = box + std::size_t(dz * chunk[1] + dy) * nx;
+      hsize_t z = place.origin[0] + dz, y = place.origin[1] + dy;
       const bool inside = z < hsize_t(planes) && y < hsize_t(u.ny());
-      if (!inside && !repeat_edges) continue;
+      if (!inside && !repeat_edges) {
+        std::fill(row, row + nx, T(0));
+        continue;
+      }
       z = std::min(z, hsize_t(planes - 1));
       y = std::min(y, hsize_t(u.ny() - 1));
-      std::memcpy(&box[std::size_t(dz * chunk[1] + dy) * nx], &u(0, int(y), first_plane + int(z)), nx * sizeof(T));
+      std::memcpy(row, &u(0, int(y), first_plane + int(z)), nx * sizeof(T));
     }
-  return box;
 }
+
+// A thread's own space for a chunk's box and its shuffled bytes, reused from chunk to chunk.
+template <typename T>
+struct ChunkScratch {
+  std::vector<T> box;
+  std::vector<unsigned char> shuffled;
+};
+
+// A chunk's compressed bytes, as HDF5 stores them, in a buffer reused from chunk to chunk and never
+// zeroed (the codecs write every byte of `size`). Buffers allocated per chunk were faulted in page
+// by page and unmapped again: ~105k page faults per 600^3 float snapshot on 16 threads against ~3k
+// now, each under the process's one address-space lock, which every munmap holds alone.
+struct CompressedChunk {
+  std::unique_ptr<unsigned char[]> bytes;
+  std::size_t size = 0;
+};
 
 // As HDF5's shuffle and deflate filters store a chunk: the values' bytes grouped by significance
 // (byte b of value e at b*count + e), then zlib's compress2 at `level`, the call HDF5's deflate
-// filter makes. Empty on a zlib failure.
+// filter makes. The compressed size; 0 on a zlib failure.
 template <typename T>
-std::vector<unsigned char> gzip_chunk(const std::vector<T>& box, int level) {
-  const std::size_t count = box.size();
-  std::vector<unsigned char> shuffled(count * sizeof(T));
-  const auto* bytes = reinterpret_cast<const unsigned char*>(box.data());
+std::size_t gzip_chunk(const T* box, std::size_t count, int level, std::vector<unsigned char>& shuffled,
+                       unsigned char* out, std::size_t capacity) {
+  shuffled.resize(count * sizeof(T));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(box);
   for (std::size_t e = 0; e < count; ++e)
     for (std::size_t b = 0; b < sizeof(T); ++b) shuffled[b * count + e] = bytes[e * sizeof(T) + b];
-  uLongf size = compressBound(uLong(shuffled.size()));
-  std::vector<unsigned char> compressed(size);
-  if (compress2(compressed.data(), &size, shuffled.data(), uLong(shuffled.size()), level) != Z_OK) return {};
-  compressed.resize(size);
-  return compressed;
+  uLongf size = uLongf(capacity);
+  if (compress2(out, &size, shuffled.data(), uLong(shuffled.size()), level) != Z_OK) return 0;
+  return size;
 }
 
 // As H5Z-ZFP and then HDF5's Fletcher-32 filter store a chunk: zfp's stream, its checksum after it
-// (little-endian, as HDF5 encodes it). Empty on a zfp failure.
+// (little-endian, as HDF5 encodes it). `out` holds the stream's capacity and 4 bytes more. The
+// stored size; 0 on a zfp failure.
 template <typename T>
-std::vector<unsigned char> zfp_chunk(const std::vector<T>& box, const hsize_t (&chunk)[3], const Compression& c) {
-  std::vector<unsigned char> stream = zfp_compress_chunk(box.data(), {chunk[0], chunk[1], chunk[2]}, c);
-  if (stream.empty()) return {};
-  const std::uint32_t sum = fletcher32(stream.data(), stream.size());
-  for (int b = 0; b < 4; ++b) stream.push_back(static_cast<unsigned char>(sum >> (8 * b)));
-  return stream;
+std::size_t zfp_chunk(const T* values, const ChunkStrides& strides, const hsize_t (&chunk)[3], const Compression& c,
+                      unsigned char* out, std::size_t capacity) {
+  const std::size_t size = zfp_compress_chunk(values, strides, {chunk[0], chunk[1], chunk[2]}, c, out, capacity - 4);
+  if (size == 0) return 0;
+  const std::uint32_t sum = fletcher32(out, size);
+  for (int b = 0; b < 4; ++b) out[size + b] = static_cast<unsigned char>(sum >> (8 * b));
+  return size + 4;
+}
+
+// The most bytes a chunk of T values takes compressed (a ZFP chunk with its checksum).
+template <typename T>
+std::size_t compressed_capacity(const hsize_t (&chunk)[3], const Compression& c) {
+  const std::size_t chunk_values = std::size_t(chunk[0] * chunk[1] * chunk[2]);
+  if (c.is_zfp()) return zfp_chunk_capacity(c, std::is_same_v<T, float>, {chunk[0], chunk[1], chunk[2]}) + 4;
+  return compressBound(uLong(chunk_values * sizeof(T)));
 }
 
 }  // namespace
@@ -112,9 +145,10 @@ herr_t add_compression_filters(hid_t layout, const Compression& c, bool is_float
   return H5Pset_fletcher32(layout);
 }
 
-// Compresses the chunks on every core (gzip on one core runs at ~40 MB/s, zfp at ~200-500 MB/s,
-// far below a disk) and hands them to HDF5 whole, in order, from this thread alone (HDF5 is not
-// thread-safe here). A batch of a few chunks per core at a time bounds the memory held.
+// Compresses the chunks on every core (gzip on one core runs at ~40 MB/s, zfp at ~250-550 MB/s,
+// far below a disk) and hands them to HDF5 whole, in order, one call at a time (HDF5 serialises
+// its calls anyway), while the next chunks are compressed. A whole ZFP chunk is compressed where
+// it lies in u; only edge chunks and gzip's are copied out first.
 template <typename T>
 void write_compressed_chunks(const std::string& path, hid_t dataset, const Field<T>& u, int first_plane, int planes,
                              const std::vector<hsize_t>& shape, const Compression& compression) {
@@ -122,35 +156,45 @@ void write_compressed_chunks(const std::string& path, hid_t dataset, const Field
   const hsize_t along_z = (hsize_t(planes) + chunk[0] - 1) / chunk[0];
   const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
   const std::int64_t chunks = std::int64_t(along_z * along_y);
-  const std::int64_t batch = 4 * std::int64_t(omp_get_max_threads());
-  auto origin_of = [&](std::int64_t c, hsize_t(&origin)[3]) {
-    origin[0] = hsize_t(c) / along_y * chunk[0];
-    origin[1] = hsize_t(c) % along_y * chunk[1];
-    origin[2] = 0;
+  const auto place_of = [&](std::int64_t c) {
+    ChunkPlace place{{hsize_t(c) / along_y * chunk[0], hsize_t(c) % along_y * chunk[1], 0}, false};
+    place.whole = place.origin[0] + chunk[0] <= hsize_t(planes) && place.origin[1] + chunk[1] <= hsize_t(u.ny());
+    return place;
   };
-  std::vector<std::vector<unsigned char>> compressed(std::size_t(std::min(batch, chunks)));
-  for (std::int64_t first = 0; first < chunks; first += batch) {
-    const std::int64_t count = std::min(batch, chunks - first);
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t c = 0; c < count; ++c) {
-      hsize_t origin[3];
-      origin_of(first + c, origin);
-      const auto box = chunk_box(u, first_plane, planes, chunk, origin, compression.is_zfp());
-      compressed[std::size_t(c)] =
-          compression.is_zfp() ? zfp_chunk(box, chunk, compression) : gzip_chunk(box, compression.level);
+  const std::size_t chunk_values = std::size_t(chunk[0] * chunk[1] * chunk[2]);
+  const std::size_t capacity = compressed_capacity<T>(chunk, compression);
+  const ChunkStrides in_field{std::ptrdiff_t(u.nx()), std::ptrdiff_t(u.nx()) * u.ny()};
+  const ChunkStrides in_box{std::ptrdiff_t(chunk[2]), std::ptrdiff_t(chunk[1] * chunk[2])};
+  // A few chunks a thread in flight: enough that a slow chunk holds no thread up, and a bound on
+  // the memory held.
+  const std::size_t workers = std::size_t(pipeline_workers());
+  std::vector<CompressedChunk> slots(std::min(4 * workers, std::size_t(chunks)));
+  std::vector<ChunkScratch<T>> scratch(workers);
+  const auto compress = [&](std::int64_t c, std::size_t slot, int worker) {
+    CompressedChunk& out = slots[slot];
+    if (!out.bytes) out.bytes.reset(new unsigned char[capacity]);
+    const ChunkPlace place = place_of(c);
+    const T* values = &u(0, int(place.origin[1]), first_plane + int(place.origin[0]));
+    if (!(compression.is_zfp() && place.whole)) {
+      std::vector<T>& box = scratch[std::size_t(worker)].box;
+      box.resize(chunk_values);
+      gather_chunk(u, first_plane, planes, chunk, place, compression.is_zfp(), box.data());
+      values = box.data();
     }
-    for (std::int64_t c = 0; c < count; ++c) {
-      const auto& data = compressed[std::size_t(c)];
-      if (data.empty())
-        throw RunError("writing " + path + ": " + (compression.is_zfp() ? "zfp" : "zlib") +
-                       " failed to compress a chunk");
-      hsize_t origin[3];
-      origin_of(first + c, origin);
-      // Filter mask 0: every filter of the dataset has been applied.
-      if (H5Dwrite_chunk(dataset, H5P_DEFAULT, 0, origin, data.size(), data.data()) < 0)
-        throw RunError("writing " + path + ": dataset u chunk: " + h5::take_error_stack());
-    }
-  }
+    out.size = compression.is_zfp()
+                   ? zfp_chunk(values, place.whole ? in_field : in_box, chunk, compression, out.bytes.get(), capacity)
+                   : gzip_chunk(values, chunk_values, compression.level, scratch[std::size_t(worker)].shuffled,
+                                out.bytes.get(), capacity);
+    if (out.size == 0)
+      throw RunError("writing " + path + ": " + (compression.is_zfp() ? "zfp" : "zlib") +
+                     " failed to compress a chunk");
+  };
+  const auto write = [&](std::int64_t c, std::size_t slot) {
+    // Filter mask 0: every filter of the dataset has been applied.
+    if (H5Dwrite_chunk(dataset, H5P_DEFAULT, 0, place_of(c).origin, slots[slot].size, slots[slot].bytes.get()) < 0)
+      throw RunError("writing " + path + ": dataset u chunk: " + h5::take_error_stack());
+  };
+  run_chunk_pipeline(chunks, slots.size(), compress, write);
 }
 
 template <typename T>

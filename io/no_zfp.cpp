@@ -19,12 +19,17 @@ namespace {
 
 std::vector<unsigned> zfp_filter_values(const Compression&, bool, const ChunkShape&) { refuse(); }
 
+std::size_t zfp_chunk_capacity(const Compression&, bool, const ChunkShape&) { refuse(); }
+
 template <typename T>
-std::vector<unsigned char> zfp_compress_chunk(const T*, const ChunkShape&, const Compression&) {
+std::size_t zfp_compress_chunk(const T*, const ChunkStrides&, const ChunkShape&, const Compression&, unsigned char*,
+                               std::size_t) {
   refuse();
 }
-template std::vector<unsigned char> zfp_compress_chunk<float>(const float*, const ChunkShape&, const Compression&);
-template std::vector<unsigned char> zfp_compress_chunk<double>(const double*, const ChunkShape&, const Compression&);
+template std::size_t zfp_compress_chunk<float>(const float*, const ChunkStrides&, const ChunkShape&, const Compression&,
+                                               unsigned char*, std::size_t);
+template std::size_t zfp_compress_chunk<double>(const double*, const ChunkStrides&, const ChunkShape&,
+                                                const Compression&, unsigned char*, std::size_t);
 
 std::string zfp_decode_chunk(const std::vector<unsigned>&, const unsigned char*, std::size_t, double*, std::size_t) {
   return "this build has no libzfp";

@@ -32,26 +32,41 @@ using Stream = std::unique_ptr<zfp_stream, decltype(&zfp_stream_close)>;
 using Field = std::unique_ptr<zfp_field, decltype(&zfp_field_free)>;
 using Bits = std::unique_ptr<bitstream, decltype(&stream_close)>;
 
-// The chunk as zfp sees it: H5Z-ZFP drops the extents of 1, so a (1, ny, nx) chunk is 2-D.
-Field chunk_field(void* values, zfp_type type, const ChunkShape& chunk) {
+// The chunk as zfp sees it: H5Z-ZFP drops the extents of 1, so a (1, ny, nx) chunk is 2-D. Its
+// values lie `strides` apart in memory (zfp reads the same values in the same order either way,
+// so a chunk inside a field gives the same stream as a copy of it).
+Field chunk_field(void* values, zfp_type type, const ChunkShape& chunk, const ChunkStrides& strides) {
+  const std::ptrdiff_t steps[3] = {strides.plane, strides.row, 1};
   std::size_t used[3], count = 0;
-  for (std::size_t extent : chunk)
-    if (extent > 1) used[count++] = extent;
+  std::ptrdiff_t step[3];
+  for (int axis = 0; axis < 3; ++axis)
+    if (chunk[axis] > 1) {
+      used[count] = chunk[axis];
+      step[count++] = steps[axis];
+    }
   zfp_field* field = nullptr;
   switch (count) {
     case 1:
       field = zfp_field_1d(values, type, used[0]);
+      if (field) zfp_field_set_stride_1d(field, step[0]);
       break;
     case 2:
       field = zfp_field_2d(values, type, used[1], used[0]);
+      if (field) zfp_field_set_stride_2d(field, step[1], step[0]);
       break;
     case 3:
       field = zfp_field_3d(values, type, used[2], used[1], used[0]);
+      if (field) zfp_field_set_stride_3d(field, step[2], step[1], step[0]);
       break;
     default:
       throw std::logic_error("a ZFP chunk needs 1 to 3 extents above 1");
   }
   return Field(field, zfp_field_free);
+}
+
+// The strides of a chunk's whole box, x fastest.
+ChunkStrides box_strides(const ChunkShape& chunk) {
+  return {std::ptrdiff_t(chunk[2]), std::ptrdiff_t(chunk[1] * chunk[2])};
 }
 
 void set_mode(zfp_stream* stream, const Compression& c) {
@@ -61,16 +76,16 @@ void set_mode(zfp_stream* stream, const Compression& c) {
     zfp_stream_set_accuracy(stream, c.bound);
 }
 
-// Compresses `field` in the mode `stream` holds; empty when zfp fails.
-std::vector<unsigned char> compress_field(zfp_stream* stream, zfp_field* field) {
-  std::vector<unsigned char> out(zfp_stream_maximum_size(stream, field));
-  Bits bits(stream_open(out.data(), out.size()), stream_close);
-  if (!bits) return {};
+// Compresses `field` in the mode `stream` holds into `out` (capacity bytes, at least
+// zfp_stream_maximum_size); the stream's size, 0 when zfp fails.
+std::size_t compress_into(zfp_stream* stream, zfp_field* field, void* out, std::size_t capacity) {
+  Bits bits(stream_open(out, capacity), stream_close);
+  if (!bits) return 0;
   zfp_stream_set_bit_stream(stream, bits.get());
   zfp_stream_rewind(stream);
   const std::size_t size = zfp_compress(stream, field);
-  out.resize(size);
-  return out;
+  zfp_stream_set_bit_stream(stream, nullptr);
+  return size;
 }
 
 // HDF5 calls filters from C: failures are pushed on its error stack and returned as 0.
@@ -147,15 +162,18 @@ size_t filter(unsigned flags, size_t cd_count, const unsigned cd_values[], size_
   }
   if (nbytes != bytes) return fail("ZFP: the chunk is not the size the stored header gives");
   zfp_field_set_pointer(header.field.get(), *buf);
-  std::vector<unsigned char> compressed = compress_field(header.stream.get(), header.field.get());
-  if (compressed.empty()) return fail("ZFP: zfp failed to compress a chunk");
-  void* out = H5allocate_memory(compressed.size(), false);
+  const std::size_t capacity = zfp_stream_maximum_size(header.stream.get(), header.field.get());
+  void* out = H5allocate_memory(capacity, false);
   if (!out) return fail("ZFP: out of memory");
-  std::memcpy(out, compressed.data(), compressed.size());
+  const std::size_t size = compress_into(header.stream.get(), header.field.get(), out, capacity);
+  if (size == 0) {
+    H5free_memory(out);
+    return fail("ZFP: zfp failed to compress a chunk");
+  }
   H5free_memory(*buf);
   *buf = out;
-  *buf_size = compressed.size();
-  return compressed.size();
+  *buf_size = capacity;
+  return size;
 } catch (const std::exception& e) {
   return fail(e.what());
 }
@@ -167,7 +185,7 @@ const H5Z_class2_t kZfpFilter = {
 
 std::vector<unsigned> zfp_filter_values(const Compression& c, bool is_float, const ChunkShape& chunk) {
   unsigned values[kMaxFilterValues] = {kVersionWord};
-  Field field = chunk_field(nullptr, is_float ? zfp_type_float : zfp_type_double, chunk);
+  Field field = chunk_field(nullptr, is_float ? zfp_type_float : zfp_type_double, chunk, box_strides(chunk));
   Bits bits(stream_open(values + 1, sizeof values - sizeof values[0]), stream_close);
   Stream stream(zfp_stream_open(bits.get()), zfp_stream_close);
   if (!bits || !stream) throw std::bad_alloc();
@@ -178,18 +196,29 @@ std::vector<unsigned> zfp_filter_values(const Compression& c, bool is_float, con
   return std::vector<unsigned>(values, values + 1 + (header_bits + 31) / 32);
 }
 
-template <typename T>
-std::vector<unsigned char> zfp_compress_chunk(const T* values, const ChunkShape& chunk, const Compression& c) {
-  constexpr zfp_type type = std::is_same_v<T, float> ? zfp_type_float : zfp_type_double;
-  Field field = chunk_field(const_cast<T*>(values), type, chunk);
+std::size_t zfp_chunk_capacity(const Compression& c, bool is_float, const ChunkShape& chunk) {
+  Field field = chunk_field(nullptr, is_float ? zfp_type_float : zfp_type_double, chunk, box_strides(chunk));
   Stream stream(zfp_stream_open(nullptr), zfp_stream_close);
-  if (!stream) return {};
+  if (!field || !stream) throw std::bad_alloc();
   set_mode(stream.get(), c);
-  return compress_field(stream.get(), field.get());
+  return zfp_stream_maximum_size(stream.get(), field.get());
 }
 
-template std::vector<unsigned char> zfp_compress_chunk<float>(const float*, const ChunkShape&, const Compression&);
-template std::vector<unsigned char> zfp_compress_chunk<double>(const double*, const ChunkShape&, const Compression&);
+template <typename T>
+std::size_t zfp_compress_chunk(const T* values, const ChunkStrides& strides, const ChunkShape& chunk,
+                               const Compression& c, unsigned char* out, std::size_t capacity) {
+  constexpr zfp_type type = std::is_same_v<T, float> ? zfp_type_float : zfp_type_double;
+  Field field = chunk_field(const_cast<T*>(values), type, chunk, strides);
+  Stream stream(zfp_stream_open(nullptr), zfp_stream_close);
+  if (!field || !stream) return 0;
+  set_mode(stream.get(), c);
+  return compress_into(stream.get(), field.get(), out, capacity);
+}
+
+template std::size_t zfp_compress_chunk<float>(const float*, const ChunkStrides&, const ChunkShape&, const Compression&,
+                                               unsigned char*, std::size_t);
+template std::size_t zfp_compress_chunk<double>(const double*, const ChunkStrides&, const ChunkShape&,
+                                                const Compression&, unsigned char*, std::size_t);
 
 std::string zfp_decode_chunk(const std::vector<unsigned>& cd_values, const unsigned char* bytes, std::size_t size,
                              double* values, std::size_t count) {

@@ -24,10 +24,21 @@ using ChunkShape = std::array<std::size_t, 3>;
 // as `chunk`, for ZFP accuracy `compression.bound` or reversible mode.
 std::vector<unsigned> zfp_filter_values(const Compression& compression, bool is_float, const ChunkShape& chunk);
 
-// One chunk's values (the chunk's whole box, x fastest) as H5Z-ZFP compresses them. Empty when
-// zfp fails.
+// Where a chunk's values lie in memory: x rows of contiguous values, `row` values from one row's
+// start to the next and `plane` values from one plane's start to the next. A chunk inside a field
+// is compressed where it lies, without a copy.
+struct ChunkStrides {
+  std::ptrdiff_t row, plane;
+};
+
+// The most bytes zfp_compress_chunk writes for a chunk of this shape, value type and mode.
+std::size_t zfp_chunk_capacity(const Compression& compression, bool is_float, const ChunkShape& chunk);
+
+// One chunk's values as H5Z-ZFP compresses the chunk's whole box, written to `out`, which holds
+// `capacity` bytes (zfp_chunk_capacity or more). Returns the stream's size in bytes; 0 when zfp fails.
 template <typename T>
-std::vector<unsigned char> zfp_compress_chunk(const T* values, const ChunkShape& chunk, const Compression& compression);
+std::size_t zfp_compress_chunk(const T* values, const ChunkStrides& strides, const ChunkShape& chunk,
+                               const Compression& compression, unsigned char* out, std::size_t capacity);
 
 // Decodes one chunk's zfp stream (without the Fletcher-32 after it) of a dataset whose stored
 // cd_values are `cd_values`, into `values`: the chunk's `count` values, widened to double. Empty

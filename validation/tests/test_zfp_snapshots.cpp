@@ -101,8 +101,10 @@ TYPED_TEST(ZfpRoundTrip, ReversibleAndGzipReadBackBitwiseOnPartialChunks) {
   }
 }
 
-// The chunks the writer chose are partial on every axis (or the tests above test less than they say).
-TEST(ZfpChunks, ChunksOfThePartialGridArePartialOnEveryAxis) {
+// The chunks the writer chose are partial on every axis, and the first is whole (or the tests above
+// test less than they say): a whole chunk is compressed where it lies in the field, an edge chunk
+// from a padded copy.
+TEST(ZfpChunks, ChunksOfThePartialGridArePartialOnEveryAxisAndTheFirstIsWhole) {
   const Grid g = test::partial_chunk_grid();
   for (std::size_t bytes : {sizeof(float), sizeof(double)}) {
     const auto chunk = chunk_shape(g, bytes, parse_compression("zfp:1e-6"));
@@ -111,6 +113,8 @@ TEST(ZfpChunks, ChunksOfThePartialGridArePartialOnEveryAxis) {
     EXPECT_NE(hsize_t(g.ny) % chunk[1], 0u) << "ny " << g.ny << " in rows of " << chunk[1];
     EXPECT_NE(hsize_t(g.nz) % chunk[0], 0u);
     EXPECT_EQ(chunk[2], hsize_t(g.nx));
+    EXPECT_LT(chunk[0], hsize_t(g.nz));
+    EXPECT_LT(chunk[1], hsize_t(g.ny));
   }
 }
 
