@@ -154,10 +154,12 @@ struct DefaultOf<3, float> {
   using type = FactorPairConfig<3, float, 32, 8, 1>;
   static constexpr const char* kWhy = "two blocks per SM beat one of twice the tile";
 };
+// Double at order 6: the copy engine's boxes, which win at order 8, lose here (7.21 against 7.11 ms
+// at 600^3 on an H100, benchmarks/worklog.md t26).
 template <>
 struct DefaultOf<3, double> {
-  using type = CopyEngineConfig<3, double, 16, 16, 1, 2, 2>;
-  static constexpr const char* kWhy = "the pairs' registers outweigh 6 fewer arrays";
+  using type = OnePassConfig<3, double, 16, 16, 1, 2>;
+  static constexpr const char* kWhy = "fastest of the sweep; the pairs' registers outweigh 6 fewer arrays";
 };
 template <>
 struct DefaultOf<4, float> {
