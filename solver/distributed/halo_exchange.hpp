@@ -73,4 +73,27 @@ inline std::size_t halo_bytes_sent(const Slab& s, const Grid& global, std::size_
   return std::size_t(sides) * halo_layout(s, global).side_values * value_size;
 }
 
+// What an exchange of one slab's ghost planes knows of it, whatever its route: where the blocks
+// sit, the scheme and sides it fills, and the bytes it sends.
+template <typename T>
+class SlabHaloExchange : public HaloExchange<T> {
+ public:
+  GhostScheme scheme() const override { return scheme_; }
+  GhostSides sides() const override { return sides_; }
+  std::size_t bytes_sent() const override { return bytes_sent_; }
+
+ protected:
+  SlabHaloExchange(const Slab& slab, const Grid& global)
+      : layout_(halo_layout(slab, global)),
+        scheme_(slab.scheme),
+        sides_(ghost_sides(slab)),
+        bytes_sent_(halo_bytes_sent(slab, global, sizeof(T))) {}
+  const HaloLayout layout_;
+
+ private:
+  GhostScheme scheme_;
+  GhostSides sides_;
+  std::size_t bytes_sent_;
+};
+
 }  // namespace heat

@@ -8,11 +8,7 @@ namespace heat {
 
 template <typename T>
 MpiHaloExchange<T>::MpiHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm)
-    : layout_(halo_layout(slab, global)),
-      scheme_(slab.scheme),
-      sides_(ghost_sides(slab)),
-      comm_(comm),
-      bytes_sent_(halo_bytes_sent(slab, global, sizeof(T))) {
+    : SlabHaloExchange<T>(slab, global), comm_(comm) {
   if (slab.has_lower_neighbour()) lower_ = slab.rank - 1;
   if (slab.has_upper_neighbour()) upper_ = slab.rank + 1;
   side_type_ = make_planes_type<T>(global, slab.ghost);

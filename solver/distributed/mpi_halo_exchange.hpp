@@ -11,7 +11,7 @@
 namespace heat {
 
 template <typename T>
-class MpiHaloExchange final : public HaloExchange<T> {
+class MpiHaloExchange final : public SlabHaloExchange<T> {
  public:
   // `comm` holds the ranks of the decomposition, rank i holding slab i.
   MpiHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm);
@@ -26,20 +26,14 @@ class MpiHaloExchange final : public HaloExchange<T> {
   // The same exchange between blocks that need not lie in one box (each `ghost` planes long):
   // the edges are sent, the ghosts received, and none of the four may be touched until finish().
   void start_blocks(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost);
-  GhostScheme scheme() const override { return scheme_; }
-  GhostSides sides() const override { return sides_; }
-  std::size_t bytes_sent() const override { return bytes_sent_; }
   double seconds_spent() override { return seconds_; }
 
  private:
-  HaloLayout layout_;
-  GhostScheme scheme_;
-  GhostSides sides_;
+  using SlabHaloExchange<T>::layout_;
   MPI_Comm comm_;
   MPI_Datatype side_type_ = MPI_DATATYPE_NULL;  // the ghost planes of one side, as one block
   int lower_ = MPI_PROC_NULL, upper_ = MPI_PROC_NULL;
   std::array<MPI_Request, 4> requests_{MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-  std::size_t bytes_sent_ = 0;
   double seconds_ = 0;
 };
 

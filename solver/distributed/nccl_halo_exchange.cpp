@@ -57,12 +57,7 @@ constexpr ncclDataType_t nccl_value_type() {
 
 template <typename T>
 NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, NcclCommunicator& comm, cudaStream_t stream)
-    : layout_(halo_layout(slab, global)),
-      scheme_(slab.scheme),
-      sides_(ghost_sides(slab)),
-      comm_(comm),
-      stream_(stream),
-      bytes_sent_(halo_bytes_sent(slab, global, sizeof(T))) {
+    : SlabHaloExchange<T>(slab, global), comm_(comm), stream_(stream) {
   if (slab.has_lower_neighbour()) lower_ = slab.rank - 1;
   if (slab.has_upper_neighbour()) upper_ = slab.rank + 1;
   HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));

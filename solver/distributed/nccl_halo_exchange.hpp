@@ -40,7 +40,7 @@ class NcclCommunicator {
 };
 
 template <typename T>
-class NcclHaloExchange final : public HaloExchange<T> {
+class NcclHaloExchange final : public SlabHaloExchange<T> {
  public:
   // Rank i of `comm`'s ranks holds slab i. Exchanges run on `stream` (a non-blocking one), ordered
   // with the kernels of the legacy default stream by events: each starts once the work enqueued
@@ -57,9 +57,6 @@ class NcclHaloExchange final : public HaloExchange<T> {
   // Waits for the communicator and runs one exchange between scratch buffers of the blocks' size
   // (NCCL connects to a peer at its first send), then waits for it.
   void connect() override;
-  GhostScheme scheme() const override { return scheme_; }
-  GhostSides sides() const override { return sides_; }
-  std::size_t bytes_sent() const override { return bytes_sent_; }
   double seconds_spent() override;
 
  private:
@@ -69,13 +66,10 @@ class NcclHaloExchange final : public HaloExchange<T> {
   DeviceExchangeTimes times_;
   cudaEvent_t ended_ = nullptr;  // the end of the exchange finish() waits for, or null
   cudaEvent_t ready_ = nullptr;  // the default stream's work before start()
-  HaloLayout layout_;
-  GhostScheme scheme_;
-  GhostSides sides_;
+  using SlabHaloExchange<T>::layout_;
   NcclCommunicator& comm_;
   cudaStream_t stream_;
   int lower_ = -1, upper_ = -1;  // -1: no neighbour on that side
-  std::size_t bytes_sent_ = 0;
 };
 
 }  // namespace heat

@@ -60,11 +60,7 @@ void wait_all(std::vector<MPI_Request>& requests) {
 
 template <typename T>
 PeerHaloExchange<T>::PeerHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm)
-    : rank_(slab.rank),
-      layout_(halo_layout(slab, global)),
-      scheme_(slab.scheme),
-      sides_(ghost_sides(slab)),
-      bytes_sent_(halo_bytes_sent(slab, global, sizeof(T))) {
+    : SlabHaloExchange<T>(slab, global), rank_(slab.rank) {
   HEAT_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   auto add_neighbour = [&](int rank, std::size_t ghost_at) {
     Neighbour& n = neighbours_[std::size_t(count_++)];

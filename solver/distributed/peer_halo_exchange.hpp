@@ -30,7 +30,7 @@
 namespace heat {
 
 template <typename T>
-class PeerHaloExchange final : public HaloExchange<T> {
+class PeerHaloExchange final : public SlabHaloExchange<T> {
  public:
   // Collective over `comm`, whose rank i holds slab i, every rank on this node.
   PeerHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm);
@@ -45,9 +45,6 @@ class PeerHaloExchange final : public HaloExchange<T> {
   // Exchanges the events' handles and checks that the neighbours' GPUs can be reached (the first
   // exchange does, where connect() was not called).
   void connect() override;
-  GhostScheme scheme() const override { return scheme_; }
-  GhostSides sides() const override { return sides_; }
-  std::size_t bytes_sent() const override { return bytes_sent_; }
   double seconds_spent() override { return times_.seconds(); }
 
  private:
@@ -79,10 +76,7 @@ class PeerHaloExchange final : public HaloExchange<T> {
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // a duplicate: its messages meet no one else's
   int rank_;
-  HaloLayout layout_;
-  GhostScheme scheme_;
-  GhostSides sides_;
-  std::size_t bytes_sent_;
+  using SlabHaloExchange<T>::layout_;
   std::array<Neighbour, 2> neighbours_{};  // those this rank has, the lower one first
   int count_ = 0;
   std::vector<T*> boxes_;  // this rank's boxes, by index, and their notices
