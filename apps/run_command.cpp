@@ -184,8 +184,10 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
     require_usable_derived_values(plan);
     output_lock = require_usable_output_paths(plan, app, options, ranks.is_root());
     entry = default_registry().find(plan.backend);
-    plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos);
-    if (entry->uses_cuda) plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
+    if (entry->uses_cuda) {
+      plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos);
+      plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
+    }
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order);
     require_host_memory(plan, *entry, slab, ranks);
     // Each rank reads its box's planes of the file alone.

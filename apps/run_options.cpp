@@ -293,7 +293,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  "how GPU ranks under mpirun exchange ghost planes: peer (device to device by the copy engines, "
                  "every rank on one node; ranks may share a GPU), nccl (device to device, a GPU per rank, any "
                  "number of nodes), host (through host memory over MPI; ranks may share a GPU) or auto (peer on "
-                 "one node, nccl across nodes)")
+                 "one node whose GPUs reach each other, else nccl)")
       ->capture_default_str();
   app.add_option("--halo-overlap", o.halo_overlap,
                  "on: ranks step the planes that read no ghost plane while the exchange travels (cpu, tiled); "

@@ -34,6 +34,21 @@ int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route) {
   return device;
 }
 
+bool rank_gpus_reach_their_neighbours(int local_size) {
+  const int devices = gpu_count();
+  if (devices == 0) return false;
+  for (int rank = 0; rank + 1 < local_size; ++rank) {
+    const int lower = rank % devices, upper = (rank + 1) % devices;
+    if (lower == upper) continue;
+    // Each side copies from the other's memory.
+    int up = 0, down = 0;
+    HEAT_CUDA_CHECK(cudaDeviceCanAccessPeer(&up, upper, lower));
+    HEAT_CUDA_CHECK(cudaDeviceCanAccessPeer(&down, lower, upper));
+    if (!up || !down) return false;
+  }
+  return true;
+}
+
 namespace {
 
 #if HEAT_HAVE_NCCL

@@ -15,6 +15,11 @@ namespace heat {
 // the node's GPUs in turn. InputError when the node has no GPU, or the build no NCCL for the NCCL route.
 int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route);
 
+// Whether `local_size` ranks of one node, taking its GPUs in turn as the peer route has them, can
+// each copy from its neighbours' GPUs (peer access, or the same GPU). The same answer on every
+// rank of the node: it asks about every neighbouring pair, not only its own.
+bool rank_gpus_reach_their_neighbours(int local_size);
+
 // Collective over `comm`, whose rank i holds slab i: the exchange of `slab`'s ghost planes in
 // device memory, in the legacy default stream's order, where the CUDA backends' kernels run.
 template <typename T>

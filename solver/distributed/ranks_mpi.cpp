@@ -130,7 +130,10 @@ int Ranks::end_every_rank(int exit_code) const {
 GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked) const {
   if (asked) return *asked;
   if (!joined_mpi_ || size_ == 1) return GpuHaloRoute::Peer;
-  return session()->local_size() == size_ ? GpuHaloRoute::Peer : GpuHaloRoute::Nccl;
+#if HEAT_HAVE_CUDA
+  if (session()->local_size() == size_ && rank_gpus_reach_their_neighbours(size_)) return GpuHaloRoute::Peer;
+#endif
+  return GpuHaloRoute::Nccl;
 }
 
 int Ranks::select_gpu(int device_option, GpuHaloRoute route) const {
