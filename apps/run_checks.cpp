@@ -102,7 +102,8 @@ std::size_t run_host_bytes_needed(const RunPlan& plan, const BackendEntry& entry
   box_problem.grid = slab.box_grid(plan.problem.grid);
   const std::size_t box = box_problem.grid.points();
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
-  std::size_t bytes = box * value;
+  // The box's host copy, touched only where the final field is read.
+  std::size_t bytes = reads_final_field(plan) ? box * value : 0;
   if (plan.output_every > 0) bytes += std::size_t(plan.snapshot_buffers) * box * value;
   // A .vti piece on ranks: the rank's planes copied out with the next rank's first plane.
   if (slab.ranks > 1 && plan.output.formats.has(OutputFormat::Vtk)) bytes += box * value;

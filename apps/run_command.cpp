@@ -68,6 +68,7 @@ LoopSchedule loop_schedule(const RunPlan& plan, const Slab& slab, const Ranks& r
   schedule.snapshot_buffers = ranks.snapshots_beside_the_loop() ? plan.snapshot_buffers : 0;
   schedule.first_step = plan.start_step;
   schedule.first_plane = slab.box_begin;
+  schedule.final_field_read = reads_final_field(plan);
   return schedule;
 }
 

@@ -82,11 +82,14 @@ struct RunPlan {
   double start_time = 0;
 };
 
+// Whether anything reads the run's final field on the host (a snapshot, --check): where nothing
+// does, a GPU run leaves it on the device and never touches its host copy.
+inline bool reads_final_field(const RunPlan& plan) { return plan.check || !plan.output.formats.empty(); }
+
 // --halo-overlap's value: on, off, or auto (unset: the backend's choice for the order); InputError
 // for another.
 std::optional<HaloOverlap> parse_halo_overlap(const std::string& value);
-// --halo-exchange's value; InputError for another.
-// None for "auto".
+// --halo-exchange's value, none for "auto"; InputError for another.
 std::optional<GpuHaloRoute> parse_gpu_halo_route(const std::string& name);
 
 // Resolves and validates; throws InputError naming the value, the limit and the fix.

@@ -49,6 +49,10 @@ struct LoopSchedule {
   int first_step = 0;
   // The global z of u's first plane (a rank's box), so messages name the whole grid's points.
   int first_plane = 0;
+  // False where nothing reads the final field (no snapshot, no check): it stays on the backend,
+  // u is left as it was, and the last blow-up check reads the field where it lives. A GPU run
+  // then copies nothing back, and its host field is never touched.
+  bool final_field_read = true;
 };
 
 // What the run does at the loop's moments; each may be empty.
@@ -211,7 +215,10 @@ LoopOutcome advance(Backend<T>& backend, Field<T>& u, int steps, const LoopSched
     // The final state goes to u itself (the caller's result), from which the writer writes it;
     // a run that was stopped adds no snapshot.
     long long nonfinite_at = -1;
-    timed(t.download_s, [&] { nonfinite_at = backend.download_finding_nonfinite(u); });
+    if (schedule.final_field_read || output)
+      timed(t.download_s, [&] { nonfinite_at = backend.download_finding_nonfinite(u); });
+    else
+      timed(t.compute_s, [&] { nonfinite_at = backend.first_nonfinite(); });
     require_finite(nonfinite_at, u.nx(), u.ny(), schedule.first_step, schedule.first_plane, s.last_finite, s.done);
     const bool backend_done = callbacks.release_backend && pipeline.release_buffers_if_idle();
     if (output && !outcome.stop_signal) pipeline.submit_held(u, s.done);

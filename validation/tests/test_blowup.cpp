@@ -71,6 +71,17 @@ TEST(BlowUp, AnUnstableRunStopsWithinAFewStepsNamingTheStepAndThePoint) {
   }
 }
 
+// A run with no snapshot and no check leaves its final field where it was stepped; its last
+// check still finds a blow-up of the last chunk (before step 16, the first chunk's end), and the
+// run exits 3 naming the final step.
+TEST(BlowUp, ARunWithoutOutputStillChecksItsFinalField) {
+  const auto r = run_heatrk4({"--n", "12", "--order", "2", "--cfl", "5", "--allow-unstable", "--steps", "14",
+                              "--precision", "float", "--init", "randn", "--backend", "cpu", "--quiet", "--format",
+                              "none"});
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("after step 14, finite after step 0"), std::string::npos) << r.output;
+}
+
 // A restart that blows up names the steps of the series it continues, and this run's own.
 TEST(BlowUp, ARestartNamesTheSeriesStep) {
   const std::string dir = test::temp_directory("blowup-restart");

@@ -239,6 +239,37 @@ TEST(TimeLoop, ChecksForBlowUpEverySixteenStepsBeforeEachSnapshotAndAtTheEnd) {
   }
 }
 
+// Where nothing reads the final field, the loop downloads nothing: u keeps what it held, and the
+// last check reads the field where it lives and still finds a blow-up in the last chunk.
+TEST(TimeLoop, WithoutAReaderTheFinalFieldStaysOnTheBackendAndIsStillChecked) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (long long blows_up_at : {-1LL, 38LL}) {
+    CountingBackend backend;
+    backend.blows_up_at = blows_up_at;
+    Field<double> u(g, -5.0);
+    LoopSchedule schedule;
+    schedule.final_field_read = false;
+    const std::string label = blows_up_at < 0 ? "finite" : "blowing up at step 38";
+    try {
+      advance(backend, u, 40, schedule);
+      EXPECT_LT(blows_up_at, 0) << "a field that blew up in the last chunk was not reported";
+    } catch (const RunError& e) {
+      EXPECT_NE(std::string(e.what()).find("after step 40, finite after step 32"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(u(0, 0, 0), -5.0) << label << ": the final field was downloaded";
+    EXPECT_EQ(backend.checked_at, (std::vector<long long>{16, 32, 40})) << label;
+  }
+  // A snapshot reads it, whatever the schedule says.
+  CountingBackend backend;
+  Field<double> u(g, -5.0);
+  LoopSchedule schedule;
+  schedule.final_field_read = false;
+  LoopCallbacks<double> callbacks;
+  callbacks.snapshot = [](const Field<double>&, int) {};
+  advance(backend, u, 40, schedule, callbacks);
+  EXPECT_EQ(u(0, 0, 0), 40.0) << "the final snapshot's field was not downloaded";
+}
+
 // A field stepped in place goes through the same chunks and checks as an uploaded one, and is
 // left in the caller's memory once, after the last step and before the final check.
 TEST(TimeLoop, InPlaceStepsTheSameChunksWithTheSameChecks) {
