@@ -75,9 +75,9 @@ struct ChunkScratch {
 };
 
 // A chunk's compressed bytes, as HDF5 stores them, in a buffer reused from chunk to chunk and never
-// zeroed (the codecs write every byte of `size`). Buffers allocated per chunk were faulted in page
-// by page and unmapped again: ~105k page faults per 600^3 float snapshot on 16 threads against ~3k
-// now, each under the process's one address-space lock, which every munmap holds alone.
+// zeroed (the codecs write every byte of `size`): a buffer per chunk would be faulted in page by
+// page and unmapped again, each fault under the process's one address-space lock, which stops the
+// threads scaling (benchmarks/worklog.md, e2).
 struct CompressedChunk {
   std::unique_ptr<unsigned char[]> bytes;
   std::size_t size = 0;
@@ -164,7 +164,7 @@ void write_compressed_chunks(const std::string& path, hid_t dataset, const Field
   const std::size_t chunk_values = std::size_t(chunk[0] * chunk[1] * chunk[2]);
   const std::size_t capacity = compressed_capacity<T>(chunk, compression);
   const ChunkStrides in_field{std::ptrdiff_t(u.nx()), std::ptrdiff_t(u.nx()) * u.ny()};
-  const ChunkStrides in_box{std::ptrdiff_t(chunk[2]), std::ptrdiff_t(chunk[1] * chunk[2])};
+  const ChunkStrides in_box = box_strides({chunk[0], chunk[1], chunk[2]});
   // A few chunks a thread in flight: enough that a slow chunk holds no thread up, and a bound on
   // the memory held.
   const std::size_t workers = std::size_t(pipeline_workers());

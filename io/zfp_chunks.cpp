@@ -64,11 +64,6 @@ Field chunk_field(void* values, zfp_type type, const ChunkShape& chunk, const Ch
   return Field(field, zfp_field_free);
 }
 
-// The strides of a chunk's whole box, x fastest.
-ChunkStrides box_strides(const ChunkShape& chunk) {
-  return {std::ptrdiff_t(chunk[2]), std::ptrdiff_t(chunk[1] * chunk[2])};
-}
-
 void set_mode(zfp_stream* stream, const Compression& c) {
   if (c.codec == Codec::ZfpReversible)
     zfp_stream_set_reversible(stream);

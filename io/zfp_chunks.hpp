@@ -31,6 +31,11 @@ struct ChunkStrides {
   std::ptrdiff_t row, plane;
 };
 
+// The strides of a chunk's own box (a copy of it, x fastest).
+inline ChunkStrides box_strides(const ChunkShape& chunk) {
+  return {std::ptrdiff_t(chunk[2]), std::ptrdiff_t(chunk[1] * chunk[2])};
+}
+
 // The most bytes zfp_compress_chunk writes for a chunk of this shape, value type and mode.
 std::size_t zfp_chunk_capacity(const Compression& compression, bool is_float, const ChunkShape& chunk);
 

@@ -15,6 +15,11 @@
 
 namespace heat {
 
+namespace {
+// The GPU a node-local rank takes: its own where there are enough, else the node's in turn.
+int gpu_of_rank(int local_rank, int devices) { return local_rank % devices; }
+}  // namespace
+
 int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route) {
 #if !HEAT_HAVE_NCCL
   if (route == GpuHaloRoute::Nccl)
@@ -29,7 +34,7 @@ int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route) {
                      " CUDA devices: NCCL needs a GPU of its own for each rank (start at most " +
                      std::to_string(devices) + " ranks per node, share the GPUs with --halo-exchange host, or use "
                      "--backend cpu)");
-  const int device = local_rank % devices;
+  const int device = gpu_of_rank(local_rank, devices);
   HEAT_CUDA_CHECK(cudaSetDevice(device));
   return device;
 }
@@ -38,7 +43,7 @@ bool rank_gpus_reach_their_neighbours(int local_size) {
   const int devices = gpu_count();
   if (devices == 0) return false;
   for (int rank = 0; rank + 1 < local_size; ++rank) {
-    const int lower = rank % devices, upper = (rank + 1) % devices;
+    const int lower = gpu_of_rank(rank, devices), upper = gpu_of_rank(rank + 1, devices);
     if (lower == upper) continue;
     // Each side copies from the other's memory.
     int up = 0, down = 0;
