@@ -105,9 +105,13 @@ class CudaBackend : public Backend<T> {
     HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
   }
   // u_ is the current field in every CUDA backend (those that step into a second buffer swap it in).
-  long long first_nonfinite() override { return first_nonfinite_on_device(u_.get(), u_.size()); }
+  long long first_nonfinite() override {
+    return in_own_planes([&](const T* values, std::size_t count) { return first_nonfinite_on_device(values, count); });
+  }
   long long download_finding_nonfinite(Field<T>& u) override {
-    return first_nonfinite_on_device_beside(u_.get(), u_.size(), [&] { download(u); });
+    return in_own_planes([&](const T* values, std::size_t count) {
+      return first_nonfinite_on_device_beside(values, count, [&] { download(u); });
+    });
   }
   std::unique_ptr<PendingDownload> start_download(Field<T>& u) override {
     if (!snapshots_) return Backend<T>::start_download(u);
@@ -159,6 +163,18 @@ class CudaBackend : public Backend<T> {
   DeviceBuffer<T> u_;
 
  private:
+  // `find`'s answer (a box index, or -1) over the box's own planes: its ghost planes hold whatever
+  // the step left there (StepPlanes writes only those the step reads), which the next exchange
+  // replaces.
+  template <class Find>
+  long long in_own_planes(const Find& find) const {
+    const PlaneRange own = planes_.own();
+    const std::size_t plane = std::size_t(problem_.grid.nx) * std::size_t(problem_.grid.ny);
+    const std::size_t first = std::size_t(own.first) * plane;
+    const long long at = find(u_.get() + first, std::size_t(own.size()) * plane);
+    return at < 0 ? at : at + (long long)first;
+  }
+
   std::unique_ptr<SnapshotCopies> snapshots_;
   StepPlanes planes_;
   bool overlap_;

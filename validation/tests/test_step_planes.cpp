@@ -190,19 +190,104 @@ TEST(StepPlanes, PartsCoverEveryPlaneOnceAndAwayReadsNoGhost) {
           for (StepPart part : {StepPart::AwayFromGhosts, StepPart::BesideGhosts})
             for (PlaneRange p : planes.of(part, pass))
               for (int z = p.first; z < p.last; ++z) ++written[std::size_t(z)];
+          // The later passes read (4 - pass) r ghost planes of this one's output; the outer ones it leaves.
+          const int left = 4 * r - (4 - pass) * r;
+          const int first = ghost.lower ? left : r, last = ghost.upper ? nz - left : nz - r;
           for (int z = 0; z < nz; ++z)
-            EXPECT_EQ(written[std::size_t(z)], z >= r && z < nz - r ? 1 : 0) << "plane " << z << " pass " << pass;
+            EXPECT_EQ(written[std::size_t(z)], z >= first && z < last ? 1 : 0) << "plane " << z << " pass " << pass;
           for (PlaneRange p : planes.of(StepPart::AwayFromGhosts, pass)) {
             if (p.empty()) continue;
             if (ghost.lower) EXPECT_GE(p.first - pass * r, 4 * r);
             if (ghost.upper) EXPECT_LE(p.last + pass * r, nz - 4 * r);
           }
           const auto whole = planes.of(StepPart::Whole, pass);
-          EXPECT_EQ(whole[0].first, r);
-          EXPECT_EQ(whole[0].last, nz - r);
+          EXPECT_EQ(whole[0].first, first);
+          EXPECT_EQ(whole[0].last, last);
           EXPECT_TRUE(whole[1].empty());
         }
+        const PlaneRange own = planes.own();
+        EXPECT_EQ(own.first, ghost.lower ? 4 * r : 0);
+        EXPECT_EQ(own.last, ghost.upper ? nz - 4 * r : nz);
       }
+}
+
+// A line of planes split into boxes with 4r ghost planes, each step's ghosts filled from the
+// neighbours' own planes and the step run in parts around it: every box's own planes equal to the
+// whole line's, bit for bit. The fields a pass writes start as NaN inside the boundary layer (as
+// the backends poison them), so a plane a pass reads that no earlier pass wrote shows.
+struct LineBox {
+  int begin;  // the line's index of the box's first plane
+  Box box;
+  Fields f;
+};
+
+std::vector<LineBox> split_line(const Planes& line, int r, int ranks) {
+  const int g = 4 * r, interior = int(line.size()) - 2 * r;
+  std::vector<LineBox> boxes;
+  for (int rank = 0; rank < ranks; ++rank) {
+    const int own_begin = r + interior * rank / ranks, own_end = r + interior * (rank + 1) / ranks;
+    const GhostSides sides{rank > 0, rank + 1 < ranks, g};
+    const int begin = own_begin - (sides.lower ? g : r), end = own_end + (sides.upper ? g : r);
+    LineBox b{begin, Box{end - begin, r, sides}, {}};
+    b.f.u.assign(line.begin() + begin, line.begin() + end);
+    b.f.a = b.f.b = b.f.u;
+    for (int z = r; z < b.box.nz - r; ++z)
+      b.f.a[std::size_t(z)] = b.f.b[std::size_t(z)] = std::numeric_limits<double>::quiet_NaN();
+    boxes.push_back(std::move(b));
+  }
+  return boxes;
+}
+
+void fill_from_neighbours(std::vector<LineBox>& boxes) {
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    LineBox& b = boxes[i];
+    const int g = b.box.sides.planes;
+    for (int z = 0; z < g; ++z) {
+      if (b.box.sides.lower) {
+        const LineBox& n = boxes[i - 1];
+        b.f.u[std::size_t(z)] = n.f.u[std::size_t(b.begin + z - n.begin)];
+      }
+      if (b.box.sides.upper) {
+        const LineBox& n = boxes[i + 1];
+        const int at = b.begin + b.box.nz - g + z;
+        b.f.u[std::size_t(b.box.nz - g + z)] = n.f.u[std::size_t(at - n.begin)];
+      }
+    }
+  }
+}
+
+TEST(StepPlanes, BoxesStepTheirOwnPlanesAsTheWholeLineDoes) {
+  const Form forms[] = {{"single passes", single_passes, 4},
+                        {"factor pairs", factor_pairs, 4},
+                        {"four passes", four_passes, 4}};
+  for (const Form& form : forms)
+    for (int r = 1; r <= 4; ++r)
+      for (int ranks : {2, 3})
+        for (int own : {4, 5, 9}) {
+          SCOPED_TRACE(std::string(form.name) + ", r " + std::to_string(r) + ", ranks " + std::to_string(ranks) +
+                       ", own " + std::to_string(own));
+          const int n = ranks * own * r + 2 * r;
+          std::mt19937_64 random{std::uint64_t(n)};
+          std::uniform_real_distribution<double> value(-1, 1);
+          Fields line{Planes(std::size_t(n)), {}, {}};
+          for (double& v : line.u) v = value(random);
+          std::vector<LineBox> boxes = split_line(line.u, r, ranks);
+          line.a = line.b = line.u;
+          for (int step = 0; step < 3; ++step) {
+            run(Box{n, r, {}}, form.step, line, StepPart::Whole);
+            for (LineBox& b : boxes) poison_ghosts(b.box, b.f.u);
+            for (LineBox& b : boxes) run(b.box, form.step, b.f, StepPart::AwayFromGhosts);
+            fill_from_neighbours(boxes);
+            for (LineBox& b : boxes) run(b.box, form.step, b.f, StepPart::BesideGhosts);
+          }
+          for (const LineBox& b : boxes) {
+            const PlaneRange own = StepPlanes(b.box.nz, r, b.box.sides).own();
+            for (int z = own.first; z < own.last; ++z)
+              ASSERT_TRUE(same_bits(b.f.u[std::size_t(z)], line.u[std::size_t(b.begin + z)]))
+                  << "line plane " << b.begin + z << ": " << b.f.u[std::size_t(z)] << " vs "
+                  << line.u[std::size_t(b.begin + z)];
+          }
+        }
 }
 
 }  // namespace
