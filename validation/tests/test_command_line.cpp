@@ -44,7 +44,7 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLine{{"--output-every", "-3"}, "--output-every -3"},
                       BadLine{{"--n", "abc"}, "--n"},
                       BadLine{{"--no-such-option"}, "--no-such-option"},
-                      BadLine{{"--n", "200000"}, "bytes of host memory"}),
+                      BadLine{{"--n", "200000", "--backend", "cpu"}, "bytes of host memory"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });
 
 // Every command that takes --device refuses one below 0 before any work, naming the value and

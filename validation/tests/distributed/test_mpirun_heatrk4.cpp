@@ -345,7 +345,8 @@ TEST(MpirunHeatrk4, VerifyRunsDistributedAndReportsOnce) {
 // A case that blows up on the ranks ends verify on every rank at the check after it (the ranks
 // check after the same steps), naming the case and the step, instead of one rank waiting forever.
 TEST(MpirunHeatrk4, VerifyStopsEveryRankAtTheChunkThatBlewUp) {
-  const auto result = run_on(2, {"verify", "--n", "20", "--steps", "200", "--cfl", "5", "--allow-unstable"});
+  // 40 points, as above: room for GPU ranks' ghost planes where there is a GPU.
+  const auto result = run_on(2, {"verify", "--n", "40", "--steps", "200", "--cfl", "5", "--allow-unstable"});
   EXPECT_EQ(result.exit_code, 3) << result.output;
   EXPECT_NE(result.output.find("cpu order 2 float: the field blew up"), std::string::npos) << result.output;
   EXPECT_NE(result.output.find("after step 16, finite after step 0"), std::string::npos) << result.output;
