@@ -187,7 +187,9 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
     entry = default_registry().find(plan.backend);
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos);
+      clock.mark("gpu_route");  // on ranks: whether the ranks' GPUs reach each other as peers
       plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
+      clock.mark("gpu_select");
     }
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order);
     require_host_memory(plan, *entry, slab, ranks);

@@ -93,6 +93,10 @@ class Backend {
     (void)exchange;
     throw std::logic_error("this backend does not step a rank's box");
   }
+  // The fields whose ghost planes that exchange fills, in the order the steps first give them
+  // (HaloExchange::open): the resident field, and the buffer a backend that steps into a second
+  // one swaps with it. Empty where the exchange needs no notice of them.
+  virtual std::vector<T*> exchanged_fields() { return {}; }
 
   // `field`: the grid's points in device memory on the backend's device (BackendOptions::device),
   // which nothing else writes until release_device_field() has returned. It becomes the resident

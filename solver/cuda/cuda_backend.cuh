@@ -123,6 +123,7 @@ class CudaBackend : public Backend<T> {
     exchange_ = &exchange;
     planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange.sides());
   }
+  std::vector<T*> exchanged_fields() override { return {u_.get()}; }
   void adopt_device_field(T* field) override {
     adopted_ = field;
     u_ = DeviceBuffer<T>::borrow(field, problem_.grid.points());

@@ -173,16 +173,31 @@ const T* PeerHaloExchange<T>::edges_of(Neighbour& n) {
 }
 
 template <typename T>
+void PeerHaloExchange<T>::swap_notices(int index) {
+  std::vector<MPI_Request> requests;
+  post(kEdgesTag, {&neighbours_[0].notice, &neighbours_[1].notice}, {&notices_[index], &notices_[index]},
+       sizeof(BoxNotice), requests);
+  wait_all(requests);
+}
+
+template <typename T>
+void PeerHaloExchange<T>::open(const std::vector<T*>& boxes) {
+  if (count_ == 0) return;
+  connect();
+  for (T* box : boxes) {
+    swap_notices(index_of(box));
+    for (int i = 0; i < count_; ++i) edges_of(neighbours_[i]);
+  }
+}
+
+template <typename T>
 void PeerHaloExchange<T>::start(T* device_box) {
   if (count_ == 0) return;
   connect();
   const int index = index_of(device_box);
   // After the kernels queued so far: they wrote the edges and no longer read the ghosts.
   HEAT_CUDA_CHECK(cudaEventRecord(edges_written_, cudaStreamLegacy));
-  std::vector<MPI_Request> requests;
-  post(kEdgesTag, {&neighbours_[0].notice, &neighbours_[1].notice}, {&notices_[index], &notices_[index]},
-       sizeof(BoxNotice), requests);
-  wait_all(requests);
+  swap_notices(index);
 
   // The copies start on the first side's stream once this rank's and the neighbours' edges are
   // written, and fork to the second side's stream, so that each side has a copy engine.

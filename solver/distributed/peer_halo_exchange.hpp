@@ -39,12 +39,15 @@ class PeerHaloExchange final : public SlabHaloExchange<T> {
   PeerHaloExchange& operator=(const PeerHaloExchange&) = delete;
 
   // `device_box` must be the start of a device allocation or lie inside one (its IPC handle is
-  // the allocation's); a box seen for the first time is opened by the neighbours then.
+  // the allocation's); a box that open() was not given is opened by the neighbours the first time
+  // it comes.
   void start(T* device_box) override;
   void finish() override;
   // Exchanges the events' handles and checks that the neighbours' GPUs can be reached (the first
   // exchange does, where connect() was not called).
   void connect() override;
+  // Sends each box's notice and opens the neighbours' in turn, as the first exchange of each would.
+  void open(const std::vector<T*>& boxes) override;
   double seconds_spent() override { return times_.seconds(); }
 
  private:
@@ -69,6 +72,9 @@ class PeerHaloExchange final : public SlabHaloExchange<T> {
   const T* edges_of(Neighbour& n);
   // This rank's box's index, a notice made the first time it comes.
   int index_of(T* box);
+  // Tells the neighbours which box this exchange is of (message "edges"); their answers land in
+  // each neighbour's `notice`.
+  void swap_notices(int index);
   // Posts, with each neighbour i, the receive of `bytes` into incoming[i] and the send of
   // outgoing[i]; the requests are added to `requests`.
   void post(int tag, void* const (&incoming)[2], const void* const (&outgoing)[2], std::size_t bytes,

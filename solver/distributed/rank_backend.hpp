@@ -24,10 +24,13 @@ struct RankBackend {
   std::unique_ptr<HaloExchange<T>> exchange;  // null for a rank without neighbours
   std::unique_ptr<Backend<T>> backend;        // destroyed before the exchange it holds
 
-  // Collective: pays the exchange's start (the communicator, the first connections) before the
-  // loop, so that its steps' time holds none of it.
+  // Collective: pays the exchange's start (the communicator, the first connections, the
+  // backend's fields opened to the neighbours) before the loop, so that its steps' time holds
+  // none of it.
   void connect() {
-    if (exchange) exchange->connect();
+    if (!exchange) return;
+    exchange->connect();
+    exchange->open(backend->exchanged_fields());
   }
   // The time the loop's exchanges took (HaloExchange::seconds_spent), 0 alone.
   double exchange_seconds() { return exchange ? exchange->seconds_spent() : 0; }

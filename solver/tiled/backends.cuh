@@ -159,6 +159,7 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
       : Base(p, o, make_horner_constants<T>(p.dt)), u_next_(p.grid.points()), step_(p.grid, o.device) {}
 
   void prepare_resident_field() override { this->prepare_fields({&u_next_}); }
+  std::vector<T*> exchanged_fields() override { return {this->u_.get(), u_next_.get()}; }
 
  private:
   void step_part(StepPart part) override {

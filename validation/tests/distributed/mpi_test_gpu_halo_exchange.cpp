@@ -1,7 +1,7 @@
 // The exchanges of GPU ranks under mpirun (make_gpu_halo_exchange): after one exchange, every box
 // in device memory holds exactly the whole field's planes, its ghost planes (poisoned before)
-// filled from the neighbours' own planes, whether connect() paid the start first (writing nothing
-// into the box, counting no time) or the first exchange does. Through host memory and by the copy
+// filled from the neighbours' own planes, whether connect() and open() paid the start first
+// (writing nothing into the box, counting no time) or the first exchange does. Through host memory and by the copy
 // engines wherever the machine has a GPU (ranks share it); through NCCL only where every rank has a
 // GPU of its own.
 #include <gtest/gtest.h>
@@ -44,13 +44,16 @@ void check_exchange(GpuHaloRoute route, GhostScheme scheme, int order, int nz, b
                             (connect_first ? ", connected first" : ", connected by the first exchange");
   Field<T> result = Field<T>::uninitialized(g.nx, g.ny, slab.box_planes());
   if (connect_first) {
-    // The start as a run pays it in set-up: on buffers of its own, not counted as exchange time.
+    // The start as a run pays it in set-up: on buffers of its own and the box's notice, not counted
+    // as exchange time.
     exchange->connect();
+    exchange->open({box.get()});
     box.copy_to_host(result.data());
-    // Only the poisoned ghost planes differ from the field: connect() wrote nothing into the box.
+    // Only the poisoned ghost planes differ from the field: connect() and open() wrote nothing into
+    // the box.
     const auto poisoned_values = (long long)(first + (expected.size() - last));
     EXPECT_EQ(test::sum_over_ranks(test::bitwise_differences(result, expected) == poisoned_values ? 0 : 1), 0)
-        << label << ": connect() wrote the box";
+        << label << ": connect() or open() wrote the box";
     EXPECT_EQ(test::sum_over_ranks(exchange->seconds_spent() == 0 ? 0 : 1), 0) << label << ": connect() counted";
   }
   exchange->exchange(box.get());
