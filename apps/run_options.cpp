@@ -74,11 +74,12 @@ InitKind parse_init(const std::string& name) {
   throw InputError("--init " + shown_value(name) + " is not one of gaussian, randn, sine, file");
 }
 
-// auto: tiled where a CUDA device is present, else cpu.
+// auto: tiled where a CUDA device is present, else cpu. Asked before a rank knows its device, so
+// without starting a context on the one asked about (find_gpu).
 std::string resolve_backend(const RunOptions& o, std::string& note) {
   const BackendRegistry& registry = default_registry();
   if (o.backend == "auto") {
-    const GpuInfo gpu = query_gpu(o.device);
+    const GpuInfo gpu = find_gpu(o.device);
     if (gpu.available && registry.find("tiled")) {
       note = "auto: CUDA device " + std::to_string(o.device) + " (" + gpu.name + ") found";
       return "tiled";
@@ -90,7 +91,7 @@ std::string resolve_backend(const RunOptions& o, std::string& note) {
   if (!entry)
     throw InputError("--backend " + shown_value(o.backend) + " is unknown: this build has " + registry.names_text() + " and auto");
   if (entry->uses_cuda) {
-    const GpuInfo gpu = query_gpu(o.device);
+    const GpuInfo gpu = find_gpu(o.device);
     if (!gpu.available)
       throw InputError("--backend " + o.backend + " needs a CUDA GPU: " + gpu.reason + "; use --backend cpu");
   }

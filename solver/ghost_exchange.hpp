@@ -69,10 +69,11 @@ class HaloExchange {
   // of its own, so that the run's set-up reports it and the loop's time does not hold it. Not
   // counted in seconds_spent().
   virtual void connect() {}
-  // Collective, after connect(), before the first exchange: readies the exchange for each box it
-  // will be given, in the same order on every rank (the peer route opens the neighbours'
-  // allocations they lie in, milliseconds each), so that no exchange in the loop pays a box's
-  // first time. Writes nothing into the boxes; not counted in seconds_spent().
+  // Collective, after connect(), before the boxes hold the field: readies the exchange for each
+  // box it will be given, in the same order on every rank, so that no exchange in the loop pays a
+  // box's first time (the peer route runs each box's first exchange here: the neighbours'
+  // allocations opened, their mappings first touched, milliseconds in all). May fill the boxes'
+  // ghost planes, and writes no other plane; not counted in seconds_spent().
   virtual void open(const std::vector<T*>& boxes) { (void)boxes; }
   // The scheme the exchange's ghost planes were laid out for.
   virtual GhostScheme scheme() const = 0;

@@ -36,7 +36,7 @@ int gpu_count() {
   return count;
 }
 
-GpuInfo query_gpu(int device) {
+GpuInfo find_gpu(int device) {
   GpuInfo info;
   info.device = device;
   int count = 0;
@@ -63,15 +63,22 @@ GpuInfo query_gpu(int device) {
     found = known.emplace(device, read).first;
   }
   const cudaDeviceProp& prop = found->second;
-  HEAT_CUDA_CHECK(cudaSetDevice(device));
-  HEAT_CUDA_CHECK(cudaMemGetInfo(&info.free_bytes, &info.total_bytes));
   info.available = true;
+  info.total_bytes = prop.totalGlobalMem;
   info.name = prop.name;
   info.cc_major = prop.major;
   info.cc_minor = prop.minor;
   info.multiprocessors = prop.multiProcessorCount;
   info.l2_bytes = std::size_t(prop.l2CacheSize);
   info.shared_per_block_optin = prop.sharedMemPerBlockOptin;
+  return info;
+}
+
+GpuInfo query_gpu(int device) {
+  GpuInfo info = find_gpu(device);
+  if (!info.available) return info;
+  HEAT_CUDA_CHECK(cudaSetDevice(device));
+  HEAT_CUDA_CHECK(cudaMemGetInfo(&info.free_bytes, &info.total_bytes));
   return info;
 }
 

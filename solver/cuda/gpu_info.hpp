@@ -22,7 +22,11 @@ struct GpuInfo {
 bool built_with_cuda();
 // Number of usable CUDA devices; any error (no driver, no device) counts as none.
 int gpu_count();
-// Details of one device, or available == false with the reason.
+// Details of one device, or available == false with the reason; free_bytes stays 0. Makes no
+// CUDA context, so a rank that will use another device can ask about the default one for free.
+GpuInfo find_gpu(int device);
+// find_gpu() and the device's free memory, which makes it this thread's current device (and
+// starts its context, a fraction of a second on first use).
 GpuInfo query_gpu(int device);
 // Ends this process's use of `device` (its context and every allocation on it), so that the
 // process's exit has nothing left to tear down there. No CUDA call may follow on that device.

@@ -48,6 +48,11 @@ class DeviceExchangeTimes {
     for (Pair& p : pairs_) add(p);
     return seconds_;
   }
+  // Waits for the exchanges so far and leaves them out of seconds().
+  void forget_so_far() {
+    seconds();
+    seconds_ = 0;
+  }
 
  private:
   static constexpr std::size_t kPairs = 32;

@@ -46,7 +46,7 @@ class PeerHaloExchange final : public SlabHaloExchange<T> {
   // Exchanges the events' handles and checks that the neighbours' GPUs can be reached (the first
   // exchange does, where connect() was not called).
   void connect() override;
-  // Sends each box's notice and opens the neighbours' in turn, as the first exchange of each would.
+  // Runs each box's first exchange: the neighbours' boxes are opened and their edges first copied.
   void open(const std::vector<T*>& boxes) override;
   double seconds_spent() override { return times_.seconds(); }
 

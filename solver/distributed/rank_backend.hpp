@@ -24,9 +24,9 @@ struct RankBackend {
   std::unique_ptr<HaloExchange<T>> exchange;  // null for a rank without neighbours
   std::unique_ptr<Backend<T>> backend;        // destroyed before the exchange it holds
 
-  // Collective: pays the exchange's start (the communicator, the first connections, the
-  // backend's fields opened to the neighbours) before the loop, so that its steps' time holds
-  // none of it.
+  // Collective, before the fields are uploaded: pays the exchange's start (the communicator, the
+  // first connections, each field's first exchange) before the loop, so that its steps' time
+  // holds none of it.
   void connect() {
     if (!exchange) return;
     exchange->connect();
