@@ -27,6 +27,13 @@ constexpr hsize_t zfp_block = 4;
 
 hsize_t round_up(hsize_t value, hsize_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
+// The length of `count` items split into as few near-equal runs of at most `most` as there can
+// be: the last chunk along an axis is then as full as the others, not padded by up to a chunk.
+hsize_t even_runs(hsize_t count, hsize_t most) {
+  const hsize_t runs = (count + most - 1) / most;
+  return (count + runs - 1) / runs;
+}
+
 std::vector<hsize_t> zfp_chunk_shape(const Grid& g, std::size_t value_bytes) {
   const std::size_t row = std::size_t(g.nx) * value_bytes;
   const std::size_t plane = row * std::size_t(g.ny);
@@ -127,10 +134,10 @@ std::vector<hsize_t> chunk_shape(const Grid& g, std::size_t value_bytes, const C
   const std::size_t plane = row * std::size_t(g.ny);
   if (plane >= target_chunk_bytes) {
     const hsize_t rows = std::clamp<std::size_t>(target_chunk_bytes / row, 1, std::size_t(g.ny));
-    return {1, rows, hsize_t(g.nx)};
+    return {1, even_runs(hsize_t(g.ny), rows), hsize_t(g.nx)};
   }
   const hsize_t planes = std::clamp<std::size_t>(target_chunk_bytes / plane, 1, std::size_t(g.nz));
-  return {planes, hsize_t(g.ny), hsize_t(g.nx)};
+  return {even_runs(hsize_t(g.nz), planes), hsize_t(g.ny), hsize_t(g.nx)};
 }
 
 herr_t add_compression_filters(hid_t layout, const Compression& c, bool is_float, const std::vector<hsize_t>& chunk) {

@@ -118,6 +118,28 @@ TEST(ZfpChunks, ChunksOfThePartialGridArePartialOnEveryAxisAndTheFirstIsWhole) {
   }
 }
 
+// Every codec's chunks split the axis they cut evenly: the padded edge chunk adds less than one
+// plane or row per chunk (four for ZFP's blocks), so a file stores about its field's bytes.
+TEST(SnapshotChunks, SplitTheirAxisEvenlySoEdgeChunksAddLittle) {
+  for (int n : {23, 300, 1000, 1200, 2400})
+    for (std::size_t bytes : {sizeof(float), sizeof(double)})
+      for (const char* codec : {"0", "5", "zfp:1e-6"}) {
+        Grid g;
+        g.nx = g.ny = n;
+        g.nz = n / 2 + 1;
+        const Compression compression = parse_compression(codec);
+        const auto chunk = chunk_shape(g, bytes, compression);
+        const hsize_t unit = compression.is_zfp() ? 4 : 1;
+        for (int axis : {0, 1}) {
+          const hsize_t extent = axis == 0 ? hsize_t(g.nz) : hsize_t(g.ny);
+          const hsize_t chunks = (extent + chunk[axis] - 1) / chunk[axis];
+          EXPECT_LT(chunks * chunk[axis] - extent, chunks * unit)
+              << codec << ", n " << n << ", " << bytes << "-byte values, axis " << axis << ": chunks of "
+              << chunk[axis];
+        }
+      }
+}
+
 // HDF5's own Fletcher-32 filter stores the same four bytes after a chunk as fletcher32() computes.
 TEST(ZfpChunks, Fletcher32IsHdf5s) {
   h5::initialize_library();
