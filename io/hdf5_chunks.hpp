@@ -15,9 +15,10 @@
 
 namespace heat {
 
-// About 4 MiB a chunk, of whole x rows, the planes or rows split evenly (a 1200 x 1200 float plane
-// in two chunks of 600 rows, not 873 and a padded 327). ZFP chunks are 4 planes (zfp's blocks are 4 x 4 x 4) of
-// rows in multiples of 4 that split the plane evenly, so few blocks are padded.
+// About 4 MiB a chunk, of whole x rows, the planes or rows split evenly (a 1200 x 1200 float
+// plane in two chunks of 600 rows, not 873 and a padded 327). ZFP chunks are 4 planes (zfp's
+// blocks are 4 x 4 x 4) of rows in multiples of 4 that split the plane evenly, so few blocks are
+// padded.
 std::vector<hsize_t> chunk_shape(const Grid& g, std::size_t value_bytes, const Compression& compression);
 
 // Declares the compression's filters on a dataset creation property list already chunked as

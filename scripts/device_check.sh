@@ -293,7 +293,7 @@ phase_baseline_bench() {
   local args=(--sizes 600 --orders ${BENCH_ORDERS:-2 8} --precisions float double --backends tiled --repeats 5)
   for round in 1 2; do
     for build in "$BASELINE_BUILD" "$BUILD"; do
-      TAIL_LINES=8 step "bench-$round-$(basename "$build")" "$build/benchmarks/heatrk4-bench" "${args[@]}"
+      TAIL_LINES=12 step "bench-$round-$(basename "$build")" "$build/benchmarks/heatrk4-bench" "${args[@]}"
     done
   done
 }

@@ -26,13 +26,13 @@ enum class StepPart {
 };
 
 // The output planes of a box's passes, split by part. A launch whose last pass is pass s of the
-// step (1 to 4; 1 for a backend that exchanges before every pass) writes the planes the rest of the
-// step reads: its own planes, the boundary layer's r planes left alone on a side without a
+// step (1 to 4; 1 for a backend that exchanges before every pass) writes the planes the rest of
+// the step reads: its own planes, the boundary layer's r planes left alone on a side without a
 // neighbour, and on a side with g ghost planes the inner min(g - r, (4 - s) r) of them (with
-// PerStep's 4r, pass 1 writes 3r and pass 4 none; with PerStage's r, none). Through its passes the launch reads the input up to
-// s*r planes from each plane it writes, so from s*r planes beyond a side's ghost planes on it reads
-// none of them: those are its AwayFromGhosts planes. Where a launch has none, BesideGhosts is all
-// of its planes.
+// PerStep's 4r, pass 1 writes 3r and pass 4 none; with PerStage's r, none). Through its passes
+// the launch reads the input up to s*r planes from each plane it writes, so from s*r planes
+// beyond a side's ghost planes on it reads none of them: those are its AwayFromGhosts planes.
+// Where a launch has none, BesideGhosts is all of its planes.
 //
 // Running every launch's AwayFromGhosts planes, then every launch's BesideGhosts planes, each in
 // the step's order, gives the bits of the whole launches in order where no launch overwrites, in
