@@ -21,7 +21,8 @@ InitialField<T> prepare_initial_field(const RunPlan& plan, Backend<T>& backend, 
   // no check: the loop downloads nothing), its pages are never touched at all.
   const Planes box{slab.box_begin, slab.box_planes()};
   const Grid box_grid = slab.box_grid(plan.problem.grid);
-  initial.u = reads_final_field(plan) ? Field<T>(box_grid) : Field<T>::uninitialized(box_grid.nx, box_grid.ny, box_grid.nz);
+  initial.u =
+      reads_final_field(plan) ? Field<T>(box_grid) : Field<T>::uninitialized(box_grid.nx, box_grid.ny, box_grid.nz);
   if (!plan.check) {
     initial.upload = [&plan, box](Backend<T>& b) { b.upload_generated(plan.problem.grid, plan.init, box); };
     return initial;

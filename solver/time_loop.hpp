@@ -12,8 +12,8 @@
 #include <string>
 
 #include "solver/backend.hpp"
-#include "solver/seconds.hpp"
 #include "solver/errors.hpp"
+#include "solver/seconds.hpp"
 #include "solver/snapshot_pipeline.hpp"
 
 namespace heat {

@@ -42,8 +42,7 @@ void MpiHaloExchange<T>::start_blocks(const T* lower_edge, const T* upper_edge, 
 
 template <typename T>
 void MpiHaloExchange<T>::finish() {
-  timed(seconds_,
-                 [&] { HEAT_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE)); });
+  timed(seconds_, [&] { HEAT_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE)); });
 }
 
 template <typename T>

@@ -27,7 +27,8 @@ std::pair<void*, unsigned long long> allocation_of(void* p) {
   static const auto address_range = [] {
     void* function = nullptr;
     cudaDriverEntryPointQueryResult found{};
-    HEAT_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &function, 3020, cudaEnableDefault, &found));
+    HEAT_CUDA_CHECK(
+        cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &function, 3020, cudaEnableDefault, &found));
     if (found != cudaDriverEntryPointSuccess || function == nullptr)
       throw RunError("this CUDA driver has no cuMemGetAddressRange (the peer route needs it)");
     return reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(function);
@@ -96,8 +97,8 @@ PeerHaloExchange<T>::~PeerHaloExchange() {
 }
 
 template <typename T>
-void PeerHaloExchange<T>::post(int tag, void* const (&incoming)[2], const void* const (&outgoing)[2],
-                               std::size_t bytes, std::vector<MPI_Request>& requests) {
+void PeerHaloExchange<T>::post(int tag, void* const (&incoming)[2], const void* const (&outgoing)[2], std::size_t bytes,
+                               std::vector<MPI_Request>& requests) {
   for (int i = 0; i < count_; ++i) {
     MPI_Request r[2];
     HEAT_MPI_CHECK(MPI_Irecv(incoming[i], int(bytes), MPI_BYTE, neighbours_[i].rank, tag, comm_, &r[0]));
@@ -234,7 +235,8 @@ void PeerHaloExchange<T>::finish() {
   wait_all(filled_messages_);
   // The kernels queued next wait until the ghosts are here and the neighbours have read the edges.
   HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, ghosts_filled_, 0));
-  for (int i = 0; i < count_; ++i) HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, neighbours_[i].ghosts_filled, 0));
+  for (int i = 0; i < count_; ++i)
+    HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, neighbours_[i].ghosts_filled, 0));
 }
 
 template class PeerHaloExchange<float>;

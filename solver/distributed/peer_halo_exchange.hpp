@@ -62,11 +62,11 @@ class PeerHaloExchange final : public SlabHaloExchange<T> {
     std::size_t edge_at = 0;   // where its edge block for this rank sits in its box (values)
     std::size_t ghost_at = 0;  // where this rank's ghost block from it sits in this rank's box
     cudaEvent_t edges_written = nullptr, ghosts_filled = nullptr;  // its events, opened
-    std::vector<cudaIpcMemHandle_t> handles;  // its boxes' allocations, by box index...
-    std::vector<void*> opened;                // ...as opened here...
-    std::vector<unsigned long long> offsets;  // ...and where in them the boxes start
-    BoxNotice notice;               // its box in the exchange in flight
-    cudaStream_t copies = nullptr;  // this side's copies
+    std::vector<cudaIpcMemHandle_t> handles;                       // its boxes' allocations, by box index...
+    std::vector<void*> opened;                                     // ...as opened here...
+    std::vector<unsigned long long> offsets;                       // ...and where in them the boxes start
+    BoxNotice notice;                                              // its box in the exchange in flight
+    cudaStream_t copies = nullptr;                                 // this side's copies
   };
   // The neighbour's edge block of the exchange in flight, its box opened the first time it comes.
   const T* edges_of(Neighbour& n);
