@@ -227,6 +227,12 @@ phase_distributed() {
         "${api_errors[@]}" --error-exitcode 9 "$BIN" --nx 37 --ny 29 --nz 61 --order 8 --steps 3 --init randn \
         --backend "$backend" --halo-exchange "$route" --output /tmp/heatrk4-sanitize-ranks --overwrite --quiet
     done
+    # A middle rank (both ranges beside its ghosts in one launch) and rows the copy engine reads.
+    [[ $route == nccl ]] && (($(nvidia-smi -L | wc -l) < 3)) && continue
+    TAIL_LINES=3 step "sanitize-memcheck-3-ranks-$route-tiled-copy-engine" "${mpirun[@]:0:${#mpirun[@]}-1}" 3 \
+      compute-sanitizer --tool memcheck "${api_errors[@]}" --error-exitcode 9 "$BIN" --nx 40 --ny 29 --nz 83 \
+      --order 8 --steps 3 --init randn --backend tiled --halo-exchange "$route" --output /tmp/heatrk4-sanitize-ranks \
+      --overwrite --quiet
   done
 }
 

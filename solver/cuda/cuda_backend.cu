@@ -1,4 +1,7 @@
 #include "solver/cuda/cuda_backend.cuh"
+
+#include <stdexcept>
+
 #include "solver/errors.hpp"
 
 namespace heat {
@@ -73,6 +76,64 @@ std::unique_ptr<PendingDownload> SnapshotCopies::start(const void* field, void* 
   auto download = std::make_unique<EventDownload>(landed, device_);
   HEAT_CUDA_CHECK(cudaEventRecord(landed, stream_));
   return download;
+}
+
+PartStreams::PartStreams(int device) {
+  HEAT_CUDA_CHECK(cudaSetDevice(device));
+  int least = 0, greatest = 0;
+  HEAT_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  // Non-blocking: neither waits for the legacy stream's work unless told to by an event.
+  HEAT_CUDA_CHECK(cudaStreamCreateWithPriority(&away_, cudaStreamNonBlocking, least));
+  HEAT_CUDA_CHECK(cudaStreamCreateWithPriority(&beside_, cudaStreamNonBlocking, greatest));
+  for (cudaEvent_t* e : {&begun_, &landed_, &beside_done_})
+    HEAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
+  for (cudaEvent_t& e : away_done_) HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+}
+
+PartStreams::~PartStreams() {
+  // Errors cannot be thrown from here; the streams' work is over once a step has returned.
+  for (cudaStream_t s : {away_, beside_})
+    if (s) cudaStreamSynchronize(s);
+  for (cudaEvent_t e : away_done_)
+    if (e) cudaEventDestroy(e);
+  for (cudaEvent_t e : {begun_, landed_, beside_done_})
+    if (e) cudaEventDestroy(e);
+  for (cudaStream_t s : {away_, beside_})
+    if (s) cudaStreamDestroy(s);
+}
+
+void PartStreams::begin_step() {
+  away_launches_ = beside_launches_ = 0;
+  HEAT_CUDA_CHECK(cudaEventRecord(begun_, cudaStreamLegacy));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(away_, begun_, 0));
+}
+
+cudaStream_t PartStreams::next(StepPart part) {
+  if (part == StepPart::AwayFromGhosts) {
+    if (away_launches_ == kMostLaunches) throw std::logic_error("more launches in a step than PartStreams holds");
+    return away_;
+  }
+  // The first waits for the ghost planes; launch i > 0 for AwayFromGhosts launch i - 1.
+  if (beside_launches_ == 0)
+    HEAT_CUDA_CHECK(cudaStreamWaitEvent(beside_, landed_, 0));
+  else if (beside_launches_ <= away_launches_)
+    HEAT_CUDA_CHECK(cudaStreamWaitEvent(beside_, away_done_[beside_launches_ - 1], 0));
+  return beside_;
+}
+
+void PartStreams::launched(StepPart part) {
+  if (part == StepPart::AwayFromGhosts)
+    HEAT_CUDA_CHECK(cudaEventRecord(away_done_[away_launches_++], away_));
+  else
+    ++beside_launches_;
+}
+
+void PartStreams::ghosts_landed() { HEAT_CUDA_CHECK(cudaEventRecord(landed_, cudaStreamLegacy)); }
+
+void PartStreams::end_step() {
+  HEAT_CUDA_CHECK(cudaEventRecord(beside_done_, beside_));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, beside_done_, 0));
+  if (away_launches_ > 0) HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, away_done_[away_launches_ - 1], 0));
 }
 
 std::unique_ptr<PinnedHostMemory> pin_host_memory(void* data, std::size_t bytes) {

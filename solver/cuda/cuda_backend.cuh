@@ -41,6 +41,39 @@ class SnapshotCopies {
   cudaEvent_t taken_ = nullptr, read_ = nullptr;
 };
 
+// The streams of a step run in parts around its exchange (StepPart). The AwayFromGhosts launches
+// go on a stream of their own while the exchange travels; the BesideGhosts launches on a second,
+// of higher priority, each once the exchange has landed and the AwayFromGhosts launch before its
+// own in the step has run, which is all it reads of them (StepPlanes). So a BesideGhosts launch,
+// short and on few planes, runs beside the AwayFromGhosts launches still to come instead of
+// after them. Both follow the legacy default stream's work before the step, which waits for both
+// at its end.
+class PartStreams {
+ public:
+  explicit PartStreams(int device);
+  ~PartStreams();
+  PartStreams(const PartStreams&) = delete;
+  PartStreams& operator=(const PartStreams&) = delete;
+
+  // Called before the AwayFromGhosts part, after the exchange has started.
+  void begin_step();
+  // The stream of the next launch of `part`, ordered after what it reads; `launched` after it.
+  cudaStream_t next(StepPart part);
+  void launched(StepPart part);
+  // Called once the exchange has finished (in the legacy stream's order), before the
+  // BesideGhosts part.
+  void ghosts_landed();
+  // Called after the BesideGhosts part: the legacy stream waits for both parts.
+  void end_step();
+
+ private:
+  static constexpr int kMostLaunches = 4;
+  cudaStream_t away_ = nullptr, beside_ = nullptr;
+  cudaEvent_t begun_ = nullptr, landed_ = nullptr, beside_done_ = nullptr;
+  cudaEvent_t away_done_[kMostLaunches] = {};
+  int away_launches_ = 0, beside_launches_ = 0;
+};
+
 // Page-locks host memory (cudaHostRegister) while it lives.
 std::unique_ptr<PinnedHostMemory> pin_host_memory(void* data, std::size_t bytes);
 
@@ -96,9 +129,12 @@ class CudaBackend : public Backend<T> {
         step_once();
       } else {
         exchange_->start(u_.get());
+        part_streams_->begin_step();
         step_part(StepPart::AwayFromGhosts);
         exchange_->finish();
+        part_streams_->ghosts_landed();
         step_part(StepPart::BesideGhosts);
+        part_streams_->end_step();
       }
     }
     // The compute stream only: a snapshot's copy to the host goes on meanwhile.
@@ -122,6 +158,7 @@ class CudaBackend : public Backend<T> {
   void exchange_before_each_step(HaloExchange<T>& exchange) override {
     exchange_ = &exchange;
     planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange.sides());
+    if (overlap_ && steps_in_parts()) part_streams_ = std::make_unique<PartStreams>(device_);
   }
   std::vector<T*> exchanged_fields() override { return {u_.get()}; }
   void adopt_device_field(T* field) override {
@@ -139,7 +176,10 @@ class CudaBackend : public Backend<T> {
 
  protected:
   CudaBackend(const Problem& p, const BackendOptions& o, std::size_t bytes_needed, const std::string& name)
-      : problem_(p), planes_(p.grid.nz, p.radius()), overlap_(o.halo_overlap == HaloOverlap::InteriorFirst) {
+      : problem_(p),
+        planes_(p.grid.nz, p.radius()),
+        overlap_(o.halo_overlap == HaloOverlap::InteriorFirst),
+        device_(o.device) {
     const std::size_t field_bytes = p.grid.points() * sizeof(T);
     prepare_device(o, bytes_needed + (o.snapshots_while_stepping ? field_bytes : 0), name);
     if (!o.field_in_caller_memory) u_ = DeviceBuffer<T>(p.grid.points());
@@ -157,6 +197,11 @@ class CudaBackend : public Backend<T> {
     throw std::logic_error("this backend steps whole boxes only");
   }
   const StepPlanes& step_planes() const { return planes_; }
+  // Each launch of step_part(part) goes on launch_stream(part), and calls launched(part) after.
+  cudaStream_t launch_stream(StepPart part) { return part == StepPart::Whole ? 0 : part_streams_->next(part); }
+  void launched(StepPart part) {
+    if (part != StepPart::Whole) part_streams_->launched(part);
+  }
   // Called once u_ holds the initial field: prepares the other fields the kernels need from it.
   virtual void prepare_resident_field() {}
 
@@ -179,6 +224,8 @@ class CudaBackend : public Backend<T> {
   std::unique_ptr<SnapshotCopies> snapshots_;
   StepPlanes planes_;
   bool overlap_;
+  int device_;
+  std::unique_ptr<PartStreams> part_streams_;  // only for a box stepped in parts around its exchange
   HaloExchange<T>* exchange_ = nullptr;  // null: the whole grid, no neighbours
   T* adopted_ = nullptr;                  // the caller's memory (adopt_device_field), or null
 };

@@ -55,10 +55,12 @@ class PassFormBackend : public CudaBackend<T> {
   GridDims dims() const { return grid_dims(this->problem_.grid); }
   bool steps_in_parts() const final { return true; }
   void step_once() final { this->step_part(StepPart::Whole); }
-  // `launcher`'s launch of `args` on its planes of `part`, for a launch ending with pass `last_pass`.
+  // `launcher`'s launch of `args` on its planes of `part`, for a launch ending with pass `last_pass`:
+  // one launch, whether the part's planes are one range or two.
   template <class Launcher, class Args>
-  void launch_part(const Launcher& launcher, const Args& args, StepPart part, int last_pass) const {
-    for (PlaneRange planes : this->step_planes().of(part, last_pass)) launcher.launch(args, planes);
+  void launch_part(const Launcher& launcher, const Args& args, StepPart part, int last_pass) {
+    launcher.launch(args, this->step_planes().of(part, last_pass), this->launch_stream(part));
+    this->launched(part);
   }
 
   StencilWeights<Tile::R, T> weights_;
@@ -107,7 +109,7 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
     factored_rk4_step([&](const BasePlusLap<T>& pass) { launch(pass, part, ++number); }, this->u_.get(), v_[0].get(),
                       v_[1].get(), this->constants_);
   }
-  void launch(const BasePlusLap<T>& pass, StepPart part, int number) const {
+  void launch(const BasePlusLap<T>& pass, StepPart part, int number) {
     const PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.base, {pass.c}, pass.out};
     if (pass.in == pass.base)
       this->launch_part(*first_, args, part, number);

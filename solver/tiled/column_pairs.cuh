@@ -7,6 +7,7 @@
 
 #include "solver/cuda/cuda_backend.cuh"
 #include "solver/cuda/vector_types.cuh"
+#include "solver/step_planes.hpp"
 #include "stencils/rk4_forms.hpp"
 #include "stencils/stencil.hpp"
 
@@ -153,6 +154,14 @@ __device__ __forceinline__ T* view_at(T* p, long long offset) {
 // What a 2.5D pass kernel (one, two or four passes per kernel) reads and
 // writes: from `in`, `Passes` passes v = u + c[i] * a*Lap(v before), the last into `out`. `in` is
 // u itself for a pass whose base is its operand (the first of a factor, a factor per kernel).
+// The planes a launch writes: one or two ranges within [r, nz - r) (two for the planes beside a
+// box's ghost planes on both sides, so that both run in one launch), each cut into chunks of
+// `chunk` planes, one per block along z; blocks [0, first_blocks) take the first range's chunks.
+struct LaunchPlanes {
+  PlaneRange first, second;
+  int chunk, first_blocks;
+};
+
 template <int R, typename T, int Passes>
 struct PassArgs {
   GridDims dims;
@@ -161,10 +170,17 @@ struct PassArgs {
   const T* u;
   T c[Passes];
   T* out;  // never `in`; `u` only where a pass reads u at no point but the one it writes
-  // The planes the launch writes, [z_first, z_last) within [r, nz - r), and each block's share of
-  // them: set by the launcher.
-  int z_first, z_last, z_chunk;
+  LaunchPlanes planes;  // set by the launcher
 };
+
+// The planes [begin, end) that this block writes.
+__device__ __forceinline__ void block_planes(const LaunchPlanes& p, int& begin, int& end) {
+  const int block = int(blockIdx.z);
+  const bool second = block >= p.first_blocks;
+  const int first = second ? p.second.first : p.first.first, last = second ? p.second.last : p.first.last;
+  begin = first + (second ? block - p.first_blocks : block) * p.chunk;
+  end = min(begin + p.chunk, last);
+}
 
 // A pass's value at a point: u + c * a*Lap where the point is computed; u elsewhere, which
 // is the value there of every field a pass writes (they carry u's boundary layer).

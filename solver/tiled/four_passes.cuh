@@ -85,8 +85,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int x0 = Tile::kFirstX + int(blockIdx.x) * Tile::kTileX, y0 = R + int(blockIdx.y) * Tile::kTileY;
-  const int z_begin = a.z_first + int(blockIdx.z) * a.z_chunk;
-  const int z_end = min(z_begin + a.z_chunk, a.z_last);
+  int z_begin, z_end;
+  block_planes(a.planes, z_begin, z_end);
   // Pass 1 runs on planes a_first..a_end-1: the chunk and the 3r planes either side pass 4 needs.
   const int a_first = z_begin - 3 * R, a_end = z_end + 3 * R;
   const int stride_z = int(d.stride_z);

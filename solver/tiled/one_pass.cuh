@@ -69,8 +69,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * Tile::kTileY;
-  const int z_begin = a.z_first + int(blockIdx.z) * a.z_chunk;
-  const int z_end = min(z_begin + a.z_chunk, a.z_last);
+  int z_begin, z_end;
+  block_planes(a.planes, z_begin, z_end);
   const int stride_y = int(d.stride_y), stride_z = int(d.stride_z);
 
   int own_at[C];

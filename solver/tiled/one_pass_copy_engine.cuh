@@ -70,8 +70,8 @@ __global__ void __launch_bounds__(Tile::kThreads)
   const int tx = threadIdx.x, ty = threadIdx.y;
   const bool issuer = tx == 0 && ty == 0;
   const int x0 = Tile::kFirstX + int(blockIdx.x) * Tile::kTileX, y0 = R + int(blockIdx.y) * Tile::kTileY;
-  const int z_begin = a.z_first + int(blockIdx.z) * a.z_chunk;
-  const int z_end = min(z_begin + a.z_chunk, a.z_last);
+  int z_begin, z_end;
+  block_planes(a.planes, z_begin, z_end);
   const int planes = z_end - z_begin + 2 * R;
   const int stride_z = int(d.stride_z);
 
@@ -182,13 +182,13 @@ class CopyEngineLauncher {
     for (const T* in : operands) maps_.emplace_back(in, plane_box_map(in, sizeof(T), g, Tile::kPitch, Tile::kBoxRows));
   }
 
-  void launch(Args args, PlaneRange planes) const {
+  void launch(Args args, std::array<PlaneRange, 2> planes, cudaStream_t stream) const {
     const CUtensorMap* map = map_of(args.in);
-    if (map == nullptr || !aligned(args.u) || !aligned(args.out)) return fallback_.launch(args, planes);
+    if (map == nullptr || !aligned(args.u) || !aligned(args.out)) return fallback_.launch(args, planes, stream);
     const dim3 blocks = plan_.blocks(planes, args);
     if (blocks.z == 0) return;
     copy_engine_pass_kernel<Tile, FromU>
-        <<<blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), Tile::kSharedBytes>>>({args, *map});
+        <<<blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), Tile::kSharedBytes, stream>>>({args, *map});
     HEAT_CUDA_CHECK_LAUNCH();
   }
 

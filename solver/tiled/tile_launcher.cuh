@@ -4,9 +4,11 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "solver/cuda/cuda_check.cuh"
 #include "solver/step_planes.hpp"
@@ -26,17 +28,18 @@ long long resident_blocks(Kernel* kernel, int threads, int shared_bytes, int dev
   return (long long)sms * blocks_per_sm;
 }
 
-// Planes per block along z. Each block re-reads `refill` planes to fill its register queues
-// before it writes anything, so split z only as far as it takes to give every block slot of the
-// GPU (`slots`) work, choosing the split with the fewest planes on the busiest slot; a chunk is
-// at most `longest` planes.
-inline int choose_z_chunk(int inner_z, long long tiles, long long slots, int refill, int longest) {
-  int best_chunk = inner_z;
+// Planes per block along z, for ranges of `sizes` planes. Each block re-reads `refill` planes to
+// fill its register queues before it writes anything, so split z only as far as it takes to give
+// every block slot of the GPU (`slots`) work, choosing the split of the larger range with the
+// fewest planes on the busiest slot; a chunk is at most `longest` planes.
+inline int choose_z_chunk(std::array<int, 2> sizes, long long tiles, long long slots, int refill, int longest) {
+  const int larger = std::max(sizes[0], sizes[1]);
+  int best_chunk = larger;
   long long best = -1;
-  const int fewest = ceil_div(inner_z, longest);
-  for (int chunks = fewest; chunks < fewest + 16 && chunks <= inner_z; ++chunks) {
-    const int chunk = ceil_div(inner_z, chunks);
-    const long long waves = (ceil_div(inner_z, chunk) * tiles + slots - 1) / slots;
+  const int fewest = ceil_div(larger, longest);
+  for (int chunks = fewest; chunks < fewest + 16 && chunks <= larger; ++chunks) {
+    const int chunk = ceil_div(larger, chunks);
+    const long long waves = ((ceil_div(sizes[0], chunk) + ceil_div(sizes[1], chunk)) * tiles + slots - 1) / slots;
     const long long cost = waves * (chunk + refill);
     if (best < 0 || cost < best) best = cost, best_chunk = chunk;
   }
@@ -62,15 +65,19 @@ class PlaneLaunch {
                      " points at this order; this grid has " + std::to_string(plane));
     longest_ = (int)std::min<long long>(g.nz, longest);
   }
-  // The blocks that write `planes` (none where it is empty), with each block's share in `args`.
+  // The blocks that write `planes` (none where both ranges are empty), with each block's share in
+  // `args`.
   template <class Args>
-  dim3 blocks(PlaneRange planes, Args& args) const {
-    args.z_first = planes.first;
-    args.z_last = planes.last;
-    if (planes.empty()) return dim3(tiles_.x, tiles_.y, 0);
-    args.z_chunk = choose_z_chunk(planes.size(), (long long)tiles_.x * tiles_.y, slots_, refill_,
-                                  std::min(planes.size(), longest_));
-    return dim3(tiles_.x, tiles_.y, ceil_div(planes.size(), args.z_chunk));
+  dim3 blocks(std::array<PlaneRange, 2> planes, Args& args) const {
+    if (planes[0].empty()) std::swap(planes[0], planes[1]);
+    const std::array<int, 2> sizes{planes[0].size(), planes[1].size()};
+    LaunchPlanes& share = args.planes;
+    share = LaunchPlanes{planes[0], planes[1], 1, 0};
+    if (sizes[0] == 0) return dim3(tiles_.x, tiles_.y, 0);
+    share.chunk = choose_z_chunk(sizes, (long long)tiles_.x * tiles_.y, slots_, refill_,
+                                 std::min(std::max(sizes[0], sizes[1]), longest_));
+    share.first_blocks = ceil_div(sizes[0], share.chunk);
+    return dim3(tiles_.x, tiles_.y, share.first_blocks + ceil_div(sizes[1], share.chunk));
   }
 
  private:
@@ -96,12 +103,12 @@ class TileLauncher {
         plan_(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY, slots(even_rows_, device), Kernels::kRefill,
               Kernels::kBeyond) {}
 
-  // Writes the output planes `planes` (nothing where the range is empty).
-  void launch(Args args, PlaneRange planes) const {
+  // Writes the output planes `planes`, one or two ranges (nothing where both are empty), on `stream`.
+  void launch(Args args, std::array<PlaneRange, 2> planes, cudaStream_t stream) const {
     const dim3 blocks = plan_.blocks(planes, args);
     if (blocks.z == 0) return;
     const bool aligned = even_rows_ && pair_aligned(args.in) && pair_aligned(args.u) && pair_aligned(args.out);
-    kernel(aligned)<<<blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), kShared>>>(args);
+    kernel(aligned)<<<blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), kShared, stream>>>(args);
     HEAT_CUDA_CHECK_LAUNCH();
   }
 

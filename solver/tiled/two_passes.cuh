@@ -75,8 +75,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y, t = ty * Tile::kThreadsX + tx;
   const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * TileY;
-  const int z_begin = a.z_first + int(blockIdx.z) * a.z_chunk;
-  const int z_end = min(z_begin + a.z_chunk, a.z_last);
+  int z_begin, z_end;
+  block_planes(a.planes, z_begin, z_end);
   // The first pass runs on planes a_first..a_end-1: the chunk and r planes either side.
   const int a_first = z_begin - R, a_end = z_end + R;
   const int stride_y = int(d.stride_y), stride_z = int(d.stride_z);

@@ -51,47 +51,53 @@ void launch(const Box& b, const Planes& in, const Planes& base, const std::vecto
   for (int z = planes.first; z < planes.last; ++z) out[std::size_t(z)] = operand[std::size_t(z)];
 }
 
-// The forms' buffers and launches: one step's launches in order, each with its last pass's number.
+// The forms' buffers and launches: a step's launches in order, each with its last pass's number,
+// and whether u and a swap once the step is whole.
 struct Fields {
   Planes u, a, b;
 };
-using Step = std::function<void(const Box&, Fields&, StepPart)>;
+using Launch = std::function<void(Fields&, StepPart)>;
+struct StepLaunches {
+  std::vector<Launch> launches;
+  bool swaps = false;
+};
+using Step = StepLaunches (*)(const Box&);
+using Operand = Planes Fields::*;
 
-void run(const Box& box, const Step& step, Fields& f, StepPart part) { step(box, f, part); }
+// A launch of `passes` chained passes from `in` on `base` into `out`, its last pass `last_pass`.
+Launch passes(const Box& box, Operand in, Operand base, std::vector<double> c, Operand out, int last_pass) {
+  return [=](Fields& f, StepPart part) {
+    for (PlaneRange p : StepPlanes(box.nz, box.r, box.sides).of(part, last_pass)) launch(box, f.*in, f.*base, c, f.*out, p);
+  };
+}
+
+void run(const Box& box, Step step, Fields& f, StepPart part) {
+  const StepLaunches s = step(box);
+  for (const Launch& each : s.launches) each(f, part);
+  if (s.swaps && part != StepPart::AwayFromGhosts) std::swap(f.u, f.a);
+}
 
 // The factors one pass per launch: u -> a, a -> b (on u), b -> a (on b), a -> u (on b).
-void single_passes(const Box& box, Fields& f, StepPart part) {
-  const StepPlanes planes(box.nz, box.r, box.sides);
-  const double c[4] = {0.11, 0.07, 0.05, 0.03};
-  auto each = [&](const Planes& in, const Planes& base, double k, Planes& out, int pass) {
-    for (PlaneRange p : planes.of(part, pass)) launch(box, in, base, {k}, out, p);
-  };
-  each(f.u, f.u, c[0], f.a, 1);
-  each(f.a, f.u, c[1], f.b, 2);
-  each(f.b, f.b, c[2], f.a, 3);
-  each(f.a, f.b, c[3], f.u, 4);
+StepLaunches single_passes(const Box& box) {
+  return {{passes(box, &Fields::u, &Fields::u, {0.11}, &Fields::a, 1),
+           passes(box, &Fields::a, &Fields::u, {0.07}, &Fields::b, 2),
+           passes(box, &Fields::b, &Fields::b, {0.05}, &Fields::a, 3),
+           passes(box, &Fields::a, &Fields::b, {0.03}, &Fields::u, 4)}};
 }
 
 // A factor per launch: u -> a (two passes on u), a -> u (two passes on a).
-void factor_pairs(const Box& box, Fields& f, StepPart part) {
-  const StepPlanes planes(box.nz, box.r, box.sides);
-  for (PlaneRange p : planes.of(part, 2)) launch(box, f.u, f.u, {0.11, 0.07}, f.a, p);
-  for (PlaneRange p : planes.of(part, 4)) launch(box, f.a, f.a, {0.05, 0.03}, f.u, p);
+StepLaunches factor_pairs(const Box& box) {
+  return {{passes(box, &Fields::u, &Fields::u, {0.11, 0.07}, &Fields::a, 2),
+           passes(box, &Fields::a, &Fields::a, {0.05, 0.03}, &Fields::u, 4)}};
 }
 
 // All four passes in one launch, u -> a, then the two swapped once the step is whole.
-void four_passes(const Box& box, Fields& f, StepPart part) {
-  const StepPlanes planes(box.nz, box.r, box.sides);
-  for (PlaneRange p : planes.of(part, 4)) launch(box, f.u, f.u, {0.11, 0.07, 0.05, 0.03}, f.a, p);
-  if (part != StepPart::AwayFromGhosts) std::swap(f.u, f.a);
+StepLaunches four_passes(const Box& box) {
+  return {{passes(box, &Fields::u, &Fields::u, {0.11, 0.07, 0.05, 0.03}, &Fields::a, 4)}, true};
 }
 
 // The cpu backend's passes exchange one operand each: a single pass, ghost planes of r.
-void one_pass(const Box& box, Fields& f, StepPart part) {
-  const StepPlanes planes(box.nz, box.r, box.sides);
-  for (PlaneRange p : planes.of(part, 1)) launch(box, f.u, f.u, {0.11}, f.a, p);
-  if (part != StepPart::AwayFromGhosts) std::swap(f.u, f.a);
-}
+StepLaunches one_pass(const Box& box) { return {{passes(box, &Fields::u, &Fields::u, {0.11}, &Fields::a, 1)}, true}; }
 
 // The neighbours' planes for `step`, written into u's ghost planes.
 void fill_ghosts(const Box& b, Planes& u, int step) {
@@ -125,9 +131,16 @@ Planes edges(const Box& b, const Planes& u) {
 
 bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
-// Three steps whole after each exchange, and three in parts around it: the box's own planes
-// (and every plane it would give a neighbour) equal to the last bit.
-void expect_parts_equal_whole(const Box& box, const Step& step) {
+// Three steps whole after each exchange, and three in parts around it, the launches in `order`
+// (which part's next launch runs, true for BesideGhosts; empty: every AwayFromGhosts launch first,
+// as one stream runs them): the box's own planes (and every plane it would give a neighbour)
+// equal to the last bit. The ghost planes land just before the first BesideGhosts launch.
+void expect_parts_equal_whole(const Box& box, Step step, std::vector<bool> order = {}) {
+  const StepLaunches launches = step(box);
+  if (order.empty()) {
+    order.assign(launches.launches.size(), false);
+    order.resize(2 * launches.launches.size(), true);
+  }
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> value(-1, 1);
   Fields whole{Planes(std::size_t(box.nz)), Planes(std::size_t(box.nz)), Planes(std::size_t(box.nz))};
@@ -140,16 +153,50 @@ void expect_parts_equal_whole(const Box& box, const Step& step) {
 
     const Planes sent = edges(box, parts.u);
     poison_ghosts(box, parts.u);
-    run(box, step, parts, StepPart::AwayFromGhosts);
-    ASSERT_EQ(edges(box, parts.u), sent) << "a plane the exchange sends was written while it travelled";
-    fill_ghosts(box, parts.u, n);
-    run(box, step, parts, StepPart::BesideGhosts);
+    std::size_t away = 0, beside = 0;
+    for (bool next_beside : order) {
+      if (!next_beside) {
+        launches.launches[away++](parts, StepPart::AwayFromGhosts);
+        continue;
+      }
+      if (beside == 0) {
+        ASSERT_EQ(edges(box, parts.u), sent) << "a plane the exchange sends was written while it travelled";
+        fill_ghosts(box, parts.u, n);
+      }
+      launches.launches[beside++](parts, StepPart::BesideGhosts);
+    }
+    if (launches.swaps) std::swap(parts.u, parts.a);
   }
   const int g = box.sides.planes;
   for (int z = box.sides.lower ? g : 0; z < (box.sides.upper ? box.nz - g : box.nz); ++z)
     ASSERT_TRUE(same_bits(parts.u[std::size_t(z)], whole.u[std::size_t(z)]))
         << "plane " << z << " of " << box.nz << " at r " << box.r << ": " << parts.u[std::size_t(z)] << " vs "
         << whole.u[std::size_t(z)];
+}
+
+// The orders of a step's `n` launches that PartStreams (solver/cuda/cuda_backend.cuh) allows,
+// as in expect_parts_equal_whole: each part's launches in order, BesideGhosts launch i after
+// AwayFromGhosts launch i - 1. Launches that may run at the same time give the same bits in
+// either order (on random values) only if neither reads what the other writes.
+std::vector<std::vector<bool>> overlapped_orders(int n) {
+  std::vector<std::vector<bool>> orders;
+  for (unsigned mask = 0; mask < (1u << (2 * n)); ++mask) {
+    std::vector<bool> order;
+    int away = 0, beside = 0;
+    bool allowed = true;
+    for (int i = 0; i < 2 * n; ++i) {
+      const bool next_beside = (mask >> i) & 1u;
+      order.push_back(next_beside);
+      if (!next_beside) {
+        ++away;
+      } else {
+        allowed = allowed && (beside == 0 || away >= beside);
+        ++beside;
+      }
+    }
+    if (allowed && away == n) orders.push_back(order);
+  }
+  return orders;
 }
 
 struct Form {
@@ -176,6 +223,31 @@ TEST(StepPlanes, PartsGiveTheWholeStepsBitsForEveryFormRadiusAndSide) {
                        ", sides " + std::to_string(sides));
           expect_parts_equal_whole(Box{nz, r, ghost}, form.step);
           if (::testing::Test::HasFatalFailure()) return;
+        }
+}
+
+TEST(StepPlanes, BesideGhostsLaunchesMayRunBesideTheAwayLaunchesAfterThem) {
+  const Form forms[] = {{"single passes", single_passes, 4},
+                        {"factor pairs", factor_pairs, 4},
+                        {"four passes", four_passes, 4}};
+  for (const Form& form : forms)
+    for (int r = 1; r <= 4; ++r)
+      for (int own : {1, 2, 5, 16})
+        for (int sides = 1; sides < 4; ++sides) {
+          const int g = 4 * r;
+          const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, g};
+          const int nz = std::max(own * r, g) + (ghost.lower ? g : r) + (ghost.upper ? g : r);
+          const Box box{nz, r, ghost};
+          const std::vector<std::vector<bool>> orders = overlapped_orders(int(form.step(box).launches.size()));
+          ASSERT_GE(orders.size(), form.step(box).launches.size());
+          for (const std::vector<bool>& order : orders) {
+            std::string named;
+            for (bool next_beside : order) named += next_beside ? 'B' : 'A';
+            SCOPED_TRACE(std::string(form.name) + ", r " + std::to_string(r) + ", nz " + std::to_string(nz) +
+                         ", sides " + std::to_string(sides) + ", order " + named);
+            expect_parts_equal_whole(box, form.step, order);
+            if (::testing::Test::HasFatalFailure()) return;
+          }
         }
 }
 
