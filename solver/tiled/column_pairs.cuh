@@ -160,6 +160,7 @@ __device__ __forceinline__ T* view_at(T* p, long long offset) {
 struct LaunchPlanes {
   PlaneRange first, second;
   int chunk, first_blocks;
+  int skip;  // planes from where the first range's chunks would go on to the second range's first
 };
 
 template <int R, typename T, int Passes>
@@ -177,9 +178,8 @@ struct PassArgs {
 __device__ __forceinline__ void block_planes(const LaunchPlanes& p, int& begin, int& end) {
   const int block = int(blockIdx.z);
   const bool second = block >= p.first_blocks;
-  const int first = second ? p.second.first : p.first.first, last = second ? p.second.last : p.first.last;
-  begin = first + (second ? block - p.first_blocks : block) * p.chunk;
-  end = min(begin + p.chunk, last);
+  begin = p.first.first + block * p.chunk + (second ? p.skip : 0);
+  end = min(begin + p.chunk, second ? p.second.last : p.first.last);
 }
 
 // A pass's value at a point: u + c * a*Lap where the point is computed; u elsewhere, which

@@ -72,11 +72,12 @@ class PlaneLaunch {
     if (planes[0].empty()) std::swap(planes[0], planes[1]);
     const std::array<int, 2> sizes{planes[0].size(), planes[1].size()};
     LaunchPlanes& share = args.planes;
-    share = LaunchPlanes{planes[0], planes[1], 1, 0};
+    share = LaunchPlanes{planes[0], planes[1], 1, 0, 0};
     if (sizes[0] == 0) return dim3(tiles_.x, tiles_.y, 0);
     share.chunk = choose_z_chunk(sizes, (long long)tiles_.x * tiles_.y, slots_, refill_,
                                  std::min(std::max(sizes[0], sizes[1]), longest_));
     share.first_blocks = ceil_div(sizes[0], share.chunk);
+    share.skip = planes[1].first - (planes[0].first + share.first_blocks * share.chunk);
     return dim3(tiles_.x, tiles_.y, share.first_blocks + ceil_div(sizes[1], share.chunk));
   }
 
