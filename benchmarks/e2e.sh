@@ -10,7 +10,7 @@
 # mission's command (--n N --steps MISSION_STEPS --backend BACKEND, the README's headline) with and
 # without each codec, MISSION_REPEATS times in turn (the median tabled), so that "the mission's
 # command with a codec is no slower than without" is measured; with 2 GPUs or more (nvidia-smi
-# -L), the same codec table on 2 ranks (mpirun -np 2 ... --halo-exchange nccl, each rank's slab
+# -L), the same codec table on 2 ranks (mpirun -np 2, heatrk4's own route, each rank's slab
 # compressed into its slab file); each run's own breakdown from its JSON summary, against the
 # bounds measured in the same session on the same disk: the compute alone (--format none) and
 # the write bound (each snapshot file's bytes written again with dd and fsync'd, file by file).
@@ -26,7 +26,7 @@
 # ("base codecs ranks": base is the first table's runs, codecs the codec table on one process,
 # ranks the codec table on RANKS ranks; the uncompressed real run, which the codecs are compared
 # with, always runs), RANKS (2 where nvidia-smi lists 2 GPUs or more, else 0: no ranks table),
-# RANK_ARGS (--halo-exchange nccl for a GPU backend), MPIRUN (mpirun). A check here at a small size
+# RANK_ARGS (added to the ranks' runs, e.g. --halo-exchange nccl), MPIRUN (mpirun). A check here at a small size
 # (the ranks table on 2 cpu ranks):
 #   N=64 STEPS=20 EVERY=5 BACKEND=cpu RANKS=2 RESULTS=/tmp/e2e benchmarks/e2e.sh build /tmp/heatrk4-e2e
 set -uo pipefail
@@ -45,7 +45,7 @@ PARTS=${PARTS:-base codecs ranks}
 has_part() { [[ " $PARTS " == *" $1 "* ]]; }
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
 RANKS=${RANKS:-$((gpus >= 2 ? 2 : 0))}
-if [[ $BACKEND == cpu* ]]; then RANK_ARGS=${RANK_ARGS:-}; else RANK_ARGS=${RANK_ARGS:---halo-exchange nccl}; fi
+RANK_ARGS=${RANK_ARGS:-}
 [[ -x $HEATRK4 ]] || { echo "e2e: $HEATRK4 is missing: build first" >&2; exit 2; }
 
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)

@@ -1,12 +1,13 @@
 // halo_bench: the halo exchange alone, as benchmarks/distributed_model.md counts it: one
 // exchange of the ghost planes of an n^3 grid split in z over the job's ranks, per order and
 // precision. The exchange is the one a run's ranks make (Ranks::make_halo_exchange): GPU ranks
-// (--memory device, in builds with NCCL) exchange device boxes through NCCL, host ranks through
-// MPI. Rank 0 prints the slowest rank's median time per exchange, and beside it the exchange's
-// start (connect(): NCCL's communicator and first connections, MPI's first contact), which a run
-// pays in set-up.
+// (--memory device) exchange device boxes by --halo-exchange's route (the copy engines, NCCL or
+// host memory, as heatrk4's ranks do), host ranks through MPI. Rank 0 prints the slowest rank's
+// median time per exchange, and beside it the exchange's start (connect(): NCCL's communicator
+// and first connections, the peer route's handles, MPI's first contact), which a run pays in
+// set-up.
 //
-//   mpirun -np 2 -x NCCL_NVLS_ENABLE=0 halo_bench --n 600 --memory device
+//   mpirun -np 2 -x NCCL_NVLS_ENABLE=0 halo_bench --n 600 --memory device --halo-exchange peer
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -33,6 +34,7 @@ struct Settings {
   std::vector<std::string> precisions = {"float", "double"};
   std::string memory = "host";
   std::string scheme = "stage";
+  std::string route = "peer";  // for device memory: gpu_halo_route_name's names
   int repeats = 5;
   int batch = 10;  // exchanges per timed batch, so that the closing synchronisation is a small part
 };
@@ -58,6 +60,12 @@ double median_seconds_per_exchange(const Settings& s, const Ranks& ranks, HaloEx
   return seconds[seconds.size() / 2];
 }
 
+GpuHaloRoute halo_route(const Settings& s) {
+  for (GpuHaloRoute route : kGpuHaloRoutes)
+    if (s.route == gpu_halo_route_name(route)) return route;
+  throw InputError("--halo-exchange " + s.route + " is not a GPU route");
+}
+
 template <typename T>
 void bench(const Settings& s, const Ranks& ranks, int order) {
   Grid g;
@@ -65,7 +73,7 @@ void bench(const Settings& s, const Ranks& ranks, int order) {
   const GhostScheme scheme = s.scheme == "step" ? GhostScheme::PerStep : GhostScheme::PerStage;
   const Slab slab = decompose(g, order, ranks.size(), ranks.rank(), scheme);
   const bool device = s.memory == "device";
-  auto exchange = ranks.make_halo_exchange<T>(slab, g, device, GpuHaloRoute::Nccl);
+  auto exchange = ranks.make_halo_exchange<T>(slab, g, device, halo_route(s));
   double seconds = 0, connect_seconds = 0;
   if (!device) {
     Field<T> box(g.nx, g.ny, slab.box_planes(), T(1));
@@ -96,7 +104,10 @@ int main(int argc, char** argv) {
   app.add_option("--n", s.n, "grid points per axis")->capture_default_str();
   app.add_option("--orders", s.orders)->capture_default_str();
   app.add_option("--precisions", s.precisions)->check(CLI::IsMember({"float", "double"}))->capture_default_str();
-  app.add_option("--memory", s.memory, "host (MPI) or device (NCCL)")->check(CLI::IsMember({"host", "device"}));
+  app.add_option("--memory", s.memory, "host (MPI) or device (--halo-exchange)")->check(CLI::IsMember({"host", "device"}));
+  app.add_option("--halo-exchange", s.route, "device memory's route: peer, nccl or host")
+      ->check(CLI::IsMember({"peer", "nccl", "host"}))
+      ->capture_default_str();
   app.add_option("--scheme", s.scheme, "stage: r ghost planes; step: 4r")->check(CLI::IsMember({"stage", "step"}));
   app.add_option("--repeats", s.repeats)->capture_default_str();
   app.add_option("--batch", s.batch)->capture_default_str();
@@ -109,17 +120,17 @@ int main(int argc, char** argv) {
     // A node short of GPUs is found on some ranks only: every rank must hear of it.
     ranks.validate_everywhere([&] {
       if (ranks.size() < 2) throw heat::InputError("halo_bench needs at least 2 ranks: run it under mpirun -np N");
-#if HEAT_HAVE_NCCL
-      if (s.memory == "device") ranks.select_gpu(0, heat::GpuHaloRoute::Nccl);
+#if HEAT_HAVE_CUDA
+      if (s.memory == "device") ranks.select_gpu(0, heat::halo_route(s));
 #else
-      if (s.memory == "device") throw heat::InputError("--memory device needs a build with CUDA, MPI and NCCL");
+      if (s.memory == "device") throw heat::InputError("--memory device needs a build with CUDA");
 #endif
     });
     if (ranks.is_root())
       std::printf(
-          "# %s memory, n = %d, median of %d batches of %d exchanges, slowest rank\n"
+          "# %s memory%s, n = %d, median of %d batches of %d exchanges, slowest rank\n"
           "%-6s %5s %6s %7s %12s %10s %8s %10s\n",
-          s.memory.c_str(), s.n, s.repeats, s.batch, "prec", "order", "ghost", "ranks", "MB/rank", "us", "GB/s",
+          s.memory.c_str(), s.memory == "device" ? (" by " + s.route).c_str() : "", s.n, s.repeats, s.batch, "prec", "order", "ghost", "ranks", "MB/rank", "us", "GB/s",
           "start_ms");
     for (const std::string& precision : s.precisions)
       for (int order : s.orders) {

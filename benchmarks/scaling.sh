@@ -8,9 +8,9 @@
 #            efficiency T(base) * base / (N * T(N)), base = the smallest count (normally 1)
 #   weak     WEAK_N^3 per rank: --nx --ny WEAK_N, --nz N (WEAK_N - 2r) + 2r, so that every rank
 #            owns exactly the WEAK_N - 2r interior planes the 1-rank run owns; efficiency T(base) / T(N)
-#   halo     the halo exchange alone at each count > 1 (benchmarks/halo_bench: device memory
-#            through NCCL when each rank has a GPU of its own, else host memory through MPI), per
-#            ghost scheme
+#   halo     the halo exchange alone at each count > 1 (benchmarks/halo_bench: device memory by
+#            the runs' route, HALO_ROUTE, when each rank has a GPU of its own, else host memory
+#            through MPI), per ghost scheme
 #   largest  optional: one large grid (LARGEST_N^3) on the largest count, a few steps, one snapshot
 #
 # Each heatrk4 run takes STEPS steps with --format none and its --json summary: ms per step is
@@ -60,6 +60,7 @@ Options (environment variable in brackets, default after it):
   --heatrk4-args "ARGS"  [HEATRK4_ARGS ""] added to every heatrk4 run
   --mpirun-args "ARGS"   [MPIRUN_ARGS "--bind-to none"]
   --halo-memory M        [HALO_MEMORY device with a GPU per rank, else host] halo_bench --memory
+  --halo-route R         [HALO_ROUTE the --halo-exchange of --heatrk4-args, else peer] device memory's route
   --halo-schemes "LIST"  [HALO_SCHEMES "stage step"] halo_bench --scheme; "" skips the halo
   --largest N            [LARGEST_N ""] the largest-grid run's points per axis; "" skips it
   --largest-ranks N      [LARGEST_RANKS the largest count]
@@ -103,6 +104,7 @@ parse_arguments() {
       --heatrk4-args) HEATRK4_ARGS=$2 ;;
       --mpirun-args) MPIRUN_ARGS=$2 ;;
       --halo-memory) HALO_MEMORY=$2 ;;
+      --halo-route) HALO_ROUTE=$2 ;;
       --halo-schemes) HALO_SCHEMES=$2 ;;
       --largest) LARGEST_N=$2 ;;
       --largest-ranks) LARGEST_RANKS=$2 ;;
@@ -153,12 +155,18 @@ read -r -a orders <<<"$ORDERS"
 read -r -a precisions <<<"$PRECISIONS"
 largest_count=$(printf '%s\n' "${rank_counts[@]}" | sort -n | tail -1)
 LARGEST_RANKS=${LARGEST_RANKS:-$largest_count}
-# NCCL needs a GPU per rank: ranks that share GPUs, or exchange through the host, are timed on host memory.
+# Ranks with a GPU each are timed on device memory; ranks that share GPUs, or exchange through the
+# host, on host memory.
 if ((GPUS > 0 && largest_count <= GPUS)) && [[ $BACKEND != cpu && ! $HEATRK4_ARGS =~ --halo-exchange[=\ ]host ]]; then
   HALO_MEMORY=${HALO_MEMORY:-device}
 else
   HALO_MEMORY=${HALO_MEMORY:-host}
 fi
+# halo_bench on device memory takes the route heatrk4's runs take.
+if [[ $HEATRK4_ARGS =~ --halo-exchange[=\ ](peer|nccl) ]]; then HALO_ROUTE=${HALO_ROUTE:-${BASH_REMATCH[1]}}; fi
+HALO_ROUTE=${HALO_ROUTE:-peer}
+halo_label=$HALO_MEMORY
+[[ $HALO_MEMORY == device ]] && halo_label="device ($HALO_ROUTE)"
 cores=$(getconf _NPROCESSORS_ONLN)  # not nproc, which reports OMP_NUM_THREADS when set
 threads=${OMP_NUM_THREADS:-$((cores / largest_count > 0 ? cores / largest_count : 1))}
 
@@ -286,7 +294,7 @@ halo_exchange() {
         ((${#fitting[@]})) || continue
         local name=$WORK/runs/halo_n${n}_${scheme}_np${ranks}
         launch "$ranks" "$name.out" "$HALO_BENCH" --n "$n" --orders "${fitting[@]}" --precisions "${precisions[@]}" \
-          --memory "$HALO_MEMORY" --scheme "$scheme"
+          --memory "$HALO_MEMORY" --halo-exchange "$HALO_ROUTE" --scheme "$scheme"
         record halo "$n" "$n" "$n" "$n" "${fitting[*]}" all "$ranks" "$scheme" "$exit_code" "$wall_s" "$name.out"
       done
     done
@@ -379,7 +387,7 @@ largest_grid
 
 python3 benchmarks/scaling_report.py --manifest "$MANIFEST" --out-dir "$RESULTS" --device "$device" \
   --gpus "$GPUS" --commit "$commit" --backend "$BACKEND" --steps "$STEPS" --largest-steps "$LARGEST_STEPS" \
-  --halo-memory "$HALO_MEMORY" --heatrk4-args="$HEATRK4_ARGS" --mpirun-args="$MPIRUN_ARGS" \
+  --halo-memory "$halo_label" --heatrk4-args="$HEATRK4_ARGS" --mpirun-args="$MPIRUN_ARGS" \
   --threads "$threads" | tee -a "$LOG"
 report_rc=${PIPESTATUS[0]}
 ((report_rc == 0)) || status=$report_rc
