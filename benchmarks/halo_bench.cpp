@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
   app.add_option("--n", s.n, "grid points per axis")->capture_default_str();
   app.add_option("--orders", s.orders)->capture_default_str();
   app.add_option("--precisions", s.precisions)->check(CLI::IsMember({"float", "double"}))->capture_default_str();
-  app.add_option("--memory", s.memory, "host (MPI) or device (--halo-exchange)")->check(CLI::IsMember({"host", "device"}));
+  app.add_option("--memory", s.memory, "host (MPI) or device (--halo-exchange)")
+      ->check(CLI::IsMember({"host", "device"}));
   app.add_option("--halo-exchange", s.route, "device memory's route: peer, nccl or host")
       ->check(CLI::IsMember({"peer", "nccl", "host"}))
       ->capture_default_str();
@@ -130,8 +131,8 @@ int main(int argc, char** argv) {
       std::printf(
           "# %s memory%s, n = %d, median of %d batches of %d exchanges, slowest rank\n"
           "%-6s %5s %6s %7s %12s %10s %8s %10s\n",
-          s.memory.c_str(), s.memory == "device" ? (" by " + s.route).c_str() : "", s.n, s.repeats, s.batch, "prec", "order", "ghost", "ranks", "MB/rank", "us", "GB/s",
-          "start_ms");
+          s.memory.c_str(), s.memory == "device" ? (" by " + s.route).c_str() : "", s.n, s.repeats, s.batch, "prec",
+          "order", "ghost", "ranks", "MB/rank", "us", "GB/s", "start_ms");
     for (const std::string& precision : s.precisions)
       for (int order : s.orders) {
         if (precision == "float")

@@ -83,9 +83,7 @@ struct GridDims {
   long long stride_y, stride_z;  // elements between neighbours along y and z
 };
 
-inline GridDims grid_dims(const Grid& g) {
-  return GridDims{g.nx, g.ny, g.nz, (long long)g.nx, (long long)g.nx * g.ny};
-}
+inline GridDims grid_dims(const Grid& g) { return GridDims{g.nx, g.ny, g.nz, (long long)g.nx, (long long)g.nx * g.ny}; }
 
 // A register queue of the planes a z-marching thread holds, oldest first: drops the oldest and
 // appends the newest (unrolled, so only register moves remain).
@@ -153,7 +151,9 @@ class CudaBackend : public Backend<T> {
     if (!snapshots_) return Backend<T>::start_download(u);
     return snapshots_->start(u_.get(), u.data());
   }
-  std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) override { return pin_host_memory(u.data(), u.size() * sizeof(T)); }
+  std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) override {
+    return pin_host_memory(u.data(), u.size() * sizeof(T));
+  }
   // Only for cuda_ghost_scheme's boxes (stepping_box_with).
   void exchange_before_each_step(HaloExchange<T>& exchange) override {
     exchange_ = &exchange;
@@ -226,8 +226,8 @@ class CudaBackend : public Backend<T> {
   bool overlap_;
   int device_;
   std::unique_ptr<PartStreams> part_streams_;  // only for a box stepped in parts around its exchange
-  HaloExchange<T>* exchange_ = nullptr;  // null: the whole grid, no neighbours
-  T* adopted_ = nullptr;                  // the caller's memory (adopt_device_field), or null
+  HaloExchange<T>* exchange_ = nullptr;        // null: the whole grid, no neighbours
+  T* adopted_ = nullptr;                       // the caller's memory (adopt_device_field), or null
 };
 
 }  // namespace heat

@@ -23,8 +23,8 @@ namespace heat {
 // writes (the other u buffer, the passes' scratch fields): u's boundary layer and, where `poison`, the
 // interior NaN until a kernel writes it, so a point a kernel fails to write poisons the result.
 template <typename T>
-void copy_boundary_layer(const DeviceBuffer<T>& u, std::initializer_list<DeviceBuffer<T>*> fields, const Grid& g,
-                         int r, bool poison) {
+void copy_boundary_layer(const DeviceBuffer<T>& u, std::initializer_list<DeviceBuffer<T>*> fields, const Grid& g, int r,
+                         bool poison) {
   if (fields.size() > std::size_t(BoundaryTargets<T>::kMost)) throw RunError("too many fields for one boundary copy");
   BoundaryTargets<T> targets{{}, 0};
   for (DeviceBuffer<T>* field : fields) {

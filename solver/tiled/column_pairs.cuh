@@ -170,7 +170,7 @@ struct PassArgs {
   const T* in;
   const T* u;
   T c[Passes];
-  T* out;  // never `in`; `u` only where a pass reads u at no point but the one it writes
+  T* out;               // never `in`; `u` only where a pass reads u at no point but the one it writes
   LaunchPlanes planes;  // set by the launcher
 };
 

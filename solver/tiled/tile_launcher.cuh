@@ -11,8 +11,8 @@
 #include <utility>
 
 #include "solver/cuda/cuda_check.cuh"
-#include "solver/step_planes.hpp"
 #include "solver/problem.hpp"
+#include "solver/step_planes.hpp"
 #include "solver/tiled/column_pairs.cuh"
 
 namespace heat {

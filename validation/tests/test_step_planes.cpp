@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <vector>
@@ -67,7 +68,8 @@ using Operand = Planes Fields::*;
 // A launch of `passes` chained passes from `in` on `base` into `out`, its last pass `last_pass`.
 Launch passes(const Box& box, Operand in, Operand base, std::vector<double> c, Operand out, int last_pass) {
   return [=](Fields& f, StepPart part) {
-    for (PlaneRange p : StepPlanes(box.nz, box.r, box.sides).of(part, last_pass)) launch(box, f.*in, f.*base, c, f.*out, p);
+    for (PlaneRange p : StepPlanes(box.nz, box.r, box.sides).of(part, last_pass))
+      launch(box, f.*in, f.*base, c, f.*out, p);
   };
 }
 
@@ -205,45 +207,45 @@ struct Form {
   int ghosts_per_radius;  // 4 for the tiled forms (GhostScheme::PerStep), 1 for a pass per exchange
 };
 
+const Form kTiledForms[] = {
+    {"single passes", single_passes, 4}, {"factor pairs", factor_pairs, 4}, {"four passes", four_passes, 4}};
+
+// A box of `form`'s ghost planes at radius r on `sides` (bit 0 lower, bit 1 upper) with own * r
+// own planes, but never fewer than the ghost planes (the decomposition's rule).
+Box box_of(const Form& form, int r, int own, int sides) {
+  const int g = form.ghosts_per_radius * r;
+  const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, g};
+  const int nz = std::max(own * r, g) + (ghost.lower ? g : r) + (ghost.upper ? g : r);
+  return Box{nz, r, ghost};
+}
+
 TEST(StepPlanes, PartsGiveTheWholeStepsBitsForEveryFormRadiusAndSide) {
-  const Form forms[] = {{"single passes", single_passes, 4},
-                        {"factor pairs", factor_pairs, 4},
-                        {"four passes", four_passes, 4},
-                        {"a pass per exchange", one_pass, 1}};
+  std::vector<Form> forms(std::begin(kTiledForms), std::end(kTiledForms));
+  forms.push_back({"a pass per exchange", one_pass, 1});
   for (const Form& form : forms)
     for (int r = 1; r <= 4; ++r)
       for (int own : {1, 2, 3, 5, 8, 16, 40})
         for (int sides = 1; sides < 4; ++sides) {
-          const int g = form.ghosts_per_radius * r;
-          const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, g};
-          // Own planes need as many as the ghost planes (the decomposition's rule).
-          const int own_planes = std::max(own * r, g);
-          const int nz = own_planes + (ghost.lower ? g : r) + (ghost.upper ? g : r);
-          SCOPED_TRACE(std::string(form.name) + ", r " + std::to_string(r) + ", nz " + std::to_string(nz) +
+          const Box box = box_of(form, r, own, sides);
+          SCOPED_TRACE(std::string(form.name) + ", r " + std::to_string(r) + ", nz " + std::to_string(box.nz) +
                        ", sides " + std::to_string(sides));
-          expect_parts_equal_whole(Box{nz, r, ghost}, form.step);
+          expect_parts_equal_whole(box, form.step);
           if (::testing::Test::HasFatalFailure()) return;
         }
 }
 
 TEST(StepPlanes, BesideGhostsLaunchesMayRunBesideTheAwayLaunchesAfterThem) {
-  const Form forms[] = {{"single passes", single_passes, 4},
-                        {"factor pairs", factor_pairs, 4},
-                        {"four passes", four_passes, 4}};
-  for (const Form& form : forms)
+  for (const Form& form : kTiledForms)
     for (int r = 1; r <= 4; ++r)
       for (int own : {1, 2, 5, 16})
         for (int sides = 1; sides < 4; ++sides) {
-          const int g = 4 * r;
-          const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, g};
-          const int nz = std::max(own * r, g) + (ghost.lower ? g : r) + (ghost.upper ? g : r);
-          const Box box{nz, r, ghost};
+          const Box box = box_of(form, r, own, sides);
           const std::vector<std::vector<bool>> orders = overlapped_orders(int(form.step(box).launches.size()));
           ASSERT_GE(orders.size(), form.step(box).launches.size());
           for (const std::vector<bool>& order : orders) {
             std::string named;
             for (bool next_beside : order) named += next_beside ? 'B' : 'A';
-            SCOPED_TRACE(std::string(form.name) + ", r " + std::to_string(r) + ", nz " + std::to_string(nz) +
+            SCOPED_TRACE(std::string(form.name) + ", r " + std::to_string(r) + ", nz " + std::to_string(box.nz) +
                          ", sides " + std::to_string(sides) + ", order " + named);
             expect_parts_equal_whole(box, form.step, order);
             if (::testing::Test::HasFatalFailure()) return;
@@ -329,10 +331,7 @@ void fill_from_neighbours(std::vector<LineBox>& boxes) {
 }
 
 TEST(StepPlanes, BoxesStepTheirOwnPlanesAsTheWholeLineDoes) {
-  const Form forms[] = {{"single passes", single_passes, 4},
-                        {"factor pairs", factor_pairs, 4},
-                        {"four passes", four_passes, 4}};
-  for (const Form& form : forms)
+  for (const Form& form : kTiledForms)
     for (int r = 1; r <= 4; ++r)
       for (int ranks : {2, 3})
         for (int own : {4, 5, 9}) {

@@ -43,9 +43,12 @@ std::vector<GpuRun> gpu_runs() {
 std::vector<std::string> run_args(const GpuRun& run, const std::string& output) {
   const int r = run.order / 2;
   const int nz = 30 * r + 2 * r + 5;
-  return {"--backend", run.backend, "--order", std::to_string(run.order), "--precision", run.precision,
-          "--nx", std::to_string(run.nx), "--ny", "29", "--nz", std::to_string(nz), "--init", "randn", "--cfl", "0.2",
-          "--steps", "5", "--output-every", "2", "--output", output, "--quiet"};
+  return {"--backend",   run.backend,   "--order",        std::to_string(run.order),
+          "--precision", run.precision, "--nx",           std::to_string(run.nx),
+          "--ny",        "29",          "--nz",           std::to_string(nz),
+          "--init",      "randn",       "--cfl",          "0.2",
+          "--steps",     "5",           "--output-every", "2",
+          "--output",    output,        "--quiet"};
 }
 
 void expect_bitwise_equal_on_2_and_3_ranks(const std::string& route, const std::string& overlap) {
@@ -64,8 +67,8 @@ void expect_bitwise_equal_on_2_and_3_ranks(const std::string& route, const std::
       ASSERT_EQ(result.exit_code, 0) << label << " on " << ranks << " ranks:\n" << result.output;
       EXPECT_TRUE(fs::exists(out + "/heat_000005.rank0of" + std::to_string(ranks) + ".h5"))
           << label << ": no slab files, so not a distributed snapshot";
-      test::expect_same_snapshots(one, out, label + " on " + std::to_string(ranks) + " ranks over " + route +
-                                                ", overlap " + overlap);
+      test::expect_same_snapshots(
+          one, out, label + " on " + std::to_string(ranks) + " ranks over " + route + ", overlap " + overlap);
     }
   }
 }
@@ -121,19 +124,21 @@ TEST(MpirunGpuRanks, OneRankFailingMidRunEndsEveryRankWithExitThree) {
   HEAT_REQUIRE_GPU();
   for (const char* route : {"host", "peer"}) {
     const std::string out = test::temp_directory("gpu-fail");
-    const auto result = test::run_on(2, {"--backend", "tiled", "--n", "48", "--steps", "40", "--halo-exchange",
-                                         route, "--output", out}, "HEATRK4_TEST_FAIL_RANK=1");
-    EXPECT_EQ(result.exit_code, 3) << route << (result.exit_code == 124 ? ": the job hung:\n" : ":\n")
-                                   << result.output;
+    const auto result =
+        test::run_on(2, {"--backend", "tiled", "--n", "48", "--steps", "40", "--halo-exchange", route, "--output", out},
+                     "HEATRK4_TEST_FAIL_RANK=1");
+    EXPECT_EQ(result.exit_code, 3) << route << (result.exit_code == 124 ? ": the job hung:\n" : ":\n") << result.output;
     EXPECT_NE(result.output.find("rank 1: run failed: test hook"), std::string::npos) << route << ":\n"
-                                                                                       << result.output;
+                                                                                      << result.output;
   }
 }
 
 TEST(MpirunGpuRanks, UnknownHaloExchangeIsRefused) {
-  const auto result = test::run_on(2, {"--backend", "cpu", "--n", "40", "--halo-exchange", "pigeon", "--format", "none"});
+  const auto result =
+      test::run_on(2, {"--backend", "cpu", "--n", "40", "--halo-exchange", "pigeon", "--format", "none"});
   EXPECT_EQ(result.exit_code, 2) << result.output;
-  EXPECT_NE(result.output.find("--halo-exchange pigeon is not one of auto, peer, nccl, host"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("--halo-exchange pigeon is not one of auto, peer, nccl, host"), std::string::npos)
+      << result.output;
 }
 
 // The summary names the route and counts the exchange's time.
