@@ -113,11 +113,10 @@ cudaStream_t PartStreams::next(StepPart part) {
     if (away_launches_ == kMostLaunches) throw std::logic_error("more launches in a step than PartStreams holds");
     return away_;
   }
-  // The first waits for the ghost planes; launch i > 0 for AwayFromGhosts launch i - 1.
-  if (beside_launches_ == 0)
-    HEAT_CUDA_CHECK(cudaStreamWaitEvent(beside_, landed_, 0));
-  else if (beside_launches_ <= away_launches_)
-    HEAT_CUDA_CHECK(cudaStreamWaitEvent(beside_, away_done_[beside_launches_ - 1], 0));
+  if (beside_launches_ > away_launches_) throw std::logic_error("a BesideGhosts launch without its AwayFromGhosts one");
+  // The first waits for the ghost planes; launch i > 0 (after it on the stream) for AwayFromGhosts launch i - 1.
+  const cudaEvent_t before = beside_launches_ == 0 ? landed_ : away_done_[beside_launches_ - 1];
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(beside_, before, 0));
   return beside_;
 }
 

@@ -151,9 +151,6 @@ __device__ __forceinline__ T* view_at(T* p, long long offset) {
   return view;
 }
 
-// What a 2.5D pass kernel (one, two or four passes per kernel) reads and
-// writes: from `in`, `Passes` passes v = u + c[i] * a*Lap(v before), the last into `out`. `in` is
-// u itself for a pass whose base is its operand (the first of a factor, a factor per kernel).
 // The planes a launch writes: one or two ranges within [r, nz - r) (two for the planes beside a
 // box's ghost planes on both sides, so that both run in one launch), each cut into chunks of
 // `chunk` planes, one per block along z; blocks [0, first_blocks) take the first range's chunks.
@@ -163,6 +160,9 @@ struct LaunchPlanes {
   int skip;  // planes from where the first range's chunks would go on to the second range's first
 };
 
+// What a 2.5D pass kernel (one, two or four passes per kernel) reads and
+// writes: from `in`, `Passes` passes v = u + c[i] * a*Lap(v before), the last into `out`. `in` is
+// u itself for a pass whose base is its operand (the first of a factor, a factor per kernel).
 template <int R, typename T, int Passes>
 struct PassArgs {
   GridDims dims;
