@@ -241,11 +241,9 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
 
 std::optional<GpuHaloRoute> parse_gpu_halo_route(const std::string& name) {
   if (name == "auto") return std::nullopt;
+  if (const std::optional<GpuHaloRoute> route = gpu_halo_route_named(name)) return route;
   std::string names = "auto";
-  for (GpuHaloRoute route : kGpuHaloRoutes) {
-    if (name == gpu_halo_route_name(route)) return route;
-    names += std::string(", ") + gpu_halo_route_name(route);
-  }
+  for (GpuHaloRoute route : kGpuHaloRoutes) names += std::string(", ") + gpu_halo_route_name(route);
   throw InputError("--halo-exchange " + shown_value(name) + " is not one of " + names);
 }
 

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,8 +62,7 @@ double median_seconds_per_exchange(const Settings& s, const Ranks& ranks, HaloEx
 }
 
 GpuHaloRoute halo_route(const Settings& s) {
-  for (GpuHaloRoute route : kGpuHaloRoutes)
-    if (s.route == gpu_halo_route_name(route)) return route;
+  if (const std::optional<GpuHaloRoute> route = gpu_halo_route_named(s.route)) return *route;
   throw InputError("--halo-exchange " + s.route + " is not a GPU route");
 }
 

@@ -10,6 +10,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 
 #include "solver/distributed/decomposition.hpp"
 #include "solver/ghost_exchange.hpp"
@@ -36,6 +38,13 @@ constexpr const char* gpu_halo_route_name(GpuHaloRoute route) {
       return "host";
   }
   return "?";
+}
+
+// The route --halo-exchange names `name`; none for a name that is no route ("auto" included).
+inline std::optional<GpuHaloRoute> gpu_halo_route_named(const std::string& name) {
+  for (GpuHaloRoute route : kGpuHaloRoutes)
+    if (name == gpu_halo_route_name(route)) return route;
+  return std::nullopt;
 }
 
 // Where the four exchanged blocks sit in a box, in values from its start (0 on a side without a
