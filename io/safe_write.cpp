@@ -6,9 +6,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
+#include <thread>
 #include <utility>
 
 #include "solver/errors.hpp"
@@ -37,6 +41,49 @@ void flush_directory_of(const std::string& path) {
     ::close(fd);
   }
 }
+// Asks the kernel, every few milliseconds while a file is being written, to start writing its
+// dirty pages to disk. Left alone, the kernel keeps a snapshot's pages in memory (below its
+// background threshold, a tenth of memory) until commit()'s fsync, which then writes all of it
+// while the writer waits: on the H100 host that was half of an uncompressed run's wall time. Only
+// a hint: where the file cannot be opened or the file system has no sync_file_range, the fsync
+// does all of the work as before.
+class WritebackWhileFilling {
+ public:
+  explicit WritebackWhileFilling(std::string path) : path_(std::move(path)), thread_([this] { run(); }) {}
+  ~WritebackWhileFilling() {
+    {
+      std::lock_guard<std::mutex> hold(lock_);
+      done_ = true;
+    }
+    wake_.notify_one();
+    thread_.join();
+  }
+  WritebackWhileFilling(const WritebackWhileFilling&) = delete;
+  WritebackWhileFilling& operator=(const WritebackWhileFilling&) = delete;
+
+ private:
+  // About 70 MB of an uncompressed snapshot at the H100 host's ~3 GB/s into the page cache.
+  static constexpr std::chrono::milliseconds kInterval{25};
+
+  void run() {
+    int fd = -1;
+    std::unique_lock<std::mutex> held(lock_);
+    while (!wake_.wait_for(held, kInterval, [this] { return done_; })) {
+      held.unlock();
+      // The writer creates the file after this thread starts: until then, try again next time.
+      if (fd < 0) fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd >= 0) ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+      held.lock();
+    }
+    if (fd >= 0) ::close(fd);
+  }
+
+  std::string path_;
+  std::mutex lock_;
+  std::condition_variable wake_;
+  bool done_ = false;
+  std::thread thread_;  // last: it starts once the members it reads exist
+};
 }  // namespace
 
 std::string temporary_name_for(const std::string& final_path) {
@@ -76,6 +123,7 @@ void PendingFile::commit() {
 
 void PendingFile::fill(const std::function<void(const std::string& temporary_path)>& write_to) {
   try {
+    const WritebackWhileFilling writeback(temporary_path_);
     write_to(temporary_path_);
   } catch (const RunError& e) {
     throw RunError(describe_write_failure(final_path_, e.what()));
