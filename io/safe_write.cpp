@@ -130,8 +130,10 @@ void PendingFile::fill(const std::function<void(const std::string& temporary_pat
   }
 }
 
-void PendingFile::write(const std::function<void(const std::string& temporary_path)>& write_to) {
+void PendingFile::write(const std::function<void(const std::string& temporary_path)>& write_to,
+                        const std::function<void()>& before_commit) {
   fill(write_to);
+  if (before_commit) before_commit();
   try {
     commit();
   } catch (const RunError& e) {

@@ -24,8 +24,10 @@ class PendingFile {
   // write_to(temporary_path()). A failure for want of room (a full disk, a file size limit) is
   // reported as that first, naming the final file, with the writer's detail after it.
   void fill(const std::function<void(const std::string& temporary_path)>& write_to);
-  // fill(write_to), then commit(), a failed commit reported as fill's are.
-  void write(const std::function<void(const std::string& temporary_path)>& write_to);
+  // fill(write_to), then before_commit() (when given), then commit(), a failed commit reported
+  // as fill's are.
+  void write(const std::function<void(const std::string& temporary_path)>& write_to,
+             const std::function<void()>& before_commit = {});
 
  private:
   std::string final_path_;

@@ -82,12 +82,13 @@ struct SnapshotWriter::Impl {
     directory_ready = true;
   }
 
-  // At the first snapshot, before any file of this run is written: the replaced run's files
-  // (spec.replace_series) leave their names at once for the trash, series files first (a reader
+  // At the first snapshot, once this run's first file is complete under its temporary name and
+  // before it takes its final name: the replaced run's files (spec.replace_series) leave their
+  // names at once for the trash, series files first (a reader
   // of the series then finds none, never one that lists a file gone), then the snapshots, then
   // their slab files and pieces; a thread removes the trash, with whatever an earlier run that was
-  // killed left in it, while the run goes on. A run that fails before its first snapshot has
-  // changed nothing. Rank 0 does it; every rank waits for it, so that no rank's new slab file
+  // killed left in it, while the run goes on. A run that fails before its first snapshot, or
+  // while writing it (a refused bound, a full disk), has changed nothing. Rank 0 does it; every rank waits for it, so that no rank's new slab file
   // is taken for the replaced run's.
   void set_aside_stale_files_once() {
     if (stale_files_handled) return;
@@ -114,9 +115,9 @@ struct SnapshotWriter::Impl {
 
   // The file of one snapshot in one format, under its final name once complete.
   void commit_file(const SnapshotFormat& format, const Snapshot& snapshot) {
-    PendingFile(path_of(snapshot_name(snapshot.step, extension_of(format)))).write([&](const std::string& path) {
-      format.write(path, snapshot, run, spec.compress);
-    });
+    PendingFile(path_of(snapshot_name(snapshot.step, extension_of(format))))
+        .write([&](const std::string& path) { format.write(path, snapshot, run, spec.compress); },
+               [&] { set_aside_stale_files_once(); });
   }
 
   // The series lists a snapshot once its file is complete.
@@ -162,6 +163,7 @@ struct SnapshotWriter::Impl {
     PendingFile file(path_of(format.piece_name(snapshot.step, share.rank, share.ranks)));
     file.fill([&](const std::string& path) { format.write_piece(path, piece, run, spec.compress); });
     share.wait_for_every_rank();
+    set_aside_stale_files_once();
     for (int rank = 0; rank < share.ranks; ++rank) {
       const auto [begin, end] = share.parts[std::size_t(rank)];
       const int shared = format.pieces_share_a_plane && rank + 1 < share.ranks ? 1 : 0;
@@ -183,7 +185,6 @@ struct SnapshotWriter::Impl {
   void write(const Field<T>& u, int step, double time) {
     if (spec.formats.empty()) return;
     create_directory_once();
-    set_aside_stale_files_once();
     const Snapshot snapshot{&u, step, time, {}};
     for (const SnapshotFormat& format : kFormats) {
       if (!spec.formats.has(format.format)) continue;

@@ -18,6 +18,7 @@
 #include "io/series_files.hpp"
 #include "io/snapshots.hpp"
 #include "io/stale_files.hpp"
+#include "io/compression.hpp"
 #include "solver/initial_conditions.hpp"
 #include "test_support.hpp"
 
@@ -94,6 +95,34 @@ TEST(StaleFiles, ARunThatFailsBeforeItsFirstSnapshotKeepsTheRunItWouldReplace) {
   ASSERT_EQ(blown.exit_code, 3) << blown.output;
   expect_mentions(blown, "blew up");
   EXPECT_EQ(contents_of(dir), before) << "a run that wrote nothing changed the run it would replace";
+  EXPECT_EQ(names_in(dir).count(kTrashName), 0u);
+}
+
+// The second run fails while it writes its first snapshot, under its temporary name: a file size
+// limit (as a full disk) and a ZFP bound below float's resolution, which only the field's values
+// can refuse. The replaced run's files leave their names only once that first file is complete,
+// so the directory still holds the first run, as it was.
+TEST(StaleFiles, ARunThatFailsWhileWritingItsFirstSnapshotKeepsTheRunItWouldReplace) {
+  const std::string cwd = test::temp_directory("replace-fails-writing");
+  const std::string in_cwd = "cd " + cwd + " &&";
+  ASSERT_EQ(run_heatrk4({"--n", "16", "--steps", "4", "--output-every", "2", "--backend", "cpu", "--quiet"}, in_cwd)
+                .exit_code,
+            0);
+  const std::string dir = cwd + "/heatrk4-out";
+  const auto before = contents_of(dir);
+  ASSERT_EQ(before.size(), 4u);
+  // 48^3 floats are 442 KB; dash counts ulimit -f in 512-byte blocks, bash in 1024.
+  const auto limited = run_heatrk4({"--n", "48", "--steps", "2", "--backend", "cpu", "--quiet"},
+                                   in_cwd + std::string(" trap '' XFSZ; ulimit -f 100;"));
+  EXPECT_EQ(limited.exit_code, 3) << limited.output;
+  expect_mentions(limited, "file size limit exceeded");
+  EXPECT_EQ(contents_of(dir), before) << "a first snapshot cut short changed the run it would replace";
+  if (built_with_zfp()) {
+    const auto refused = run_heatrk4({"--n", "16", "--steps", "2", "--compress", "zfp:1e-40", "--backend", "cpu"}, in_cwd);
+    EXPECT_EQ(refused.exit_code, 3) << refused.output;
+    expect_mentions(refused, "cannot be held");
+    EXPECT_EQ(contents_of(dir), before) << "a refused bound changed the run it would replace";
+  }
   EXPECT_EQ(names_in(dir).count(kTrashName), 0u);
 }
 
