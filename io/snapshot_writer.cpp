@@ -59,7 +59,18 @@ struct SnapshotWriter::Impl {
   std::vector<SeriesEntry> earlier_hdf_entries() const {
     if (run.start_step <= 0 || spec.replace_series) return {};
     const std::string series = path_of(snapshot_format(OutputFormat::Hdf5).series_file);
-    if (auto intact = read_intact_hdf_series(series)) return *intact;
+    if (auto intact = read_intact_hdf_series(series)) {
+      const std::string start = snapshot_name(run.start_step, "hdf");
+      const auto lists_start = [&](const SeriesEntry& e) { return e.step == run.start_step && e.name == start; };
+      if (std::any_of(intact->begin(), intact->end(), lists_start)) return *intact;
+      // An earlier restart went back before the start and wrote another history after it: the
+      // series starts again here rather than play two histories as one.
+      std::fprintf(stderr,
+                   "heatrk4: note: %s does not list %s, the snapshot this run starts from (an earlier restart "
+                   "went back before it): the series starts again at step %d\n",
+                   series.c_str(), start.c_str(), run.start_step);
+      return {SeriesEntry{run.start_step, run.start_time, start}};
+    }
     std::vector<SeriesEntry> rebuilt;
     for (const auto& entry : hdf_series_of_snapshots_in(spec.directory))
       if (entry.step <= run.start_step) rebuilt.push_back(entry);

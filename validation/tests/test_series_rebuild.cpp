@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "test_support.hpp"
 
@@ -60,4 +62,27 @@ TEST(SeriesRebuild, ARestartOverAGarbageCutOrMissingSeriesRebuildsItFromTheSnaps
 }
 
 }  // namespace
+// A restart that went back (from step 2, one step: the series lists 0, 2, 3) and then one from a
+// snapshot of the first history it dropped (step 4): its series must not play both histories as
+// one (0, 2, 3, 6). It starts again at the start, and says so.
+TEST(SeriesRebuild, ARestartFromASnapshotTheSeriesNoLongerListsStartsTheSeriesThere) {
+  const std::string dir = test::temp_directory("rewound") + "/out";
+  const std::vector<std::string> cpu = {"--backend", "cpu", "--quiet"};
+  const auto with_cpu = [&](std::vector<std::string> args) {
+    args.insert(args.end(), cpu.begin(), cpu.end());
+    return run_heatrk4(args);
+  };
+  ASSERT_EQ(with_cpu({"--n", "12", "--order", "2", "--steps", "6", "--output-every", "2", "--output", dir}).exit_code, 0);
+  ASSERT_EQ(with_cpu({"--restart", dir + "/heat_000002.hdf", "--steps", "1"}).exit_code, 0);
+  ASSERT_NE(read_text(dir + "/heat.hdf.series").find("heat_000003.hdf"), std::string::npos);
+  const auto again = with_cpu({"--restart", dir + "/heat_000004.hdf", "--steps", "2"});
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  const std::string series = read_text(dir + "/heat.hdf.series");
+  EXPECT_EQ(series.find("heat_000003.hdf"), std::string::npos) << "two histories in one series:\n" << series;
+  EXPECT_EQ(series.find("heat_000002.hdf"), std::string::npos) << series;
+  EXPECT_NE(series.find("heat_000004.hdf"), std::string::npos) << series;
+  EXPECT_NE(series.find("heat_000006.hdf"), std::string::npos) << series;
+  EXPECT_NE(again.output.find("the series starts again at step 4"), std::string::npos) << again.output;
+}
+
 }  // namespace heat
