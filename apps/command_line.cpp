@@ -22,12 +22,40 @@ constexpr const char* kHelpFooter =
     "3 a failure while running (CUDA, I/O, a non-finite value);\n"
     "130/143 stopped by SIGINT/SIGTERM after a chunk of steps, the snapshots taken finished.";
 
+// Whether `word` names an option (of the command or of a subcommand) that takes a value.
+bool takes_a_value(const CLI::App& app, const std::string& word) {
+  if (word.rfind("--", 0) != 0 || word.find('=') != std::string::npos) return false;
+  const CLI::Option* option = app.get_option_no_throw(word);
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    if (option) break;
+    option = sub->get_option_no_throw(word);
+  }
+  return option && option->get_type_size() != 0;
+}
+
 // -h as --help. CLI11 2.4 refuses a -h flag beside the --h option, so the short form is
-// translated before parsing; a "-h" that is an option's value would need "--opt=-h".
-std::vector<std::string> arguments_with_long_help(int argc, const char* const* argv) {
+// translated before parsing, except where it is the value of the option before it
+// (--json -h writes the file "-h", as the user typed).
+std::vector<std::string> arguments_with_long_help(const CLI::App& app, int argc, const char* const* argv) {
   std::vector<std::string> args;
-  for (int n = argc - 1; n >= 1; --n) args.push_back(std::string(argv[n]) == "-h" ? "--help" : argv[n]);
+  for (int n = argc - 1; n >= 1; --n) {
+    const bool help = std::string(argv[n]) == "-h" && !(n > 1 && takes_a_value(app, argv[n - 1]));
+    args.push_back(help ? "--help" : argv[n]);
+  }
   return args;  // reversed, as CLI11's parse(std::vector<std::string>&) takes them
+}
+
+// The run's options live at the top, so CLI11 takes them before any subcommand and the
+// subcommand never sees them: `heatrk4 --rtol 1 compare A B` would compare at compare's own
+// tolerance. Refused, naming the option and where it belongs.
+void refuse_run_options_before_a_subcommand(const CLI::App& app) {
+  const auto chosen = app.get_subcommands();
+  if (chosen.empty() || chosen.front()->get_name() == "run") return;
+  for (const CLI::Option* option : app.get_options())
+    if (option->count() > 0)
+      throw InputError(option->get_name() + " is an option of a run, given before `" + chosen.front()->get_name() +
+                       "`, which does not read it: give " + chosen.front()->get_name() +
+                       "'s own options after it (heatrk4 " + chosen.front()->get_name() + " --help)");
 }
 
 // The help of the command asked for; "run --help" shows the run options, which live at the top.
@@ -78,8 +106,9 @@ int fail(const Ranks& ranks, const char* what) {
 std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const* argv) {
   const Ranks& ranks = process_ranks();
   try {
-    std::vector<std::string> args = arguments_with_long_help(argc, argv);
+    std::vector<std::string> args = arguments_with_long_help(app, argc, argv);
     app.parse(args);
+    refuse_run_options_before_a_subcommand(app);
     return std::nullopt;
   } catch (const CLI::CallForHelp& e) {
     return ranks.is_root() ? print_help(app, e) : exit_code::ok;
@@ -124,6 +153,7 @@ int run_command_line_or_throw(const std::vector<std::string>& args, RunReport* r
   } catch (const CLI::ParseError& e) {
     throw InputError(e.what());
   }
+  refuse_run_options_before_a_subcommand(app);
   try {
     return action ? action() : exit_code::ok;
   } catch (const InputError& e) {

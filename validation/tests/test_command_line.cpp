@@ -1,6 +1,8 @@
 // Bad command lines: exit code 2 and a message that names the problem, before any work.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "test_support.hpp"
 
 namespace heat {
@@ -46,6 +48,35 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLine{{"--no-such-option"}, "--no-such-option"},
                       BadLine{{"--n", "200000", "--backend", "cpu"}, "bytes of host memory"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });
+
+// A run's option typed before another command is refused, naming it: CLI11 takes it for the
+// run, and the command would silently go on without it (compare at its own tolerance, verify at
+// its own size, no --json written).
+TEST(CommandLine, ARunsOptionBeforeAnotherCommandIsRefused) {
+  for (const auto& line : {std::vector<std::string>{"--rtol", "1", "compare", "a.hdf", "b.hdf"},
+                           std::vector<std::string>{"--n", "16", "verify"},
+                           std::vector<std::string>{"--json", "x.json", "backends"},
+                           std::vector<std::string>{"--steps", "2", "convergence"}}) {
+    const auto r = test::run_heatrk4(line);
+    EXPECT_EQ(r.exit_code, 2) << line[0] << ": " << r.output;
+    EXPECT_NE(r.output.find(line[0] + " is an option of a run, given before `" + line[2] + "`"), std::string::npos)
+        << r.output;
+  }
+}
+
+// -h is --help, except as the value of the option before it: --json -h writes the file "-h".
+TEST(CommandLine, DashHAsAnOptionsValueIsThatValue) {
+  const std::string dir = test::temp_directory("dash-h");
+  const auto r = test::run_heatrk4({"--n", "12", "--steps", "1", "--backend", "cpu", "--format", "none", "--quiet",
+                                    "--json", "-h"},
+                                   "cd " + dir + " &&");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/-h")) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/--help")) << "the value -h was taken for --help";
+  const auto help = test::run_heatrk4({"--n", "12", "-h"});
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_NE(help.output.find("Usage: heatrk4"), std::string::npos) << help.output;
+}
 
 // Every command that takes --device refuses one below 0 before any work, naming the value and
 // the limit (verify once skipped its CUDA backends and passed); on a machine with GPUs, verify
