@@ -1,11 +1,15 @@
 #include "apps/config_toml.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cstdint>  // toml++ 3.3 uses uint_least64_t without including it; gcc 13 needs it here
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <functional>
 #include <string_view>
 
 // Header-only, so that a machine without the package's library (the GPU machine is given the
@@ -85,7 +89,9 @@ std::string placed_in_config(const std::string& file, int line, const std::strin
   return "--config " + shown_value(file, PATH_MAX) + " line " + std::to_string(line) + ": " + what;
 }
 
-std::vector<TomlKey> read_toml_keys(const std::string& text, const std::string& file) {
+namespace {
+
+std::vector<TomlKey> read_toml_keys_on_this_stack(const std::string& text, const std::string& file) {
   const std::size_t binary = first_binary_byte(text);
   if (binary != std::string::npos) {
     char byte[8];
@@ -123,6 +129,45 @@ std::vector<TomlKey> read_toml_keys(const std::string& text, const std::string& 
   // A table is ordered by key; a message about the first problem should be about the first line.
   std::stable_sort(keys.begin(), keys.end(), [](const TomlKey& a, const TomlKey& b) { return a.line < b.line; });
   return keys;
+}
+
+// toml++ builds a dotted key or table header of n parts (a.a.a...) as n nested tables, and both
+// its parser and the tables' destructors recurse once per part: a 1 MiB file can hold half a
+// million parts, which overflows a thread's usual 8 MiB stack. The reading runs on a thread whose
+// stack holds the deepest file within kMaxConfigBytes (measured: ~40 bytes a part).
+constexpr std::size_t kReaderStackBytes = std::size_t(128) << 20;
+
+std::vector<TomlKey> on_a_deep_stack(const std::function<std::vector<TomlKey>()>& read) {
+  struct Work {
+    const std::function<std::vector<TomlKey>()>* read;
+    std::vector<TomlKey> keys;
+    std::exception_ptr failure;
+  } work{&read, {}, nullptr};
+  const auto body = [](void* argument) -> void* {
+    Work& w = *static_cast<Work*>(argument);
+    try {
+      w.keys = (*w.read)();
+    } catch (...) {
+      w.failure = std::current_exception();
+    }
+    return nullptr;
+  };
+  pthread_attr_t attributes;
+  pthread_t thread;
+  const bool started = pthread_attr_init(&attributes) == 0 &&
+                       pthread_attr_setstacksize(&attributes, kReaderStackBytes) == 0 &&
+                       pthread_create(&thread, &attributes, body, &work) == 0;
+  pthread_attr_destroy(&attributes);
+  if (!started) return read();  // no room for the stack: a shallow file still reads here
+  pthread_join(thread, nullptr);
+  if (work.failure) std::rethrow_exception(work.failure);
+  return std::move(work.keys);
+}
+
+}  // namespace
+
+std::vector<TomlKey> read_toml_keys(const std::string& text, const std::string& file) {
+  return on_a_deep_stack([&] { return read_toml_keys_on_this_stack(text, file); });
 }
 
 }  // namespace heat

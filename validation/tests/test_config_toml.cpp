@@ -177,6 +177,21 @@ TEST_F(TomlConfig, ALongArrayUnderTheLimitIsReadAndRefused) {
   expect_mentions(r, "line 1: key modes takes an array of 3 whole numbers, not an array of 300001");
 }
 
+// A dotted key or a table header of half a million parts, just under the size limit: toml++
+// recurses once per part, which overflowed the stack (a crash, exit 139); it is read and refused.
+TEST_F(TomlConfig, AKeyOfHalfAMillionPartsIsReadAndRefused) {
+  std::string dotted = "a", header = "[a";
+  for (int n = 0; n < 520000; ++n) {
+    dotted += ".a";
+    header += ".a";
+  }
+  for (const std::string& text : {dotted + " = 1\n", header + "]\n"}) {
+    const auto r = run(write("deep.toml", text), {"--format", "none"});
+    EXPECT_EQ(r.exit_code, 2) << r.output.substr(0, 400);
+    expect_mentions(r, "line 1: 'a' is a table");
+  }
+}
+
 // A long value is shown by its first 60 bytes and its length, however it reaches a message.
 TEST_F(TomlConfig, ALongValueIsNeverEchoedWhole) {
   const std::string long_text(1000000, 'x');
