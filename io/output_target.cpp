@@ -108,8 +108,12 @@ void write_text_to_target(const OutputTarget& target, const std::string& shown, 
       write_all_to(target.descriptor, text, shown);
       return;
     case OutputTarget::Kind::InPlace: {
-      // No O_TRUNC, no O_CREAT: a device or FIFO is written, never made or emptied.
-      const int fd = ::open(target.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+      // No O_TRUNC, no O_CREAT: a device or FIFO is written, never made or emptied. O_NONBLOCK:
+      // a FIFO that no process reads is refused (ENXIO) rather than waited on forever, past the
+      // stop signals' handling; the writes then wait for the reader as usual (write_all_to).
+      const int fd = ::open(target.path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+      if (fd < 0 && errno == ENXIO)
+        throw RunError("cannot write " + shown + ": it is a FIFO that no process is reading");
       if (fd < 0) throw RunError("cannot open " + shown + " for writing: " + std::strerror(errno));
       try {
         write_all_to(fd, text, shown);

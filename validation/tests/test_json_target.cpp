@@ -79,6 +79,17 @@ TEST(JsonTarget, ConvergenceCsvToStandardOutputAppendsToo) {
   EXPECT_NE(text.find("\nstudy,order,expected_order,level,"), std::string::npos) << text;
 }
 
+// A FIFO that no process reads: the run's end is not held up forever (the stop signals, handled
+// by then, could not end it either); exit 3, naming it, and the FIFO is left as it was.
+TEST(JsonTarget, AFifoWithNoReaderFailsTheRunInsteadOfWaitingForever) {
+  const std::string fifo = test::temp_directory("json-fifo-unread") + "/summary";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0) << std::strerror(errno);
+  const auto r = run_heatrk4(small_run(fifo), "timeout 60");
+  EXPECT_EQ(r.exit_code, 3) << r.output;
+  EXPECT_NE(r.output.find("it is a FIFO that no process is reading"), std::string::npos) << r.output;
+  EXPECT_TRUE(is_file_type(fifo, S_IFIFO)) << "the FIFO was replaced";
+}
+
 TEST(JsonTarget, AFifoIsWrittenInPlaceAndItsReaderGetsTheSummary) {
   const std::string fifo = test::temp_directory("json-fifo") + "/summary";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0) << std::strerror(errno);
