@@ -22,6 +22,7 @@ class JsonObject {
     return raw(key, buf);
   }
   JsonObject& add(const std::string& key, long long value) { return raw(key, std::to_string(value)); }
+  JsonObject& add(const std::string& key, unsigned long long value) { return raw(key, std::to_string(value)); }
   JsonObject& add(const std::string& key, int value) { return raw(key, std::to_string(value)); }
   JsonObject& add(const std::string& key, const JsonObject& value) { return raw(key, value.str()); }
   JsonObject& add(const std::string& key, const std::vector<std::string>& values) {

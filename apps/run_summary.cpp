@@ -76,7 +76,7 @@ std::string json_summary(const RunReport& r) {
   problem.add("order", p.order).add("alpha", p.alpha).add("dt", p.dt).add("cfl", r.plan.cfl);
   problem.add("steps", r.plan.steps).add("start_step", r.plan.start_step);
   problem.add("precision", precision_name(r.plan.precision)).add("init", r.plan.init_name);
-  problem.add("seed", (long long)r.plan.init.seed);
+  problem.add("seed", static_cast<unsigned long long>(r.plan.init.seed));
   JsonObject timing;
   timing.add("setup_s", r.setup_s).add("upload_s", r.loop.upload_s).add("compute_s", r.loop.compute_s);
   timing.add("download_s", r.loop.download_s).add("check_s", r.check_s);

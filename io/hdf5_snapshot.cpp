@@ -78,7 +78,8 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
   number("total_steps", run.total_steps);
   number("start_step", run.start_step);
   number("start_time", run.start_time);
-  number("seed", static_cast<std::int64_t>(run.seed));
+  // Unsigned: --seed takes 0 to 2^64-1.
+  file.check_status(h5::write_scalar_attribute(g, "seed", std::uint64_t(run.seed)), "seed");
   text("precision", run.precision);
   text("backend", run.backend);
   text("init", run.init);

@@ -103,6 +103,9 @@ herr_t write_scalar_attribute(hid_t location, const char* name, double value) {
 herr_t write_scalar_attribute(hid_t location, const char* name, std::int64_t value) {
   return write_array_attribute(location, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value, 1, true);
 }
+herr_t write_scalar_attribute(hid_t location, const char* name, std::uint64_t value) {
+  return write_array_attribute(location, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &value, 1, true);
+}
 
 herr_t write_string_attribute(hid_t location, const char* name, const std::string& value) {
   Handle type(H5Tcopy(H5T_C_S1), H5Tclose);

@@ -62,6 +62,7 @@ herr_t write_attribute(hid_t location, const char* name, const std::vector<doubl
 herr_t write_attribute(hid_t location, const char* name, const std::vector<std::int64_t>& values);
 herr_t write_scalar_attribute(hid_t location, const char* name, double value);
 herr_t write_scalar_attribute(hid_t location, const char* name, std::int64_t value);
+herr_t write_scalar_attribute(hid_t location, const char* name, std::uint64_t value);
 herr_t write_string_attribute(hid_t location, const char* name, const std::string& value);
 
 // Attribute readers for files from anywhere: numbers convert to double whatever their stored

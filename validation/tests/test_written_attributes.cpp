@@ -242,5 +242,23 @@ TEST(WrittenAttributes, VtiThroughVtksReader) { GTEST_SKIP() << "this build has 
 #endif
 
 }  // namespace
+// --seed takes 0 to 2^64-1: the largest is stored and reported as given, not wrapped to -1.
+TEST(WrittenAttributes, TheLargestSeedIsStoredAndReportedUnwrapped) {
+  const std::string out = test::temp_directory("seed") + "/run";
+  const auto r = test::run_heatrk4({"--n", "8", "--order", "2", "--steps", "1", "--init", "randn", "--seed",
+                                    "18446744073709551615", "--backend", "cpu", "--quiet", "--output", out, "--json",
+                                    out + "/../run.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string json = test::read_text(out + "/../run.json");
+  EXPECT_NE(json.find("\"seed\": 18446744073709551615"), std::string::npos) << json;
+  H5Id file{H5Fopen((out + "/heat_000001.hdf").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  ASSERT_GE(file.id, 0);
+  H5Id seed{H5Aopen_by_name(file.id, "heatrk4", "seed", H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
+  ASSERT_GE(seed.id, 0);
+  unsigned long long stored = 0;
+  ASSERT_GE(H5Aread(seed.id, H5T_NATIVE_ULLONG, &stored), 0);
+  EXPECT_EQ(stored, 18446744073709551615ull);
+}
+
 }  // namespace heat
 #endif
