@@ -17,8 +17,8 @@ namespace {
 constexpr const char* kHelpFooter =
     "Restart: --restart F.hdf continues a snapshot's run (its step, time, settings and series);\n"
     "--overwrite lets a new run replace another run's snapshots in --output.\n"
-    "Exit codes: 0 success; 1 a --check or compare found a mismatch; 2 invalid input (option, value,\n"
-    "file, config key, output path, unstable cfl, too little memory), found before any work starts;\n"
+    "Exit codes: 0 success; 1 a --check, verify or compare found a mismatch; 2 invalid input (option,\n"
+    "value, file, config key, output path, unstable cfl, too little memory), found before any work starts;\n"
     "3 a failure while running (CUDA, I/O, a non-finite value);\n"
     "130/143 stopped by SIGINT/SIGTERM after a chunk of steps, the snapshots taken finished.";
 

@@ -319,7 +319,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  "stepping on)")
       ->capture_default_str();
   app.add_option("--compress", o.compress,
-                 "0..9: gzip level (zlib for .vti); zfp:BOUND: ZFP within an absolute error bound (zfp:1e-6); "
+                 "0..9 or gzip:0..9: gzip level (zlib for .vti); zfp:BOUND: ZFP within an absolute error bound (zfp:1e-6); "
                  "zfp:reversible: lossless ZFP (.hdf only); a restart takes the file's unless given")
       ->capture_default_str();
   app.add_flag("--check", o.check, "compare with the fast cpu backend in double precision (with cpu_reference for a cpu run), which the tests hold to cpu_reference");
