@@ -234,6 +234,16 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
   // means nothing on another node. The replaced run's files go at the first snapshot.
   if (impl_->share.rank == 0) remove_abandoned_temporary_files(spec.directory, is_written_by_heatrk4);
   if (impl_->share.wait_for_every_rank) impl_->share.wait_for_every_rank();
+  // A series file is read below and replaced at each snapshot: anything but a file there (a
+  // directory, a FIFO) is refused before any work rather than failing the run at its first snapshot.
+  for (const SnapshotFormat& format : kFormats) {
+    const std::string series = impl_->path_of(format.series_file);
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(series, ec);
+    if (fs::exists(status) && !fs::is_regular_file(status))
+      throw InputError(series + " is not a file (a directory, link or device), so the run cannot keep its series "
+                                "there: move it away, or choose another --output");
+  }
   // Rank 0 alone writes the series.
   const SnapshotFormat& hdf5 = snapshot_format(OutputFormat::Hdf5);
   const SnapshotFormat& vtk = snapshot_format(OutputFormat::Vtk);

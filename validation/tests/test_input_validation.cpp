@@ -275,7 +275,7 @@ TEST(Help, RunHelpListsTheRunOptionsAndShortHWorks) {
 TEST(Help, NamesTheExitCodesAndRestart) {
   const auto r = run_heatrk4({"--help"});
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  expect_mentions(r, "Exit codes: 0 success; 1 a --check or compare found a mismatch; 2 invalid input");
+  expect_mentions(r, "Exit codes: 0 success; 1 a --check, verify or compare found a mismatch; 2 invalid input");
   expect_mentions(r, "3 a failure while running");
   expect_mentions(r, "Restart: --restart F.hdf");
   expect_mentions(r, "--overwrite lets a new run replace");
