@@ -85,4 +85,19 @@ TEST(SeriesRebuild, ARestartFromASnapshotTheSeriesNoLongerListsStartsTheSeriesTh
   EXPECT_NE(again.output.find("the series starts again at step 4"), std::string::npos) << again.output;
 }
 
+// A series file that is a directory is refused before the restart does anything, naming it.
+TEST(SeriesRebuild, ASeriesThatIsADirectoryIsRefusedBeforeAnyWork) {
+  const std::string dir = test::temp_directory("series-dir") + "/out";
+  ASSERT_EQ(run_heatrk4({"--backend", "cpu", "--n", "12", "--order", "2", "--steps", "2", "--output-every", "1",
+                         "--output", dir, "--quiet"})
+                .exit_code,
+            0);
+  fs::remove(dir + "/heat.hdf.series");
+  fs::create_directory(dir + "/heat.hdf.series");
+  const auto r = run_heatrk4({"--restart", dir + "/heat_000002.hdf", "--steps", "1", "--backend", "cpu", "--quiet"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("heat.hdf.series is not a file"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir + "/heat_000003.hdf")) << "the restart ran";
+}
+
 }  // namespace heat
