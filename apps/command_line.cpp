@@ -101,11 +101,40 @@ int fail(const Ranks& ranks, const char* what) {
   return ranks.end_every_rank(exit_code::run_failure);
 }
 
+// Every rank parses its own command line, so ranks started with other options (mpirun's `:`,
+// a wrapper script) would each plan another run and hang, crash or mix two fields in one
+// snapshot: refused on every rank before parsing, naming the first word that differs.
+void require_one_command_line(const Ranks& ranks, int argc, const char* const* argv) {
+  if (ranks.size() == 1) return;
+  std::vector<std::string> words(argv + 1, argv + argc);
+  std::string mine;
+  for (const auto& word : words) mine += word + '\0';
+  ranks.validate_everywhere([&] {
+    const std::string root = ranks.same_on_every_rank(mine);
+    if (root == mine) return;
+    std::vector<std::string> root_words;
+    for (std::size_t at = 0; at < root.size();) {
+      const std::size_t end = root.find('\0', at);
+      root_words.push_back(root.substr(at, end - at));
+      at = end + 1;
+    }
+    std::size_t k = 0;
+    while (k < words.size() && k < root_words.size() && words[k] == root_words[k]) ++k;
+    const auto shown = [](const std::vector<std::string>& w, std::size_t k) {
+      return k < w.size() ? "'" + shown_value(w[k], 60) + "'" : std::string("nothing");
+    };
+    throw InputError("rank " + std::to_string(ranks.rank()) + " was started with another command line than rank 0's: word " +
+                     std::to_string(k + 1) + " is " + shown(words, k) + " there and " + shown(root_words, k) +
+                     " on rank 0; every rank must be given the same options");
+  });
+}
+
 }  // namespace
 
 std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const* argv) {
   const Ranks& ranks = process_ranks();
   try {
+    require_one_command_line(ranks, argc, argv);
     std::vector<std::string> args = arguments_with_long_help(app, argc, argv);
     app.parse(args);
     refuse_run_options_before_a_subcommand(app);

@@ -102,6 +102,24 @@ TEST(MpirunHeatrk4, TooManyRanksExitTwoFromEveryRankWithOneMessage) {
                                                                        << result.output;
 }
 
+// Ranks started with other options (mpirun's `:`, a wrapper script; here rank 1 gets --steps 5
+// and a double precision): each would plan another run and the job would hang, crash or mix two
+// fields in one snapshot. Refused on every rank before any work, with one message.
+TEST(MpirunHeatrk4, RanksGivenDifferentOptionsAreRefusedBeforeAnyWork) {
+  for (const std::string extra : {"--steps 5", "--precision double"}) {
+    const std::string out = test::temp_directory("other-options") + "/out";
+    const std::string launcher = "sh -c 'if [ \"${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-$PMIX_RANK}}\" = 1 ]; then exec \"$0\" "
+                                 "\"$@\" " + extra + "; fi; exec \"$0\" \"$@\"'";
+    const auto result = run_on(3, {"--backend", "cpu", "--n", "16", "--steps", "4", "--output", out}, "", launcher);
+    EXPECT_EQ(result.exit_code, 2) << (result.exit_code == 124 ? "the job hung:\n" : "") << result.output;
+    const std::string message = "rank 1 was started with another command line than rank 0's: word 9 is";
+    const auto first = result.output.find(message);
+    ASSERT_NE(first, std::string::npos) << result.output;
+    EXPECT_EQ(result.output.find(message, first + 1), std::string::npos) << "printed twice:\n" << result.output;
+    EXPECT_FALSE(fs::exists(out)) << "a rank wrote snapshots";
+  }
+}
+
 TEST(MpirunHeatrk4, AnOutputDirectoryAnotherRunHoldsIsRefusedOnEveryRankWithOneMessage) {
   const std::string out = test::temp_directory("held");
   const OutputDirectoryLock held(out);
