@@ -111,7 +111,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   auto& backend = rank.backend;
   InitialField<T> initial = prepare_initial_field(plan, *backend, loaded, slab, ranks);
   clock.mark("host_field");
-  const std::unique_ptr<SnapshotWriter> writer = make_run_writer(plan, ranks, slab, slab.scheme);
+  const std::unique_ptr<SnapshotWriter> writer = make_run_writer(plan, ranks, slab);
   clock.mark("output_directory");
   if (rank.exchange) {
     start_late_if_asked(ranks.rank());
@@ -191,7 +191,8 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
       plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
       clock.mark("gpu_select");
     }
-    slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order);
+    const int alignment = plan.output.formats.has(OutputFormat::Hdf5) ? snapshot_part_alignment(plan.output.compress) : 1;
+    slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, alignment);
     require_host_memory(plan, *entry, slab, ranks);
     // Each rank reads its box's planes of the file alone.
     if (from_file) read_initial_planes(loaded, options.init_file, options.init_array, slab.box_begin, slab.box_end);

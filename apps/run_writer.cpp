@@ -24,10 +24,10 @@ std::string command_line_text() {
 }
 
 // Every rank's part of the grid, in rank order, for the snapshot that maps their slab files.
-std::vector<std::pair<int, int>> parts_of_every_rank(const Problem& p, int ranks, GhostScheme scheme) {
+std::vector<std::pair<int, int>> parts_of_every_rank(const Problem& p, int ranks, const Slab& mine) {
   std::vector<std::pair<int, int>> parts;
   for (int rank = 0; rank < ranks; ++rank) {
-    const Slab s = decompose(p.grid, p.order, ranks, rank, scheme);
+    const Slab s = decompose(p.grid, p.order, ranks, rank, mine.scheme, mine.part_alignment);
     parts.emplace_back(s.part_begin, s.part_end);
   }
   return parts;
@@ -52,12 +52,12 @@ RunDescription describe_run(const RunPlan& plan, const Ranks& ranks) {
   return run;
 }
 
-SnapshotShare share_of_rank(const RunPlan& plan, const Ranks& ranks, const Slab& slab, GhostScheme scheme) {
+SnapshotShare share_of_rank(const RunPlan& plan, const Ranks& ranks, const Slab& slab) {
   SnapshotShare share;
   share.rank = ranks.rank();
   share.ranks = ranks.size();
   share.box_begin = slab.box_begin;
-  share.parts = parts_of_every_rank(plan.problem, ranks.size(), scheme);
+  share.parts = parts_of_every_rank(plan.problem, ranks.size(), slab);
   share.wait_for_every_rank = [&ranks] { ranks.wait_for_every_snapshot_writer(); };
   share.pass_down = [&ranks](const void* to_lower, void* from_upper, std::size_t bytes) {
     ranks.pass_down_between_snapshot_writers(to_lower, from_upper, bytes);
@@ -78,11 +78,10 @@ bool first_snapshot_is_the_start_file(const RunPlan& plan) {
   return false;
 }
 
-std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
-                                                GhostScheme scheme) {
+std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab) {
   if (plan.output.formats.empty()) return nullptr;
   return std::make_unique<SnapshotWriter>(plan.output, describe_run(plan, ranks),
-                                          share_of_rank(plan, ranks, slab, scheme));
+                                          share_of_rank(plan, ranks, slab));
 }
 
 }  // namespace heat

@@ -12,9 +12,9 @@
 
 namespace heat {
 
-// Null where the run writes no snapshots (--format none).
-std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
-                                                GhostScheme scheme);
+// Null where the run writes no snapshots (--format none). `slab`: this rank's, whose layout gives
+// every rank's part of a distributed snapshot.
+std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab);
 
 // Whether the snapshot of the run's first step would be written over the file the run starts
 // from (a restart into its snapshot's own directory). That file already holds the state, is

@@ -23,7 +23,7 @@ namespace {
 using h5::Handle;
 
 constexpr std::size_t target_chunk_bytes = std::size_t(4) << 20;
-constexpr hsize_t zfp_block = 4;
+constexpr hsize_t zfp_block = kZfpBlockEdge;
 
 hsize_t round_up(hsize_t value, hsize_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 

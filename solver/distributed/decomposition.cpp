@@ -1,5 +1,6 @@
 #include "solver/distributed/decomposition.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -18,7 +19,26 @@ int max_ranks(int nz, int radius, int ghost) {
   return interior / ghost > 1 ? interior / ghost : 1;
 }
 
-Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme) {
+namespace {
+
+// Where rank k's own planes begin (k = ranks: where the last one's end): the first `extra` ranks
+// take one plane more than the rest, and with `alignment` > 1 each boundary inside the grid moves
+// to the nearest multiple of it when every rank still owns at least `ghost` planes.
+int owned_begin_of(int k, int ranks, int r, int interior, int ghost, int alignment) {
+  const auto even = [&](int k) { return r + k * (interior / ranks) + std::min(k, interior % ranks); };
+  if (alignment <= 1 || k == 0 || k == ranks) return even(k);
+  const auto aligned = [&](int k) {
+    if (k == 0 || k == ranks) return even(k);
+    return (even(k) + alignment / 2) / alignment * alignment;
+  };
+  for (int j = 0; j < ranks; ++j)
+    if (aligned(j + 1) - aligned(j) < ghost) return even(k);
+  return aligned(k);
+}
+
+}  // namespace
+
+Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme, int part_alignment) {
   if (ranks < 1 || rank < 0 || rank >= ranks)
     throw std::invalid_argument("rank " + std::to_string(rank) + " of " + std::to_string(ranks) + " does not exist");
   const int r = order / 2;
@@ -31,16 +51,14 @@ Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme s
                      " of the " + std::to_string(interior) + " interior planes, so at most " + std::to_string(limit) +
                      (limit == 1 ? " rank" : " ranks") + " (use fewer ranks or a larger --nz)");
 
-  // The first `extra` ranks take one plane more than the rest.
-  const int base = interior / ranks;
-  const int extra = interior % ranks;
   Slab s;
   s.rank = rank;
   s.ranks = ranks;
   s.scheme = scheme;
   s.ghost = ghost;
-  s.owned_begin = r + rank * base + (rank < extra ? rank : extra);
-  s.owned_end = s.owned_begin + base + (rank < extra ? 1 : 0);
+  s.part_alignment = part_alignment;
+  s.owned_begin = owned_begin_of(rank, ranks, r, interior, ghost, part_alignment);
+  s.owned_end = owned_begin_of(rank + 1, ranks, r, interior, ghost, part_alignment);
   s.box_begin = s.has_lower_neighbour() ? s.owned_begin - ghost : 0;
   s.box_end = s.has_upper_neighbour() ? s.owned_end + ghost : global.nz;
   s.part_begin = s.has_lower_neighbour() ? s.owned_begin : 0;

@@ -30,6 +30,7 @@ struct Slab {
   // boundary layer at either end of the grid. The parts of all ranks tile [0, nz) in rank order.
   int part_begin = 0;
   int part_end = 0;
+  int part_alignment = 1;  // the parts' boundaries are multiples of it where the grid allows (decompose)
 
   int owned_planes() const { return owned_end - owned_begin; }
   int box_planes() const { return box_end - box_begin; }
@@ -46,7 +47,11 @@ struct Slab {
 int max_ranks(int nz, int radius, int ghost);
 
 // The slab of `rank` out of `ranks` at the stencil radius of `order`. Throws InputError naming
-// the limit when the grid has fewer interior planes than the ranks need.
-Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme = GhostScheme::PerStage);
+// the limit when the grid has fewer interior planes than the ranks need. `part_alignment` > 1:
+// each boundary between two ranks' parts moves to the nearest multiple of it, as long as every
+// rank keeps the planes it needs (else the parts stay as even as they can be): what makes a
+// lossy ZFP snapshot the same for any rank count, whose 4-plane blocks then fall alike.
+Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme = GhostScheme::PerStage,
+               int part_alignment = 1);
 
 }  // namespace heat

@@ -13,10 +13,12 @@
 
 namespace heat {
 
-// This rank's slab of `grid` at `order`, laid out for `entry`'s ghost scheme. InputError where
-// the grid is too thin for the ranks.
-inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid& grid, int order) {
-  return decompose(grid, order, ranks.size(), ranks.rank(), entry.ghost_scheme(order));
+// This rank's slab of `grid` at `order`, laid out for `entry`'s ghost scheme, the parts' boundaries
+// at multiples of `part_alignment` where the grid allows (decompose). InputError where the grid
+// is too thin for the ranks.
+inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid& grid, int order,
+                      int part_alignment = 1) {
+  return decompose(grid, order, ranks.size(), ranks.rank(), entry.ghost_scheme(order), part_alignment);
 }
 
 template <typename T>

@@ -58,6 +58,39 @@ TEST(Decomposition, SlabsTileTheGridEvenly) {
     }
 }
 
+// Aligned parts (lossy ZFP's 4-plane blocks): every boundary between two ranks is a multiple of 4
+// when each rank can still own its ghost planes, else the parts are the even ones; either way
+// they tile the grid and each rank owns at least its ghost planes.
+TEST(Decomposition, AlignedPartsBeginAtMultiplesOfTheAlignmentWhereTheGridAllows) {
+  int aligned_layouts = 0;
+  for (GhostScheme scheme : {GhostScheme::PerStage, GhostScheme::PerStep})
+    for (int order : {2, 4, 6, 8}) {
+      const int r = order / 2;
+      const int ghost = ghost_planes(scheme, r);
+      for (int nz = 2 * r + 1; nz <= 120; ++nz)
+        for (int ranks = 2; ranks <= max_ranks(nz, r, ghost); ++ranks) {
+          const std::string label = "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ranks " +
+                                    std::to_string(ranks) + " ghost " + std::to_string(ghost);
+          bool all_aligned = true, all_even = true;
+          int next_owned = r;
+          for (int rank = 0; rank < ranks; ++rank) {
+            const Slab s = decompose(grid_with_nz(nz), order, ranks, rank, scheme, 4);
+            const Slab even = decompose(grid_with_nz(nz), order, ranks, rank, scheme);
+            EXPECT_EQ(s.owned_begin, next_owned) << label;
+            EXPECT_GE(s.owned_planes(), ghost) << label;
+            EXPECT_EQ(s.part_alignment, 4) << label;
+            next_owned = s.owned_end;
+            if (rank > 0) all_aligned = all_aligned && s.part_begin % 4 == 0;
+            all_even = all_even && s.owned_begin == even.owned_begin && s.owned_end == even.owned_end;
+          }
+          EXPECT_EQ(next_owned, nz - r) << label;
+          EXPECT_TRUE(all_aligned || all_even) << label << ": neither aligned nor the even parts";
+          aligned_layouts += all_aligned;
+        }
+    }
+  EXPECT_GT(aligned_layouts, 1000);
+}
+
 TEST(Decomposition, OddPlaneCountsGiveTheExtraPlanesToTheFirstRanks) {
   // order 2: 23 - 2 = 21 interior planes over 4 ranks: 6, 5, 5, 5.
   const Grid g = grid_with_nz(23);
