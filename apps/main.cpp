@@ -1,8 +1,12 @@
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #include "apps/commands.hpp"
 #include "solver/distributed/ranks.hpp"
+#include "solver/errors.hpp"
 
 int main(int argc, char** argv) {
   // A write past the file size limit (ulimit -f) then fails with EFBIG, which the writers report
@@ -14,5 +18,12 @@ int main(int argc, char** argv) {
   // (benchmarks/worklog.md, l1). A value the user set is kept.
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   heat::Ranks ranks(argc, argv);  // joins the MPI job under mpirun
-  return heat::run_command_line(argc, argv);
+  const int exit_code = heat::run_command_line(argc, argv);
+  // The summary, a table or the help went to stdout: a full disk or a closed pipe there is a
+  // failed run (exit 3), not a success whose output was lost.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "heatrk4: cannot write to standard output: %s\n", std::strerror(errno));
+    return exit_code == 0 ? heat::exit_code::run_failure : exit_code;
+  }
+  return exit_code;
 }

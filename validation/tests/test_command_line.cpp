@@ -78,6 +78,18 @@ TEST(CommandLine, DashHAsAnOptionsValueIsThatValue) {
   EXPECT_NE(help.output.find("Usage: heatrk4"), std::string::npos) << help.output;
 }
 
+// Output lost on stdout (a full disk there) is a failed run, exit 3, said on stderr.
+TEST(CommandLine, ASummaryThatCannotBeWrittenToStdoutExitsThree) {
+  if (!std::filesystem::is_character_file("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  const std::string to_full = "sh -c '\"$0\" \"$@\" > /dev/full'";
+  for (const auto& line : {std::vector<std::string>{"--n", "12", "--steps", "1", "--backend", "cpu", "--format", "none"},
+                           std::vector<std::string>{"backends"}}) {
+    const auto r = test::run_heatrk4(line, to_full);
+    EXPECT_EQ(r.exit_code, 3) << line[0] << ": " << r.output;
+    EXPECT_NE(r.output.find("cannot write to standard output"), std::string::npos) << r.output;
+  }
+}
+
 // Every command that takes --device refuses one below 0 before any work, naming the value and
 // the limit (verify once skipped its CUDA backends and passed); on a machine with GPUs, verify
 // also refuses a device that is not there.

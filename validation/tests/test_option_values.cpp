@@ -4,6 +4,8 @@
 // covered without being listed here.
 #include <gtest/gtest.h>
 
+#include "solver/number_text.hpp"
+
 #include <cmath>
 
 #include "apps/commands.hpp"
@@ -135,4 +137,15 @@ TEST(OptionValues, ASpacingGivenAsNanIsNotTheDefaultSpacing) {
 }
 
 }  // namespace
+// Numbers in messages read back as the value, whole ones as their digits ("--n 20", not "2e+01").
+TEST(NumberText, WholeNumbersAreDigitsAndOthersTheShortestTextThatReadsBack) {
+  EXPECT_EQ(number_text(20), "20");
+  EXPECT_EQ(number_text(-3), "-3");
+  EXPECT_EQ(number_text(600), "600");
+  EXPECT_EQ(number_text(0.1), "0.1");
+  EXPECT_EQ(number_text(1e-6), "1e-06");
+  EXPECT_EQ(number_text(1e20), "1e+20");
+  EXPECT_EQ(number_text(2.5), "2.5");
+}
+
 }  // namespace heat
