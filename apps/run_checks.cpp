@@ -140,7 +140,7 @@ OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& a
   const std::string& directory = plan.output.directory;
   if (!plan.json.empty()) {
     require_output_apart({"--json", plan.json}, inputs, writes_snapshots ? directory : "");
-    require_writable_file(plan.json, "--json", writes_snapshots ? directory : "");
+    require_writable_file(plan.json, "--json");
   }
   if (!writes_snapshots) return {};
   require_writable_directory(directory, "--output");

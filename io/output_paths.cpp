@@ -151,7 +151,7 @@ void require_writable_directory(const std::string& directory, const std::string&
   require_directory_takes_files(directory, existing, option);
 }
 
-void require_writable_file(const std::string& path, const std::string& option, const std::string& made_by_the_run) {
+void require_writable_file(const std::string& path, const std::string& option) {
   if (path.empty()) refuse(option, path, ENOENT, " (an empty path names no file)");
   const OutputTarget target = resolve_output_target(path, option);
   if (target.kind == OutputTarget::Kind::Descriptor) return;
@@ -160,15 +160,9 @@ void require_writable_file(const std::string& path, const std::string& option, c
     if (::access(target.path.c_str(), W_OK) != 0) refuse(option, path, errno, "");
     return;
   }
-  // A directory not there yet is created when the file is written, if the run makes it.
-  const fs::path parent = fs::path(target.path).parent_path();
-  const fs::path existing = nearest_existing(parent);
+  // A directory not there yet (the --output directory, say) is created when the file is written.
+  const fs::path existing = nearest_existing(fs::path(target.path).parent_path());
   require_name_fits(temporary_name_for(target.path), existing, option, path);
-  if (!parent.empty() && existing != parent) {
-    const fs::path inside = parent.lexically_normal().lexically_relative(fs::path(made_by_the_run).lexically_normal());
-    if (made_by_the_run.empty() || inside.empty() || *inside.begin() == "..")
-      refuse(option, path, ENOENT, " (the directory " + parent.string() + " does not exist; make it first)");
-  }
   require_directory_takes_files(path, existing, option);
   if (target.kind == OutputTarget::Kind::RegularFile) {
     // Opened without truncating: the check must not change the file.

@@ -12,12 +12,9 @@ namespace heat {
 // exist yet, in the nearest existing directory it would be created under.
 void require_writable_directory(const std::string& directory, const std::string& option);
 
-// The same for one file to be written at `path`: its directory must exist and take a new file,
-// and an existing file there must be writable. A directory that does not exist yet is taken only
-// where it is (or lies inside) `made_by_the_run`, the run's --output directory, which the run
-// creates (the nearest existing directory above it must then take files); a typo elsewhere is
-// refused, not created.
-void require_writable_file(const std::string& path, const std::string& option, const std::string& made_by_the_run = "");
+// The same for one file to be written at `path`: its directory (or, while it does not exist, the
+// nearest existing one above it) must take a new file, and an existing file there must be writable.
+void require_writable_file(const std::string& path, const std::string& option);
 
 // The names of the snapshots (heat_<step>.hdf, .vti, .pvti, and the slab files and .vti pieces of
 // distributed ones) and series files (heat.hdf.series, heat.pvd) in `directory`, in name order;

@@ -90,20 +90,6 @@ TEST(JsonTarget, AFifoWithNoReaderFailsTheRunInsteadOfWaitingForever) {
   EXPECT_TRUE(is_file_type(fifo, S_IFIFO)) << "the FIFO was replaced";
 }
 
-// A --json in a directory that does not exist is refused before any work, and nothing is made:
-// heatrk4 makes only its --output directory (and a --json inside it).
-TEST(JsonTarget, ADirectoryThatDoesNotExistIsRefusedUnlessItIsTheOutputDirectory) {
-  const std::string dir = test::temp_directory("json-missing-dir");
-  const auto typo = run_heatrk4(small_run(dir + "/typo/deep/run.json"));
-  EXPECT_EQ(typo.exit_code, 2) << typo.output;
-  EXPECT_NE(typo.output.find("the directory " + dir + "/typo/deep does not exist"), std::string::npos) << typo.output;
-  EXPECT_FALSE(std::filesystem::exists(dir + "/typo")) << "a directory was made";
-  const auto inside = run_heatrk4({"--n", "8", "--order", "2", "--steps", "2", "--backend", "cpu", "--quiet",
-                                   "--output", dir + "/out", "--json", dir + "/out/sub/run.json"});
-  EXPECT_EQ(inside.exit_code, 0) << inside.output;
-  EXPECT_TRUE(is_summary(test::read_text(dir + "/out/sub/run.json")));
-}
-
 TEST(JsonTarget, AFifoIsWrittenInPlaceAndItsReaderGetsTheSummary) {
   const std::string fifo = test::temp_directory("json-fifo") + "/summary";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0) << std::strerror(errno);
