@@ -19,11 +19,21 @@ NumberKind number_kind(const CLI::Option& option) {
 
 namespace {
 
-std::string integer_problem(const std::string& text, bool may_be_negative) {
+// Whether the decimal digits `digits` (no leading zero) name a number above `largest`'s.
+bool above(const std::string& digits, const std::string& largest) {
+  return digits.size() != largest.size() ? digits.size() > largest.size() : digits > largest;
+}
+
+// `largest`: the type's largest value in digits; a negative value may reach one more.
+std::string integer_problem(const std::string& text, bool may_be_negative, const std::string& largest) {
   const std::size_t sign = may_be_negative && !text.empty() && text.front() == '-' ? 1 : 0;
   const std::string digits = text.substr(sign);
   const bool all_digits = !digits.empty() && digits.find_first_not_of("0123456789") == std::string::npos;
-  if (all_digits && (digits.size() == 1 || digits.front() != '0')) return "";
+  if (all_digits && (digits.size() == 1 || digits.front() != '0')) {
+    const std::string limit = sign ? std::to_string(std::stoull(largest) + 1) : largest;
+    if (!above(digits, limit)) return "";
+    return shown_value(text) + " is out of range: the " + (sign ? "smallest value is -" : "largest value is ") + limit;
+  }
   if (all_digits) {
     const std::string decimal = digits.substr(std::min(digits.find_first_not_of('0'), digits.size() - 1));
     return shown_value(text) + " has a leading zero, which can mean octal: write " +
@@ -63,13 +73,15 @@ std::string fraction_problem(const std::string& text) {
          " is not a decimal number: write it as, say, 0.05, 2 or 1e-3 (not hex such as 0x1p3, nor nan or inf)";
 }
 
-// No description: the checks add nothing to the type --help shows.
-CLI::Validator plain_check(NumberKind kind) {
+// No description: the checks add nothing to the type --help shows. `wide`: a 64-bit integer.
+CLI::Validator plain_check(NumberKind kind, bool wide) {
+  const std::string largest = kind == NumberKind::Unsigned ? (wide ? "18446744073709551615" : "4294967295")
+                                                            : (wide ? "9223372036854775807" : "2147483647");
   return CLI::Validator(
-      [kind](std::string& text) -> std::string {
+      [kind, largest](std::string& text) -> std::string {
         switch (kind) {
-          case NumberKind::Integer: return integer_problem(text, true);
-          case NumberKind::Unsigned: return integer_problem(text, false);
+          case NumberKind::Integer: return integer_problem(text, true, largest);
+          case NumberKind::Unsigned: return integer_problem(text, false, largest);
           case NumberKind::Fraction: return fraction_problem(text);
           case NumberKind::None: break;
         }
@@ -100,7 +112,7 @@ void require_plain_values(CLI::App& app) {
     const NumberKind kind = number_kind(*option);
     // The option's own check (a tolerance, a seed) says more than these of a value it refuses;
     // the length, which it may not look at, first of all (transform puts it at the front).
-    if (kind != NumberKind::None) option->check(plain_check(kind));
+    if (kind != NumberKind::None) option->check(plain_check(kind, option->get_type_name().find("64") != std::string::npos));
     option->transform(value_length_check());
   }
   for (CLI::App* command : app.get_subcommands([](CLI::App*) { return true; })) require_plain_values(*command);

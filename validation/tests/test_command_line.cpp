@@ -45,6 +45,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLine{{"--compress", "12"}, "--compress 12 must be a gzip level from 0 to 9"},
                       BadLine{{"--output-every", "-3"}, "--output-every -3"},
                       BadLine{{"--n", "abc"}, "--n"},
+                      BadLine{{"--n", "2147483648"}, "--n: 2147483648 is out of range: the largest value is 2147483647"},
+                      BadLine{{"--modes", "99999999999", "1", "1"}, "99999999999 is out of range: the largest value is"},
+                      BadLine{{"--device", "-2147483649"}, "-2147483649 is out of range: the smallest value is -2147483648"},
                       BadLine{{"--no-such-option"}, "--no-such-option"},
                       BadLine{{"--n", "200000", "--backend", "cpu"}, "bytes of host memory"}),
     [](const auto& info) { return "case" + std::to_string(info.index); });
