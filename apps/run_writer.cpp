@@ -67,15 +67,16 @@ SnapshotShare share_of_rank(const RunPlan& plan, const Ranks& ranks, const Slab&
 
 }  // namespace
 
-bool first_snapshot_is_the_start_file(const RunPlan& plan) {
-  if (plan.init.kind != InitKind::File) return false;
+OutputFormats formats_of_the_start_file(const RunPlan& plan) {
+  OutputFormats start_file;
+  if (plan.init.kind != InitKind::File) return start_file;
   for (const SnapshotFormat& format : kFormats) {
     if (!plan.output.formats.has(format.format)) continue;
     const std::string first = (std::filesystem::path(plan.output.directory) /
                                snapshot_name(plan.start_step, format.extension)).string();
-    if (same_path(first, plan.init_file)) return true;
+    if (same_path(first, plan.init_file)) start_file.add(format.format);
   }
-  return false;
+  return start_file;
 }
 
 std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab) {

@@ -16,21 +16,22 @@ namespace heat {
 // every rank's part of a distributed snapshot.
 std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab);
 
-// Whether the snapshot of the run's first step would be written over the file the run starts
-// from (a restart into its snapshot's own directory). That file already holds the state, is
+// The formats whose snapshot of the run's first step would be written over the file the run
+// starts from (a restart into its snapshot's own directory). That file already holds the state, is
 // listed in the series, and must stay as it was should the run fail: a rewrite would store the
-// new settings in it, and the plain restart from it would then be refused.
-bool first_snapshot_is_the_start_file(const RunPlan& plan);
+// new settings in it, and the plain restart from it would then be refused. The run's other
+// formats (a .vti beside a restart from an .hdf) are written at that step as at every other.
+OutputFormats formats_of_the_start_file(const RunPlan& plan);
 
 // The loop's snapshot callback: writes the field of `done` steps at the series' step and time,
 // except the first one where it is the file the run starts from. Empty without a writer.
 template <typename T>
 std::function<void(const Field<T>&, int)> snapshot_writes(SnapshotWriter* writer, const RunPlan& plan) {
   if (!writer) return {};
-  const bool keep_the_start_file = first_snapshot_is_the_start_file(plan);
-  return [writer, &plan, keep_the_start_file](const Field<T>& field, int done) {
-    if (done == 0 && keep_the_start_file) return;
-    writer->write(field, plan.start_step + done, plan.start_time + done * plan.problem.dt);
+  const OutputFormats start_file = formats_of_the_start_file(plan);
+  return [writer, &plan, start_file](const Field<T>& field, int done) {
+    writer->write(field, plan.start_step + done, plan.start_time + done * plan.problem.dt,
+                  done == 0 ? start_file : OutputFormats{});
   };
 }
 

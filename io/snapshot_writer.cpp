@@ -193,12 +193,12 @@ struct SnapshotWriter::Impl {
   }
 
   template <typename T>
-  void write(const Field<T>& u, int step, double time) {
+  void write(const Field<T>& u, int step, double time, OutputFormats skip) {
     if (spec.formats.empty()) return;
     create_directory_once();
     const Snapshot snapshot{&u, step, time, {}};
     for (const SnapshotFormat& format : kFormats) {
-      if (!spec.formats.has(format.format)) continue;
+      if (!spec.formats.has(format.format) || skip.has(format.format)) continue;
       if (share.ranks > 1) {
         write_distributed(format, u, snapshot);
       } else {
@@ -253,8 +253,12 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
 
 SnapshotWriter::~SnapshotWriter() = default;
 
-void SnapshotWriter::write(const Field<float>& u, int step, double time) { impl_->write(u, step, time); }
-void SnapshotWriter::write(const Field<double>& u, int step, double time) { impl_->write(u, step, time); }
+void SnapshotWriter::write(const Field<float>& u, int step, double time, OutputFormats skip) {
+  impl_->write(u, step, time, skip);
+}
+void SnapshotWriter::write(const Field<double>& u, int step, double time, OutputFormats skip) {
+  impl_->write(u, step, time, skip);
+}
 
 const std::vector<std::string>& SnapshotWriter::files() const { return impl_->files; }
 

@@ -113,9 +113,10 @@ class SnapshotWriter {
  public:
   SnapshotWriter(const OutputSpec& spec, const RunDescription& run, SnapshotShare share = {});
   ~SnapshotWriter();
-  // step is the absolute step number (start_step + steps done); time the physical time.
-  void write(const Field<float>& u, int step, double time);
-  void write(const Field<double>& u, int step, double time);
+  // step is the absolute step number (start_step + steps done); time the physical time. `skip`:
+  // formats of the spec not written this time (the file a restart starts from, which holds the state).
+  void write(const Field<float>& u, int step, double time, OutputFormats skip = {});
+  void write(const Field<double>& u, int step, double time, OutputFormats skip = {});
   // The files written so far, final names, for the summary.
   const std::vector<std::string>& files() const;
   // Waits for the removal of the replaced run's files (none started: all zero); notes on stderr

@@ -197,6 +197,26 @@ TEST(RestartSettings, ARestartGoesOnWithTheStoredOutputEveryAndFormat) {
   EXPECT_EQ(read_stored_run_settings(dir + "/heat_000010.hdf").output_every, 0);
 }
 
+// A restart of an hdf5-only run that adds .vti files: the start's .hdf holds the state and is not
+// written again, but the start step's .vti is, so ParaView's series begins where the run does.
+TEST(RestartSettings, ARestartThatAddsVtkWritesTheStartStepsVti) {
+#ifdef HEAT_HAVE_VTK
+  const std::string dir = test::temp_directory("restart-adds-vtk");
+  auto first = original_run(dir, 4);
+  *(std::find(first.begin(), first.end(), "--output-every") + 1) = "2";
+  ASSERT_EQ(run_heatrk4(first).exit_code, 0);
+  const std::string start = test::read_text(dir + "/heat_000002.hdf");
+  const auto rest = run_heatrk4({"--restart", dir + "/heat_000002.hdf", "--steps", "2", "--format", "hdf5,vtk",
+                                 "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(rest.exit_code, 0) << rest.output;
+  EXPECT_TRUE(fs::exists(dir + "/heat_000002.vti")) << "the start step has no .vti";
+  EXPECT_EQ(read_pvd_entries(dir + "/heat.pvd").size(), 2u);
+  EXPECT_EQ(test::read_text(dir + "/heat_000002.hdf"), start) << "the start file was written again";
+#else
+  GTEST_SKIP() << "this build has no VTK";
+#endif
+}
+
 // The snapshots' codec is a setting too: a restart given no --compress writes on with the stored
 // one (ZFP where the build has it, else gzip), a given one overrides it with a note, and a stored
 // ZFP codec with .vti files to write asks for --compress.
