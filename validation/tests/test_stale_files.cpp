@@ -78,16 +78,21 @@ TEST(StaleFiles, TheReplacedRunsFilesAreGoneAfterTheRunAndTheJsonCountsThem) {
   expect_mentions(again, "replaced  4 file(s) of the previous run, removed beside the run in");
 }
 
+// The README's first run, in `cwd`: the files of its heatrk4-out (the series and 3 snapshots).
+std::map<std::string, std::string> first_run_in(const std::string& cwd) {
+  const auto r = run_heatrk4({"--n", "16", "--steps", "4", "--output-every", "2", "--backend", "cpu", "--quiet"},
+                             "cd " + cwd + " &&");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  return contents_of(cwd + "/heatrk4-out");
+}
+
 // The README's command typed twice, the second run failing before its first snapshot (a blow-up
 // with the final state only): the directory still holds the first run, as it was.
 TEST(StaleFiles, ARunThatFailsBeforeItsFirstSnapshotKeepsTheRunItWouldReplace) {
   const std::string cwd = test::temp_directory("replace-fails-early");
   const std::string in_cwd = "cd " + cwd + " &&";
-  ASSERT_EQ(run_heatrk4({"--n", "16", "--steps", "4", "--output-every", "2", "--backend", "cpu", "--quiet"}, in_cwd)
-                .exit_code,
-            0);
   const std::string dir = cwd + "/heatrk4-out";
-  const auto before = contents_of(dir);
+  const auto before = first_run_in(cwd);
   ASSERT_EQ(before.size(), 4u);
   const auto blown = run_heatrk4({"--n", "12", "--order", "2", "--cfl", "2", "--allow-unstable", "--steps", "2000",
                                   "--init", "randn", "--backend", "cpu", "--quiet"},
@@ -105,11 +110,8 @@ TEST(StaleFiles, ARunThatFailsBeforeItsFirstSnapshotKeepsTheRunItWouldReplace) {
 TEST(StaleFiles, ARunThatFailsWhileWritingItsFirstSnapshotKeepsTheRunItWouldReplace) {
   const std::string cwd = test::temp_directory("replace-fails-writing");
   const std::string in_cwd = "cd " + cwd + " &&";
-  ASSERT_EQ(run_heatrk4({"--n", "16", "--steps", "4", "--output-every", "2", "--backend", "cpu", "--quiet"}, in_cwd)
-                .exit_code,
-            0);
   const std::string dir = cwd + "/heatrk4-out";
-  const auto before = contents_of(dir);
+  const auto before = first_run_in(cwd);
   ASSERT_EQ(before.size(), 4u);
   // 48^3 floats are 442 KB; dash counts ulimit -f in 512-byte blocks, bash in 1024.
   const auto limited = run_heatrk4({"--n", "48", "--steps", "2", "--backend", "cpu", "--quiet"},
