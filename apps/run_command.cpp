@@ -116,6 +116,9 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   if (rank.exchange) {
     start_late_if_asked(ranks.rank());
     rank.connect();
+    // Every rank, not only the neighbours: a rank two away that starts late would otherwise hold
+    // up the loop's first exchanges, and its wait would count as compute.
+    ranks.wait_for_every_rank();
     clock.mark("halo_connect");
   }
   report.setup_s = clock.seconds();

@@ -35,6 +35,8 @@ class Ranks {
   // Collective. Runs `validate`; an InputError on any rank becomes the same InputError (the
   // lowest failing rank's message) on every rank, so that all exit 2 and none waits on another.
   void validate_everywhere(const std::function<void()>& validate) const;
+  // Collective. Returns once every rank has called it.
+  void wait_for_every_rank() const;
   // Collective. The largest of every rank's value (the slowest rank's time).
   double slowest(double seconds) const;
   // Collective. Each of `values` (the same count on every rank) as its largest over every rank.

@@ -60,6 +60,10 @@ void Ranks::validate_everywhere(const std::function<void()>& validate) const {
   else validate();
 }
 
+void Ranks::wait_for_every_rank() const {
+  if (joined_mpi_) HEAT_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
 double Ranks::slowest(double seconds) const {
   if (!joined_mpi_) return seconds;
   double most = seconds;
