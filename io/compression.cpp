@@ -15,12 +15,16 @@ const char* const kForms =
     "or zfp:reversible (lossless)";
 
 int gzip_level_of(const std::string& text, const std::string& digits) {
+  if (digits.size() > 1 && digits[0] == '0' && digits.find_first_not_of("0123456789") == std::string::npos)
+    throw InputError("--compress " + text + ": " + digits + " has a leading zero, which can mean octal: write " +
+                     text.substr(0, text.size() - digits.size()) + digits.substr(digits.size() - 1) + kForms);
   if (digits.size() != 1 || digits[0] < '0' || digits[0] > '9')
     throw InputError("--compress " + text + ": " + digits + " is not a gzip level from 0 to 9" + kForms);
   return digits[0] - '0';
 }
 
 double bound_of(const std::string& text, const std::string& number) {
+  if (number.empty()) throw InputError("--compress " + text + " gives no error bound (zfp:1e-6, say)" + kForms);
   static const std::regex decimal("([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?");
   if (!std::regex_match(number, decimal))
     throw InputError("--compress " + text + ": " + number + " is not a positive decimal error bound" + kForms);
@@ -38,7 +42,7 @@ Compression parse_compression(const std::string& text) {
   const std::string value = colon == std::string::npos ? "" : text.substr(colon + 1);
   Compression c;
   if (colon == std::string::npos && !name.empty() && name.find_first_not_of("0123456789") == std::string::npos) {
-    if (name.size() > 1 || name[0] > '9')
+    if (name.size() > 1 && name[0] != '0')
       throw InputError("--compress " + text + " must be a gzip level from 0 to 9" + std::string(kForms));
     return Compression(gzip_level_of(text, name));
   }

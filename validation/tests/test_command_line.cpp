@@ -43,6 +43,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLine{{"--init", "file"}, "--init file needs --init-file"},
                       BadLine{{"--init", "noise"}, "--init noise is not one of"},
                       BadLine{{"--compress", "12"}, "--compress 12 must be a gzip level from 0 to 9"},
+                      BadLine{{"--compress", "09"}, "--compress 09: 09 has a leading zero, which can mean octal: write 9"},
+                      BadLine{{"--compress", "zfp:"}, "--compress zfp: gives no error bound (zfp:1e-6, say)"},
                       BadLine{{"--output-every", "-3"}, "--output-every -3"},
                       BadLine{{"--n", "abc"}, "--n"},
                       BadLine{{"--n", "2147483648"}, "--n: 2147483648 is out of range: the largest value is 2147483647"},
