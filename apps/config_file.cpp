@@ -197,6 +197,8 @@ std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) 
     } catch (const InputError& e) {
       fail("key " + key + ": " + e.what());
     }
+    // The command line wins over the file, also where it gave another way to say the same thing.
+    if (replaced_on_the_command_line(key)) continue;
     CLI::ConfigItem item;
     item.name = key;
     item.inputs = std::move(words);
@@ -205,6 +207,19 @@ std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) 
     if (app_.count("--" + key) == 0) given_lines_[key] = entry.line;
   }
   return items;
+}
+
+bool StrictTomlConfig::replaced_on_the_command_line(const std::string& key) const {
+  // A key and the options that say the same thing another way: --dt for --cfl and back (one of
+  // the two sets the time step), --n for each extent and --h for each spacing.
+  static const std::map<std::string, std::vector<std::string>> alternatives = {
+      {"cfl", {"dt"}}, {"dt", {"cfl"}}, {"nx", {"n"}}, {"ny", {"n"}}, {"nz", {"n"}},
+      {"hx", {"h"}},   {"hy", {"h"}},   {"hz", {"h"}}};
+  const auto found = alternatives.find(key);
+  if (found == alternatives.end()) return false;
+  for (const auto& other : found->second)
+    if (app_.count("--" + other) > 0) return true;
+  return false;
 }
 
 std::string StrictTomlConfig::with_origin(const std::string& message) const {

@@ -44,6 +44,9 @@ class StrictTomlConfig : public CLI::ConfigTOML {
   std::string with_origin(const std::string& message) const;
 
  private:
+  // Whether the command line gave an option that says what file's `key` says another way (--dt
+  // for cfl, --n for nx): the file's key then gives way, as it does to the same option.
+  bool replaced_on_the_command_line(const std::string& key) const;
   const CLI::App& app_;
   const CLI::Option& config_option_;
   TryOptionValues try_values_;

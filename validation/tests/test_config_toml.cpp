@@ -192,6 +192,18 @@ TEST_F(TomlConfig, AKeyOfHalfAMillionPartsIsReadAndRefused) {
   }
 }
 
+// The command line wins over the file where it says the same another way: --dt over the file's
+// cfl (which together would be refused as both given), --n over its nx.
+TEST_F(TomlConfig, TheCommandLinesOtherWayOfSayingAKeyWinsOverTheFile) {
+  const std::string json = dir + "/run.json";
+  const auto dt = run(write("cfl.toml", "cfl = 0.1\nn = 12\nformat = \"none\"\n"), {"--dt", "1e-5", "--json", json});
+  ASSERT_EQ(dt.exit_code, 0) << dt.output;
+  EXPECT_NE(test::read_text(json).find("\"dt\": 1.0000000000000001e-05"), std::string::npos) << test::read_text(json);
+  const auto n = run(write("nx.toml", "nx = 12\nformat = \"none\"\n"), {"--n", "16", "--json", json});
+  ASSERT_EQ(n.exit_code, 0) << n.output;
+  EXPECT_NE(test::read_text(json).find("\"nx\": 16, \"ny\": 16, \"nz\": 16"), std::string::npos) << test::read_text(json);
+}
+
 // A long value is shown by its first 60 bytes and its length, however it reaches a message.
 TEST_F(TomlConfig, ALongValueIsNeverEchoedWhole) {
   const std::string long_text(1000000, 'x');
