@@ -131,6 +131,21 @@ struct SnapshotWriter::Impl {
                [&] { set_aside_stale_files_once(); });
   }
 
+  // A restart into its snapshots' directory on another rank count rewrites a step whose pieces
+  // (slab files, .vti pieces) were written for the earlier count: once the step's new file is
+  // committed nothing reads them, so rank 0 removes them. Only names the format gives its pieces.
+  void remove_pieces_of_other_rank_counts(const SnapshotFormat& format, int step) const {
+    if (!format.piece_name || share.rank != 0) return;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(spec.directory, ec)) {
+      const std::string name = entry.path().filename().string();
+      int piece_step = -1, rank = -1, ranks = 0;
+      if (std::sscanf(name.c_str(), "heat_%d.rank%dof%d.", &piece_step, &rank, &ranks) != 3) continue;
+      if (piece_step != step || ranks == share.ranks || rank < 0 || rank >= ranks) continue;
+      if (name == format.piece_name(step, rank, ranks)) fs::remove(entry.path(), ec);
+    }
+  }
+
   // The series lists a snapshot once its file is complete.
   void record_snapshot(const SnapshotFormat& format, const Snapshot& snapshot) {
     const std::string name = snapshot_name(snapshot.step, extension_of(format));
@@ -189,6 +204,7 @@ struct SnapshotWriter::Impl {
       throw;
     }
     if (share.rank == 0) record_snapshot(format, snapshot);
+    remove_pieces_of_other_rank_counts(format, snapshot.step);
     share.wait_for_every_rank();
   }
 
@@ -204,6 +220,7 @@ struct SnapshotWriter::Impl {
       } else {
         commit_file(format, snapshot);
         record_snapshot(format, snapshot);
+        remove_pieces_of_other_rank_counts(format, snapshot.step);
       }
     }
   }

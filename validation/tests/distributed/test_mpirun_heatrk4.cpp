@@ -256,6 +256,26 @@ TEST(MpirunHeatrk4, RestartFromA2RankSnapshotOn1And3RanksEqualsAStraightRun) {
   }
 }
 
+// A restart into its snapshots' directory on another rank count (3 ranks' run, continued from
+// step 2 on 2 ranks) rewrites steps 4 and 6: their 3-rank slab files, which nothing reads any
+// more, are removed; the start's are kept; the snapshots are a straight run's.
+TEST(MpirunHeatrk4, ARestartOnAnotherRankCountLeavesNoSlabFilesOfTheStepsItRewrote) {
+  const std::string straight = test::temp_directory("straight");
+  ASSERT_EQ(run_on(1, run_args(2, "float", straight, 6)).exit_code, 0);
+  const std::string dir = test::temp_directory("recount");
+  ASSERT_EQ(run_on(3, run_args(2, "float", dir, 6)).exit_code, 0);
+  ASSERT_TRUE(fs::exists(dir + "/heat_000006.rank2of3.h5"));
+  const auto result = run_on(2, {"--backend", "cpu", "--restart", dir + "/heat_000002.hdf", "--steps", "4", "--quiet"});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (int rank = 0; rank < 3; ++rank) {
+    EXPECT_TRUE(fs::exists(dir + "/heat_000002.rank" + std::to_string(rank) + "of3.h5")) << "the start's";
+    for (const char* step : {"000004", "000006"})
+      EXPECT_FALSE(fs::exists(dir + "/heat_" + step + ".rank" + std::to_string(rank) + "of3.h5")) << step;
+  }
+  EXPECT_TRUE(fs::exists(dir + "/heat_000006.rank1of2.h5"));
+  expect_same_snapshots(straight, dir, "continued on 2 ranks");
+}
+
 // 8 ranks write every snapshot of a straight 1-rank run bitwise; 4 ranks continue from the 8
 // ranks' step-2 snapshot and write its steps 4 and 6 bitwise. Slabs of 1 to 5 planes at orders 2
 // and 8: the thinnest a rank may hold.
