@@ -37,22 +37,49 @@ class JsonObject {
   }
   std::string str() const { return "{" + body_ + "}"; }
 
+  // JSON text is UTF-8: a byte that begins no valid UTF-8 sequence (a path's raw bytes) is written
+  // as U+FFFD, the replacement character, so the file stays JSON that any reader takes.
   static std::string quote(const std::string& s) {
     std::ostringstream out;
     out << '"';
-    for (unsigned char c : s) {
+    for (std::size_t i = 0; i < s.size();) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      const std::size_t length = utf8_length_at(s, i);
+      if (length == 0) {
+        out << "\\ufffd";
+        ++i;
+        continue;
+      }
       if (c == '"' || c == '\\') out << '\\' << c;
       else if (c < 0x20) {
         char buf[8];
         std::snprintf(buf, sizeof buf, "\\u%04x", c);
         out << buf;
-      } else out << c;
+      } else out << s.substr(i, length);
+      i += length;
     }
     out << '"';
     return out.str();
   }
 
  private:
+  // The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong form, no
+  // surrogate, nothing past U+10FFFF), or 0.
+  static std::size_t utf8_length_at(const std::string& s, std::size_t i) {
+    const auto byte = [&s](std::size_t k) { return k < s.size() ? static_cast<unsigned char>(s[k]) : 0u; };
+    const unsigned c = byte(i);
+    if (c < 0x80) return 1;
+    const std::size_t length = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (length == 0) return 0;
+    for (std::size_t k = 1; k < length; ++k)
+      if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    const unsigned second = byte(i + 1);
+    if ((c == 0xE0 && second < 0xA0) || (c == 0xED && second > 0x9F) || (c == 0xF0 && second < 0x90) ||
+        (c == 0xF4 && second > 0x8F))
+      return 0;
+    return length;
+  }
+
   JsonObject& raw(const std::string& key, const std::string& value) {
     body_ += (body_.empty() ? "" : ", ") + quote(key) + ": " + value;
     return *this;

@@ -90,6 +90,20 @@ TEST(JsonTarget, AFifoWithNoReaderFailsTheRunInsteadOfWaitingForever) {
   EXPECT_TRUE(is_file_type(fifo, S_IFIFO)) << "the FIFO was replaced";
 }
 
+// A path whose bytes are not UTF-8 (a file system allows any) is written as U+FFFD in the JSON,
+// which must be UTF-8; valid UTF-8 is kept as it is.
+TEST(JsonTarget, BytesThatAreNotUtf8AreWrittenAsTheReplacementCharacter) {
+  const std::string dir = test::temp_directory("json-bytes");
+  const std::string json = dir + "/run.json";
+  const auto r = run_heatrk4({"--n", "8", "--order", "2", "--steps", "2", "--backend", "cpu", "--quiet", "--output",
+                              dir + "/bad\xff\xfe-\xc3\xa9t\xc3\xa9", "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string text = test::read_text(json);
+  EXPECT_TRUE(is_summary(text)) << text;
+  EXPECT_NE(text.find("bad\\ufffd\\ufffd-\xc3\xa9t\xc3\xa9"), std::string::npos) << text;
+  EXPECT_EQ(text.find('\xff'), std::string::npos) << "a byte that is not UTF-8 is in the JSON";
+}
+
 TEST(JsonTarget, AFifoIsWrittenInPlaceAndItsReaderGetsTheSummary) {
   const std::string fifo = test::temp_directory("json-fifo") + "/summary";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0) << std::strerror(errno);
