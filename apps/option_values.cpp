@@ -1,6 +1,8 @@
 #include "apps/option_values.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <string>
 
 #include "solver/errors.hpp"
@@ -68,7 +70,15 @@ bool is_decimal_number(const std::string& text) {
 }
 
 std::string fraction_problem(const std::string& text) {
-  if (is_decimal_number(text)) return "";
+  if (is_decimal_number(text)) {
+    // A double holds it: not one that would read as inf, nor a non-zero one that would read as 0.
+    const double value = std::strtod(text.c_str(), nullptr);
+    if (std::isinf(value)) return shown_value(text) + " is out of range: the largest number is 1.7e308";
+    const std::string mantissa = text.substr(0, text.find_first_of("eE"));
+    if (value == 0 && mantissa.find_first_of("123456789") != std::string::npos)
+      return shown_value(text) + " is too small to tell from 0: the smallest number is 4.9e-324";
+    return "";
+  }
   return shown_value(text) +
          " is not a decimal number: write it as, say, 0.05, 2 or 1e-3 (not hex such as 0x1p3, nor nan or inf)";
 }

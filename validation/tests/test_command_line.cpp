@@ -47,6 +47,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadLine{{"--compress", "zfp:"}, "--compress zfp: gives no error bound (zfp:1e-6, say)"},
                       BadLine{{"--output-every", "-3"}, "--output-every -3"},
                       BadLine{{"--n", "abc"}, "--n"},
+                      BadLine{{"--alpha", "1e400"}, "--alpha: 1e400 is out of range: the largest number is 1.7e308"},
+                      BadLine{{"--cfl", "1e-400"}, "--cfl: 1e-400 is too small to tell from 0"},
                       BadLine{{"--n", "2147483648"}, "--n: 2147483648 is out of range: the largest value is 2147483647"},
                       BadLine{{"--modes", "99999999999", "1", "1"}, "99999999999 is out of range: the largest value is"},
                       BadLine{{"--device", "-2147483649"}, "-2147483649 is out of range: the smallest value is -2147483648"},
