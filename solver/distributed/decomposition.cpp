@@ -49,7 +49,7 @@ Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme s
     throw InputError(std::to_string(ranks) + " ranks are too many for nz = " + std::to_string(global.nz) +
                      " at order " + std::to_string(order) + ": each rank needs at least " + std::to_string(ghost) +
                      " of the " + std::to_string(interior) + " interior planes, so at most " + std::to_string(limit) +
-                     (limit == 1 ? " rank" : " ranks") + " (use fewer ranks or a larger --nz)");
+                     (limit == 1 ? " rank" : " ranks") + " (use fewer ranks or more planes along z: --nz, or --n)");
 
   Slab s;
   s.rank = rank;
