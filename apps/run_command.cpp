@@ -194,8 +194,7 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
       plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
       clock.mark("gpu_select");
     }
-    const int alignment = plan.output.formats.has(OutputFormat::Hdf5) ? snapshot_part_alignment(plan.output.compress) : 1;
-    slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, alignment);
+    slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output));
     require_host_memory(plan, *entry, slab, ranks);
     // Each rank reads its box's planes of the file alone.
     if (from_file) read_initial_planes(loaded, options.init_file, options.init_array, slab.box_begin, slab.box_end);

@@ -24,7 +24,8 @@ std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks
 OutputFormats formats_of_the_start_file(const RunPlan& plan);
 
 // The loop's snapshot callback: writes the field of `done` steps at the series' step and time,
-// except the first one where it is the file the run starts from. Empty without a writer.
+// at the first step in every format but the one whose file the run starts from. Empty without a
+// writer.
 template <typename T>
 std::function<void(const Field<T>&, int)> snapshot_writes(SnapshotWriter* writer, const RunPlan& plan) {
   if (!writer) return {};

@@ -35,13 +35,6 @@ std::string compression_name(const Compression& compression);
 // ZFP codes a field in blocks of 4 values along each axis, each block on its own.
 constexpr int kZfpBlockEdge = 4;
 
-// The multiple the ranks' parts of a distributed snapshot begin at (decompose's part_alignment):
-// where lossy ZFP compresses each rank's slab file, whole 4-plane blocks at the same global planes
-// as in one process make the stored values the same for any rank count. 1 otherwise.
-inline int snapshot_part_alignment(const Compression& compression) {
-  return compression.codec == Codec::ZfpAccuracy ? kZfpBlockEdge : 1;
-}
-
 // True when this build links libzfp (io/zfp_chunks.cpp; io/no_zfp.cpp stands in otherwise).
 bool built_with_zfp();
 

@@ -57,6 +57,8 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
     using V = decltype(value);
     if constexpr (std::is_floating_point_v<V>)
       file.check_status(h5::write_scalar_attribute(g, name, double(value)), name);
+    else if constexpr (std::is_unsigned_v<V>)  // --seed takes 0 to 2^64-1
+      file.check_status(h5::write_scalar_attribute(g, name, std::uint64_t(value)), name);
     else
       file.check_status(h5::write_scalar_attribute(g, name, std::int64_t(value)), name);
   };
@@ -78,8 +80,7 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
   number("total_steps", run.total_steps);
   number("start_step", run.start_step);
   number("start_time", run.start_time);
-  // Unsigned: --seed takes 0 to 2^64-1.
-  file.check_status(h5::write_scalar_attribute(g, "seed", std::uint64_t(run.seed)), "seed");
+  number("seed", run.seed);
   text("precision", run.precision);
   text("backend", run.backend);
   text("init", run.init);

@@ -95,12 +95,12 @@ struct SnapshotWriter::Impl {
 
   // At the first snapshot, once this run's first file is complete under its temporary name and
   // before it takes its final name: the replaced run's files (spec.replace_series) leave their
-  // names at once for the trash, series files first (a reader
-  // of the series then finds none, never one that lists a file gone), then the snapshots, then
+  // names at once for the trash, series files first (a reader of the series then finds none,
+  // never one that lists a file gone), then the snapshots, then
   // their slab files and pieces; a thread removes the trash, with whatever an earlier run that was
   // killed left in it, while the run goes on. A run that fails before its first snapshot, or
-  // while writing it (a refused bound, a full disk), has changed nothing. Rank 0 does it; every rank waits for it, so that no rank's new slab file
-  // is taken for the replaced run's.
+  // while writing it (a refused bound, a full disk), has changed nothing. Rank 0 does it; every
+  // rank waits for it, so that no rank's new slab file is taken for the replaced run's.
   void set_aside_stale_files_once() {
     if (stale_files_handled) return;
     stale_files_handled = true;
@@ -135,7 +135,9 @@ struct SnapshotWriter::Impl {
   // (slab files, .vti pieces) were written for the earlier count: once the step's new file is
   // committed nothing reads them, so rank 0 removes them. Only names the format gives its pieces.
   void remove_pieces_of_other_rank_counts(const SnapshotFormat& format, int step) const {
-    if (!format.piece_name || share.rank != 0) return;
+    // Only a restart that continues the directory's series rewrites an earlier run's steps (a
+    // replaced run's files are set aside whole); other runs need no look at the directory.
+    if (!format.piece_name || share.rank != 0 || run.start_step <= 0 || spec.replace_series) return;
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(spec.directory, ec)) {
       const std::string name = entry.path().filename().string();

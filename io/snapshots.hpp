@@ -78,6 +78,13 @@ struct OutputSpec {
   bool replace_series = false;
 };
 
+// The multiple the ranks' parts of a distributed snapshot begin at (decompose's part_alignment):
+// where lossy ZFP compresses each rank's slab file, whole 4-plane blocks at the same global planes
+// as in one process make the stored values the same for any rank count. 1 otherwise.
+inline int snapshot_part_alignment(const OutputSpec& spec) {
+  return spec.formats.has(OutputFormat::Hdf5) && spec.compress.codec == Codec::ZfpAccuracy ? kZfpBlockEdge : 1;
+}
+
 // This process's share of a distributed run's snapshots (docs/design.md §7). write() is then given
 // the rank's box: each rank writes its part of the grid to a piece (an HDF5 slab file, a .vti),
 // and rank 0, once every piece is complete, the file over them: heat_<step>.hdf, which maps every
