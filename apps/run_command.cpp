@@ -21,6 +21,7 @@
 #include "solver/distributed/ranks.hpp"
 #include "solver/errors.hpp"
 #include "solver/cuda/gpu_info.hpp"
+#include "solver/gpu_zfp_encoder.hpp"
 #include "solver/registry.hpp"
 #include "validation/reference.hpp"
 
@@ -113,6 +114,11 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   clock.mark("host_field");
   const std::unique_ptr<SnapshotWriter> writer = make_run_writer(plan, ranks, slab);
   clock.mark("output_directory");
+  // ZFP within a bound is encoded on the run's GPU, whose cores outpace the host's many times over.
+  const SnapshotEncoderScope gpu_encoding(writer && entry.uses_cuda && plan.output.formats.has(OutputFormat::Hdf5) &&
+                                                  plan.output.compress.codec == Codec::ZfpAccuracy
+                                              ? make_gpu_zfp_encoder(plan.backend_options.device)
+                                              : nullptr);
   if (rank.exchange) {
     start_late_if_asked(ranks.rank());
     rank.connect();
@@ -131,8 +137,9 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   };
   callbacks.snapshot = snapshot_writes<T>(writer.get(), plan);
   // One GPU rank gives its device back while its last snapshot is written, instead of after it
-  // when the process exits. Ranks keep theirs: NCCL's communicator lives on it until the end.
-  if (entry.uses_cuda && ranks.size() == 1)
+  // when the process exits. Ranks keep theirs: NCCL's communicator lives on it until the end; so
+  // does a run whose GPU encodes its snapshots.
+  if (entry.uses_cuda && ranks.size() == 1 && !gpu_encoding.active())
     callbacks.release_backend = [&] {
       backend.reset();
       release_device(plan.backend_options.device);

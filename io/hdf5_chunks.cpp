@@ -15,6 +15,7 @@
 #include "io/hdf5_support.hpp"
 #include "io/zfp_chunks.hpp"
 #include "solver/errors.hpp"
+#include "solver/gpu_zfp_encoder.hpp"
 
 namespace heat {
 
@@ -105,6 +106,21 @@ std::size_t gzip_chunk(const T* box, std::size_t count, int level, std::vector<u
   return size;
 }
 
+// HDF5's Fletcher-32 filter's checksum of a chunk's `size` bytes, written after them (little-endian,
+// as HDF5 encodes it); the stored size.
+std::size_t append_fletcher32(unsigned char* bytes, std::size_t size) {
+  const std::uint32_t sum = fletcher32(bytes, size);
+  for (int b = 0; b < 4; ++b) bytes[size + b] = static_cast<unsigned char>(sum >> (8 * b));
+  return size + 4;
+}
+
+// Hands a finished chunk at `origin` to HDF5; filter mask 0: every filter of the dataset has been applied.
+void write_chunk(const std::string& path, hid_t dataset, const hsize_t (&origin)[3], std::size_t size,
+                 const unsigned char* bytes) {
+  if (H5Dwrite_chunk(dataset, H5P_DEFAULT, 0, origin, size, bytes) < 0)
+    throw RunError("writing " + path + ": dataset u chunk: " + h5::take_error_stack());
+}
+
 // As H5Z-ZFP and then HDF5's Fletcher-32 filter store a chunk: zfp's stream, its checksum after it
 // (little-endian, as HDF5 encodes it). `out` holds the stream's capacity and 4 bytes more. The
 // stored size; 0 on a zfp failure.
@@ -112,10 +128,7 @@ template <typename T>
 std::size_t zfp_chunk(const T* values, const ChunkStrides& strides, const hsize_t (&chunk)[3], const Compression& c,
                       unsigned char* out, std::size_t capacity) {
   const std::size_t size = zfp_compress_chunk(values, strides, {chunk[0], chunk[1], chunk[2]}, c, out, capacity - 4);
-  if (size == 0) return 0;
-  const std::uint32_t sum = fletcher32(out, size);
-  for (int b = 0; b < 4; ++b) out[size + b] = static_cast<unsigned char>(sum >> (8 * b));
-  return size + 4;
+  return size == 0 ? 0 : append_fletcher32(out, size);
 }
 
 // The most bytes a chunk of T values takes compressed (a ZFP chunk with its checksum).
@@ -124,6 +137,26 @@ std::size_t compressed_capacity(const hsize_t (&chunk)[3], const Compression& c)
   const std::size_t chunk_values = std::size_t(chunk[0] * chunk[1] * chunk[2]);
   if (c.is_zfp()) return zfp_chunk_capacity(c, std::is_same_v<T, float>, {chunk[0], chunk[1], chunk[2]}) + 4;
   return compressBound(uLong(chunk_values * sizeof(T)));
+}
+
+// A ZFP accuracy dataset's chunks encoded on the run's GPU, where one is lent
+// (solver/gpu_zfp_encoder.hpp), and written in order. False, with nothing written, where the host's
+// cores are left to do it: a chunk flat along an axis (H5Z-ZFP stores it in fewer dimensions), a
+// bound too fine for the GPU's cast, a GPU without the memory.
+template <typename T>
+bool write_gpu_encoded_chunks(const std::string& path, hid_t dataset, const Field<T>& u, int first_plane, int planes,
+                              const hsize_t (&chunk)[3], const Compression& compression) {
+  GpuZfpEncoder* gpu = snapshot_zfp_encoder();
+  if (!gpu || compression.codec != Codec::ZfpAccuracy || chunk[0] < 2 || chunk[1] < 2 || chunk[2] < 2) return false;
+  const zfp_block::Accuracy accuracy = zfp_accuracy_for(compression.bound);
+  if (!zfp_block::scale_stays_finite<T>(accuracy)) return false;
+  const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
+  const ChunkedPlanes<T> source{&u(0, 0, first_plane), u.nx(), u.ny(), planes, {chunk[0], chunk[1], chunk[2]}};
+  return gpu->encode(source, accuracy, zfp_stream_word_bits(),
+                     [&](std::int64_t c, unsigned char* stream, std::size_t size) {
+                       const hsize_t origin[3] = {hsize_t(c) / along_y * chunk[0], hsize_t(c) % along_y * chunk[1], 0};
+                       write_chunk(path, dataset, origin, append_fletcher32(stream, size), stream);
+                     });
 }
 
 }  // namespace
@@ -160,6 +193,7 @@ template <typename T>
 void write_compressed_chunks(const std::string& path, hid_t dataset, const Field<T>& u, int first_plane, int planes,
                              const std::vector<hsize_t>& shape, const Compression& compression) {
   const hsize_t chunk[3] = {shape[0], shape[1], shape[2]};
+  if (write_gpu_encoded_chunks(path, dataset, u, first_plane, planes, chunk, compression)) return;
   const hsize_t along_z = (hsize_t(planes) + chunk[0] - 1) / chunk[0];
   const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
   const std::int64_t chunks = std::int64_t(along_z * along_y);
@@ -197,9 +231,7 @@ void write_compressed_chunks(const std::string& path, hid_t dataset, const Field
                      " failed to compress a chunk");
   };
   const auto write = [&](std::int64_t c, std::size_t slot) {
-    // Filter mask 0: every filter of the dataset has been applied.
-    if (H5Dwrite_chunk(dataset, H5P_DEFAULT, 0, place_of(c).origin, slots[slot].size, slots[slot].bytes.get()) < 0)
-      throw RunError("writing " + path + ": dataset u chunk: " + h5::take_error_stack());
+    write_chunk(path, dataset, place_of(c).origin, slots[slot].size, slots[slot].bytes.get());
   };
   run_chunk_pipeline(chunks, slots.size(), compress, write);
 }

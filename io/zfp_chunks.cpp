@@ -230,6 +230,15 @@ std::string zfp_decode_chunk(const std::vector<unsigned>& cd_values, const unsig
   return {};
 }
 
+zfp_block::Accuracy zfp_accuracy_for(double bound) {
+  Stream stream(zfp_stream_open(nullptr), zfp_stream_close);
+  if (!stream) throw std::bad_alloc();
+  zfp_stream_set_accuracy(stream.get(), bound);
+  return {stream->minexp, int(stream->maxprec)};
+}
+
+unsigned zfp_stream_word_bits() { return unsigned(stream_word_bits); }
+
 void register_zfp_filter() {
   if (H5Zregister(&kZfpFilter) < 0) throw std::runtime_error("cannot register the ZFP filter with HDF5");
 }

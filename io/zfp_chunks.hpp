@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "io/compression.hpp"
+#include "solver/zfp_block_coder.hpp"
 
 namespace heat {
 
@@ -50,6 +51,11 @@ std::size_t zfp_compress_chunk(const T* values, const ChunkStrides& strides, con
 // when it succeeds, else why not. Safe to call from several threads at once.
 std::string zfp_decode_chunk(const std::vector<unsigned>& cd_values, const unsigned char* bytes, std::size_t size,
                              double* values, std::size_t count);
+
+// What libzfp's accuracy mode sets for `bound` (the lowest bit plane kept, the most planes), and
+// the word its bit streams end on: what an encoder other than libzfp needs to write its streams.
+zfp_block::Accuracy zfp_accuracy_for(double bound);
+unsigned zfp_stream_word_bits();
 
 // Registers the decoder (and encoder) of filter 32013 with HDF5 in this process, so that every
 // reader of heatrk4 reads ZFP datasets without a plugin. Called once, by h5::initialize_library.

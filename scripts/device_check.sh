@@ -82,6 +82,13 @@ phase_sanitize() {
       done
     done
   done
+  # The GPU's ZFP encoder: its test (chunks partial on every axis, float and double), and a run
+  # whose snapshots it encodes.
+  TAIL_LINES=2 step sanitize-memcheck-zfp-encoder compute-sanitizer --tool memcheck --error-exitcode 9 \
+    "$BUILD/validation/tests/test_gpu_zfp_encoder"
+  TAIL_LINES=2 step sanitize-memcheck-zfp-run compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN" --nx 37 \
+    --ny 29 --nz 23 --steps 4 --output-every 2 --init randn --backend tiled --compress zfp:1e-6 \
+    --output /tmp/heatrk4-sanitize-zfp --overwrite --quiet
 }
 
 phase_reference() {
@@ -227,6 +234,11 @@ phase_distributed() {
         "${api_errors[@]}" --error-exitcode 9 "$BIN" --nx 37 --ny 29 --nz 61 --order 8 --steps 3 --init randn \
         --backend "$backend" --halo-exchange "$route" --output /tmp/heatrk4-sanitize-ranks --overwrite --quiet
     done
+    # Each rank's slab encoded on its GPU.
+    TAIL_LINES=3 step "sanitize-memcheck-2-ranks-$route-zfp" "${mpirun[@]}" compute-sanitizer --tool memcheck \
+      "${api_errors[@]}" --error-exitcode 9 "$BIN" --nx 37 --ny 29 --nz 61 --steps 4 --output-every 2 --init randn \
+      --backend tiled --compress zfp:1e-6 --halo-exchange "$route" --output /tmp/heatrk4-sanitize-ranks --overwrite \
+      --quiet
     # A middle rank (both ranges beside its ghosts in one launch) and rows the copy engine reads.
     [[ $route == nccl ]] && (($(nvidia-smi -L | wc -l) < 3)) && continue
     TAIL_LINES=3 step "sanitize-memcheck-3-ranks-$route-tiled-copy-engine" "${mpirun[@]:0:${#mpirun[@]}-1}" 3 \

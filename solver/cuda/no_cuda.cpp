@@ -1,5 +1,6 @@
 // Compiled instead of the CUDA sources when the build has no nvcc.
 #include "solver/cuda/gpu_info.hpp"
+#include "solver/gpu_zfp_encoder.hpp"
 #include "solver/registry.hpp"
 
 namespace heat {
@@ -15,5 +16,6 @@ GpuInfo find_gpu(int device) {
 }
 GpuInfo query_gpu(int device) { return find_gpu(device); }
 void register_cuda_backends(BackendRegistry&) {}
+std::unique_ptr<GpuZfpEncoder> make_gpu_zfp_encoder(int) { return nullptr; }
 
 }  // namespace heat

@@ -1,0 +1,63 @@
+// ZFP fixed-accuracy streams of a snapshot's chunks encoded on the run's GPU instead of the host's
+// cores (cuda/zfp_encoder.cu), bit for bit the streams libzfp writes (zfp_block_coder.hpp): the
+// host uploads each batch of planes, the GPU encodes every 4x4x4 block at once and sends back only
+// the compressed bytes. The HDF5 writer (io/hdf5_chunks.cpp) uses it while a run's
+// SnapshotEncoderScope lives, and libzfp on every core otherwise.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "solver/zfp_block_coder.hpp"
+
+namespace heat {
+
+// Planes of a field in host memory and the chunks HDF5 stores them in.
+template <typename T>
+struct ChunkedPlanes {
+  const T* values;  // planes * ny * nx values, x fastest
+  int nx, ny, planes;
+  // A chunk's extents (z, y, x), x == nx, z and y above 1. The chunks tile the planes in order of
+  // z, then y; the parts of edge chunks past the planes repeat the last plane and row, as the
+  // host's writer gathers them.
+  std::array<std::size_t, 3> chunk;
+};
+
+// Receives chunk `chunk`'s stream of `size` bytes; 4 more bytes after it may be written (the checksum).
+using ChunkStreamSink = std::function<void(std::int64_t chunk, unsigned char* stream, std::size_t size)>;
+
+class GpuZfpEncoder {
+ public:
+  virtual ~GpuZfpEncoder() = default;
+  // Encodes every chunk of `planes` and hands each stream to `sink` in chunk order. A stream ends
+  // at a whole word of zfp's bit stream (`word_bits`, libzfp's stream_word_bits). False, with
+  // nothing handed on, when the GPU has no memory for it; throws RunError on a CUDA failure.
+  virtual bool encode(const ChunkedPlanes<float>& planes, const zfp_block::Accuracy& accuracy, unsigned word_bits,
+                      const ChunkStreamSink& sink) = 0;
+  virtual bool encode(const ChunkedPlanes<double>& planes, const zfp_block::Accuracy& accuracy, unsigned word_bits,
+                      const ChunkStreamSink& sink) = 0;
+};
+
+// An encoder on CUDA device `device`; null in a build without CUDA.
+std::unique_ptr<GpuZfpEncoder> make_gpu_zfp_encoder(int device);
+
+// The encoder the snapshot writers use while a SnapshotEncoderScope lives; null otherwise.
+GpuZfpEncoder* snapshot_zfp_encoder();
+
+// Lends `encoder` to the process's snapshot writers for the scope's life (a run on a GPU).
+class SnapshotEncoderScope {
+ public:
+  explicit SnapshotEncoderScope(std::unique_ptr<GpuZfpEncoder> encoder);
+  ~SnapshotEncoderScope();
+  SnapshotEncoderScope(const SnapshotEncoderScope&) = delete;
+  SnapshotEncoderScope& operator=(const SnapshotEncoderScope&) = delete;
+  bool active() const { return encoder_ != nullptr; }
+
+ private:
+  std::unique_ptr<GpuZfpEncoder> encoder_;
+};
+
+}  // namespace heat

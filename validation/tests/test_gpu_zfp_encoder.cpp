@@ -1,0 +1,102 @@
+// Snapshots whose ZFP chunks the GPU encodes (solver/gpu_zfp_encoder.hpp) are the files the
+// host's libzfp writes, chunk for chunk and byte for byte: float and double, smooth and random
+// fields, chunks partial on every axis and cut into rows, a field of two planes, bounds coarse and
+// fine. A field of one plane is left to libzfp and still written.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "io/hdf5_support.hpp"
+#include "io/zfp_chunks.hpp"
+#include "solver/gpu_zfp_encoder.hpp"
+#include "test_support.hpp"
+#include "zfp_test_support.hpp"
+
+namespace heat {
+namespace {
+
+// The GPU's encoder, counting the chunks it hands on, so a test knows the GPU wrote them.
+class CountingEncoder final : public GpuZfpEncoder {
+ public:
+  explicit CountingEncoder(int& chunks) : gpu_(make_gpu_zfp_encoder(0)), chunks_(chunks) {}
+  bool encode(const ChunkedPlanes<float>& p, const zfp_block::Accuracy& a, unsigned w,
+              const ChunkStreamSink& sink) override {
+    return gpu_->encode(p, a, w, counted(sink));
+  }
+  bool encode(const ChunkedPlanes<double>& p, const zfp_block::Accuracy& a, unsigned w,
+              const ChunkStreamSink& sink) override {
+    return gpu_->encode(p, a, w, counted(sink));
+  }
+
+ private:
+  ChunkStreamSink counted(const ChunkStreamSink& sink) {
+    return [this, sink](std::int64_t c, unsigned char* s, std::size_t size) {
+      ++chunks_;
+      sink(c, s, size);
+    };
+  }
+  std::unique_ptr<GpuZfpEncoder> gpu_;
+  int& chunks_;
+};
+
+// Every chunk of /VTKHDF/PointData/u as stored: its bytes, checksum included, in chunk order.
+std::vector<std::vector<unsigned char>> stored_chunks(const std::string& path) {
+  h5::initialize_library();
+  h5::Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  h5::Handle dataset(H5Dopen2(file.get(), "/VTKHDF/PointData/u", H5P_DEFAULT), H5Dclose);
+  h5::Handle space(H5Dget_space(dataset.get()), H5Sclose);
+  hsize_t count = 0;
+  H5Dget_num_chunks(dataset.get(), space.get(), &count);
+  std::vector<std::vector<unsigned char>> chunks;
+  for (hsize_t n = 0; n < count; ++n) {
+    hsize_t origin[3], size = 0;
+    haddr_t address = 0;
+    unsigned mask = 0;
+    EXPECT_GE(H5Dget_chunk_info(dataset.get(), space.get(), n, origin, &mask, &address, &size), 0);
+    std::vector<unsigned char> bytes(size);
+    std::uint32_t filters = 0;
+    EXPECT_GE(H5Dread_chunk(dataset.get(), H5P_DEFAULT, origin, &filters, bytes.data()), 0);
+    chunks.push_back(std::move(bytes));
+  }
+  return chunks;
+}
+
+template <typename T>
+void expect_gpu_file_is_libzfps(const Grid& g, bool smooth, const std::string& codec, bool gpu_expected) {
+  const std::string label = std::string(sizeof(T) == 4 ? "float " : "double ") + (smooth ? "smooth " : "random ") +
+                            std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) + " " + codec;
+  const Field<T> u = test::test_field<T>(g, smooth);
+  const Compression c = parse_compression(codec);
+  const std::string dir = test::temp_directory("gpu-zfp");
+  write_vtkhdf_file(dir + "/host.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
+  int gpu_chunks = 0;
+  {
+    const SnapshotEncoderScope scope(std::make_unique<CountingEncoder>(gpu_chunks));
+    write_vtkhdf_file(dir + "/gpu.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
+  }
+  const auto host = stored_chunks(dir + "/host.hdf"), gpu = stored_chunks(dir + "/gpu.hdf");
+  EXPECT_EQ(gpu_chunks > 0, gpu_expected) << label << ": " << gpu_chunks << " chunks from the GPU";
+  ASSERT_EQ(gpu.size(), host.size()) << label;
+  for (std::size_t n = 0; n < host.size(); ++n) EXPECT_TRUE(gpu[n] == host[n]) << label << ": chunk " << n << " differs";
+}
+
+TEST(GpuZfpEncoder, ChunksAreLibzfpsByteForByte) {
+  HEAT_REQUIRE_GPU();
+  if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
+  for (const Grid& g : {test::partial_chunk_grid(), Grid{37, 29, 23, 0.1, 0.1, 0.1}, Grid{61, 45, 2, 0.1, 0.1, 0.1}})
+    for (bool smooth : {true, false})
+      for (const char* codec : {"zfp:1e-6", "zfp:0.001"}) {
+        expect_gpu_file_is_libzfps<float>(g, smooth, codec, true);
+        expect_gpu_file_is_libzfps<double>(g, smooth, codec, true);
+      }
+}
+
+TEST(GpuZfpEncoder, FlatChunksAreLeftToLibzfp) {
+  HEAT_REQUIRE_GPU();
+  if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
+  // One plane: H5Z-ZFP stores its chunks as 2-D fields, which the GPU does not encode.
+  expect_gpu_file_is_libzfps<float>(Grid{37, 29, 1, 0.1, 0.1, 0.1}, true, "zfp:1e-6", false);
+}
+
+}  // namespace
+}  // namespace heat

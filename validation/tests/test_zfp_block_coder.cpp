@@ -1,0 +1,148 @@
+// The ZFP block coder that the GPU encodes snapshot chunks with (solver/zfp_block_coder.hpp), run
+// on the host against libzfp itself: for smooth, random, wide-ranging and mostly-zero fields, float
+// and double, boxes partial on every axis and bounds from coarse to near float's limit, the blocks
+// written each at its own bit offset (as the GPU's threads write them) make libzfp's stream, bit for bit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "solver/zfp_block_coder.hpp"
+
+#if HEAT_TEST_HAS_LIBZFP
+#include <zfp.h>
+#endif
+
+namespace heat {
+namespace {
+
+#if HEAT_TEST_HAS_LIBZFP
+
+struct Box {
+  int nx, ny, nz;
+};
+
+template <typename T>
+std::vector<unsigned char> libzfp_stream(const std::vector<T>& values, const Box& b, double bound,
+                                         zfp_block::Accuracy& accuracy) {
+  zfp_field* field = zfp_field_3d(const_cast<T*>(values.data()), sizeof(T) == 4 ? zfp_type_float : zfp_type_double,
+                                  std::size_t(b.nx), std::size_t(b.ny), std::size_t(b.nz));
+  zfp_stream* stream = zfp_stream_open(nullptr);
+  zfp_stream_set_accuracy(stream, bound);
+  accuracy = {stream->minexp, int(stream->maxprec)};
+  std::vector<unsigned char> out(zfp_stream_maximum_size(stream, field));
+  bitstream* bits = stream_open(out.data(), out.size());
+  zfp_stream_set_bit_stream(stream, bits);
+  zfp_stream_rewind(stream);
+  out.resize(zfp_compress(stream, field));
+  stream_close(bits);
+  zfp_stream_close(stream);
+  zfp_field_free(field);
+  return out;
+}
+
+// As the GPU does it: every block's length first, then each block written at its offset.
+template <typename T>
+std::vector<unsigned char> block_coder_stream(const std::vector<T>& values, const Box& b,
+                                              const zfp_block::Accuracy& accuracy) {
+  const auto value = [&](int x, int y, int z) { return values[(std::size_t(z) * b.ny + y) * b.nx + x]; };
+  std::vector<std::uint64_t> offsets{0};
+  for (int pass = 0; pass < 2; ++pass) {
+    std::vector<unsigned long long> words(pass ? (offsets.back() + 63) / 64 : 0, 0);
+    std::size_t block = 0;
+    for (int z = 0; z < b.nz; z += 4)
+      for (int y = 0; y < b.ny; y += 4)
+        for (int x = 0; x < b.nx; x += 4, ++block) {
+          T values_of_block[64];
+          zfp_block::gather_block(values_of_block, x, y, z, b.nx, b.ny, b.nz, value);
+          if (pass == 0) {
+            zfp_block::BitCounter counter;
+            zfp_block::encode_block(values_of_block, accuracy, counter);
+            offsets.push_back(offsets.back() + counter.bits());
+          } else {
+            zfp_block::BitWriter writer(words.data(), offsets[block]);
+            zfp_block::encode_block(values_of_block, accuracy, writer);
+            writer.finish();
+          }
+        }
+    if (pass == 1) {
+      // zfp's stream ends at its next word (stream_word_bits: 8 in Debian's build, 64 by default).
+      const std::uint64_t word = stream_word_bits;
+      std::vector<unsigned char> bytes((offsets.back() + word - 1) / word * word / 8);
+      std::memcpy(bytes.data(), words.data(), bytes.size());
+      return bytes;
+    }
+  }
+  return {};
+}
+
+template <typename T, typename Make>
+std::vector<T> field_of(const Box& b, Make make) {
+  std::vector<T> v(std::size_t(b.nx) * b.ny * b.nz);
+  std::size_t n = 0;
+  for (int z = 0; z < b.nz; ++z)
+    for (int y = 0; y < b.ny; ++y)
+      for (int x = 0; x < b.nx; ++x) v[n++] = T(make(x, y, z));
+  return v;
+}
+
+template <typename T>
+void expect_streams_match(const char* what, const std::vector<T>& values, const Box& b, double bound) {
+  zfp_block::Accuracy accuracy{};
+  const std::vector<unsigned char> expected = libzfp_stream(values, b, bound, accuracy);
+  ASSERT_TRUE(zfp_block::scale_stays_finite<T>(accuracy)) << what << " bound " << bound;
+  const std::vector<unsigned char> got = block_coder_stream(values, b, accuracy);
+  ASSERT_EQ(got.size(), expected.size()) << what << " " << b.nx << "x" << b.ny << "x" << b.nz << " bound " << bound;
+  std::size_t first = 0;
+  while (first < got.size() && got[first] == expected[first]) ++first;
+  EXPECT_EQ(first, got.size()) << what << " " << b.nx << "x" << b.ny << "x" << b.nz << " bound " << bound
+                               << ": the streams differ from byte " << first << " of " << got.size();
+}
+
+template <typename T>
+void compare_on_every_field(double bound) {
+  std::mt19937_64 random(20261126);
+  std::uniform_real_distribution<double> uniform(-1, 1), decades(-30, 6);
+  for (const Box& b : {Box{4, 4, 4}, Box{7, 5, 6}, Box{16, 12, 8}, Box{13, 9, 4}, Box{33, 17, 11}, Box{2, 3, 1}}) {
+    expect_streams_match<T>("smooth", field_of<T>(b, [&](int x, int y, int z) {
+      const double r2 = (x - 5.3) * (x - 5.3) + (y - 3.1) * (y - 3.1) + (z - 2.2) * (z - 2.2);
+      return 0.3 + std::exp(-r2 / 40.0);
+    }), b, bound);
+    expect_streams_match<T>("random", field_of<T>(b, [&](int, int, int) { return uniform(random); }), b, bound);
+    expect_streams_match<T>("wide", field_of<T>(b, [&](int, int, int) {
+      return (uniform(random) < 0 ? -1 : 1) * std::pow(10.0, decades(random));
+    }), b, bound);
+    // Zero blocks, a lone value per block, and values below float's normal range.
+    expect_streams_match<T>("sparse", field_of<T>(b, [&](int x, int y, int z) {
+      if ((x + 2 * y + 3 * z) % 11 == 0) return uniform(random);
+      return (x + y + z) % 13 == 0 ? 1e-40 * uniform(random) : 0.0;
+    }), b, bound);
+  }
+}
+
+TEST(ZfpBlockCoder, FloatStreamsAreLibzfpsBitForBit) {
+  for (double bound : {0.5, 1e-2, 1e-4, 1e-6, 1e-7, 1e-12, 1e-24}) compare_on_every_field<float>(bound);
+}
+
+TEST(ZfpBlockCoder, DoubleStreamsAreLibzfpsBitForBit) {
+  for (double bound : {0.5, 1e-4, 1e-6, 1e-9, 1e-15, 1e-30, 1e-200}) compare_on_every_field<double>(bound);
+}
+
+TEST(ZfpBlockCoder, BoundsWhoseScaleWouldOverflowAreLeftToLibzfp) {
+  zfp_stream* stream = zfp_stream_open(nullptr);
+  zfp_stream_set_accuracy(stream, 1e-30);
+  EXPECT_FALSE(zfp_block::scale_stays_finite<float>({stream->minexp, int(stream->maxprec)}));
+  EXPECT_TRUE(zfp_block::scale_stays_finite<double>({stream->minexp, int(stream->maxprec)}));
+  zfp_stream_close(stream);
+}
+
+#else
+
+TEST(ZfpBlockCoder, NeedsLibzfp) { GTEST_SKIP() << "this build has no libzfp to compare with"; }
+
+#endif
+
+}  // namespace
+}  // namespace heat
