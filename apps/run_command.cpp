@@ -114,9 +114,9 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   clock.mark("host_field");
   const std::unique_ptr<SnapshotWriter> writer = make_run_writer(plan, ranks, slab);
   clock.mark("output_directory");
-  // ZFP within a bound is encoded on the run's GPU, whose cores outpace the host's many times over.
+  // ZFP is encoded on the run's GPU, whose cores outpace the host's many times over.
   const SnapshotEncoderScope gpu_encoding(writer && entry.uses_cuda && plan.output.formats.has(OutputFormat::Hdf5) &&
-                                                  plan.output.compress.codec == Codec::ZfpAccuracy
+                                                  plan.output.compress.is_zfp()
                                               ? make_gpu_zfp_encoder(plan.backend_options.device)
                                               : nullptr);
   if (rank.exchange) {

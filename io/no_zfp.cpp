@@ -35,7 +35,7 @@ std::string zfp_decode_chunk(const std::vector<unsigned>&, const unsigned char*,
   return "this build has no libzfp";
 }
 
-zfp_block::Accuracy zfp_accuracy_for(double) { refuse(); }
+zfp_block::Mode zfp_mode_for(const Compression&) { refuse(); }
 unsigned zfp_stream_word_bits() { refuse(); }
 
 void register_zfp_filter() {}

@@ -230,11 +230,11 @@ std::string zfp_decode_chunk(const std::vector<unsigned>& cd_values, const unsig
   return {};
 }
 
-zfp_block::Accuracy zfp_accuracy_for(double bound) {
+zfp_block::Mode zfp_mode_for(const Compression& c) {
   Stream stream(zfp_stream_open(nullptr), zfp_stream_close);
   if (!stream) throw std::bad_alloc();
-  zfp_stream_set_accuracy(stream.get(), bound);
-  return {stream->minexp, int(stream->maxprec)};
+  set_mode(stream.get(), c);
+  return {c.codec == Codec::ZfpReversible, stream->minexp, int(stream->maxprec)};
 }
 
 unsigned zfp_stream_word_bits() { return unsigned(stream_word_bits); }

@@ -52,9 +52,10 @@ std::size_t zfp_compress_chunk(const T* values, const ChunkStrides& strides, con
 std::string zfp_decode_chunk(const std::vector<unsigned>& cd_values, const unsigned char* bytes, std::size_t size,
                              double* values, std::size_t count);
 
-// What libzfp's accuracy mode sets for `bound` (the lowest bit plane kept, the most planes), and
-// the word its bit streams end on: what an encoder other than libzfp needs to write its streams.
-zfp_block::Accuracy zfp_accuracy_for(double bound);
+// What libzfp's stream holds for a ZFP codec (reversible, or the lowest bit plane kept and the
+// most planes for a bound), and the word its bit streams end on: what an encoder other than libzfp
+// needs to write libzfp's streams.
+zfp_block::Mode zfp_mode_for(const Compression& compression);
 unsigned zfp_stream_word_bits();
 
 // Registers the decoder (and encoder) of filter 32013 with HDF5 in this process, so that every

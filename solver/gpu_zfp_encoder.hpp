@@ -1,4 +1,4 @@
-// ZFP fixed-accuracy streams of a snapshot's chunks encoded on the run's GPU instead of the host's
+// ZFP streams (fixed accuracy or reversible) of a snapshot's chunks encoded on the run's GPU instead of the host's
 // cores (cuda/zfp_encoder.cu), bit for bit the streams libzfp writes (zfp_block_coder.hpp): the
 // host uploads each batch of planes, the GPU encodes every 4x4x4 block at once and sends back only
 // the compressed bytes. The HDF5 writer (io/hdf5_chunks.cpp) uses it while a run's
@@ -35,9 +35,9 @@ class GpuZfpEncoder {
   // Encodes every chunk of `planes` and hands each stream to `sink` in chunk order. A stream ends
   // at a whole word of zfp's bit stream (`word_bits`, libzfp's stream_word_bits). False, with
   // nothing handed on, when the GPU has no memory for it; throws RunError on a CUDA failure.
-  virtual bool encode(const ChunkedPlanes<float>& planes, const zfp_block::Accuracy& accuracy, unsigned word_bits,
+  virtual bool encode(const ChunkedPlanes<float>& planes, const zfp_block::Mode& mode, unsigned word_bits,
                       const ChunkStreamSink& sink) = 0;
-  virtual bool encode(const ChunkedPlanes<double>& planes, const zfp_block::Accuracy& accuracy, unsigned word_bits,
+  virtual bool encode(const ChunkedPlanes<double>& planes, const zfp_block::Mode& mode, unsigned word_bits,
                       const ChunkStreamSink& sink) = 0;
 };
 

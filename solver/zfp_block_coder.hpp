@@ -1,6 +1,8 @@
-// One 4x4x4 block of a ZFP stream in fixed-accuracy mode, bit for bit as libzfp 1.0 writes it
-// (zfp's codec 5: the block-floating-point cast, the decorrelating lift, the coefficients in total
-// sequency order as negabinary, then the bit planes from the top with group tests). Written once
+// One 4x4x4 block of a ZFP stream in fixed-accuracy or reversible mode, bit for bit as libzfp 1.0
+// writes it on x86-64 (zfp's codec 5: the block-floating-point cast, the decorrelating lift, or in
+// reversible mode the cast when it is exact and the values' bits otherwise, then a Lorenzo
+// transform; the coefficients in total sequency order as negabinary; the bit planes from the top
+// with group tests). Written once
 // for the host and the GPU: the GPU encodes snapshot chunks with it (cuda/zfp_encoder.cu), and a
 // host test holds it to libzfp's own streams (validation/tests/test_zfp_block_coder.cpp), so a
 // stream the GPU writes is one that any H5Z-ZFP reader, and libzfp itself, decodes.
@@ -8,6 +10,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #define HEAT_HOST_DEVICE __host__ __device__
@@ -26,32 +30,34 @@ template <>
 struct Codec<float> {
   using Int = std::int32_t;
   using UInt = std::uint32_t;
-  static constexpr int exponent_bits = 8, exponent_bias = 127;
-  static constexpr UInt negabinary_mask = 0xaaaaaaaau;
+  static constexpr int exponent_bits = 8, exponent_bias = 127, precision_bits = 5;
+  static constexpr UInt negabinary_mask = 0xaaaaaaaau, magnitude_mask = 0x7fffffffu;
 };
 template <>
 struct Codec<double> {
   using Int = std::int64_t;
   using UInt = std::uint64_t;
-  static constexpr int exponent_bits = 11, exponent_bias = 1023;
-  static constexpr UInt negabinary_mask = 0xaaaaaaaaaaaaaaaaull;
+  static constexpr int exponent_bits = 11, exponent_bias = 1023, precision_bits = 6;
+  static constexpr UInt negabinary_mask = 0xaaaaaaaaaaaaaaaaull, magnitude_mask = 0x7fffffffffffffffull;
 };
 
-// What zfp_stream_set_accuracy leaves in a zfp_stream: the lowest bit plane kept (error <= 2^minexp)
-// and the most planes of any block. Its minbits is 1 (an all-zero block is one bit), maxbits never binds.
-struct Accuracy {
-  int minexp;
-  int maxprec;
+// The mode of a zfp_stream as zfp_stream_set_accuracy or zfp_stream_set_reversible leave it: in
+// accuracy mode the lowest bit plane kept (error <= 2^minexp) and the most planes of any block.
+// Its minbits is 1 (an all-zero block is one bit), maxbits never binds.
+struct Mode {
+  bool reversible = false;
+  int minexp = 0;
+  int maxprec = 64;
 };
 
-// Whether every block of values no larger than `largest` casts without overflow of the scale
-// factor (zfp's quantize, 2^(intprec - 2 - emax)): for bounds far below float's range a block of
-// tiny values would need a scale of 2^128 or more, and such fields are left to libzfp itself.
+// Whether this coder's streams are those of every libzfp 1.0.x for the mode: zfp 1.0.1 raised a
+// block of subnormal values to the smallest normal exponent (as exponent_of here), 1.0.0 did not,
+// and a bound below 2^(9 - bias) encodes such blocks, so their streams differ. Coarser bounds store
+// those blocks as zero in both, and reversible mode stores their bits in both. Where this is
+// false the HDF5 writer leaves the chunks to the linked libzfp.
 template <typename T>
-constexpr bool scale_stays_finite(const Accuracy& a) {
-  constexpr int intprec = int(8 * sizeof(T));
-  // A block is encoded only when emax >= minexp - 7; its scale's exponent is intprec - 2 - emax.
-  return intprec - 2 - (a.minexp - 7) < Codec<T>::exponent_bias;
+constexpr bool streams_agree_with_libzfp(const Mode& mode) {
+  return mode.reversible || mode.minexp >= 1 - Codec<T>::exponent_bias + 8;
 }
 
 // Bits in stream order (LSB first in 64-bit words, as zfp's bit stream stores them), written by
@@ -162,6 +168,52 @@ HEAT_HOST_DEVICE void forward_lift(Int* p, int s) {
   p[0] = x; p[s] = y; p[2 * s] = z; p[3 * s] = w;
 }
 
+// zfp's reversible lift of four values `s` apart: a high-order Lorenzo transform, in unsigned
+// arithmetic (libzfp's signed arithmetic wraps the same way on every machine it runs on).
+template <typename Int>
+HEAT_HOST_DEVICE void reversible_lift(Int* p, int s) {
+  using U = std::make_unsigned_t<Int>;
+  U x = U(p[0]), y = U(p[s]), z = U(p[2 * s]), w = U(p[3 * s]);
+  w -= z; z -= y; y -= x;
+  w -= z; z -= y;
+  w -= z;
+  p[0] = Int(x); p[s] = Int(y); p[2 * s] = Int(z); p[3 * s] = Int(w);
+}
+
+// The lift along x, then y, then z of a block of 64 integers.
+template <typename Int, typename Lift>
+HEAT_HOST_DEVICE void transform(Int (&p)[64], Lift lift) {
+  HEAT_UNROLL
+  for (int z = 0; z < 4; ++z)
+    HEAT_UNROLL
+    for (int y = 0; y < 4; ++y) lift(p + 4 * y + 16 * z, 1);
+  HEAT_UNROLL
+  for (int x = 0; x < 4; ++x)
+    HEAT_UNROLL
+    for (int z = 0; z < 4; ++z) lift(p + 16 * z + x, 4);
+  HEAT_UNROLL
+  for (int y = 0; y < 4; ++y)
+    HEAT_UNROLL
+    for (int x = 0; x < 4; ++x) lift(p + x + 4 * y, 16);
+}
+
+// A value converted to an integer as x86-64 converts it, which is what libzfp's C cast compiles
+// to there: truncated toward zero, and the most negative integer for NaN or anything out of range
+// (a block of values too small for the scale factor, which then overflows to infinity).
+template <typename T, typename Int>
+HEAT_HOST_DEVICE Int to_int(T v) {
+  constexpr T limit = T(std::uint64_t(1) << (8 * sizeof(Int) - 1));
+  if (!(v > -limit && v < limit)) return Int(std::uint64_t(1) << (8 * sizeof(Int) - 1));
+  return Int(v);
+}
+
+template <typename T>
+HEAT_HOST_DEVICE typename Codec<T>::UInt bits_of(T v) {
+  typename Codec<T>::UInt u;
+  memcpy(&u, &v, sizeof u);
+  return u;
+}
+
 template <typename T>
 HEAT_HOST_DEVICE T scale_for(int exponent) {
   if constexpr (sizeof(T) == 4)
@@ -264,47 +316,109 @@ HEAT_HOST_DEVICE void encode_planes(UInt (&data)[64], int maxprec, Out& out) {
 
 }  // namespace detail
 
-// Encodes one block of 64 values (x fastest) to `out` (a BitWriter or BitCounter).
-template <typename T, typename Out>
-HEAT_HOST_DEVICE void encode_block(const T (&block)[64], const Accuracy& accuracy, Out& out) {
-  using Int = typename Codec<T>::Int;
-  using UInt = typename Codec<T>::UInt;
-  constexpr int intprec = int(8 * sizeof(T));
+namespace detail {
+
+// The largest exponent of a block's values (zfp's exponent_block).
+template <typename T>
+HEAT_HOST_DEVICE int largest_exponent(const T (&block)[64]) {
   T largest = 0;
   for (int i = 0; i < 64; ++i) {
     const T f = block[i] < 0 ? -block[i] : block[i];
     if (largest < f) largest = f;
   }
-  const int emax = detail::exponent_of(largest);
-  const int planes = emax - accuracy.minexp + 8;  // 2 (dims + 1) guard planes in 3-D
-  const int maxprec = planes < 0 ? 0 : planes < accuracy.maxprec ? planes : accuracy.maxprec;
+  return exponent_of(largest);
+}
+
+// The coefficients in sequency order as negabinary.
+template <typename T>
+HEAT_HOST_DEVICE void order(const typename Codec<T>::Int (&cast)[64], typename Codec<T>::UInt (&ordered)[64]) {
+  using UInt = typename Codec<T>::UInt;
+  HEAT_UNROLL
+  for (int i = 0; i < 64; ++i)
+    ordered[i] = (UInt(cast[sequency_order(i)]) + Codec<T>::negabinary_mask) ^ Codec<T>::negabinary_mask;
+}
+
+template <typename T, typename Out>
+HEAT_HOST_DEVICE void encode_within_bound(const T (&block)[64], const Mode& mode, Out& out) {
+  using Int = typename Codec<T>::Int;
+  constexpr int intprec = int(8 * sizeof(T));
+  const int emax = largest_exponent(block);
+  const int planes = emax - mode.minexp + 8;  // 2 (dims + 1) guard planes in 3-D
+  const int maxprec = planes < 0 ? 0 : planes < mode.maxprec ? planes : mode.maxprec;
   if (maxprec == 0) {
     out.bit(false);  // all zero, or all below the bound
     return;
   }
   out.write(2 * std::uint64_t(emax + Codec<T>::exponent_bias) + 1, 1 + Codec<T>::exponent_bits);
-  const T scale = detail::scale_for<T>(intprec - 2 - emax);
+  const T scale = scale_for<T>(intprec - 2 - emax);
   // Every loop unrolled, every index a constant: the block stays in registers.
   Int cast[64];
   HEAT_UNROLL
-  for (int i = 0; i < 64; ++i) cast[i] = Int(scale * block[i]);
-  HEAT_UNROLL
-  for (int z = 0; z < 4; ++z)
-    HEAT_UNROLL
-    for (int y = 0; y < 4; ++y) detail::forward_lift(cast + 4 * y + 16 * z, 1);
-  HEAT_UNROLL
-  for (int x = 0; x < 4; ++x)
-    HEAT_UNROLL
-    for (int z = 0; z < 4; ++z) detail::forward_lift(cast + 16 * z + x, 4);
-  HEAT_UNROLL
-  for (int y = 0; y < 4; ++y)
-    HEAT_UNROLL
-    for (int x = 0; x < 4; ++x) detail::forward_lift(cast + x + 4 * y, 16);
+  for (int i = 0; i < 64; ++i) cast[i] = to_int<T, Int>(scale * block[i]);
+  transform(cast, [](Int* p, int s) { forward_lift(p, s); });
+  typename Codec<T>::UInt ordered[64];
+  order<T>(cast, ordered);
+  encode_planes(ordered, maxprec, out);
+}
+
+template <typename T, typename Out>
+HEAT_HOST_DEVICE void encode_reversibly(const T (&block)[64], Out& out) {
+  using Int = typename Codec<T>::Int;
+  using UInt = typename Codec<T>::UInt;
+  constexpr int intprec = int(8 * sizeof(T));
+  const int emax = largest_exponent(block);
+  Int cast[64];
+  // The block-floating-point cast where casting back gives every value's bits again, else the
+  // values' bits as two's complement integers.
+  bool exact = true;
+  if (emax != -Codec<T>::exponent_bias) {
+    const T scale = scale_for<T>(intprec - 2 - emax), back = scale_for<T>(emax - (intprec - 2));
+    for (int i = 0; i < 64; ++i) {
+      cast[i] = to_int<T, Int>(scale * block[i]);
+      exact = exact && bits_of(T(back * T(cast[i]))) == bits_of(block[i]);
+    }
+  } else {
+    for (int i = 0; i < 64; ++i) {
+      cast[i] = 0;
+      exact = exact && bits_of(block[i]) == 0;
+    }
+  }
+  // A block of +0 is one bit; otherwise 1, then 0 and the exponent for the cast, or 1 for the bits.
+  if (exact) {
+    const unsigned e = unsigned(emax + Codec<T>::exponent_bias);
+    if (e == 0) {
+      out.bit(false);
+      return;
+    }
+    out.write(1, 2);
+    out.write(e, Codec<T>::exponent_bits);
+  } else {
+    for (int i = 0; i < 64; ++i) {
+      const UInt u = bits_of(block[i]);
+      cast[i] = Int(Int(u) < 0 ? u ^ Codec<T>::magnitude_mask : u);
+    }
+    out.write(3, 2);
+  }
+  transform(cast, [](Int* p, int s) { reversible_lift(p, s); });
   UInt ordered[64];
-  HEAT_UNROLL
-  for (int i = 0; i < 64; ++i)
-    ordered[i] = (UInt(cast[detail::sequency_order(i)]) + Codec<T>::negabinary_mask) ^ Codec<T>::negabinary_mask;
-  detail::encode_planes(ordered, maxprec, out);
+  order<T>(cast, ordered);
+  UInt any = 0;
+  for (int i = 0; i < 64; ++i) any |= ordered[i];
+  // The planes down to the lowest one-bit of any coefficient, at least one.
+  const int precision = any ? intprec - int(trailing_zeros(std::uint64_t(any))) : 1;
+  out.write(std::uint64_t(precision - 1), Codec<T>::precision_bits);
+  encode_planes(ordered, precision, out);
+}
+
+}  // namespace detail
+
+// Encodes one block of 64 values (x fastest) to `out` (a BitWriter or BitCounter).
+template <typename T, typename Out>
+HEAT_HOST_DEVICE void encode_block(const T (&block)[64], const Mode& mode, Out& out) {
+  if (mode.reversible)
+    detail::encode_reversibly(block, out);
+  else
+    detail::encode_within_bound(block, mode, out);
 }
 
 }  // namespace heat::zfp_block

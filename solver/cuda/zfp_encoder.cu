@@ -15,11 +15,11 @@ namespace {
 constexpr std::size_t kBatchBytes = std::size_t(64) << 20;
 constexpr int kThreads = 128;
 
-// The most bits a block takes: its exponent, and in each bit plane at most 64 verbatim bits and
-// 65 group tests and run bits.
+// The most bits a block takes: its exponent, its precision (reversible mode), and in each bit
+// plane at most 64 verbatim bits and 65 group tests and run bits.
 template <typename T>
 constexpr std::size_t block_bits_bound() {
-  return 1 + zfp_block::Codec<T>::exponent_bits + 8 * sizeof(T) * (2 * 64 + 1);
+  return 1 + zfp_block::Codec<T>::exponent_bits + zfp_block::Codec<T>::precision_bits + 8 * sizeof(T) * (2 * 64 + 1);
 }
 
 std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
@@ -43,7 +43,7 @@ struct Batch {
   }
 
   template <typename Out>
-  __device__ void encode(long long block, const zfp_block::Accuracy& accuracy, Out& out) const {
+  __device__ void encode(long long block, const zfp_block::Mode& mode, Out& out) const {
     const int chunk = int(block / blocks_per_chunk);
     const int b = int(block % blocks_per_chunk);
     const int x0 = 4 * (b % blocks_x), y0 = 4 * ((b / blocks_x) % blocks_y), z0 = 4 * (b / (blocks_x * blocks_y));
@@ -56,22 +56,22 @@ struct Batch {
         for (int y = 0; y < 4; ++y)
           HEAT_UNROLL
           for (int x = 0; x < 4; ++x) values_of_block[16 * z + 4 * y + x] = value(chunk, x0 + x, y0 + y, z0 + z);
-      zfp_block::encode_block(values_of_block, accuracy, out);
+      zfp_block::encode_block(values_of_block, mode, out);
     } else {
       T padded[64];
       zfp_block::gather_block(padded, x0, y0, z0, nx, chunk_y, chunk_z,
                               [&](int x, int y, int z) { return value(chunk, x, y, z); });
-      zfp_block::encode_block(padded, accuracy, out);
+      zfp_block::encode_block(padded, mode, out);
     }
   }
 };
 
 template <typename T>
-__global__ void count_block_bits(Batch<T> batch, zfp_block::Accuracy accuracy, unsigned long long* bits) {
+__global__ void count_block_bits(Batch<T> batch, zfp_block::Mode mode, unsigned long long* bits) {
   for (long long block = blockIdx.x * (long long)blockDim.x + threadIdx.x; block < batch.blocks;
        block += (long long)gridDim.x * blockDim.x) {
     zfp_block::BitCounter counter;
-    batch.encode(block, accuracy, counter);
+    batch.encode(block, mode, counter);
     bits[block] = counter.bits();
   }
 }
@@ -92,14 +92,14 @@ __global__ void place_chunks(const unsigned long long* offsets, int chunks, int 
 }
 
 template <typename T>
-__global__ void write_blocks(Batch<T> batch, zfp_block::Accuracy accuracy, const unsigned long long* offsets,
+__global__ void write_blocks(Batch<T> batch, zfp_block::Mode mode, const unsigned long long* offsets,
                              const unsigned long long* starts, unsigned long long* words) {
   for (long long block = blockIdx.x * (long long)blockDim.x + threadIdx.x; block < batch.blocks;
        block += (long long)gridDim.x * blockDim.x) {
     const long long first = block / batch.blocks_per_chunk * batch.blocks_per_chunk;
     const unsigned long long position = 8 * starts[block / batch.blocks_per_chunk] + offsets[block] - offsets[first];
     zfp_block::BitWriter writer(words, position);
-    batch.encode(block, accuracy, writer);
+    batch.encode(block, mode, writer);
     writer.finish();
   }
 }
@@ -154,18 +154,18 @@ class CudaZfpEncoder final : public GpuZfpEncoder {
     if (host_) cudaFreeHost(host_);
   }
 
-  bool encode(const ChunkedPlanes<float>& p, const zfp_block::Accuracy& a, unsigned word_bits,
+  bool encode(const ChunkedPlanes<float>& p, const zfp_block::Mode& a, unsigned word_bits,
               const ChunkStreamSink& sink) override {
     return encode_planes(p, a, word_bits, sink);
   }
-  bool encode(const ChunkedPlanes<double>& p, const zfp_block::Accuracy& a, unsigned word_bits,
+  bool encode(const ChunkedPlanes<double>& p, const zfp_block::Mode& a, unsigned word_bits,
               const ChunkStreamSink& sink) override {
     return encode_planes(p, a, word_bits, sink);
   }
 
  private:
   template <typename T>
-  bool encode_planes(const ChunkedPlanes<T>& p, const zfp_block::Accuracy& accuracy, unsigned word_bits,
+  bool encode_planes(const ChunkedPlanes<T>& p, const zfp_block::Mode& mode, unsigned word_bits,
                      const ChunkStreamSink& sink) {
     HEAT_CUDA_CHECK(cudaSetDevice(device_));
     const int chunk_z = int(p.chunk[0]), chunk_y = int(p.chunk[1]);
@@ -195,7 +195,7 @@ class CudaZfpEncoder final : public GpuZfpEncoder {
       HEAT_CUDA_CHECK(cudaMemcpyAsync(input_.as<T>(), p.values + std::size_t(first_plane) * p.nx * p.ny,
                                       std::size_t(batch_planes) * plane_bytes, cudaMemcpyHostToDevice, stream_));
       const unsigned grid = grid_stride_blocks(batch.blocks, kThreads, 65535);
-      count_block_bits<<<grid, kThreads, 0, stream_>>>(batch, accuracy, bits);
+      count_block_bits<<<grid, kThreads, 0, stream_>>>(batch, mode, bits);
       HEAT_CUDA_CHECK_LAUNCH();
       HEAT_CUDA_CHECK(cudaMemsetAsync(bits + batch.blocks, 0, sizeof(unsigned long long), stream_));
       std::size_t scan_bytes = scan_bytes_;
@@ -204,7 +204,7 @@ class CudaZfpEncoder final : public GpuZfpEncoder {
       place_chunks<<<1, 1, 0, stream_>>>(offsets, chunks, blocks_per_chunk, word_bits, starts, sizes);
       HEAT_CUDA_CHECK_LAUNCH();
       HEAT_CUDA_CHECK(cudaMemsetAsync(output_.as<void>(), 0, output_bytes, stream_));
-      write_blocks<<<grid, kThreads, 0, stream_>>>(batch, accuracy, offsets, starts, output_.as<unsigned long long>());
+      write_blocks<<<grid, kThreads, 0, stream_>>>(batch, mode, offsets, starts, output_.as<unsigned long long>());
       HEAT_CUDA_CHECK_LAUNCH();
       std::vector<unsigned long long> table(2 * std::size_t(most_chunks + 1));
       HEAT_CUDA_CHECK(cudaMemcpyAsync(table.data(), starts, table.size() * sizeof(table[0]), cudaMemcpyDeviceToHost,

@@ -1,7 +1,7 @@
 // Snapshots whose ZFP chunks the GPU encodes (solver/gpu_zfp_encoder.hpp) are the files the
 // host's libzfp writes, chunk for chunk and byte for byte: float and double, smooth and random
 // fields, chunks partial on every axis and cut into rows, a field of two planes, bounds coarse and
-// fine. A field of one plane is left to libzfp and still written.
+// fine and reversible mode. A field of one plane is left to libzfp and still written.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -19,11 +19,11 @@ namespace {
 class CountingEncoder final : public GpuZfpEncoder {
  public:
   explicit CountingEncoder(int& chunks) : gpu_(make_gpu_zfp_encoder(0)), chunks_(chunks) {}
-  bool encode(const ChunkedPlanes<float>& p, const zfp_block::Accuracy& a, unsigned w,
+  bool encode(const ChunkedPlanes<float>& p, const zfp_block::Mode& a, unsigned w,
               const ChunkStreamSink& sink) override {
     return gpu_->encode(p, a, w, counted(sink));
   }
-  bool encode(const ChunkedPlanes<double>& p, const zfp_block::Accuracy& a, unsigned w,
+  bool encode(const ChunkedPlanes<double>& p, const zfp_block::Mode& a, unsigned w,
               const ChunkStreamSink& sink) override {
     return gpu_->encode(p, a, w, counted(sink));
   }
@@ -85,7 +85,7 @@ TEST(GpuZfpEncoder, ChunksAreLibzfpsByteForByte) {
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
   for (const Grid& g : {test::partial_chunk_grid(), Grid{37, 29, 23, 0.1, 0.1, 0.1}, Grid{61, 45, 2, 0.1, 0.1, 0.1}})
     for (bool smooth : {true, false})
-      for (const char* codec : {"zfp:1e-6", "zfp:0.001"}) {
+      for (const char* codec : {"zfp:1e-6", "zfp:0.001", "zfp:reversible"}) {
         expect_gpu_file_is_libzfps<float>(g, smooth, codec, true);
         expect_gpu_file_is_libzfps<double>(g, smooth, codec, true);
       }
