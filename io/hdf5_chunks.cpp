@@ -152,11 +152,20 @@ bool write_gpu_encoded_chunks(const std::string& path, hid_t dataset, const Fiel
   if (!zfp_block::streams_agree_with_libzfp<T>(mode)) return false;
   const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
   const ChunkedPlanes<T> source{&u(0, 0, first_plane), u.nx(), u.ny(), planes, {chunk[0], chunk[1], chunk[2]}};
-  return gpu->encode(source, mode, zfp_stream_word_bits(),
-                     [&](std::int64_t c, unsigned char* stream, std::size_t size) {
-                       const hsize_t origin[3] = {hsize_t(c) / along_y * chunk[0], hsize_t(c) % along_y * chunk[1], 0};
-                       write_chunk(path, dataset, origin, append_fletcher32(stream, size), stream);
-                     });
+  std::vector<std::size_t> stored;
+  return gpu->encode(source, mode, zfp_stream_word_bits(), [&](const EncodedChunks& batch) {
+    // The checksums on every core (a reversible snapshot's streams are a third of the field), the
+    // writes in order.
+    stored.resize(std::size_t(batch.count));
+#pragma omp parallel for schedule(dynamic)
+    for (int i = 0; i < batch.count; ++i)
+      stored[std::size_t(i)] = append_fletcher32(batch.bytes + batch.offsets[i], batch.sizes[i]);
+    for (int i = 0; i < batch.count; ++i) {
+      const hsize_t c = hsize_t(batch.first + i);
+      const hsize_t origin[3] = {c / along_y * chunk[0], c % along_y * chunk[1], 0};
+      write_chunk(path, dataset, origin, stored[std::size_t(i)], batch.bytes + batch.offsets[i]);
+    }
+  });
 }
 
 }  // namespace

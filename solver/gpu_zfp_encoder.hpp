@@ -26,13 +26,21 @@ struct ChunkedPlanes {
   std::array<std::size_t, 3> chunk;
 };
 
-// Receives chunk `chunk`'s stream of `size` bytes; 4 more bytes after it may be written (the checksum).
-using ChunkStreamSink = std::function<void(std::int64_t chunk, unsigned char* stream, std::size_t size)>;
+// The streams of chunks first .. first + count - 1: chunk first + i's stream is sizes[i] bytes at
+// bytes + offsets[i], and the 4 bytes after it may be written (its checksum).
+struct EncodedChunks {
+  std::int64_t first;
+  int count;
+  unsigned char* bytes;
+  const unsigned long long* offsets;
+  const unsigned long long* sizes;
+};
+using ChunkStreamSink = std::function<void(const EncodedChunks& chunks)>;
 
 class GpuZfpEncoder {
  public:
   virtual ~GpuZfpEncoder() = default;
-  // Encodes every chunk of `planes` and hands each stream to `sink` in chunk order. A stream ends
+  // Encodes every chunk of `planes` and hands the streams to `sink` in chunk order, a batch at a time. A stream ends
   // at a whole word of zfp's bit stream (`word_bits`, libzfp's stream_word_bits). False, with
   // nothing handed on, when the GPU has no memory for it; throws RunError on a CUDA failure.
   virtual bool encode(const ChunkedPlanes<float>& planes, const zfp_block::Mode& mode, unsigned word_bits,

@@ -213,9 +213,8 @@ class CudaZfpEncoder final : public GpuZfpEncoder {
       const std::size_t total = table[std::size_t(chunks)];
       HEAT_CUDA_CHECK(cudaMemcpyAsync(host_, output_.as<void>(), total, cudaMemcpyDeviceToHost, stream_));
       HEAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      for (int c = 0; c < chunks; ++c)
-        sink(std::int64_t(first_row) * along_y + c, static_cast<unsigned char*>(host_) + table[std::size_t(c)],
-             table[std::size_t(most_chunks + 1 + c)]);
+      sink(EncodedChunks{std::int64_t(first_row) * along_y, chunks, static_cast<unsigned char*>(host_), table.data(),
+                         table.data() + most_chunks + 1});
     }
     return true;
   }

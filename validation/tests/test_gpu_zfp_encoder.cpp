@@ -30,9 +30,9 @@ class CountingEncoder final : public GpuZfpEncoder {
 
  private:
   ChunkStreamSink counted(const ChunkStreamSink& sink) {
-    return [this, sink](std::int64_t c, unsigned char* s, std::size_t size) {
-      ++chunks_;
-      sink(c, s, size);
+    return [this, sink](const EncodedChunks& batch) {
+      chunks_ += batch.count;
+      sink(batch);
     };
   }
   std::unique_ptr<GpuZfpEncoder> gpu_;
