@@ -1,11 +1,11 @@
 // One 4x4x4 block of a ZFP stream in fixed-accuracy or reversible mode, bit for bit as libzfp 1.0
-// writes it on x86-64 (zfp's codec 5: the block-floating-point cast, the decorrelating lift, or in
-// reversible mode the cast when it is exact and the values' bits otherwise, then a Lorenzo
-// transform; the coefficients in total sequency order as negabinary; the bit planes from the top
-// with group tests). Written once
-// for the host and the GPU: the GPU encodes snapshot chunks with it (cuda/zfp_encoder.cu), and a
-// host test holds it to libzfp's own streams (validation/tests/test_zfp_block_coder.cpp), so a
-// stream the GPU writes is one that any H5Z-ZFP reader, and libzfp itself, decodes.
+// writes it on x86-64 (zfp's codec 5: the block-floating-point cast and the decorrelating lift, or
+// in reversible mode the cast where it is exact and the values' bits otherwise, then a Lorenzo
+// lift; the coefficients in total sequency order as negabinary; the bit planes from the top with
+// group tests). Written once for the host and the GPU: the GPU encodes snapshot chunks with it
+// (cuda/zfp_encoder.cu), and a host test holds it to libzfp's own streams
+// (validation/tests/test_zfp_block_coder.cpp), so a stream the GPU writes is one that any H5Z-ZFP
+// reader, and libzfp itself, decodes.
 #pragma once
 
 #include <cmath>
