@@ -82,6 +82,7 @@ std::vector<std::string> take_stored_settings(const CLI::App& app, RunOptions& o
     if (!o.cfl_given && !o.dt_given) {
       o.dt = *stored.dt;
       o.dt_given = true;
+      o.dt_stored_in = o.init_file;
     } else if (o.dt_given && o.dt != *stored.dt) {
       note("--dt " + number_text(o.dt), was);
     } else if (o.cfl_given && (!stored.cfl || o.cfl != *stored.cfl)) {

@@ -186,9 +186,13 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
     plan.cfl = o.cfl;
     plan.problem.dt = dt_from_cfl(plan.problem.grid, o.alpha, o.cfl);
   }
+  // A dt the restart took from its snapshot is named as such: the user gave no --dt to change.
+  const std::string dt_named = o.dt_stored_in.empty() ? "--dt " + number_text(o.dt)
+                                                      : "the dt " + number_text(o.dt) + " stored in " + o.dt_stored_in;
+  const std::string cfl_named = " (cfl " + number_text(plan.cfl) +
+                                (o.dt_stored_in.empty() ? ")" : "; give --cfl or --dt for this run)");
   require_stable_cfl(plan.cfl, o.order, o.allow_unstable,
-                     o.dt_given ? "--dt " + number_text(o.dt) + " (cfl " + number_text(plan.cfl) + ")"
-                                : "--cfl " + number_text(plan.cfl));
+                     o.dt_given ? dt_named + cfl_named : "--cfl " + number_text(plan.cfl));
 
   if (o.precision == "float") plan.precision = Precision::Float;
   else if (o.precision == "double") plan.precision = Precision::Double;

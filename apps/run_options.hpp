@@ -30,6 +30,7 @@ struct RunOptions {
   double cfl = 0.05;
   double dt = 0;  // 0: from cfl
   bool cfl_given = false, dt_given = false;
+  std::string dt_stored_in;  // the snapshot a restart took dt from, when no option gave it
   bool allow_unstable = false;
   std::string precision = "float";
   std::string backend = "auto";

@@ -25,7 +25,18 @@ std::vector<std::string> create_missing(const std::string& directory) {
        at = at.parent_path())
     missing.push_back(at.string());
   fs::create_directories(directory, ec);
-  if (ec) throw InputError("--output '" + directory + "': cannot create it: " + ec.message());
+  if (ec) {
+    // A link to nothing on the way makes create_directories say "File exists": name the link.
+    for (fs::path at = fs::path(directory).lexically_normal(); !at.empty(); at = at.parent_path()) {
+      std::error_code link_ec;
+      if (fs::is_symlink(at, link_ec) && !fs::exists(at, link_ec))
+        throw InputError("--output '" + directory + "': '" + at.string() + "' is a link to '" +
+                         fs::read_symlink(at, link_ec).string() +
+                         "', which does not exist: create that directory or choose another --output");
+      if (at == at.parent_path()) break;
+    }
+    throw InputError("--output '" + directory + "': cannot create it: " + ec.message());
+  }
   return missing;
 }
 

@@ -62,6 +62,12 @@ TEST(OutputPaths, BadOutputDirectoriesAreRefusedBeforeAnyWork) {
   expect_refused_at_once({"--output", dir + "/plain"}, dir + "/plain", "Not a directory");
   expect_refused_at_once({"--output", dir + "/plain/below"}, dir + "/plain/below", "Not a directory");
   expect_refused_at_once({"--output", "/proc/x"}, "/proc/x", "No such file or directory");
+  fs::create_symlink(dir + "/nowhere", dir + "/dangling");
+  expect_refused_at_once({"--output", dir + "/dangling"}, dir + "/dangling",
+                         "'" + dir + "/dangling' is a link to '" + dir + "/nowhere', which does not exist");
+  expect_refused_at_once({"--output", dir + "/dangling/below"}, dir + "/dangling/below",
+                         "'" + dir + "/dangling' is a link to '" + dir + "/nowhere', which does not exist");
+  EXPECT_FALSE(fs::exists(dir + "/nowhere"));
   const auto empty = run_heatrk4({"--output", "", "--n", "16", "--backend", "cpu", "--quiet"});
   EXPECT_EQ(empty.exit_code, 2) << empty.output;
   expect_mentions(empty, "--output: the value is empty");

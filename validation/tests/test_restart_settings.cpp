@@ -90,6 +90,20 @@ TEST(RestartSettings, AnOptionOverridesTheStoredValueAndTheRunSaysSo) {
 }
 
 // The summary on stdout and the --json summary list the overrides too, not only a note at the start.
+// A snapshot's dt that a new order makes unstable is named as the file's, with what to give instead.
+TEST(RestartSettings, AStoredDtTheNewOrderMakesUnstableIsNamedAsTheFiles) {
+  const std::string dir = test::temp_directory("restart-unstable");
+  std::vector<std::string> args = original_run(dir, 3);
+  // cfl 0.6 at order 2 (stable up to 0.6963), unstable at order 8 (up to 0.4284).
+  std::replace(args.begin(), args.end(), std::string("0.1"), std::string("0.6"));
+  args[std::size_t(std::find(args.begin(), args.end(), "--order") - args.begin()) + 1] = "2";
+  ASSERT_EQ(run_heatrk4(args).exit_code, 0);
+  const auto r = run_heatrk4({"--restart", dir + "/heat_000003.hdf", "--order", "8", "--steps", "1", "--backend", "cpu"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  expect_mentions(r, "stored in " + dir + "/heat_000003.hdf (cfl 0.6; give --cfl or --dt for this run) is unstable for order 8");
+  EXPECT_EQ(r.output.find("--dt 0"), std::string::npos) << r.output;
+}
+
 TEST(RestartSettings, TheSummaryAndTheJsonListTheOverrides) {
   const std::string dir = test::temp_directory("restart-override-summary");
   ASSERT_EQ(run_heatrk4(original_run(dir, 3)).exit_code, 0);
