@@ -224,7 +224,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.output.compress = parse_compression(o.compress);
   if (const std::string why = compression_unavailable_reason(plan.output.compress, plan.output.formats.has(OutputFormat::Vtk));
       !why.empty())
-    throw InputError(why);
+    throw InputError("--compress " + o.compress + ": " + why);
   if (o.output_every < 0)
     throw InputError("--output-every " + std::to_string(o.output_every) + " must be 0 (final state only) or more");
   plan.output_every = o.output_every;

@@ -80,13 +80,10 @@ std::string compression_name(const Compression& c) {
 
 std::string compression_unavailable_reason(const Compression& c, bool writes_vtk) {
   if (!c.is_zfp()) return {};
-  const std::string name = "--compress " + compression_name(c);
   if (!built_with_zfp())
-    return name +
-           ": this build has no libzfp, so it cannot write ZFP-compressed snapshots: install libzfp-dev "
+    return "this build has no libzfp, so it cannot write ZFP-compressed snapshots: install libzfp-dev "
            "(Debian: apt-get install libzfp-dev) and reconfigure, or use a gzip level such as --compress 1";
-  if (writes_vtk)
-    return name + ": ZFP is for .hdf snapshots; .vti files take VTK's zlib at a gzip level 0..9: use --format hdf5";
+  if (writes_vtk) return "ZFP is for .hdf snapshots; .vti files take VTK's zlib at a gzip level 0..9: use --format hdf5";
   return {};
 }
 

@@ -39,7 +39,8 @@ constexpr int kZfpBlockEdge = 4;
 bool built_with_zfp();
 
 // Empty when snapshots of these kinds can be written with `compression`, else why not (for an
-// exit-2 message): ZFP without libzfp in the build, ZFP for .vti files (VTK has its own).
+// exit-2 message after the option as the user wrote it): ZFP without libzfp in the build, ZFP for
+// .vti files (VTK has its own).
 std::string compression_unavailable_reason(const Compression& compression, bool writes_vtk);
 
 }  // namespace heat

@@ -248,7 +248,7 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
       throw InputError(compress + ": " + reason + "; use --compress 0");
   if (const std::string reason = compression_unavailable_reason(spec.compress, spec.formats.has(OutputFormat::Vtk));
       !reason.empty())
-    throw InputError(reason);
+    throw InputError(compress + ": " + reason);
   // One rank removes the temporary files of dead writers, and every rank waits for it: a pid
   // means nothing on another node. The replaced run's files go at the first snapshot.
   if (impl_->share.rank == 0) remove_abandoned_temporary_files(spec.directory, is_written_by_heatrk4);
