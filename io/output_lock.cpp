@@ -85,8 +85,22 @@ bool is_file_at(int fd, const std::string& path) {
 
 }  // namespace
 
+namespace {
+timespec modified_time(const std::string& path) {
+  struct stat s;
+  if (::stat(path.c_str(), &s) != 0) return timespec{0, UTIME_OMIT};
+  return s.st_mtim;
+}
+bool same_time(const timespec& a, const timespec& b) {
+  return a.tv_nsec != UTIME_OMIT && a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+}  // namespace
+
 OutputDirectoryLock::OutputDirectoryLock(const std::string& directory)
-    : path_((fs::path(directory) / kOutputLockName).string()), created_(create_missing(directory)) {
+    : path_((fs::path(directory) / kOutputLockName).string()),
+      created_(create_missing(directory)),
+      directory_(directory),
+      modified_before_(modified_time(directory)) {
   const std::string option = "--output '" + directory + "'";
   for (int attempt = 0; fd_ < 0; ++attempt) {
     // O_NOFOLLOW: a link planted under the lock's name would have the pid written over (or a
@@ -130,12 +144,18 @@ OutputDirectoryLock::OutputDirectoryLock(const std::string& directory)
   // Only a refused run's message reads it: a failed write here costs nothing else.
   const ssize_t written = ::ftruncate(fd_, 0) == 0 ? ::pwrite(fd_, holder.data(), holder.size(), 0) : -1;
   (void)written;
+  modified_with_lock_ = modified_time(directory);
 }
 
 OutputDirectoryLock::~OutputDirectoryLock() { release(); }
 
 OutputDirectoryLock::OutputDirectoryLock(OutputDirectoryLock&& other) noexcept
-    : fd_(other.fd_), path_(std::move(other.path_)), created_(std::move(other.created_)) {
+    : fd_(other.fd_),
+      path_(std::move(other.path_)),
+      created_(std::move(other.created_)),
+      directory_(std::move(other.directory_)),
+      modified_before_(other.modified_before_),
+      modified_with_lock_(other.modified_with_lock_) {
   other.fd_ = -1;
   other.created_.clear();
 }
@@ -146,6 +166,9 @@ OutputDirectoryLock& OutputDirectoryLock::operator=(OutputDirectoryLock&& other)
     fd_ = other.fd_;
     path_ = std::move(other.path_);
     created_ = std::move(other.created_);
+    directory_ = std::move(other.directory_);
+    modified_before_ = other.modified_before_;
+    modified_with_lock_ = other.modified_with_lock_;
     other.fd_ = -1;
     other.created_.clear();
   }
@@ -154,8 +177,14 @@ OutputDirectoryLock& OutputDirectoryLock::operator=(OutputDirectoryLock&& other)
 
 void OutputDirectoryLock::release() {
   if (fd_ >= 0) {
+    // Nothing but the lock changed the directory's entries since it was taken.
+    const bool untouched = created_.empty() && same_time(modified_with_lock_, modified_time(directory_));
     // Removed while still locked, so the next run cannot lock this file after we let it go.
     ::unlink(path_.c_str());
+    if (untouched && modified_before_.tv_nsec != UTIME_OMIT) {
+      const timespec times[2] = {{0, UTIME_OMIT}, modified_before_};
+      ::utimensat(AT_FDCWD, directory_.c_str(), times, 0);
+    }
     ::close(fd_);
     fd_ = -1;
   }

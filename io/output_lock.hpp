@@ -2,6 +2,8 @@
 // mix their snapshots and each rewrite the other's series file.
 #pragma once
 
+#include <sys/stat.h>
+
 #include <string>
 #include <vector>
 
@@ -21,7 +23,9 @@ class OutputDirectoryLock {
   // reason when the lock file cannot be made.
   explicit OutputDirectoryLock(const std::string& directory);
   // Removes the lock file, then the directories the constructor created if they are still
-  // empty: a run that fails before its first snapshot leaves no directory.
+  // empty: a run that fails before its first snapshot leaves no directory. A directory that
+  // was there, in which the run changed nothing but the lock, gets its modification time back:
+  // a refused run leaves it as it was.
   ~OutputDirectoryLock();
   OutputDirectoryLock(OutputDirectoryLock&& other) noexcept;
   OutputDirectoryLock& operator=(OutputDirectoryLock&& other) noexcept;
@@ -35,6 +39,8 @@ class OutputDirectoryLock {
   int fd_ = -1;
   std::string path_;
   std::vector<std::string> created_;  // deepest first
+  std::string directory_;
+  timespec modified_before_{}, modified_with_lock_{};  // the directory's mtime; tv_nsec UTIME_OMIT: unknown
 };
 
 }  // namespace heat

@@ -87,6 +87,18 @@ TEST(OutputLock, ARunRefusedAfterTakingTheLockLeavesNoDirectoryItCreatedForIt) {
   EXPECT_FALSE(fs::exists(fs::path(dir).parent_path())) << r.output;
 }
 
+// A directory that was there keeps its modification time when a run is refused after locking it.
+TEST(OutputLock, ARunRefusedAfterTakingTheLockLeavesAnExistingDirectorysTimeAsItWas) {
+  const std::string dir = test::temp_directory("lock-time");
+  std::ofstream(dir + "/notes.txt") << "the user's own file";
+  const auto past = fs::file_time_type::clock::now() - std::chrono::hours(24 * 30);
+  fs::last_write_time(dir, past);
+  const auto r = run_heatrk4({"--n", "100000", "--init", "randn", "--backend", "cpu", "--quiet", "--output", dir});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_FALSE(fs::exists(dir + "/" + kOutputLockName));
+  EXPECT_TRUE(fs::last_write_time(dir) == past) << r.output;
+}
+
 // A link under the lock's name is never followed: the run is refused (exit 2) naming it, the file
 // it points to keeps its bytes, a link to nothing gets no target made, and the link stays.
 TEST(OutputLock, ALinkUnderTheLockNameIsRefusedAndWhatItNamesLeftAlone) {
