@@ -141,15 +141,13 @@ std::size_t compressed_capacity(const hsize_t (&chunk)[3], const Compression& c)
 
 // A ZFP dataset's chunks encoded on the run's GPU, where one is lent (solver/gpu_zfp_encoder.hpp),
 // and written in order. False, with nothing written, where the host's cores are left to do it: a
-// chunk flat along an axis (H5Z-ZFP stores it in fewer dimensions), a bound below the value type's
-// normal range (zfp_block::streams_agree_with_libzfp), a GPU without the memory.
+// chunk flat along an axis (H5Z-ZFP stores it in fewer dimensions), a GPU without the memory.
 template <typename T>
 bool write_gpu_encoded_chunks(const std::string& path, hid_t dataset, const Field<T>& u, int first_plane, int planes,
                               const hsize_t (&chunk)[3], const Compression& compression) {
   GpuZfpEncoder* gpu = snapshot_zfp_encoder();
   if (!gpu || !compression.is_zfp() || chunk[0] < 2 || chunk[1] < 2 || chunk[2] < 2) return false;
   const zfp_block::Mode mode = zfp_mode_for(compression);
-  if (!zfp_block::streams_agree_with_libzfp<T>(mode)) return false;
   const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
   const ChunkedPlanes<T> source{&u(0, 0, first_plane), u.nx(), u.ny(), planes, {chunk[0], chunk[1], chunk[2]}};
   std::vector<std::size_t> stored;

@@ -49,8 +49,13 @@ class GpuZfpEncoder {
                       const ChunkStreamSink& sink) = 0;
 };
 
-// An encoder on CUDA device `device`; null in a build without CUDA.
-std::unique_ptr<GpuZfpEncoder> make_gpu_zfp_encoder(int device);
+// The planes uploaded at once by default: enough that each batch's launches fill the GPU, few
+// enough that the encoder's buffers stay a small part of a GPU's memory beside the run's fields.
+constexpr std::size_t kZfpBatchBytes = std::size_t(64) << 20;
+
+// An encoder on CUDA device `device` uploading about `batch_bytes` of planes at a time (at least
+// one row of chunks); null in a build without CUDA.
+std::unique_ptr<GpuZfpEncoder> make_gpu_zfp_encoder(int device, std::size_t batch_bytes = kZfpBatchBytes);
 
 // The encoder the snapshot writers use while a SnapshotEncoderScope lives; null otherwise.
 GpuZfpEncoder* snapshot_zfp_encoder();

@@ -50,16 +50,6 @@ struct Mode {
   int maxprec = 64;
 };
 
-// Whether this coder's streams are those of every libzfp 1.0.x for the mode: zfp 1.0.1 raised a
-// block of subnormal values to the smallest normal exponent (as exponent_of here), 1.0.0 did not,
-// and a bound below 2^(9 - bias) encodes such blocks, so their streams differ. Coarser bounds store
-// those blocks as zero in both, and reversible mode stores their bits in both. Where this is
-// false the HDF5 writer leaves the chunks to the linked libzfp.
-template <typename T>
-constexpr bool streams_agree_with_libzfp(const Mode& mode) {
-  return mode.reversible || mode.minexp >= 1 - Codec<T>::exponent_bias + 8;
-}
-
 // Bits in stream order (LSB first in 64-bit words, as zfp's bit stream stores them), written by
 // OR into zeroed words from bit `position` on. On the GPU the words at either end may be shared
 // with the neighbouring blocks' streams, so every word is ORed atomically.
@@ -345,8 +335,8 @@ HEAT_HOST_DEVICE void encode_within_bound(const T (&block)[64], const Mode& mode
   const int emax = largest_exponent(block);
   const int planes = emax - mode.minexp + 8;  // 2 (dims + 1) guard planes in 3-D
   const int maxprec = planes < 0 ? 0 : planes < mode.maxprec ? planes : mode.maxprec;
-  if (maxprec == 0) {
-    out.bit(false);  // all zero, or all below the bound
+  if (maxprec == 0 || emax == -Codec<T>::exponent_bias) {
+    out.bit(false);  // all below the bound, or all zero
     return;
   }
   out.write(2 * std::uint64_t(emax + Codec<T>::exponent_bias) + 1, 1 + Codec<T>::exponent_bits);

@@ -16,6 +16,6 @@ GpuInfo find_gpu(int device) {
 }
 GpuInfo query_gpu(int device) { return find_gpu(device); }
 void register_cuda_backends(BackendRegistry&) {}
-std::unique_ptr<GpuZfpEncoder> make_gpu_zfp_encoder(int) { return nullptr; }
+std::unique_ptr<GpuZfpEncoder> make_gpu_zfp_encoder(int, std::size_t) { return nullptr; }
 
 }  // namespace heat

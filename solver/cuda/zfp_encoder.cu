@@ -10,16 +10,13 @@ namespace heat {
 
 namespace {
 
-// The planes uploaded at once: enough that each batch's launches fill the GPU, few enough that
-// the encoder's buffers stay a small part of a GPU's memory beside the run's fields.
-constexpr std::size_t kBatchBytes = std::size_t(64) << 20;
 constexpr int kThreads = 128;
 
-// The most bits a block takes: its exponent, its precision (reversible mode), and in each bit
-// plane at most 64 verbatim bits and 65 group tests and run bits.
+// The most bits a block takes: its header (2 bits and the exponent, then the precision in
+// reversible mode), and in each bit plane at most 64 verbatim bits and 65 group tests and run bits.
 template <typename T>
 constexpr std::size_t block_bits_bound() {
-  return 1 + zfp_block::Codec<T>::exponent_bits + zfp_block::Codec<T>::precision_bits + 8 * sizeof(T) * (2 * 64 + 1);
+  return 2 + zfp_block::Codec<T>::exponent_bits + zfp_block::Codec<T>::precision_bits + 8 * sizeof(T) * (2 * 64 + 1);
 }
 
 std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
@@ -139,7 +136,7 @@ class Scratch {
 
 class CudaZfpEncoder final : public GpuZfpEncoder {
  public:
-  explicit CudaZfpEncoder(int device) : device_(device) {
+  CudaZfpEncoder(int device, std::size_t batch_bytes) : device_(device), batch_bytes_(batch_bytes) {
     HEAT_CUDA_CHECK(cudaSetDevice(device_));
     int least = 0, greatest = 0;
     HEAT_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
@@ -172,7 +169,7 @@ class CudaZfpEncoder final : public GpuZfpEncoder {
     const int along_y = (p.ny + chunk_y - 1) / chunk_y;
     const int rows = (p.planes + chunk_z - 1) / chunk_z;
     const std::size_t plane_bytes = std::size_t(p.nx) * p.ny * sizeof(T);
-    const int rows_per_batch = int(std::max<std::size_t>(1, kBatchBytes / (plane_bytes * chunk_z)));
+    const int rows_per_batch = int(std::max<std::size_t>(1, batch_bytes_ / (plane_bytes * chunk_z)));
     const int blocks_x = (p.nx + 3) / 4, blocks_y = (chunk_y + 3) / 4, blocks_z = (chunk_z + 3) / 4;
     const int blocks_per_chunk = blocks_x * blocks_y * blocks_z;
     const int most_chunks = std::min(rows, rows_per_batch) * along_y;
@@ -248,6 +245,7 @@ class CudaZfpEncoder final : public GpuZfpEncoder {
   }
 
   int device_;
+  std::size_t batch_bytes_;
   cudaStream_t stream_ = nullptr;
   Scratch input_, blocks_, scan_, table_, output_;
   std::size_t scan_bytes_ = 0;
@@ -257,6 +255,8 @@ class CudaZfpEncoder final : public GpuZfpEncoder {
 
 }  // namespace
 
-std::unique_ptr<GpuZfpEncoder> make_gpu_zfp_encoder(int device) { return std::make_unique<CudaZfpEncoder>(device); }
+std::unique_ptr<GpuZfpEncoder> make_gpu_zfp_encoder(int device, std::size_t batch_bytes) {
+  return std::make_unique<CudaZfpEncoder>(device, batch_bytes);
+}
 
 }  // namespace heat

@@ -1,7 +1,8 @@
 // Snapshots whose ZFP chunks the GPU encodes (solver/gpu_zfp_encoder.hpp) are the files the
-// host's libzfp writes, chunk for chunk and byte for byte: float and double, smooth and random
-// fields, chunks partial on every axis and cut into rows, a field of two planes, bounds coarse and
-// fine and reversible mode. A field of one plane is left to libzfp and still written.
+// host's libzfp writes, chunk for chunk and byte for byte: float and double, smooth, random and
+// wide-ranging fields with zeros of both signs, chunks partial on every axis and cut into rows, a
+// field of two planes, bounds coarse and fine and reversible mode, in one batch of planes and in
+// many (the last one partial). A field of one plane is left to libzfp and still written.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -18,7 +19,7 @@ namespace {
 // The GPU's encoder, counting the chunks it hands on, so a test knows the GPU wrote them.
 class CountingEncoder final : public GpuZfpEncoder {
  public:
-  explicit CountingEncoder(int& chunks) : gpu_(make_gpu_zfp_encoder(0)), chunks_(chunks) {}
+  CountingEncoder(int& chunks, std::size_t batch_bytes) : gpu_(make_gpu_zfp_encoder(0, batch_bytes)), chunks_(chunks) {}
   bool encode(const ChunkedPlanes<float>& p, const zfp_block::Mode& a, unsigned w,
               const ChunkStreamSink& sink) override {
     return gpu_->encode(p, a, w, counted(sink));
@@ -62,40 +63,60 @@ std::vector<std::vector<unsigned char>> stored_chunks(const std::string& path) {
 }
 
 template <typename T>
-void expect_gpu_file_is_libzfps(const Grid& g, bool smooth, const std::string& codec, bool gpu_expected) {
-  const std::string label = std::string(sizeof(T) == 4 ? "float " : "double ") + (smooth ? "smooth " : "random ") +
-                            std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) + " " + codec;
-  const Field<T> u = test::test_field<T>(g, smooth);
+void expect_gpu_file_is_libzfps(const std::string& what, const Field<T>& u, const std::string& codec, bool gpu_expected,
+                                std::size_t batch_bytes = kZfpBatchBytes) {
+  const Grid g{u.nx(), u.ny(), u.nz(), 0.1, 0.1, 0.1};
+  const std::string label = std::string(sizeof(T) == 4 ? "float " : "double ") + what + " " + std::to_string(g.nx) +
+                            "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) + " " + codec + " batch " +
+                            std::to_string(batch_bytes);
   const Compression c = parse_compression(codec);
   const std::string dir = test::temp_directory("gpu-zfp");
   write_vtkhdf_file(dir + "/host.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
   int gpu_chunks = 0;
   {
-    const SnapshotEncoderScope scope(std::make_unique<CountingEncoder>(gpu_chunks));
+    const SnapshotEncoderScope scope(std::make_unique<CountingEncoder>(gpu_chunks, batch_bytes));
     write_vtkhdf_file(dir + "/gpu.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
   }
   const auto host = stored_chunks(dir + "/host.hdf"), gpu = stored_chunks(dir + "/gpu.hdf");
-  EXPECT_EQ(gpu_chunks > 0, gpu_expected) << label << ": " << gpu_chunks << " chunks from the GPU";
+  EXPECT_EQ(std::size_t(gpu_chunks), gpu_expected ? host.size() : 0) << label << ": chunks from the GPU";
   ASSERT_EQ(gpu.size(), host.size()) << label;
   for (std::size_t n = 0; n < host.size(); ++n) EXPECT_TRUE(gpu[n] == host[n]) << label << ": chunk " << n << " differs";
+}
+
+template <typename T>
+void expect_every_field_and_codec(const Grid& g, std::size_t batch_bytes) {
+  for (bool smooth : {true, false})
+    for (const char* codec : {"zfp:1e-6", "zfp:0.001", "zfp:reversible"})
+      expect_gpu_file_is_libzfps<T>(smooth ? "smooth" : "random", test::test_field<T>(g, smooth), codec, true,
+                                    batch_bytes);
+  // Lossy bounds this fine cannot be held at 1e30 (the writer refuses them): reversible alone.
+  expect_gpu_file_is_libzfps<T>("wide", test::wide_field<T>(g), "zfp:reversible", true, batch_bytes);
 }
 
 TEST(GpuZfpEncoder, ChunksAreLibzfpsByteForByte) {
   HEAT_REQUIRE_GPU();
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
-  for (const Grid& g : {test::partial_chunk_grid(), Grid{37, 29, 23, 0.1, 0.1, 0.1}, Grid{61, 45, 2, 0.1, 0.1, 0.1}})
-    for (bool smooth : {true, false})
-      for (const char* codec : {"zfp:1e-6", "zfp:0.001", "zfp:reversible"}) {
-        expect_gpu_file_is_libzfps<float>(g, smooth, codec, true);
-        expect_gpu_file_is_libzfps<double>(g, smooth, codec, true);
-      }
+  for (const Grid& g : {test::partial_chunk_grid(), Grid{37, 29, 23, 0.1, 0.1, 0.1}, Grid{61, 45, 2, 0.1, 0.1, 0.1}}) {
+    expect_every_field_and_codec<float>(g, kZfpBatchBytes);
+    expect_every_field_and_codec<double>(g, kZfpBatchBytes);
+  }
+}
+
+// One row of chunks a batch: partial_chunk_grid's 7 planes are two rows of 4-plane chunks, the
+// second reaching past the field's last plane.
+TEST(GpuZfpEncoder, ChunksEncodedInManyBatchesAreLibzfpsByteForByte) {
+  HEAT_REQUIRE_GPU();
+  if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
+  expect_every_field_and_codec<float>(test::partial_chunk_grid(), 1);
+  expect_every_field_and_codec<double>(test::partial_chunk_grid(), 1);
 }
 
 TEST(GpuZfpEncoder, FlatChunksAreLeftToLibzfp) {
   HEAT_REQUIRE_GPU();
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
   // One plane: H5Z-ZFP stores its chunks as 2-D fields, which the GPU does not encode.
-  expect_gpu_file_is_libzfps<float>(Grid{37, 29, 1, 0.1, 0.1, 0.1}, true, "zfp:1e-6", false);
+  expect_gpu_file_is_libzfps<float>("smooth", test::test_field<float>(Grid{37, 29, 1, 0.1, 0.1, 0.1}, true), "zfp:1e-6",
+                                    false);
 }
 
 }  // namespace
