@@ -2,9 +2,13 @@
 // host's libzfp writes, chunk for chunk and byte for byte: float and double, smooth, random and
 // wide-ranging fields with zeros of both signs, chunks partial on every axis and cut into rows, a
 // field of two planes, bounds coarse and fine and reversible mode, in one batch of planes and in
-// many (the last one partial). A field of one plane is left to libzfp and still written.
+// many (the last one partial). A field of one plane is left to libzfp and still written. The
+// writer's side of the route (batches, offsets, checksums, chunk origins) also runs without a GPU,
+// fed by a host stand-in that places the same block coder's streams as the GPU does.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "io/hdf5_support.hpp"
@@ -16,17 +20,18 @@
 namespace heat {
 namespace {
 
-// The GPU's encoder, counting the chunks it hands on, so a test knows the GPU wrote them.
+// An encoder (the GPU's, or the stand-in below) counting the chunks it hands on, so a test knows
+// which route wrote them.
 class CountingEncoder final : public GpuZfpEncoder {
  public:
-  CountingEncoder(int& chunks, std::size_t batch_bytes) : gpu_(make_gpu_zfp_encoder(0, batch_bytes)), chunks_(chunks) {}
-  bool encode(const ChunkedPlanes<float>& p, const zfp_block::Mode& a, unsigned w,
+  CountingEncoder(std::unique_ptr<GpuZfpEncoder> inner, int& chunks) : inner_(std::move(inner)), chunks_(chunks) {}
+  bool encode(const ChunkedPlanes<float>& p, const zfp_block::Mode& m, unsigned w,
               const ChunkStreamSink& sink) override {
-    return gpu_->encode(p, a, w, counted(sink));
+    return inner_->encode(p, m, w, counted(sink));
   }
-  bool encode(const ChunkedPlanes<double>& p, const zfp_block::Mode& a, unsigned w,
+  bool encode(const ChunkedPlanes<double>& p, const zfp_block::Mode& m, unsigned w,
               const ChunkStreamSink& sink) override {
-    return gpu_->encode(p, a, w, counted(sink));
+    return inner_->encode(p, m, w, counted(sink));
   }
 
  private:
@@ -36,8 +41,75 @@ class CountingEncoder final : public GpuZfpEncoder {
       sink(batch);
     };
   }
-  std::unique_ptr<GpuZfpEncoder> gpu_;
+  std::unique_ptr<GpuZfpEncoder> inner_;
   int& chunks_;
+};
+
+// The GPU encoder's contract kept on the host with the same block coder, one block after another:
+// the chunks in order, `per_batch` at a time, each stream at an 8-byte boundary with room for its
+// checksum after it. Lets a machine without a GPU run the writer's route for encoded chunks.
+class HostStandInEncoder final : public GpuZfpEncoder {
+ public:
+  explicit HostStandInEncoder(int per_batch) : per_batch_(per_batch) {}
+  bool encode(const ChunkedPlanes<float>& p, const zfp_block::Mode& m, unsigned w,
+              const ChunkStreamSink& sink) override {
+    return encode_planes(p, m, w, sink);
+  }
+  bool encode(const ChunkedPlanes<double>& p, const zfp_block::Mode& m, unsigned w,
+              const ChunkStreamSink& sink) override {
+    return encode_planes(p, m, w, sink);
+  }
+
+ private:
+  template <typename T>
+  bool encode_planes(const ChunkedPlanes<T>& p, const zfp_block::Mode& mode, unsigned word_bits,
+                     const ChunkStreamSink& sink) {
+    const int cz = int(p.chunk[0]), cy = int(p.chunk[1]);
+    const int along_y = (p.ny + cy - 1) / cy;
+    const std::int64_t chunks = std::int64_t((p.planes + cz - 1) / cz) * along_y;
+    for (std::int64_t first = 0; first < chunks; first += per_batch_) {
+      const int count = int(std::min<std::int64_t>(per_batch_, chunks - first));
+      std::vector<unsigned long long> words;
+      std::vector<unsigned long long> offsets, sizes;
+      for (std::int64_t c = first; c < first + count; ++c) {
+        const int z0 = int(c / along_y) * cz, y0 = int(c % along_y) * cy;
+        const auto value = [&](int x, int y, int z) {
+          const int gz = std::min(z0 + z, p.planes - 1), gy = std::min(y0 + y, p.ny - 1);
+          return p.values[(std::size_t(gz) * p.ny + gy) * p.nx + x];
+        };
+        const std::uint64_t start = 64 * words.size();
+        std::uint64_t bits = 0;
+        std::vector<std::uint64_t> block_bits;
+        for (int pass = 0; pass < 2; ++pass) {
+          if (pass == 1) words.resize(words.size() + (bits + 32 + 63) / 64 + 1, 0);  // + the checksum
+          std::uint64_t at = start;
+          for (int z = 0; z < cz; z += 4)
+            for (int y = 0; y < cy; y += 4)
+              for (int x = 0; x < p.nx; x += 4) {
+                T block[64];
+                zfp_block::gather_block(block, x, y, z, p.nx, cy, cz, value);
+                if (pass == 0) {
+                  zfp_block::BitCounter counter;
+                  zfp_block::encode_block(block, mode, counter);
+                  bits += counter.bits();
+                } else {
+                  zfp_block::BitWriter writer(words.data(), at);
+                  zfp_block::encode_block(block, mode, writer);
+                  writer.finish();
+                  zfp_block::BitCounter counter;
+                  zfp_block::encode_block(block, mode, counter);
+                  at += counter.bits();
+                }
+              }
+        }
+        offsets.push_back(start / 8);
+        sizes.push_back((bits + word_bits - 1) / word_bits * word_bits / 8);
+      }
+      sink(EncodedChunks{first, count, reinterpret_cast<unsigned char*>(words.data()), offsets.data(), sizes.data()});
+    }
+    return true;
+  }
+  int per_batch_;
 };
 
 // Every chunk of /VTKHDF/PointData/u as stored: its bytes, checksum included, in chunk order.
@@ -62,43 +134,62 @@ std::vector<std::vector<unsigned char>> stored_chunks(const std::string& path) {
   return chunks;
 }
 
+using MakeEncoder = std::function<std::unique_ptr<GpuZfpEncoder>()>;
+
+MakeEncoder gpu_encoder(std::size_t batch_bytes = kZfpBatchBytes) {
+  return [batch_bytes] { return make_gpu_zfp_encoder(0, batch_bytes); };
+}
+
+// Writes u with `codec` through libzfp on the host and through `make`'s encoder: the files' chunks
+// must be equal byte for byte, and (where expected) every chunk must have come from the encoder.
 template <typename T>
-void expect_gpu_file_is_libzfps(const std::string& what, const Field<T>& u, const std::string& codec, bool gpu_expected,
-                                std::size_t batch_bytes = kZfpBatchBytes) {
+void expect_file_is_libzfps(const std::string& what, const Field<T>& u, const std::string& codec, bool encoder_expected,
+                            const MakeEncoder& make) {
   const Grid g{u.nx(), u.ny(), u.nz(), 0.1, 0.1, 0.1};
   const std::string label = std::string(sizeof(T) == 4 ? "float " : "double ") + what + " " + std::to_string(g.nx) +
-                            "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) + " " + codec + " batch " +
-                            std::to_string(batch_bytes);
+                            "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) + " " + codec;
   const Compression c = parse_compression(codec);
   const std::string dir = test::temp_directory("gpu-zfp");
   write_vtkhdf_file(dir + "/host.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
-  int gpu_chunks = 0;
+  int encoded = 0;
   {
-    const SnapshotEncoderScope scope(std::make_unique<CountingEncoder>(gpu_chunks, batch_bytes));
-    write_vtkhdf_file(dir + "/gpu.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
+    const SnapshotEncoderScope scope(std::make_unique<CountingEncoder>(make(), encoded));
+    write_vtkhdf_file(dir + "/encoded.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
   }
-  const auto host = stored_chunks(dir + "/host.hdf"), gpu = stored_chunks(dir + "/gpu.hdf");
-  EXPECT_EQ(std::size_t(gpu_chunks), gpu_expected ? host.size() : 0) << label << ": chunks from the GPU";
-  ASSERT_EQ(gpu.size(), host.size()) << label;
-  for (std::size_t n = 0; n < host.size(); ++n) EXPECT_TRUE(gpu[n] == host[n]) << label << ": chunk " << n << " differs";
+  const auto host = stored_chunks(dir + "/host.hdf"), other = stored_chunks(dir + "/encoded.hdf");
+  EXPECT_EQ(std::size_t(encoded), encoder_expected ? host.size() : 0) << label << ": chunks from the encoder";
+  ASSERT_EQ(other.size(), host.size()) << label;
+  for (std::size_t n = 0; n < host.size(); ++n) EXPECT_TRUE(other[n] == host[n]) << label << ": chunk " << n << " differs";
 }
 
 template <typename T>
-void expect_every_field_and_codec(const Grid& g, std::size_t batch_bytes) {
+void expect_every_field_and_codec(const Grid& g, const MakeEncoder& make) {
   for (bool smooth : {true, false})
     for (const char* codec : {"zfp:1e-6", "zfp:0.001", "zfp:reversible"})
-      expect_gpu_file_is_libzfps<T>(smooth ? "smooth" : "random", test::test_field<T>(g, smooth), codec, true,
-                                    batch_bytes);
+      expect_file_is_libzfps<T>(smooth ? "smooth" : "random", test::test_field<T>(g, smooth), codec, true, make);
   // Lossy bounds this fine cannot be held at 1e30 (the writer refuses them): reversible alone.
-  expect_gpu_file_is_libzfps<T>("wide", test::wide_field<T>(g), "zfp:reversible", true, batch_bytes);
+  expect_file_is_libzfps<T>("wide", test::wide_field<T>(g), "zfp:reversible", true, make);
+}
+
+// The writer's route for encoded chunks, on any machine: batches of one chunk and of three, the
+// stand-in's streams placed as the GPU places them.
+TEST(EncodedZfpChunks, TheWriterStoresAnEncodersBatchesAsLibzfpWould) {
+  if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
+  for (int per_batch : {1, 3}) {
+    const MakeEncoder stand_in = [per_batch] { return std::make_unique<HostStandInEncoder>(per_batch); };
+    expect_every_field_and_codec<float>(test::partial_chunk_grid(), stand_in);
+    expect_every_field_and_codec<double>(Grid{37, 29, 23, 0.1, 0.1, 0.1}, stand_in);
+  }
+  expect_file_is_libzfps<float>("smooth", test::test_field<float>(Grid{37, 29, 1, 0.1, 0.1, 0.1}, true), "zfp:1e-6",
+                                false, [] { return std::make_unique<HostStandInEncoder>(1); });
 }
 
 TEST(GpuZfpEncoder, ChunksAreLibzfpsByteForByte) {
   HEAT_REQUIRE_GPU();
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
   for (const Grid& g : {test::partial_chunk_grid(), Grid{37, 29, 23, 0.1, 0.1, 0.1}, Grid{61, 45, 2, 0.1, 0.1, 0.1}}) {
-    expect_every_field_and_codec<float>(g, kZfpBatchBytes);
-    expect_every_field_and_codec<double>(g, kZfpBatchBytes);
+    expect_every_field_and_codec<float>(g, gpu_encoder());
+    expect_every_field_and_codec<double>(g, gpu_encoder());
   }
 }
 
@@ -107,16 +198,16 @@ TEST(GpuZfpEncoder, ChunksAreLibzfpsByteForByte) {
 TEST(GpuZfpEncoder, ChunksEncodedInManyBatchesAreLibzfpsByteForByte) {
   HEAT_REQUIRE_GPU();
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
-  expect_every_field_and_codec<float>(test::partial_chunk_grid(), 1);
-  expect_every_field_and_codec<double>(test::partial_chunk_grid(), 1);
+  expect_every_field_and_codec<float>(test::partial_chunk_grid(), gpu_encoder(1));
+  expect_every_field_and_codec<double>(test::partial_chunk_grid(), gpu_encoder(1));
 }
 
 TEST(GpuZfpEncoder, FlatChunksAreLeftToLibzfp) {
   HEAT_REQUIRE_GPU();
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
   // One plane: H5Z-ZFP stores its chunks as 2-D fields, which the GPU does not encode.
-  expect_gpu_file_is_libzfps<float>("smooth", test::test_field<float>(Grid{37, 29, 1, 0.1, 0.1, 0.1}, true), "zfp:1e-6",
-                                    false);
+  expect_file_is_libzfps<float>("smooth", test::test_field<float>(Grid{37, 29, 1, 0.1, 0.1, 0.1}, true), "zfp:1e-6",
+                                false, gpu_encoder());
 }
 
 }  // namespace
