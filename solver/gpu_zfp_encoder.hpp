@@ -49,6 +49,20 @@ class GpuZfpEncoder {
                       const ChunkStreamSink& sink) = 0;
 };
 
+// An encoder whose two precisions are one template, Derived::encode_planes<T>.
+template <typename Derived>
+class GpuZfpEncoderOf : public GpuZfpEncoder {
+ public:
+  bool encode(const ChunkedPlanes<float>& planes, const zfp_block::Mode& mode, unsigned word_bits,
+              const ChunkStreamSink& sink) override {
+    return static_cast<Derived*>(this)->encode_planes(planes, mode, word_bits, sink);
+  }
+  bool encode(const ChunkedPlanes<double>& planes, const zfp_block::Mode& mode, unsigned word_bits,
+              const ChunkStreamSink& sink) override {
+    return static_cast<Derived*>(this)->encode_planes(planes, mode, word_bits, sink);
+  }
+};
+
 // The planes uploaded at once by default: enough that each batch's launches fill the GPU, few
 // enough that the encoder's buffers stay a small part of a GPU's memory beside the run's fields.
 constexpr std::size_t kZfpBatchBytes = std::size_t(64) << 20;

@@ -134,7 +134,7 @@ class Scratch {
   std::size_t bytes_ = 0;
 };
 
-class CudaZfpEncoder final : public GpuZfpEncoder {
+class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
  public:
   CudaZfpEncoder(int device, std::size_t batch_bytes) : device_(device), batch_bytes_(batch_bytes) {
     HEAT_CUDA_CHECK(cudaSetDevice(device_));
@@ -151,16 +151,9 @@ class CudaZfpEncoder final : public GpuZfpEncoder {
     if (host_) cudaFreeHost(host_);
   }
 
-  bool encode(const ChunkedPlanes<float>& p, const zfp_block::Mode& a, unsigned word_bits,
-              const ChunkStreamSink& sink) override {
-    return encode_planes(p, a, word_bits, sink);
-  }
-  bool encode(const ChunkedPlanes<double>& p, const zfp_block::Mode& a, unsigned word_bits,
-              const ChunkStreamSink& sink) override {
-    return encode_planes(p, a, word_bits, sink);
-  }
-
  private:
+  friend class GpuZfpEncoderOf<CudaZfpEncoder>;
+
   template <typename T>
   bool encode_planes(const ChunkedPlanes<T>& p, const zfp_block::Mode& mode, unsigned word_bits,
                      const ChunkStreamSink& sink) {

@@ -48,19 +48,12 @@ class CountingEncoder final : public GpuZfpEncoder {
 // The GPU encoder's contract kept on the host with the same block coder, one block after another:
 // the chunks in order, `per_batch` at a time, each stream at an 8-byte boundary with room for its
 // checksum after it. Lets a machine without a GPU run the writer's route for encoded chunks.
-class HostStandInEncoder final : public GpuZfpEncoder {
+class HostStandInEncoder final : public GpuZfpEncoderOf<HostStandInEncoder> {
  public:
   explicit HostStandInEncoder(int per_batch) : per_batch_(per_batch) {}
-  bool encode(const ChunkedPlanes<float>& p, const zfp_block::Mode& m, unsigned w,
-              const ChunkStreamSink& sink) override {
-    return encode_planes(p, m, w, sink);
-  }
-  bool encode(const ChunkedPlanes<double>& p, const zfp_block::Mode& m, unsigned w,
-              const ChunkStreamSink& sink) override {
-    return encode_planes(p, m, w, sink);
-  }
 
  private:
+  friend class GpuZfpEncoderOf<HostStandInEncoder>;
   template <typename T>
   bool encode_planes(const ChunkedPlanes<T>& p, const zfp_block::Mode& mode, unsigned word_bits,
                      const ChunkStreamSink& sink) {
