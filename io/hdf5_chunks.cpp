@@ -53,6 +53,14 @@ struct ChunkPlace {
   bool whole;  // inside u's planes on every axis: no padding
 };
 
+// Chunk c of the chunks tiling `planes` planes of `ny` rows, in order of z, then y.
+ChunkPlace place_of_chunk(std::int64_t c, const hsize_t (&chunk)[3], int planes, int ny) {
+  const hsize_t along_y = (hsize_t(ny) + chunk[1] - 1) / chunk[1];
+  ChunkPlace place{{hsize_t(c) / along_y * chunk[0], hsize_t(c) % along_y * chunk[1], 0}, false};
+  place.whole = place.origin[0] + chunk[0] <= hsize_t(planes) && place.origin[1] + chunk[1] <= hsize_t(ny);
+  return place;
+}
+
 // The chunk at `place` as a full box, into `box`. HDF5 pads an edge chunk with its fill value,
 // zero; for ZFP the edge values are repeated instead, which zfp encodes in fewer bits than a jump
 // to zero (readers never see the padding).
@@ -148,7 +156,6 @@ bool write_gpu_encoded_chunks(const std::string& path, hid_t dataset, const Fiel
   GpuZfpEncoder* gpu = snapshot_zfp_encoder();
   if (!gpu || !compression.is_zfp() || chunk[0] < 2 || chunk[1] < 2 || chunk[2] < 2) return false;
   const zfp_block::Mode mode = zfp_mode_for(compression);
-  const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
   const ChunkedPlanes<T> source{&u(0, 0, first_plane), u.nx(), u.ny(), planes, {chunk[0], chunk[1], chunk[2]}};
   std::vector<std::size_t> stored;
   return gpu->encode(source, mode, zfp_stream_word_bits(), [&](const EncodedChunks& batch) {
@@ -158,11 +165,9 @@ bool write_gpu_encoded_chunks(const std::string& path, hid_t dataset, const Fiel
 #pragma omp parallel for schedule(dynamic)
     for (int i = 0; i < batch.count; ++i)
       stored[std::size_t(i)] = append_fletcher32(batch.bytes + batch.offsets[i], batch.sizes[i]);
-    for (int i = 0; i < batch.count; ++i) {
-      const hsize_t c = hsize_t(batch.first + i);
-      const hsize_t origin[3] = {c / along_y * chunk[0], c % along_y * chunk[1], 0};
-      write_chunk(path, dataset, origin, stored[std::size_t(i)], batch.bytes + batch.offsets[i]);
-    }
+    for (int i = 0; i < batch.count; ++i)
+      write_chunk(path, dataset, place_of_chunk(batch.first + i, chunk, planes, u.ny()).origin,
+                  stored[std::size_t(i)], batch.bytes + batch.offsets[i]);
   });
 }
 
@@ -204,11 +209,7 @@ void write_compressed_chunks(const std::string& path, hid_t dataset, const Field
   const hsize_t along_z = (hsize_t(planes) + chunk[0] - 1) / chunk[0];
   const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
   const std::int64_t chunks = std::int64_t(along_z * along_y);
-  const auto place_of = [&](std::int64_t c) {
-    ChunkPlace place{{hsize_t(c) / along_y * chunk[0], hsize_t(c) % along_y * chunk[1], 0}, false};
-    place.whole = place.origin[0] + chunk[0] <= hsize_t(planes) && place.origin[1] + chunk[1] <= hsize_t(u.ny());
-    return place;
-  };
+  const auto place_of = [&](std::int64_t c) { return place_of_chunk(c, chunk, planes, u.ny()); };
   const std::size_t chunk_values = std::size_t(chunk[0] * chunk[1] * chunk[2]);
   const std::size_t capacity = compressed_capacity<T>(chunk, compression);
   const ChunkStrides in_field{std::ptrdiff_t(u.nx()), std::ptrdiff_t(u.nx()) * u.ny()};

@@ -75,6 +75,10 @@ std::string not_a_lock_file(int fd) {
   return "";
 }
 
+bool same_time(const timespec& a, const timespec& b) {
+  return a.tv_nsec != UTIME_OMIT && a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
 // Whether fd is still the file at path: a run that ends removes its lock file, and a lock taken
 // on the file it removed, opened just before, would hold nothing.
 bool is_file_at(int fd, const std::string& path) {
@@ -85,22 +89,23 @@ bool is_file_at(int fd, const std::string& path) {
 
 }  // namespace
 
-namespace {
-timespec modified_time(const std::string& path) {
+timespec modification_time(const std::string& directory) {
   struct stat s;
-  if (::stat(path.c_str(), &s) != 0) return timespec{0, UTIME_OMIT};
+  if (::stat(directory.c_str(), &s) != 0) return timespec{0, UTIME_OMIT};
   return s.st_mtim;
 }
-bool same_time(const timespec& a, const timespec& b) {
-  return a.tv_nsec != UTIME_OMIT && a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+
+void restore_modification_time(const std::string& directory, const timespec& time) {
+  if (time.tv_nsec == UTIME_OMIT) return;
+  const timespec times[2] = {{0, UTIME_OMIT}, time};
+  ::utimensat(AT_FDCWD, directory.c_str(), times, 0);
 }
-}  // namespace
 
 OutputDirectoryLock::OutputDirectoryLock(const std::string& directory)
     : path_((fs::path(directory) / kOutputLockName).string()),
       created_(create_missing(directory)),
       directory_(directory),
-      modified_before_(modified_time(directory)) {
+      modified_before_(modification_time(directory)) {
   const std::string option = "--output '" + directory + "'";
   for (int attempt = 0; fd_ < 0; ++attempt) {
     // O_NOFOLLOW: a link planted under the lock's name would have the pid written over (or a
@@ -144,7 +149,7 @@ OutputDirectoryLock::OutputDirectoryLock(const std::string& directory)
   // Only a refused run's message reads it: a failed write here costs nothing else.
   const ssize_t written = ::ftruncate(fd_, 0) == 0 ? ::pwrite(fd_, holder.data(), holder.size(), 0) : -1;
   (void)written;
-  modified_with_lock_ = modified_time(directory);
+  modified_with_lock_ = modification_time(directory);
 }
 
 OutputDirectoryLock::~OutputDirectoryLock() { release(); }
@@ -178,13 +183,10 @@ OutputDirectoryLock& OutputDirectoryLock::operator=(OutputDirectoryLock&& other)
 void OutputDirectoryLock::release() {
   if (fd_ >= 0) {
     // Nothing but the lock changed the directory's entries since it was taken.
-    const bool untouched = created_.empty() && same_time(modified_with_lock_, modified_time(directory_));
+    const bool untouched = created_.empty() && same_time(modified_with_lock_, modification_time(directory_));
     // Removed while still locked, so the next run cannot lock this file after we let it go.
     ::unlink(path_.c_str());
-    if (untouched && modified_before_.tv_nsec != UTIME_OMIT) {
-      const timespec times[2] = {{0, UTIME_OMIT}, modified_before_};
-      ::utimensat(AT_FDCWD, directory_.c_str(), times, 0);
-    }
+    if (untouched) restore_modification_time(directory_, modified_before_);
     ::close(fd_);
     fd_ = -1;
   }

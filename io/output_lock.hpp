@@ -14,6 +14,11 @@ namespace heat {
 // killed run blocks nothing; the file only tells a refused run who holds the directory.
 inline const char* const kOutputLockName = ".heatrk4.lock";
 
+// A directory's modification time (tv_nsec UTIME_OMIT where it cannot be read), and setting it
+// back (nothing where it was unknown): what a probe or a lock that changed nothing else leaves.
+timespec modification_time(const std::string& directory);
+void restore_modification_time(const std::string& directory, const timespec& time);
+
 // Holds an output directory for the lifetime of the object. Default-constructed: holds nothing.
 class OutputDirectoryLock {
  public:

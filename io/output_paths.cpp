@@ -1,7 +1,6 @@
 #include "io/output_paths.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,17 +33,13 @@ const char* const kProbeName = ".heatrk4-write-test";
 // errno of the failure, or 0. The name follows the temporary-file pattern, so a run killed in
 // between leaves nothing a later run keeps.
 int probe_file_creation(const std::string& directory) {
-  struct stat before;
-  const bool known = ::stat(directory.c_str(), &before) == 0;
+  const timespec before = modification_time(directory);
   const std::string probe = temporary_name_for((fs::path(directory) / kProbeName).string());
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
   if (fd < 0) return errno;
   ::close(fd);
   ::unlink(probe.c_str());
-  if (known) {
-    const timespec times[2] = {{0, UTIME_OMIT}, before.st_mtim};
-    ::utimensat(AT_FDCWD, directory.c_str(), times, 0);
-  }
+  restore_modification_time(directory, before);
   return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "io/zfp_chunks.hpp"
 #include "solver/gpu_zfp_encoder.hpp"
 #include "test_support.hpp"
+#include "zfp_block_stream.hpp"
 #include "zfp_test_support.hpp"
 
 namespace heat {
@@ -70,32 +71,9 @@ class HostStandInEncoder final : public GpuZfpEncoderOf<HostStandInEncoder> {
           const int gz = std::min(z0 + z, p.planes - 1), gy = std::min(y0 + y, p.ny - 1);
           return p.values[(std::size_t(gz) * p.ny + gy) * p.nx + x];
         };
-        const std::uint64_t start = 64 * words.size();
-        std::uint64_t bits = 0;
-        std::vector<std::uint64_t> block_bits;
-        for (int pass = 0; pass < 2; ++pass) {
-          if (pass == 1) words.resize(words.size() + (bits + 32 + 63) / 64 + 1, 0);  // + the checksum
-          std::uint64_t at = start;
-          for (int z = 0; z < cz; z += 4)
-            for (int y = 0; y < cy; y += 4)
-              for (int x = 0; x < p.nx; x += 4) {
-                T block[64];
-                zfp_block::gather_block(block, x, y, z, p.nx, cy, cz, value);
-                if (pass == 0) {
-                  zfp_block::BitCounter counter;
-                  zfp_block::encode_block(block, mode, counter);
-                  bits += counter.bits();
-                } else {
-                  zfp_block::BitWriter writer(words.data(), at);
-                  zfp_block::encode_block(block, mode, writer);
-                  writer.finish();
-                  zfp_block::BitCounter counter;
-                  zfp_block::encode_block(block, mode, counter);
-                  at += counter.bits();
-                }
-              }
-        }
-        offsets.push_back(start / 8);
+        offsets.push_back(8 * words.size());
+        const std::uint64_t bits = test::append_block_stream<T>(words, p.nx, cy, cz, mode, value);
+        words.push_back(0);  // room for the checksum
         sizes.push_back((bits + word_bits - 1) / word_bits * word_bits / 8);
       }
       sink(EncodedChunks{first, count, reinterpret_cast<unsigned char*>(words.data()), offsets.data(), sizes.data()});

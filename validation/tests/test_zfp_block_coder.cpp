@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "solver/zfp_block_coder.hpp"
+#include "zfp_block_stream.hpp"
 
 #if HEAT_TEST_HAS_LIBZFP
 #include <zfp.h>
@@ -49,38 +50,17 @@ std::vector<unsigned char> libzfp_stream(const std::vector<T>& values, const Box
   return out;
 }
 
-// As the GPU does it: every block's length first, then each block written at its offset.
+// As the GPU writes it (zfp_block_stream.hpp), ending at zfp's next word (stream_word_bits: 8 in
+// Debian's build, 64 by default).
 template <typename T>
 std::vector<unsigned char> block_coder_stream(const std::vector<T>& values, const Box& b, const zfp_block::Mode& mode) {
   const auto value = [&](int x, int y, int z) { return values[(std::size_t(z) * b.ny + y) * b.nx + x]; };
-  std::vector<std::uint64_t> offsets{0};
-  for (int pass = 0; pass < 2; ++pass) {
-    std::vector<unsigned long long> words(pass ? (offsets.back() + 63) / 64 : 0, 0);
-    std::size_t block = 0;
-    for (int z = 0; z < b.nz; z += 4)
-      for (int y = 0; y < b.ny; y += 4)
-        for (int x = 0; x < b.nx; x += 4, ++block) {
-          T values_of_block[64];
-          zfp_block::gather_block(values_of_block, x, y, z, b.nx, b.ny, b.nz, value);
-          if (pass == 0) {
-            zfp_block::BitCounter counter;
-            zfp_block::encode_block(values_of_block, mode, counter);
-            offsets.push_back(offsets.back() + counter.bits());
-          } else {
-            zfp_block::BitWriter writer(words.data(), offsets[block]);
-            zfp_block::encode_block(values_of_block, mode, writer);
-            writer.finish();
-          }
-        }
-    if (pass == 1) {
-      // zfp's stream ends at its next word (stream_word_bits: 8 in Debian's build, 64 by default).
-      const std::uint64_t word = stream_word_bits;
-      std::vector<unsigned char> bytes((offsets.back() + word - 1) / word * word / 8);
-      std::memcpy(bytes.data(), words.data(), bytes.size());
-      return bytes;
-    }
-  }
-  return {};
+  std::vector<unsigned long long> words;
+  const std::uint64_t bits = test::append_block_stream<T>(words, b.nx, b.ny, b.nz, mode, value);
+  const std::uint64_t word = stream_word_bits;
+  std::vector<unsigned char> bytes((bits + word - 1) / word * word / 8);
+  std::memcpy(bytes.data(), words.data(), bytes.size());
+  return bytes;
 }
 
 template <typename T, typename Make>
