@@ -60,8 +60,9 @@ std::string device_description(const RunPlan& plan, const BackendEntry& entry) {
   return buf;
 }
 
-// The loop's schedule from the plan, for this rank.
-LoopSchedule loop_schedule(const RunPlan& plan, const Slab& slab, const Ranks& ranks) {
+// The loop's schedule from the plan, for this rank. `gpu_encodes`: the run's GPU encodes its
+// snapshots (a SnapshotEncoderScope is active).
+LoopSchedule loop_schedule(const RunPlan& plan, const Slab& slab, const Ranks& ranks, bool gpu_encodes) {
   LoopSchedule schedule;
   schedule.output_every = plan.output_every;
   // A distributed snapshot waits for every rank's writer, which a writer thread may do only
@@ -69,7 +70,12 @@ LoopSchedule loop_schedule(const RunPlan& plan, const Slab& slab, const Ranks& r
   schedule.snapshot_buffers = ranks.snapshots_beside_the_loop() ? plan.snapshot_buffers : 0;
   schedule.first_step = plan.start_step;
   schedule.first_plane = slab.box_begin;
-  schedule.final_field_read = reads_final_field(plan);
+  // Only --check reads u after the loop; the loop itself brings the final field back for a final
+  // snapshot written from u.
+  schedule.final_field_read = plan.check;
+  // Where the GPU encodes every snapshot (HDF5 alone), they stay on it: no host buffer, no copy
+  // to the host and back, no page-locking before the first.
+  schedule.snapshots_on_device = gpu_encodes && plan.output.formats == OutputFormats(OutputFormat::Hdf5);
   return schedule;
 }
 
@@ -150,7 +156,8 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     return ChunkEnd{agreed[0], int(agreed[1])};
   };
   add_test_hooks(callbacks, ranks.rank());
-  const LoopOutcome outcome = advance(*backend, initial.u, plan.steps, loop_schedule(plan, slab, ranks), callbacks);
+  const LoopSchedule schedule = loop_schedule(plan, slab, ranks, gpu_encoding.active());
+  const LoopOutcome outcome = advance(*backend, initial.u, plan.steps, schedule, callbacks);
   progress.finish();
 
   record_loop_outcome(report, outcome, ranks, entry, slab, rank.exchange_seconds(), writer.get());

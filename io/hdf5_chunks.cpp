@@ -156,7 +156,10 @@ bool write_gpu_encoded_chunks(const std::string& path, hid_t dataset, const Fiel
   GpuZfpEncoder* gpu = snapshot_zfp_encoder();
   if (!gpu || !compression.is_zfp() || chunk[0] < 2 || chunk[1] < 2 || chunk[2] < 2) return false;
   const zfp_block::Mode mode = zfp_mode_for(compression);
-  const ChunkedPlanes<T> source{&u(0, 0, first_plane), u.nx(), u.ny(), planes, {chunk[0], chunk[1], chunk[2]}};
+  // The snapshot's own copy on the GPU where the run keeps it there, else u's planes uploaded.
+  const T* on_device = static_cast<const T*>(snapshot_values_on_device(u.data()));
+  const T* values = on_device ? on_device + u.index(0, 0, first_plane) : &u(0, 0, first_plane);
+  const ChunkedPlanes<T> source{values, u.nx(), u.ny(), planes, {chunk[0], chunk[1], chunk[2]}, on_device != nullptr};
   std::vector<std::size_t> stored;
   return gpu->encode(source, mode, zfp_stream_word_bits(), [&](const EncodedChunks& batch) {
     // The checksums on every core (a reversible snapshot's streams are a third of the field), the
@@ -206,6 +209,7 @@ void write_compressed_chunks(const std::string& path, hid_t dataset, const Field
                              const std::vector<hsize_t>& shape, const Compression& compression) {
   const hsize_t chunk[3] = {shape[0], shape[1], shape[2]};
   if (write_gpu_encoded_chunks(path, dataset, u, first_plane, planes, chunk, compression)) return;
+  bring_snapshot_to_host(u.data());
   const hsize_t along_z = (hsize_t(planes) + chunk[0] - 1) / chunk[0];
   const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
   const std::int64_t chunks = std::int64_t(along_z * along_y);
@@ -248,11 +252,18 @@ template <typename T>
 void require_bound_within_precision(const std::string& path, const Field<T>& u, int first_plane, int planes,
                                     const Compression& c) {
   if (c.codec != Codec::ZfpAccuracy) return;
-  const T* begin = u.data() + u.index(0, 0, first_plane);
+  const std::size_t first = u.index(0, 0, first_plane);
   const std::size_t count = std::size_t(planes) * std::size_t(u.ny()) * std::size_t(u.nx());
   T largest = 0;
+  GpuZfpEncoder* gpu = snapshot_zfp_encoder();
+  if (const auto* on_device = static_cast<const T*>(snapshot_values_on_device(u.data())); gpu && on_device) {
+    largest = T(gpu->largest_magnitude(on_device + first, count));
+  } else {
+    bring_snapshot_to_host(u.data());
+    const T* begin = u.data() + first;
 #pragma omp parallel for reduction(max : largest)
-  for (std::size_t n = 0; n < count; ++n) largest = std::max(largest, std::abs(begin[n]));
+    for (std::size_t n = 0; n < count; ++n) largest = std::max(largest, std::abs(begin[n]));
+  }
   // The spacing of T's values at `largest`: zfp's values come back rounded to it.
   const double resolution = double(std::nextafter(largest, std::numeric_limits<T>::infinity()) - largest);
   if (c.bound >= 2 * resolution) return;

@@ -13,6 +13,7 @@
 #include "io/series_files.hpp"
 #include "io/slab_files.hpp"
 #include "solver/errors.hpp"
+#include "solver/gpu_zfp_encoder.hpp"
 
 // H5Dwrite_chunk, with which compressed chunks are written whole, came with HDF5 1.10.3.
 #if !H5_VERSION_GE(1, 10, 3)
@@ -119,11 +120,13 @@ void write_planes(const FileContext& file, hid_t location, const char* name, con
                                        H5P_DEFAULT, layout.get(), H5P_DEFAULT),
                             name),
                  H5Dclose);
-  if (compress.codec != Codec::None)
+  if (compress.codec != Codec::None) {
     write_compressed_chunks(file.path, dataset.get(), u, first_plane, planes, chunk, compress);
-  else
+  } else {
+    bring_snapshot_to_host(u.data());
     file.check_status(
         H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, u.data() + u.index(0, 0, first_plane)), name);
+  }
   file.check_status(dataset.close(), name);
 }
 

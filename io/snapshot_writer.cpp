@@ -13,6 +13,7 @@
 #include "io/snapshots.hpp"
 #include "io/stale_files.hpp"
 #include "solver/errors.hpp"
+#include "solver/gpu_zfp_encoder.hpp"
 
 namespace heat {
 
@@ -217,6 +218,8 @@ struct SnapshotWriter::Impl {
     const Snapshot snapshot{&u, step, time, {}};
     for (const SnapshotFormat& format : kFormats) {
       if (!spec.formats.has(format.format) || skip.has(format.format)) continue;
+      // Only the HDF5 writer reads a snapshot the GPU holds where it is (hdf5_chunks.cpp).
+      if (format.format != OutputFormat::Hdf5) bring_snapshot_to_host(u.data());
       if (share.ranks > 1) {
         write_distributed(format, u, snapshot);
       } else {

@@ -48,6 +48,19 @@ class PinnedHostMemory {
   virtual ~PinnedHostMemory() = default;
 };
 
+// A snapshot kept in the backend's device memory (a CUDA backend's snapshot copy), for a writer
+// that reads it there (the GPU's ZFP encoder) instead of from a host buffer. wait() returns once
+// values() holds the field as it was when the snapshot was taken; fetch(host) copies it into
+// host memory of the field's size. The backend holds one such copy: the next snapshot may be
+// taken only once this one is destroyed.
+class DeviceSnapshot {
+ public:
+  virtual ~DeviceSnapshot() = default;
+  virtual void wait() = 0;
+  virtual const void* values() const = 0;
+  virtual void fetch(void* host) = 0;
+};
+
 template <typename T>
 class Backend {
  public:
@@ -83,6 +96,15 @@ class Backend {
   virtual std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) {
     (void)u;
     return nullptr;
+  }
+
+  // Whether take_device_snapshot() keeps snapshots in device memory (a CUDA backend made with
+  // BackendOptions::snapshots_while_stepping).
+  virtual bool takes_device_snapshots() const { return false; }
+  // Takes the current field into the backend's device copy, in the order of the work queued so
+  // far, and returns at once; only where takes_device_snapshots().
+  virtual std::unique_ptr<DeviceSnapshot> take_device_snapshot() {
+    throw std::logic_error("this backend keeps no snapshot in device memory");
   }
 
   // One rank of a distributed run (solver/distributed/), for backends whose entry declares

@@ -1,7 +1,8 @@
 // ZFP streams (fixed accuracy or reversible) of a snapshot's chunks encoded on the run's GPU instead of the host's
 // cores (cuda/zfp_encoder.cu), bit for bit the streams libzfp writes (zfp_block_coder.hpp): the
-// host uploads each batch of planes, the GPU encodes every 4x4x4 block at once and sends back only
-// the compressed bytes. The HDF5 writer (io/hdf5_chunks.cpp) uses it while a run's
+// GPU reads each batch of planes from its own copy of the field (SnapshotOnDeviceScope), or from
+// the host's, which it uploads, encodes every 4x4x4 block at once and sends back only the
+// compressed bytes. The HDF5 writer (io/hdf5_chunks.cpp) uses it while a run's
 // SnapshotEncoderScope lives, and libzfp on every core otherwise.
 #pragma once
 
@@ -11,19 +12,21 @@
 #include <functional>
 #include <memory>
 
+#include "solver/snapshot_on_device.hpp"
 #include "solver/zfp_block_coder.hpp"
 
 namespace heat {
 
-// Planes of a field in host memory and the chunks HDF5 stores them in.
+// Planes of a field and the chunks HDF5 stores them in.
 template <typename T>
 struct ChunkedPlanes {
-  const T* values;  // planes * ny * nx values, x fastest
+  const T* values;  // planes * ny * nx values, x fastest: host memory, or the encoder's device's where on_device
   int nx, ny, planes;
   // A chunk's extents (z, y, x), x == nx, z and y above 1. The chunks tile the planes in order of
   // z, then y; the parts of edge chunks past the planes repeat the last plane and row, as the
   // host's writer gathers them.
   std::array<std::size_t, 3> chunk;
+  bool on_device = false;
 };
 
 // The streams of chunks first .. first + count - 1: chunk first + i's stream is sizes[i] bytes at
@@ -47,6 +50,10 @@ class GpuZfpEncoder {
                       const ChunkStreamSink& sink) = 0;
   virtual bool encode(const ChunkedPlanes<double>& planes, const zfp_block::Mode& mode, unsigned word_bits,
                       const ChunkStreamSink& sink) = 0;
+  // The largest |value| of `count` values in the encoder's device's memory (finite values: a
+  // field is checked before it is taken as a snapshot).
+  virtual double largest_magnitude(const float* values, std::size_t count) = 0;
+  virtual double largest_magnitude(const double* values, std::size_t count) = 0;
 };
 
 // An encoder whose two precisions are one template, Derived::encode_planes<T>.
@@ -60,6 +67,12 @@ class GpuZfpEncoderOf : public GpuZfpEncoder {
   bool encode(const ChunkedPlanes<double>& planes, const zfp_block::Mode& mode, unsigned word_bits,
               const ChunkStreamSink& sink) override {
     return static_cast<Derived*>(this)->encode_planes(planes, mode, word_bits, sink);
+  }
+  double largest_magnitude(const float* values, std::size_t count) override {
+    return static_cast<Derived*>(this)->largest_magnitude_of(values, count);
+  }
+  double largest_magnitude(const double* values, std::size_t count) override {
+    return static_cast<Derived*>(this)->largest_magnitude_of(values, count);
   }
 };
 

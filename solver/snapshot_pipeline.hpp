@@ -7,7 +7,9 @@
 // then be called where MPI lets only that thread call it). Either way the write function runs on
 // one thread, so a library that is not thread-safe (HDF5) is called from one thread. A write that
 // fails ends the pipeline: later snapshots are not written, and the loop's next call rethrows the
-// failure.
+// failure. Snapshots on the device: where the writer reads a snapshot where the GPU holds it (a
+// ZFP encoder on the run's GPU, snapshot_on_device.hpp), the loop takes each into the backend's one
+// device copy instead of a host buffer, and waits only while the previous one is still being written.
 #pragma once
 
 #include <algorithm>
@@ -23,6 +25,7 @@
 
 #include "solver/backend.hpp"
 #include "solver/seconds.hpp"
+#include "solver/snapshot_on_device.hpp"
 
 namespace heat {
 
@@ -34,17 +37,23 @@ class SnapshotPipeline {
   // `buffers` > 0: a writer thread and host buffers shaped like `loop_field` for submit(), no
   // more than the snapshots taken while stepping (none where only submit_held() is used); the
   // writer thread allocates (and pins) them first, while the run sets up and steps. 0: no thread,
-  // and submit() downloads into `loop_field` itself and writes it at once.
+  // and submit() downloads into `loop_field` itself and writes it at once. `on_device` (with
+  // buffers > 0, and a backend that takes_device_snapshots()): no host buffers; submit() takes the
+  // snapshot on the device, and `write` is handed a host field of its shape under a
+  // SnapshotOnDeviceScope.
   SnapshotPipeline(Backend<T>& backend, Field<T>& loop_field, int buffers, int snapshots_while_stepping,
-                   WriteFunction write)
+                   WriteFunction write, bool on_device = false)
       : backend_(backend),
         loop_field_(loop_field),
         beside_the_loop_(buffers > 0),
+        on_device_(on_device && buffers > 0 && backend.takes_device_snapshots()),
         nx_(loop_field.nx()),
         ny_(loop_field.ny()),
         nz_(loop_field.nz()),
-        capacity_(std::min(buffers, snapshots_while_stepping)),
+        capacity_(on_device_ ? 0 : std::min(buffers, snapshots_while_stepping)),
         write_(std::move(write)),
+        // Untouched unless a reader other than the GPU's encoder brings a snapshot to the host.
+        handed_(on_device_ ? Field<T>::uninitialized(nx_, ny_, nz_) : Field<T>()),
         writer_(beside_the_loop_ ? std::thread(&SnapshotPipeline::run_writer, this) : std::thread()) {}
 
   // Stops the writer after the snapshot it is writing; queued ones are dropped (there are some
@@ -56,7 +65,7 @@ class SnapshotPipeline {
     }
     changed_.notify_all();
     if (writer_.joinable()) writer_.join();
-    for (Item& item : queue_) wait_quietly(*item.download);
+    for (Item& item : queue_) wait_quietly(item);
   }
 
   SnapshotPipeline(const SnapshotPipeline&) = delete;
@@ -72,23 +81,27 @@ class SnapshotPipeline {
       write_here(loop_field_, steps_done);
       return;
     }
+    if (on_device_) return submit_on_device(steps_done);
     std::unique_lock<std::mutex> lock(mutex_);
     const int slot = take_free_slot(lock);
     Buffer& buffer = buffers_[std::size_t(slot)];
     lock.unlock();
     auto download = backend_.start_download(buffer.field);
     lock.lock();
-    queue_.push_back(Item{&buffer.field, slot, steps_done, std::move(download)});
+    queue_.push_back(Item{&buffer.field, slot, steps_done, std::move(download), nullptr});
     ++pending_;
     changed_.notify_all();
   }
+
+  // Whether snapshots are taken on the device (submit() for the final one too, the loop's field untouched).
+  bool on_device() const { return on_device_; }
 
   // Queues the write of a field the caller holds unchanged until drain() returns (with no
   // buffers, drain() writes it).
   void submit_held(const Field<T>& field, int steps_done) {
     std::lock_guard<std::mutex> lock(mutex_);
     throw_failure();
-    queue_.push_back(Item{&field, -1, steps_done, std::make_unique<Landed>()});
+    queue_.push_back(Item{&field, -1, steps_done, std::make_unique<Landed>(), nullptr});
     ++pending_;
     changed_.notify_all();
   }
@@ -123,7 +136,7 @@ class SnapshotPipeline {
     std::deque<Buffer> released;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (pending_ > 0 || failure_ || int(buffers_.size()) < capacity_) return false;
+      if (on_device_ || pending_ > 0 || failure_ || int(buffers_.size()) < capacity_) return false;
       released.swap(buffers_);
     }
     return true;  // `released` frees them here, beside the writer
@@ -156,9 +169,10 @@ class SnapshotPipeline {
   };
   struct Item {
     const Field<T>* field;
-    int slot;  // -1: the caller's field
+    int slot;  // -1: the caller's field, or handed_
     int steps_done;
-    std::unique_ptr<PendingDownload> download;
+    std::unique_ptr<PendingDownload> download;  // null for a snapshot on the device
+    std::unique_ptr<DeviceSnapshot> on_device;
   };
   struct Landed final : PendingDownload {
     void wait() override {}
@@ -204,6 +218,32 @@ class SnapshotPipeline {
     }
   }
 
+  void submit_on_device(int steps_done) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    timed_wait(lock, [&] { return !device_copy_held_ || failure_; });
+    throw_failure();
+    lock.unlock();
+    auto snapshot = backend_.take_device_snapshot();
+    lock.lock();
+    device_copy_held_ = true;
+    queue_.push_back(Item{&handed_, -1, steps_done, nullptr, std::move(snapshot)});
+    ++pending_;
+    changed_.notify_all();
+  }
+
+  // Waits for the item's values, then writes it (unless the pipeline has failed).
+  void write_item(Item& item, bool skip) {
+    if (!item.on_device) {
+      item.download->wait();
+      if (!skip) write_(*item.field, item.steps_done);
+      return;
+    }
+    item.on_device->wait();
+    if (skip) return;
+    const SnapshotOnDeviceScope held(handed_.data(), *item.on_device);
+    write_(handed_, item.steps_done);
+  }
+
   // A free buffer, waiting while there is none (all in use, or not yet allocated).
   int take_free_slot(std::unique_lock<std::mutex>& lock) {
     auto find_free = [&] {
@@ -218,9 +258,9 @@ class SnapshotPipeline {
     return slot;
   }
 
-  static void wait_quietly(PendingDownload& download) {
+  static void wait_quietly(Item& item) {
     try {
-      download.wait();
+      if (item.download) item.download->wait();
     } catch (...) {
       // Only reached while the run is already failing; the first failure is the one reported.
     }
@@ -268,8 +308,7 @@ class SnapshotPipeline {
       std::exception_ptr failed;
       const auto t0 = clock::now();
       try {
-        item.download->wait();
-        if (!skip) write_(*item.field, item.steps_done);
+        write_item(item, skip);
       } catch (...) {
         failed = std::current_exception();
       }
@@ -278,6 +317,10 @@ class SnapshotPipeline {
       writer_s_ += spent;
       if (failed && !failure_) failure_ = failed;
       if (item.slot >= 0) buffers_[std::size_t(item.slot)].free = true;
+      if (item.on_device) {
+        item.on_device.reset();
+        device_copy_held_ = false;
+      }
       --pending_;
       changed_.notify_all();
     }
@@ -285,9 +328,10 @@ class SnapshotPipeline {
 
   Backend<T>& backend_;
   Field<T>& loop_field_;
-  const bool beside_the_loop_;
+  const bool beside_the_loop_, on_device_;
   const int nx_, ny_, nz_, capacity_;
   WriteFunction write_;
+  Field<T> handed_;  // the host field a snapshot on the device is handed to the writer as
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
@@ -295,6 +339,7 @@ class SnapshotPipeline {
   std::deque<Item> queue_;
   int pending_ = 0;
   bool stopping_ = false;
+  bool device_copy_held_ = false;  // a snapshot on the device not yet written
   std::exception_ptr failure_;
   double wait_s_ = 0, writer_s_ = 0;
   std::thread writer_;  // last: it starts once everything it uses is constructed

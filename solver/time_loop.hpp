@@ -49,10 +49,14 @@ struct LoopSchedule {
   int first_step = 0;
   // The global z of u's first plane (a rank's box), so messages name the whole grid's points.
   int first_plane = 0;
-  // False where nothing reads the final field (no snapshot, no check): it stays on the backend,
-  // u is left as it was, and the last blow-up check reads the field where it lives. A GPU run
-  // then copies nothing back, and its host field is never touched.
+  // False where the caller does not read the final field in u (no check): unless the final
+  // snapshot is written from u, it stays on the backend, u is left as it was, and the last blow-up
+  // check reads the field where it lives. A GPU run then copies nothing back, and its host field
+  // is never touched.
   bool final_field_read = true;
+  // Snapshots are taken into the backend's device copy and written from there (the GPU's ZFP
+  // encoder reads them; SnapshotPipeline's on_device), where the backend keeps one and buffers > 0.
+  bool snapshots_on_device = false;
 };
 
 // What the run does at the loop's moments; each may be empty.
@@ -180,7 +184,7 @@ LoopOutcome advance(Backend<T>& backend, Field<T>& u, int steps, const LoopSched
   // The snapshots before the final one, which the writer writes from u itself.
   const int taken_while_stepping = every > 0 ? (steps + every - 1) / every : 0;
   SnapshotPipeline<T> pipeline(backend, u, output ? schedule.snapshot_buffers : 0, taken_while_stepping,
-                               callbacks.snapshot);
+                               callbacks.snapshot, schedule.snapshots_on_device);
   // Mid-run snapshots: into a free buffer, the loop's own waits for one (or, with no buffers, for
   // the write) not counted as download. Every snapshot step ends a chunk whose field the loop
   // found finite, so a field that has blown up is never written.
@@ -212,16 +216,22 @@ LoopOutcome advance(Backend<T>& backend, Field<T>& u, int steps, const LoopSched
     outcome.steps_done = s.done;
     outcome.stop_signal = s.stop_signal;
 
-    // The final state goes to u itself (the caller's result), from which the writer writes it;
-    // a run that was stopped adds no snapshot.
+    // The final state goes to u itself (the caller's result), from which the writer writes it
+    // unless it takes its snapshots on the device; a run that was stopped adds no snapshot.
+    const bool final_snapshot_from_u = output && !pipeline.on_device();
     long long nonfinite_at = -1;
-    if (schedule.final_field_read || output)
+    if (schedule.final_field_read || final_snapshot_from_u)
       timed(t.download_s, [&] { nonfinite_at = backend.download_finding_nonfinite(u); });
     else
       timed(t.compute_s, [&] { nonfinite_at = backend.first_nonfinite(); });
     require_finite(nonfinite_at, u.nx(), u.ny(), schedule.first_step, schedule.first_plane, s.last_finite, s.done);
     const bool backend_done = callbacks.release_backend && pipeline.release_buffers_if_idle();
-    if (output && !outcome.stop_signal) pipeline.submit_held(u, s.done);
+    if (output && !outcome.stop_signal) {
+      if (final_snapshot_from_u)
+        pipeline.submit_held(u, s.done);
+      else
+        take_snapshot(s.done);
+    }
     if (backend_done) callbacks.release_backend();
     pipeline.drain();
   } catch (...) {

@@ -34,6 +34,29 @@ class EventDownload final : public PendingDownload {
   int device_;
 };
 
+// The snapshot copy as a writer reads it on the device.
+class CopyOnDevice final : public DeviceSnapshot {
+ public:
+  CopyOnDevice(const void* copy, std::size_t bytes, cudaEvent_t taken, int device)
+      : copy_(copy), bytes_(bytes), taken_(taken), device_(device) {}
+  // Called from the writer thread, which selects the run's device first.
+  void wait() override {
+    HEAT_CUDA_CHECK(cudaSetDevice(device_));
+    HEAT_CUDA_CHECK(cudaEventSynchronize(taken_));
+  }
+  const void* values() const override { return copy_; }
+  void fetch(void* host) override {
+    wait();
+    HEAT_CUDA_CHECK(cudaMemcpy(host, copy_, bytes_, cudaMemcpyDeviceToHost));
+  }
+
+ private:
+  const void* copy_;
+  std::size_t bytes_;
+  cudaEvent_t taken_;
+  int device_;
+};
+
 class RegisteredHostMemory final : public PinnedHostMemory {
  public:
   explicit RegisteredHostMemory(void* data) : data_(data) {}
@@ -76,6 +99,15 @@ std::unique_ptr<PendingDownload> SnapshotCopies::start(const void* field, void* 
   auto download = std::make_unique<EventDownload>(landed, device_);
   HEAT_CUDA_CHECK(cudaEventRecord(landed, stream_));
   return download;
+}
+
+std::unique_ptr<DeviceSnapshot> SnapshotCopies::take(const void* field) {
+  // The writer has finished with the previous snapshot taken here before this call; a copy to
+  // the host started by start() may still be reading the copy.
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(0, read_, 0));
+  HEAT_CUDA_CHECK(cudaMemcpyAsync(copy_, field, bytes_, cudaMemcpyDeviceToDevice, 0));
+  HEAT_CUDA_CHECK(cudaEventRecord(taken_, 0));
+  return std::make_unique<CopyOnDevice>(copy_, bytes_, taken_, device_);
 }
 
 PartStreams::PartStreams(int device) {

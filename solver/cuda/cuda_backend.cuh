@@ -31,6 +31,8 @@ class SnapshotCopies {
   // Takes `field` (device memory, as the compute stream will have it after the work queued so
   // far) and starts its copy into `host` (page-locked, or the copy blocks).
   std::unique_ptr<PendingDownload> start(const void* field, void* host);
+  // Takes `field` into the device copy alone, where a writer reads it (Backend::take_device_snapshot).
+  std::unique_ptr<DeviceSnapshot> take(const void* field);
 
  private:
   std::size_t bytes_;
@@ -153,6 +155,11 @@ class CudaBackend : public Backend<T> {
   }
   std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) override {
     return pin_host_memory(u.data(), u.size() * sizeof(T));
+  }
+  bool takes_device_snapshots() const override { return snapshots_ != nullptr; }
+  std::unique_ptr<DeviceSnapshot> take_device_snapshot() override {
+    if (!snapshots_) return Backend<T>::take_device_snapshot();
+    return snapshots_->take(u_.get());
   }
   // Only for cuda_ghost_scheme's boxes (stepping_box_with).
   void exchange_before_each_step(HaloExchange<T>& exchange) override {

@@ -1,6 +1,8 @@
 #include <cub/device/device_scan.cuh>
 
 #include <algorithm>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "solver/cuda/cuda_check.cuh"
@@ -101,6 +103,26 @@ __global__ void write_blocks(Batch<T> batch, zfp_block::Mode mode, const unsigne
   }
 }
 
+// The largest |value| as its bits: for values >= 0 the order of IEEE-754 bit patterns is the
+// order of the values, so an integer atomicMax of |value|'s bits finds the largest.
+template <typename T>
+using BitsOf = std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>;
+
+template <typename T>
+__global__ void largest_magnitude_bits(const T* values, std::size_t count, BitsOf<T>* largest) {
+  using Bits = BitsOf<T>;
+  Bits mine = 0;
+  for (std::size_t n = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; n < count;
+       n += std::size_t(gridDim.x) * blockDim.x) {
+    const T magnitude = fabs(values[n]);
+    Bits bits;
+    memcpy(&bits, &magnitude, sizeof bits);
+    mine = max(mine, bits);
+  }
+  for (int lane = 16; lane > 0; lane /= 2) mine = max(mine, __shfl_xor_sync(0xffffffffu, mine, lane));
+  if (threadIdx.x % 32 == 0) atomicMax(largest, mine);
+}
+
 // Device memory that grows to the largest request and is kept between snapshots (a cudaFree
 // would wait for the run's steps).
 class Scratch {
@@ -180,10 +202,14 @@ class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
       const int first_plane = first_row * chunk_z;
       const int batch_planes = std::min(p.planes, (first_row + batch_rows) * chunk_z) - first_plane;
       const int chunks = batch_rows * along_y;
-      const Batch<T> batch{input_.as<T>(), p.nx, p.ny, p.planes, first_plane, chunk_z, chunk_y, along_y, first_row,
+      const T* planes_of_batch = p.values + std::size_t(first_plane) * p.nx * p.ny;
+      if (!p.on_device) {
+        HEAT_CUDA_CHECK(cudaMemcpyAsync(input_.as<T>(), planes_of_batch, std::size_t(batch_planes) * plane_bytes,
+                                        cudaMemcpyHostToDevice, stream_));
+        planes_of_batch = input_.as<T>();
+      }
+      const Batch<T> batch{planes_of_batch, p.nx, p.ny, p.planes, first_plane, chunk_z, chunk_y, along_y, first_row,
                            blocks_x, blocks_y, blocks_per_chunk, (long long)chunks * blocks_per_chunk};
-      HEAT_CUDA_CHECK(cudaMemcpyAsync(input_.as<T>(), p.values + std::size_t(first_plane) * p.nx * p.ny,
-                                      std::size_t(batch_planes) * plane_bytes, cudaMemcpyHostToDevice, stream_));
       const unsigned grid = grid_stride_blocks(batch.blocks, kThreads, 65535);
       count_block_bits<<<grid, kThreads, 0, stream_>>>(batch, mode, bits);
       HEAT_CUDA_CHECK_LAUNCH();
@@ -209,6 +235,23 @@ class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
     return true;
   }
 
+  template <typename T>
+  double largest_magnitude_of(const T* values, std::size_t count) {
+    if (count == 0) return 0;
+    HEAT_CUDA_CHECK(cudaSetDevice(device_));
+    using Bits = BitsOf<T>;
+    if (!largest_.reserve(sizeof(Bits))) throw RunError("no GPU memory left for a snapshot's largest value");
+    HEAT_CUDA_CHECK(cudaMemsetAsync(largest_.as<Bits>(), 0, sizeof(Bits), stream_));
+    largest_magnitude_bits<<<grid_stride_blocks(count, 256, 4096), 256, 0, stream_>>>(values, count, largest_.as<Bits>());
+    HEAT_CUDA_CHECK_LAUNCH();
+    Bits bits = 0;
+    HEAT_CUDA_CHECK(cudaMemcpyAsync(&bits, largest_.as<Bits>(), sizeof bits, cudaMemcpyDeviceToHost, stream_));
+    HEAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    T largest;
+    std::memcpy(&largest, &bits, sizeof largest);
+    return double(largest);
+  }
+
   // Buffers for batches of at most `planes` planes, `blocks` blocks and `chunks` chunks; false
   // when the GPU (or the host's page-locked memory) has no room for them.
   template <typename T>
@@ -217,7 +260,8 @@ class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
     HEAT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, static_cast<unsigned long long*>(nullptr),
                                                   static_cast<unsigned long long*>(nullptr), blocks + 1, stream_));
     scan_bytes_ = std::max(scan_bytes_, scan_bytes);
-    const bool room = input_.reserve(std::size_t(std::min(planes, p.planes)) * p.nx * p.ny * sizeof(T)) &&
+    const std::size_t input_bytes = p.on_device ? 0 : std::size_t(std::min(planes, p.planes)) * p.nx * p.ny * sizeof(T);
+    const bool room = input_.reserve(input_bytes) &&
                       blocks_.reserve(2 * (blocks + 1) * sizeof(unsigned long long)) &&
                       scan_.reserve(scan_bytes_) &&
                       table_.reserve(2 * (std::size_t(chunks) + 1) * sizeof(unsigned long long)) &&
@@ -240,7 +284,7 @@ class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
   int device_;
   std::size_t batch_bytes_;
   cudaStream_t stream_ = nullptr;
-  Scratch input_, blocks_, scan_, table_, output_;
+  Scratch input_, blocks_, scan_, table_, output_, largest_;
   std::size_t scan_bytes_ = 0;
   void* host_ = nullptr;  // page-locked: the compressed bytes come back at the copy engine's speed
   std::size_t host_bytes_ = 0;

@@ -2,13 +2,21 @@
 // host's libzfp writes, chunk for chunk and byte for byte: float and double, smooth, random and
 // wide-ranging fields with zeros of both signs, chunks partial on every axis and cut into rows, a
 // field of two planes, bounds coarse and fine and reversible mode, in one batch of planes and in
-// many (the last one partial). A field of one plane is left to libzfp and still written. The
-// writer's side of the route (batches, offsets, checksums, chunk origins) also runs without a GPU,
-// fed by a host stand-in that places the same block coder's streams as the GPU does.
+// many (the last one partial). A field of one plane is left to libzfp and still written. Each
+// also with the values held on the device, as the time loop keeps its snapshots there: the writer
+// is handed a poisoned host field, which it reads only where libzfp must encode. The writer's side
+// of the route (batches, offsets, checksums, chunk origins, the values' place) also runs without a
+// GPU, fed by a host stand-in that places the same block coder's streams as the GPU does.
 #include <gtest/gtest.h>
+#ifdef HEAT_HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "io/hdf5_support.hpp"
@@ -33,6 +41,12 @@ class CountingEncoder final : public GpuZfpEncoder {
   bool encode(const ChunkedPlanes<double>& p, const zfp_block::Mode& m, unsigned w,
               const ChunkStreamSink& sink) override {
     return inner_->encode(p, m, w, counted(sink));
+  }
+  double largest_magnitude(const float* values, std::size_t count) override {
+    return inner_->largest_magnitude(values, count);
+  }
+  double largest_magnitude(const double* values, std::size_t count) override {
+    return inner_->largest_magnitude(values, count);
   }
 
  private:
@@ -80,7 +94,52 @@ class HostStandInEncoder final : public GpuZfpEncoderOf<HostStandInEncoder> {
     }
     return true;
   }
+  template <typename T>
+  double largest_magnitude_of(const T* values, std::size_t count) {
+    T largest = 0;
+    for (std::size_t n = 0; n < count; ++n) largest = std::max(largest, std::abs(values[n]));
+    return double(largest);
+  }
   int per_batch_;
+};
+
+// A snapshot held on the device: in device memory of GPU 0 for the GPU's encoder, in host memory
+// for the stand-in, which reads it there.
+template <typename T>
+class HeldSnapshot final : public DeviceSnapshot {
+ public:
+  HeldSnapshot(const Field<T>& u, bool on_gpu) : bytes_(u.size() * sizeof(T)), on_gpu_(on_gpu) {
+    if (!on_gpu_) {
+      host_.assign(u.data(), u.data() + u.size());
+      return;
+    }
+#ifdef HEAT_HAVE_CUDA
+    EXPECT_EQ(cudaMalloc(&device_, bytes_), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(device_, u.data(), bytes_, cudaMemcpyHostToDevice), cudaSuccess);
+#endif
+  }
+  ~HeldSnapshot() override {
+#ifdef HEAT_HAVE_CUDA
+    if (device_) cudaFree(device_);
+#endif
+  }
+  void wait() override {}
+  const void* values() const override { return on_gpu_ ? device_ : static_cast<const void*>(host_.data()); }
+  void fetch(void* host) override {
+    if (!on_gpu_) {
+      std::memcpy(host, host_.data(), bytes_);
+      return;
+    }
+#ifdef HEAT_HAVE_CUDA
+    EXPECT_EQ(cudaMemcpy(host, device_, bytes_, cudaMemcpyDeviceToHost), cudaSuccess);
+#endif
+  }
+
+ private:
+  std::size_t bytes_;
+  bool on_gpu_;
+  std::vector<T> host_;
+  void* device_ = nullptr;
 };
 
 // Every chunk of /VTKHDF/PointData/u as stored: its bytes, checksum included, in chunk order.
@@ -105,27 +164,45 @@ std::vector<std::vector<unsigned char>> stored_chunks(const std::string& path) {
   return chunks;
 }
 
-using MakeEncoder = std::function<std::unique_ptr<GpuZfpEncoder>()>;
+// An encoder, and whether it reads device memory (so values held on the device are in a GPU's).
+struct EncoderRoute {
+  std::function<std::unique_ptr<GpuZfpEncoder>()> make;
+  bool on_gpu;
+};
 
-MakeEncoder gpu_encoder(std::size_t batch_bytes = kZfpBatchBytes) {
-  return [batch_bytes] { return make_gpu_zfp_encoder(0, batch_bytes); };
+EncoderRoute gpu_encoder(std::size_t batch_bytes = kZfpBatchBytes) {
+  return {[batch_bytes] { return make_gpu_zfp_encoder(0, batch_bytes); }, true};
 }
 
-// Writes u with `codec` through libzfp on the host and through `make`'s encoder: the files' chunks
-// must be equal byte for byte, and (where expected) every chunk must have come from the encoder.
+EncoderRoute stand_in_encoder(int per_batch) {
+  return {[per_batch] { return std::make_unique<HostStandInEncoder>(per_batch); }, false};
+}
+
+// Writes u with `codec` through libzfp on the host and through the route's encoder, from u or
+// (`held_on_device`) from u's values held on the device with a NaN-filled field handed to the
+// writer: the files' chunks must be equal byte for byte, and (where expected) every chunk must have
+// come from the encoder.
 template <typename T>
 void expect_file_is_libzfps(const std::string& what, const Field<T>& u, const std::string& codec, bool encoder_expected,
-                            const MakeEncoder& make) {
+                            const EncoderRoute& route, bool held_on_device = false) {
   const Grid g{u.nx(), u.ny(), u.nz(), 0.1, 0.1, 0.1};
   const std::string label = std::string(sizeof(T) == 4 ? "float " : "double ") + what + " " + std::to_string(g.nx) +
-                            "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) + " " + codec;
+                            "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) + " " + codec +
+                            (held_on_device ? " held on the device" : "");
   const Compression c = parse_compression(codec);
   const std::string dir = test::temp_directory("gpu-zfp");
   write_vtkhdf_file(dir + "/host.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
   int encoded = 0;
   {
-    const SnapshotEncoderScope scope(std::make_unique<CountingEncoder>(make(), encoded));
-    write_vtkhdf_file(dir + "/encoded.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
+    const SnapshotEncoderScope scope(std::make_unique<CountingEncoder>(route.make(), encoded));
+    if (!held_on_device) {
+      write_vtkhdf_file(dir + "/encoded.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
+    } else {
+      HeldSnapshot<T> held(u, route.on_gpu);
+      Field<T> handed(g, std::numeric_limits<T>::quiet_NaN());
+      const SnapshotOnDeviceScope on_device(handed.data(), held);
+      write_vtkhdf_file(dir + "/encoded.hdf", handed, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
+    }
   }
   const auto host = stored_chunks(dir + "/host.hdf"), other = stored_chunks(dir + "/encoded.hdf");
   EXPECT_EQ(std::size_t(encoded), encoder_expected ? host.size() : 0) << label << ": chunks from the encoder";
@@ -134,34 +211,44 @@ void expect_file_is_libzfps(const std::string& what, const Field<T>& u, const st
 }
 
 template <typename T>
-void expect_every_field_and_codec(const Grid& g, const MakeEncoder& make) {
+void expect_every_field_and_codec(const Grid& g, const EncoderRoute& route, bool held_on_device = false) {
   for (bool smooth : {true, false})
     for (const char* codec : {"zfp:1e-6", "zfp:0.001", "zfp:reversible"})
-      expect_file_is_libzfps<T>(smooth ? "smooth" : "random", test::test_field<T>(g, smooth), codec, true, make);
+      expect_file_is_libzfps<T>(smooth ? "smooth" : "random", test::test_field<T>(g, smooth), codec, true, route,
+                                held_on_device);
   // Lossy bounds this fine cannot be held at 1e30 (the writer refuses them): reversible alone.
-  expect_file_is_libzfps<T>("wide", test::wide_field<T>(g), "zfp:reversible", true, make);
+  expect_file_is_libzfps<T>("wide", test::wide_field<T>(g), "zfp:reversible", true, route, held_on_device);
+}
+
+// A flat field's chunks go to libzfp: from u, or from the values held on the device brought to
+// the handed host field first.
+void expect_flat_field_left_to_libzfp(const EncoderRoute& route) {
+  for (bool held_on_device : {false, true})
+    expect_file_is_libzfps<float>("smooth", test::test_field<float>(Grid{37, 29, 1, 0.1, 0.1, 0.1}, true), "zfp:1e-6",
+                                  false, route, held_on_device);
 }
 
 // The writer's route for encoded chunks, on any machine: batches of one chunk and of three, the
 // stand-in's streams placed as the GPU places them.
 TEST(EncodedZfpChunks, TheWriterStoresAnEncodersBatchesAsLibzfpWould) {
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
-  for (int per_batch : {1, 3}) {
-    const MakeEncoder stand_in = [per_batch] { return std::make_unique<HostStandInEncoder>(per_batch); };
-    expect_every_field_and_codec<float>(test::partial_chunk_grid(), stand_in);
-    expect_every_field_and_codec<double>(Grid{37, 29, 23, 0.1, 0.1, 0.1}, stand_in);
-  }
-  expect_file_is_libzfps<float>("smooth", test::test_field<float>(Grid{37, 29, 1, 0.1, 0.1, 0.1}, true), "zfp:1e-6",
-                                false, [] { return std::make_unique<HostStandInEncoder>(1); });
+  for (int per_batch : {1, 3})
+    for (bool held_on_device : {false, true}) {
+      expect_every_field_and_codec<float>(test::partial_chunk_grid(), stand_in_encoder(per_batch), held_on_device);
+      expect_every_field_and_codec<double>(Grid{37, 29, 23, 0.1, 0.1, 0.1}, stand_in_encoder(per_batch),
+                                           held_on_device);
+    }
+  expect_flat_field_left_to_libzfp(stand_in_encoder(1));
 }
 
 TEST(GpuZfpEncoder, ChunksAreLibzfpsByteForByte) {
   HEAT_REQUIRE_GPU();
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
-  for (const Grid& g : {test::partial_chunk_grid(), Grid{37, 29, 23, 0.1, 0.1, 0.1}, Grid{61, 45, 2, 0.1, 0.1, 0.1}}) {
-    expect_every_field_and_codec<float>(g, gpu_encoder());
-    expect_every_field_and_codec<double>(g, gpu_encoder());
-  }
+  for (const Grid& g : {test::partial_chunk_grid(), Grid{37, 29, 23, 0.1, 0.1, 0.1}, Grid{61, 45, 2, 0.1, 0.1, 0.1}})
+    for (bool held_on_device : {false, true}) {
+      expect_every_field_and_codec<float>(g, gpu_encoder(), held_on_device);
+      expect_every_field_and_codec<double>(g, gpu_encoder(), held_on_device);
+    }
 }
 
 // One row of chunks a batch: partial_chunk_grid's 7 planes are two rows of 4-plane chunks, the
@@ -169,16 +256,17 @@ TEST(GpuZfpEncoder, ChunksAreLibzfpsByteForByte) {
 TEST(GpuZfpEncoder, ChunksEncodedInManyBatchesAreLibzfpsByteForByte) {
   HEAT_REQUIRE_GPU();
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
-  expect_every_field_and_codec<float>(test::partial_chunk_grid(), gpu_encoder(1));
-  expect_every_field_and_codec<double>(test::partial_chunk_grid(), gpu_encoder(1));
+  for (bool held_on_device : {false, true}) {
+    expect_every_field_and_codec<float>(test::partial_chunk_grid(), gpu_encoder(1), held_on_device);
+    expect_every_field_and_codec<double>(test::partial_chunk_grid(), gpu_encoder(1), held_on_device);
+  }
 }
 
 TEST(GpuZfpEncoder, FlatChunksAreLeftToLibzfp) {
   HEAT_REQUIRE_GPU();
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
   // One plane: H5Z-ZFP stores its chunks as 2-D fields, which the GPU does not encode.
-  expect_file_is_libzfps<float>("smooth", test::test_field<float>(Grid{37, 29, 1, 0.1, 0.1, 0.1}, true), "zfp:1e-6",
-                                false, gpu_encoder());
+  expect_flat_field_left_to_libzfp(gpu_encoder());
 }
 
 }  // namespace

@@ -13,12 +13,14 @@
 #include <sstream>
 #include <thread>
 
+#include "io/compression.hpp"
 #include "io/input_file.hpp"
 #include "io/series_files.hpp"
 #include "io/snapshots.hpp"
 #include "solver/errors.hpp"
 #include "solver/initial_conditions.hpp"
 #include "solver/registry.hpp"
+#include "solver/snapshot_on_device.hpp"
 #include "solver/time_loop.hpp"
 #include "test_support.hpp"
 
@@ -65,6 +67,38 @@ class LateCopyBackend : public Backend<double> {
   };
 };
 
+// LateCopyBackend that also keeps snapshots "on the device" (in memory of its own), one at a time:
+// taking a second while the first is held is a defect the loop must never commit.
+class DeviceCopyBackend : public LateCopyBackend {
+ public:
+  bool takes_device_snapshots() const override { return true; }
+  std::unique_ptr<DeviceSnapshot> take_device_snapshot() override {
+    if (held) throw std::logic_error("a device snapshot taken while the previous one is held");
+    ++taken;
+    return std::make_unique<Held>(*this, steps_taken);
+  }
+  void download(Field<double>& u) override {
+    ++downloads;
+    LateCopyBackend::download(u);
+  }
+  bool held = false;
+  int taken = 0, downloads = 0;
+
+ private:
+  struct Held final : DeviceSnapshot {
+    Held(DeviceCopyBackend& backend, double value) : backend(backend), copy(4, value) { backend.held = true; }
+    ~Held() override { backend.held = false; }
+    void wait() override {}
+    const void* values() const override { return copy.data(); }
+    void fetch(void* host) override {
+      auto* values = static_cast<double*>(host);
+      std::fill(values, values + 6 * 5 * 4, copy[0]);
+    }
+    DeviceCopyBackend& backend;
+    std::vector<double> copy;
+  };
+};
+
 std::vector<int> every_kth_step(int steps, int every) {
   std::vector<int> expected;
   for (int s = 0; s < steps; s += every) expected.push_back(s);
@@ -102,6 +136,62 @@ TEST(SnapshotPipeline, ASlowWriterHoldsTheLoopBackAndLosesOrReordersNothing) {
     EXPECT_GT(t.output_wait_s, 0.08) << buffers << " buffers";
     EXPECT_GE(t.writer_s, 41 * 0.003) << buffers << " buffers";
   }
+}
+
+// Snapshots on the device: each reaches the writer thread held there, with a host field that holds
+// nothing until the writer brings it over; the loop holds one at a time (waiting for a slow
+// writer), takes the final one there too, and leaves u alone unless the caller reads it.
+TEST(SnapshotPipeline, SnapshotsOnTheDeviceReachTheWriterThereOneAtATime) {
+  const Grid g{6, 5, 4, 1, 1, 1};
+  for (bool final_field_read : {false, true}) {
+    DeviceCopyBackend backend;
+    Field<double> u(g, -7.0);
+    std::vector<int> seen;
+    const std::thread::id loop = std::this_thread::get_id();
+    LoopSchedule schedule;
+    LoopCallbacks<double> callbacks;
+    schedule.output_every = 3;
+    schedule.snapshot_buffers = 2;
+    schedule.snapshots_on_device = true;
+    schedule.final_field_read = final_field_read;
+    callbacks.snapshot = [&](const Field<double>& field, int done) {
+      EXPECT_NE(std::this_thread::get_id(), loop);
+      const auto* held = static_cast<const double*>(snapshot_values_on_device(field.data()));
+      ASSERT_NE(held, nullptr) << "step " << done << ": not handed over on the device";
+      EXPECT_EQ(held[0], done);
+      if (done % 2) {
+        bring_snapshot_to_host(field.data());
+        EXPECT_EQ(snapshot_values_on_device(field.data()), nullptr) << "step " << done << ": brought over twice";
+        for (double v : field.values()) ASSERT_EQ(v, done) << "the snapshot of step " << done << " brought over";
+      }
+      seen.push_back(done);
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    };
+    const LoopTimings t = advance(backend, u, 12, schedule, callbacks).timings;
+    EXPECT_EQ(seen, every_kth_step(12, 3));
+    EXPECT_EQ(backend.taken, 5);
+    EXPECT_FALSE(backend.held);
+    EXPECT_GT(t.output_wait_s, 0.004) << "the loop must wait while the device copy is held";
+    EXPECT_EQ(backend.downloads, final_field_read ? 1 : 0);
+    EXPECT_EQ(u(0, 0, 0), final_field_read ? 12 : -7) << "u is the final field only where it is read";
+  }
+  // Without a writer thread the snapshots are written from u, as on a backend without a device copy.
+  DeviceCopyBackend backend;
+  Field<double> u(g, 0.0);
+  LoopSchedule schedule;
+  LoopCallbacks<double> callbacks;
+  schedule.output_every = 3;
+  schedule.snapshot_buffers = 0;
+  schedule.snapshots_on_device = true;
+  int written = 0;
+  callbacks.snapshot = [&](const Field<double>& field, int done) {
+    EXPECT_EQ(snapshot_values_on_device(field.data()), nullptr);
+    EXPECT_EQ(field(0, 0, 0), done);
+    ++written;
+  };
+  advance(backend, u, 12, schedule, callbacks);
+  EXPECT_EQ(written, 5);
+  EXPECT_EQ(backend.taken, 0);
 }
 
 TEST(SnapshotPipeline, AFailedWriteEndsTheLoopAndNoLaterSnapshotIsWritten) {
@@ -183,6 +273,13 @@ void expect_snapshot_taken_while_stepping_is_exact(const BackendEntry& entry) {
     EXPECT_TRUE(bits_equal(first, run(3))) << entry.name << " order " << order << ": the snapshot at step 3";
     EXPECT_TRUE(bits_equal(second, run(5))) << entry.name << " order " << order << ": the snapshot at step 5";
     EXPECT_TRUE(bits_equal(final, run(9))) << entry.name << " order " << order << ": the final field";
+    if (!backend->takes_device_snapshots()) continue;
+    // Held on the device while the backend steps on, then brought over.
+    auto held = backend->take_device_snapshot();
+    backend->step(2);
+    Field<T> fetched(g, T(-1));
+    held->fetch(fetched.data());
+    EXPECT_TRUE(bits_equal(fetched, run(9))) << entry.name << " order " << order << ": the snapshot held on the device";
   }
 }
 
@@ -209,10 +306,10 @@ INSTANTIATE_TEST_SUITE_P(Registry, StartDownload, ::testing::ValuesIn(default_re
 
 // The command line, end to end: the bits of every snapshot and the series file.
 std::vector<std::string> snapshot_run(const std::string& output, int buffers, const std::string& backend = "cpu",
-                                      const std::string& precision = "float") {
+                                      const std::string& precision = "float", const std::string& codec = "0") {
   return {"--nx", "21", "--ny", "19", "--nz", "17", "--order", "4", "--steps", "12", "--output-every", "3",
           "--backend", backend, "--precision", precision, "--init", "randn", "--quiet", "--snapshot-buffers",
-          std::to_string(buffers), "--output", output, "--json", output + ".json"};
+          std::to_string(buffers), "--compress", codec, "--output", output, "--json", output + ".json"};
 }
 
 std::string contents(const fs::path& path) {
@@ -240,24 +337,26 @@ void expect_same_snapshots(const std::string& a, const std::string& b, const std
   }
 }
 
-// On every backend (on a GPU: the device copy, the copy stream and the pinned buffers), in both
-// precisions: the same files as when the loop writes them itself, and a slow writer holds the
-// loop back without losing or reordering a snapshot.
-void expect_snapshots_beside_the_loop_as_in_it(const std::string& backend, const std::string& precision) {
+// On every backend (on a GPU: the device copy, the copy stream and the pinned buffers; with ZFP,
+// the snapshots kept on the device for its encoder), in both precisions: the same files as when
+// the loop writes them itself, and a slow writer holds the loop back without losing or
+// reordering a snapshot.
+void expect_snapshots_beside_the_loop_as_in_it(const std::string& backend, const std::string& precision,
+                                               const std::string& codec = "0") {
   const std::string dir = test::temp_directory("pipeline");
-  const auto in_loop = run_heatrk4(snapshot_run(dir + "/sync", 0, backend, precision));
+  const auto in_loop = run_heatrk4(snapshot_run(dir + "/sync", 0, backend, precision, codec));
   ASSERT_EQ(in_loop.exit_code, 0) << in_loop.output;
   ASSERT_EQ(read_hdf_series_entries(dir + "/sync/heat.hdf.series").size(), 5u);
-  const std::string label = backend + " " + precision + ", ";
+  const std::string label = backend + " " + precision + " " + codec + ", ";
   for (int buffers : {1, 2, 5}) {
     const std::string out = dir + "/async" + std::to_string(buffers);
-    const auto beside = run_heatrk4(snapshot_run(out, buffers, backend, precision));
+    const auto beside = run_heatrk4(snapshot_run(out, buffers, backend, precision, codec));
     ASSERT_EQ(beside.exit_code, 0) << beside.output;
     expect_same_snapshots(dir + "/sync", out, label + std::to_string(buffers) + " buffers");
   }
   // A writer 150 ms slower per snapshot than the loop: one buffer makes the loop wait for it.
   const std::string slow = dir + "/slow";
-  const auto delayed = run_heatrk4(snapshot_run(slow, 1, backend, precision), "HEATRK4_TEST_WRITE_DELAY_MS=150");
+  const auto delayed = run_heatrk4(snapshot_run(slow, 1, backend, precision, codec), "HEATRK4_TEST_WRITE_DELAY_MS=150");
   ASSERT_EQ(delayed.exit_code, 0) << delayed.output;
   expect_same_snapshots(dir + "/sync", slow, label + "slow writer");
   const std::string json = slow + ".json";
@@ -276,6 +375,17 @@ class SnapshotsBesideTheLoop : public EachBackend {};
 TEST_P(SnapshotsBesideTheLoop, AreBitwiseTheOnesWrittenInItAndInOrderBehindASlowWriter) {
   if (!output_format_unavailable_reason(OutputFormat::Hdf5).empty()) GTEST_SKIP() << "this build has no HDF5";
   for (const char* precision : {"float", "double"}) expect_snapshots_beside_the_loop_as_in_it(GetParam(), precision);
+}
+
+// ZFP's snapshots, which a GPU run keeps on its device for the GPU's encoder (with a writer
+// thread), against the loop's own, downloaded to the host first.
+TEST_P(SnapshotsBesideTheLoop, EncodedByZfpAreBitwiseTheOnesWrittenInTheLoop) {
+  if (!output_format_unavailable_reason(OutputFormat::Hdf5).empty()) GTEST_SKIP() << "this build has no HDF5";
+  if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
+  for (const char* codec : {"zfp:1e-6", "zfp:reversible"}) {
+    expect_snapshots_beside_the_loop_as_in_it(GetParam(), "float", codec);
+    expect_snapshots_beside_the_loop_as_in_it(GetParam(), "double", codec);
+  }
 }
 
 // A run that blows up while its snapshots are written beside the loop: the loop's check (on the
