@@ -116,6 +116,9 @@ class HeldSnapshot final : public DeviceSnapshot {
 #ifdef HEAT_HAVE_CUDA
     EXPECT_EQ(cudaMalloc(&device_, bytes_), cudaSuccess);
     EXPECT_EQ(cudaMemcpy(device_, u.data(), bytes_, cudaMemcpyHostToDevice), cudaSuccess);
+    // A copy from pageable memory may still be landing when cudaMemcpy returns, and the encoder's
+    // stream does not wait for it: held, as the loop's snapshot is, only once it has landed.
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
 #endif
   }
   ~HeldSnapshot() override {
@@ -259,6 +262,35 @@ TEST(GpuZfpEncoder, ChunksEncodedInManyBatchesAreLibzfpsByteForByte) {
   for (bool held_on_device : {false, true}) {
     expect_every_field_and_codec<float>(test::partial_chunk_grid(), gpu_encoder(1), held_on_device);
     expect_every_field_and_codec<double>(test::partial_chunk_grid(), gpu_encoder(1), held_on_device);
+  }
+}
+
+// The largest |value| the bound is checked against, found on the GPU: the host's, for fields
+// with values of both signs, zeros of both signs, values spread over many decades and subnormals.
+template <typename T>
+void expect_largest_magnitude_is_the_hosts(const Field<T>& u, const std::string& what) {
+  HeldSnapshot<T> held(u, true);
+  const auto encoder = make_gpu_zfp_encoder(0);
+  T host = 0;
+  for (std::size_t n = 0; n < u.size(); ++n) host = std::max(host, std::abs(u.data()[n]));
+  EXPECT_EQ(encoder->largest_magnitude(static_cast<const T*>(held.values()), u.size()), double(host)) << what;
+  // A part of the field: the planes from the second on, as a rank's slab is written.
+  const std::size_t plane = std::size_t(u.nx()) * u.ny();
+  T tail = 0;
+  for (std::size_t n = plane; n < u.size(); ++n) tail = std::max(tail, std::abs(u.data()[n]));
+  EXPECT_EQ(encoder->largest_magnitude(static_cast<const T*>(held.values()) + plane, u.size() - plane), double(tail))
+      << what << ", from the second plane";
+}
+
+TEST(GpuZfpEncoder, TheLargestMagnitudeIsTheHostsOnEveryField) {
+  HEAT_REQUIRE_GPU();
+  for (const Grid& g : {test::partial_chunk_grid(), Grid{37, 29, 23, 0.1, 0.1, 0.1}, Grid{37, 29, 1, 0.1, 0.1, 0.1}}) {
+    for (bool smooth : {true, false}) {
+      expect_largest_magnitude_is_the_hosts(test::test_field<float>(g, smooth), smooth ? "smooth float" : "random float");
+      expect_largest_magnitude_is_the_hosts(test::test_field<double>(g, smooth), smooth ? "smooth double" : "random double");
+    }
+    expect_largest_magnitude_is_the_hosts(test::wide_field<float>(g), "wide float");
+    expect_largest_magnitude_is_the_hosts(test::wide_field<double>(g), "wide double");
   }
 }
 
