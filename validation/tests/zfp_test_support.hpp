@@ -30,10 +30,17 @@ inline RunDescription zfp_run(const Grid& g, bool is_float) {
 }
 
 // A smooth field (a hot spot, as heatrk4 starts) or standard normal noise (which zfp cannot
-// predict: the bound must hold where the ratio is poor).
+// predict: the bound must hold where the ratio is poor). The hot spot's width is a tenth of the
+// grid's shortest side, so a grid of one plane gets slow cosines instead (its hot spot is NaN).
 template <typename T>
 Field<T> test_field(const Grid& g, bool smooth, std::uint64_t seed = 7) {
-  return smooth ? gaussian_field<T>(g) : randn_field<T>(g, seed);
+  if (!smooth) return randn_field<T>(g, seed);
+  if (g.nx > 1 && g.ny > 1 && g.nz > 1) return gaussian_field<T>(g);
+  Field<T> u(g, T(0));
+  for (int k = 0; k < g.nz; ++k)
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) u(i, j, k) = T(std::cos(0.1 * i) * std::cos(0.07 * j) * std::cos(0.13 * k));
+  return u;
 }
 
 // Signed values from 1e-30 to 1e30 with zeros of both signs: what a bound cannot hold, and a
