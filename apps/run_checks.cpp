@@ -104,7 +104,8 @@ std::size_t run_host_bytes_needed(const RunPlan& plan, const BackendEntry& entry
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   // The box's host copy, touched only where the final field is read.
   std::size_t bytes = reads_final_field(plan) ? box * value : 0;
-  if (plan.output_every > 0) bytes += std::size_t(plan.snapshot_buffers) * box * value;
+  if (plan.output_every > 0 && !snapshots_stay_on_gpu(plan, entry.uses_cuda))
+    bytes += std::size_t(plan.snapshot_buffers) * box * value;
   // A .vti piece on ranks: the rank's planes copied out with the next rank's first plane.
   if (slab.ranks > 1 && plan.output.formats.has(OutputFormat::Vtk)) bytes += box * value;
   // A file's values: the box's planes, held in double.

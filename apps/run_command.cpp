@@ -60,9 +60,8 @@ std::string device_description(const RunPlan& plan, const BackendEntry& entry) {
   return buf;
 }
 
-// The loop's schedule from the plan, for this rank. `gpu_encodes`: the run's GPU encodes its
-// snapshots (a SnapshotEncoderScope is active).
-LoopSchedule loop_schedule(const RunPlan& plan, const Slab& slab, const Ranks& ranks, bool gpu_encodes) {
+// The loop's schedule from the plan, for this rank.
+LoopSchedule loop_schedule(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, const Ranks& ranks) {
   LoopSchedule schedule;
   schedule.output_every = plan.output_every;
   // A distributed snapshot waits for every rank's writer, which a writer thread may do only
@@ -73,9 +72,8 @@ LoopSchedule loop_schedule(const RunPlan& plan, const Slab& slab, const Ranks& r
   // Only --check reads u after the loop; the loop itself brings the final field back for a final
   // snapshot written from u.
   schedule.final_field_read = plan.check;
-  // Where the GPU encodes every snapshot (HDF5 alone), they stay on it: no host buffer, no copy
-  // to the host and back, no page-locking before the first.
-  schedule.snapshots_on_device = gpu_encodes && plan.output.formats == OutputFormats(OutputFormat::Hdf5);
+  // No host buffer, no copy to the host and back, no page-locking before the first snapshot.
+  schedule.snapshots_on_device = snapshots_stay_on_gpu(plan, entry.uses_cuda);
   return schedule;
 }
 
@@ -121,8 +119,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   const std::unique_ptr<SnapshotWriter> writer = make_run_writer(plan, ranks, slab);
   clock.mark("output_directory");
   // ZFP is encoded on the run's GPU, whose cores outpace the host's many times over.
-  const SnapshotEncoderScope gpu_encoding(writer && entry.uses_cuda && plan.output.formats.has(OutputFormat::Hdf5) &&
-                                                  plan.output.compress.is_zfp()
+  const SnapshotEncoderScope gpu_encoding(writer && gpu_encodes_snapshots(plan, entry.uses_cuda)
                                               ? make_gpu_zfp_encoder(plan.backend_options.device)
                                               : nullptr);
   if (rank.exchange) {
@@ -156,8 +153,8 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     return ChunkEnd{agreed[0], int(agreed[1])};
   };
   add_test_hooks(callbacks, ranks.rank());
-  const LoopSchedule schedule = loop_schedule(plan, slab, ranks, gpu_encoding.active());
-  const LoopOutcome outcome = advance(*backend, initial.u, plan.steps, schedule, callbacks);
+  const LoopOutcome outcome =
+      advance(*backend, initial.u, plan.steps, loop_schedule(plan, entry, slab, ranks), callbacks);
   progress.finish();
 
   record_loop_outcome(report, outcome, ranks, entry, slab, rank.exchange_seconds(), writer.get());

@@ -87,6 +87,19 @@ struct RunPlan {
 // does, a GPU run leaves it on the device and never touches its host copy.
 inline bool reads_final_field(const RunPlan& plan) { return plan.check || !plan.output.formats.empty(); }
 
+// Whether the run's GPU encodes its snapshots (ZFP into HDF5 on a CUDA backend,
+// solver/gpu_zfp_encoder.hpp).
+inline bool gpu_encodes_snapshots(const RunPlan& plan, bool uses_cuda) {
+  return uses_cuda && plan.output.formats.has(OutputFormat::Hdf5) && plan.output.compress.is_zfp();
+}
+
+// Whether its snapshots stay on the GPU (docs/design.md §8): HDF5 alone, taken while stepping
+// (the backend's device copy), written beside the loop; no host buffer holds them.
+inline bool snapshots_stay_on_gpu(const RunPlan& plan, bool uses_cuda) {
+  return gpu_encodes_snapshots(plan, uses_cuda) && plan.output.formats == OutputFormats(OutputFormat::Hdf5) &&
+         plan.backend_options.snapshots_while_stepping;
+}
+
 // --halo-overlap's value: on, off, or auto (unset: the backend's choice for the order); InputError
 // for another.
 std::optional<HaloOverlap> parse_halo_overlap(const std::string& value);
