@@ -164,6 +164,8 @@ class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
     HEAT_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
     // The lowest priority, and no wait for the run's steps on the legacy stream.
     HEAT_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, least));
+    // Made with the encoder, so that finding a snapshot's largest value never lacks memory.
+    if (!largest_.reserve(sizeof(unsigned long long))) throw RunError("no GPU memory for the ZFP encoder");
   }
   ~CudaZfpEncoder() override {
     if (stream_) {
@@ -240,7 +242,6 @@ class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
     if (count == 0) return 0;
     HEAT_CUDA_CHECK(cudaSetDevice(device_));
     using Bits = BitsOf<T>;
-    if (!largest_.reserve(sizeof(Bits))) throw RunError("no GPU memory left for a snapshot's largest value");
     HEAT_CUDA_CHECK(cudaMemsetAsync(largest_.as<Bits>(), 0, sizeof(Bits), stream_));
     largest_magnitude_bits<<<grid_stride_blocks(count, 256, 4096), 256, 0, stream_>>>(values, count, largest_.as<Bits>());
     HEAT_CUDA_CHECK_LAUNCH();
