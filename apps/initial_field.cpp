@@ -17,12 +17,13 @@ InitialField<T> prepare_initial_field(const RunPlan& plan, Backend<T>& backend, 
   }
   // Each rank's backend makes its own box (on the GPU: nothing to upload); u then only receives
   // downloads: zeroed here by every OpenMP thread, so its pages are not first touched one by one
-  // inside the driver's copy of the final field. Where nothing reads the final field (no output,
-  // no check: the loop downloads nothing), its pages are never touched at all.
+  // inside the driver's copy of the final field. Where nothing reads the final field (no check,
+  // no snapshot written from the host: the loop downloads nothing), its pages are never touched.
   const Planes box{slab.box_begin, slab.box_planes()};
   const Grid box_grid = slab.box_grid(plan.problem.grid);
-  initial.u =
-      reads_final_field(plan) ? Field<T>(box_grid) : Field<T>::uninitialized(box_grid.nx, box_grid.ny, box_grid.nz);
+  initial.u = reads_final_field(plan, backend.takes_device_snapshots())
+                  ? Field<T>(box_grid)
+                  : Field<T>::uninitialized(box_grid.nx, box_grid.ny, box_grid.nz);
   if (!plan.check) {
     initial.upload = [&plan, box](Backend<T>& b) { b.upload_generated(plan.problem.grid, plan.init, box); };
     return initial;

@@ -103,7 +103,9 @@ std::size_t run_host_bytes_needed(const RunPlan& plan, const BackendEntry& entry
   const std::size_t box = box_problem.grid.points();
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   // The box's host copy, touched only where the final field is read.
-  std::size_t bytes = reads_final_field(plan) ? box * value : 0;
+  std::size_t bytes = reads_final_field(plan, entry.uses_cuda) ? box * value : 0;
+  // The snapshots' host buffers. Snapshots kept on the GPU touch a host box only where a chunk is
+  // left to libzfp on the host (a GPU without memory for the encoder): not counted.
   if (plan.output_every > 0 && !snapshots_stay_on_gpu(plan, entry.uses_cuda))
     bytes += std::size_t(plan.snapshot_buffers) * box * value;
   // A .vti piece on ranks: the rank's planes copied out with the next rank's first plane.

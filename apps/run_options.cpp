@@ -320,7 +320,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
       ->capture_default_str();
   app.add_option("--snapshot-buffers", o.snapshot_buffers,
                  "snapshots in flight while the run steps on, each a host copy of the field (0: write before "
-                 "stepping on; a GPU encoding ZFP keeps one on the device instead)")
+                 "stepping on; a GPU run writing ZFP .hdf alone keeps one on the device instead)")
       ->capture_default_str();
   app.add_option("--compress", o.compress,
                  "0..9 or gzip:0..9: gzip level (zlib for .vti); zfp:BOUND: ZFP within an absolute error bound (zfp:1e-6); "

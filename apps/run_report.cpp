@@ -18,6 +18,7 @@ void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ra
   report.stale_removal.seconds = ranks.slowest(stale.seconds);
   report.stale_removal.wait_s = ranks.slowest(stale.wait_s);
   report.stop_signal = outcome.stop_signal;
+  report.snapshots_on_device = outcome.snapshots_on_device;
   report.ranks = ranks.size();
   report.ghost_planes = slab.ghost;
   report.halo_overlap =

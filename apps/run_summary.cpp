@@ -107,6 +107,7 @@ std::string json_summary(const RunReport& r) {
   JsonObject compression;
   compression.add("codec", compression_name(r.plan.output.compress));
   compression.add("bound", r.plan.output.compress.codec == Codec::ZfpAccuracy ? r.plan.output.compress.bound : 0.0);
+  compression.add("snapshots_on_device", r.snapshots_on_device);
   root.add("compression", compression);
   if (r.stop_signal) root.add("stopped_by_signal", r.stop_signal);
   if (r.checked) {

@@ -29,6 +29,7 @@ struct RunReport {
   std::string halo_exchange;  // how ranks exchange ghost planes: "mpi" (cpu ranks), "nccl", "peer" or "host" (GPU ranks)
   int ghost_planes = 0;       // on each side of a slab with a neighbour
   bool halo_overlap = false;  // the interior stepped while the ghost planes travel (--halo-overlap)
+  bool snapshots_on_device = false;  // kept on the GPU for its ZFP encoder (docs/design.md §8)
   // With --init-file: the bytes each rank read of the file (its planes and the file's metadata),
   // in rank order; -1 where the system does not say.
   std::vector<double> input_bytes_read;

@@ -13,7 +13,7 @@
 #include "io/snapshots.hpp"
 #include "io/stale_files.hpp"
 #include "solver/errors.hpp"
-#include "solver/gpu_zfp_encoder.hpp"
+#include "solver/snapshot_on_device.hpp"
 
 namespace heat {
 

@@ -10,9 +10,10 @@
 //   of the field, cheap beside a step), so the time loop can stop a run that blew up;
 //   download_finding_nonfinite(u) is download(u) and first_nonfinite() in one call, which a
 //   backend may run at once (CUDA: the search beside the copy).
-// - start_download() is the one call that may return before its work is done: it takes the
-//   current field at once, and later step() calls may run while the copy travels to the host
-//   (docs/design.md §8). The default is the blocking download.
+// - start_download() and take_device_snapshot() are the calls that may return before their work
+//   is done: they take the current field at once, and later step() calls may run while the copy
+//   travels to the host or to the backend's device copy (docs/design.md §8). The default is the
+//   blocking download, and no device copy.
 // - adopt_device_field(field) (CUDA backends) makes the caller's device memory the resident field
 //   instead of an upload: step() advances it in place, and release_device_field() leaves the
 //   current field there. The backend never frees it (the Python module's in-place step, §2).

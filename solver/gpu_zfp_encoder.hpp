@@ -50,8 +50,8 @@ class GpuZfpEncoder {
                       const ChunkStreamSink& sink) = 0;
   virtual bool encode(const ChunkedPlanes<double>& planes, const zfp_block::Mode& mode, unsigned word_bits,
                       const ChunkStreamSink& sink) = 0;
-  // The largest |value| of `count` values in the encoder's device's memory (finite values: a
-  // field is checked before it is taken as a snapshot).
+  // The largest |value| of `count` values in the encoder's device's memory; a NaN, were there
+  // one, is larger than any (the bound's check then refuses the snapshot, naming it).
   virtual double largest_magnitude(const float* values, std::size_t count) = 0;
   virtual double largest_magnitude(const double* values, std::size_t count) = 0;
 };

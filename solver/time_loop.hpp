@@ -34,6 +34,7 @@ struct ChunkEnd {
 
 struct LoopOutcome {
   LoopTimings timings;
+  bool snapshots_on_device = false;  // the snapshots were taken on the device (LoopSchedule::snapshots_on_device)
   int steps_done = 0;   // the steps asked for, or fewer where a stop request ended the run early
   int stop_signal = 0;  // the signal that ended the run early, 0 where it ran every step
 };
@@ -240,6 +241,7 @@ LoopOutcome advance(Backend<T>& backend, Field<T>& u, int steps, const LoopSched
   }
   t.output_wait_s = pipeline.wait_seconds();
   t.writer_s = pipeline.writer_seconds();
+  outcome.snapshots_on_device = pipeline.on_device();
   return outcome;
 }
 

@@ -37,23 +37,26 @@ class EventDownload final : public PendingDownload {
 // The snapshot copy as a writer reads it on the device.
 class CopyOnDevice final : public DeviceSnapshot {
  public:
-  CopyOnDevice(const void* copy, std::size_t bytes, cudaEvent_t taken, int device)
-      : copy_(copy), bytes_(bytes), taken_(taken), device_(device) {}
+  CopyOnDevice(const void* copy, std::size_t bytes, cudaEvent_t taken, cudaStream_t stream, int device)
+      : copy_(copy), bytes_(bytes), taken_(taken), stream_(stream), device_(device) {}
   // Called from the writer thread, which selects the run's device first.
   void wait() override {
     HEAT_CUDA_CHECK(cudaSetDevice(device_));
     HEAT_CUDA_CHECK(cudaEventSynchronize(taken_));
   }
   const void* values() const override { return copy_; }
+  // On the copies' stream, not behind the steps queued on the legacy one.
   void fetch(void* host) override {
     wait();
-    HEAT_CUDA_CHECK(cudaMemcpy(host, copy_, bytes_, cudaMemcpyDeviceToHost));
+    HEAT_CUDA_CHECK(cudaMemcpyAsync(host, copy_, bytes_, cudaMemcpyDeviceToHost, stream_));
+    HEAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
  private:
   const void* copy_;
   std::size_t bytes_;
   cudaEvent_t taken_;
+  cudaStream_t stream_;
   int device_;
 };
 
@@ -107,7 +110,7 @@ std::unique_ptr<DeviceSnapshot> SnapshotCopies::take(const void* field) {
   HEAT_CUDA_CHECK(cudaStreamWaitEvent(0, read_, 0));
   HEAT_CUDA_CHECK(cudaMemcpyAsync(copy_, field, bytes_, cudaMemcpyDeviceToDevice, 0));
   HEAT_CUDA_CHECK(cudaEventRecord(taken_, 0));
-  return std::make_unique<CopyOnDevice>(copy_, bytes_, taken_, device_);
+  return std::make_unique<CopyOnDevice>(copy_, bytes_, taken_, stream_, device_);
 }
 
 PartStreams::PartStreams(int device) {

@@ -67,10 +67,12 @@ class LateCopyBackend : public Backend<double> {
   };
 };
 
-// LateCopyBackend that also keeps snapshots "on the device" (in memory of its own), one at a time:
-// taking a second while the first is held is a defect the loop must never commit.
+// LateCopyBackend that also keeps snapshots "on the device" (in memory of its own) of `points`
+// values, one at a time: taking a second while the first is held is a defect the loop must never
+// commit. As on a GPU, the copy lands late: its values are junk until wait() (or fetch()).
 class DeviceCopyBackend : public LateCopyBackend {
  public:
+  explicit DeviceCopyBackend(std::size_t points) : points(points) {}
   bool takes_device_snapshots() const override { return true; }
   std::unique_ptr<DeviceSnapshot> take_device_snapshot() override {
     if (held) throw std::logic_error("a device snapshot taken while the previous one is held");
@@ -81,21 +83,28 @@ class DeviceCopyBackend : public LateCopyBackend {
     ++downloads;
     LateCopyBackend::download(u);
   }
+  const std::size_t points;
   bool held = false;
   int taken = 0, downloads = 0;
 
  private:
   struct Held final : DeviceSnapshot {
-    Held(DeviceCopyBackend& backend, double value) : backend(backend), copy(4, value) { backend.held = true; }
+    Held(DeviceCopyBackend& backend, double value) : backend(backend), copy(backend.points, -1.0), value(value) {
+      backend.held = true;
+    }
     ~Held() override { backend.held = false; }
-    void wait() override {}
+    void wait() override {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      std::fill(copy.begin(), copy.end(), value);
+    }
     const void* values() const override { return copy.data(); }
     void fetch(void* host) override {
-      auto* values = static_cast<double*>(host);
-      std::fill(values, values + 6 * 5 * 4, copy[0]);
+      wait();
+      std::copy(copy.begin(), copy.end(), static_cast<double*>(host));
     }
     DeviceCopyBackend& backend;
     std::vector<double> copy;
+    double value;
   };
 };
 
@@ -144,7 +153,7 @@ TEST(SnapshotPipeline, ASlowWriterHoldsTheLoopBackAndLosesOrReordersNothing) {
 TEST(SnapshotPipeline, SnapshotsOnTheDeviceReachTheWriterThereOneAtATime) {
   const Grid g{6, 5, 4, 1, 1, 1};
   for (bool final_field_read : {false, true}) {
-    DeviceCopyBackend backend;
+    DeviceCopyBackend backend(g.points());
     Field<double> u(g, -7.0);
     std::vector<int> seen;
     const std::thread::id loop = std::this_thread::get_id();
@@ -176,7 +185,7 @@ TEST(SnapshotPipeline, SnapshotsOnTheDeviceReachTheWriterThereOneAtATime) {
     EXPECT_EQ(u(0, 0, 0), final_field_read ? 12 : -7) << "u is the final field only where it is read";
   }
   // Without a writer thread the snapshots are written from u, as on a backend without a device copy.
-  DeviceCopyBackend backend;
+  DeviceCopyBackend backend(g.points());
   Field<double> u(g, 0.0);
   LoopSchedule schedule;
   LoopCallbacks<double> callbacks;
@@ -196,14 +205,15 @@ TEST(SnapshotPipeline, SnapshotsOnTheDeviceReachTheWriterThereOneAtATime) {
 
 TEST(SnapshotPipeline, AFailedWriteEndsTheLoopAndNoLaterSnapshotIsWritten) {
   const Grid g{6, 5, 4, 1, 1, 1};
-  for (int buffers : {0, 1, 2}) {
-    LateCopyBackend backend;
+  for (int buffers : {0, 1, 2, -1}) {  // -1: snapshots on the device
+    DeviceCopyBackend backend(g.points());
     Field<double> u(g, 0.0);
     std::vector<int> seen;
     LoopSchedule schedule;
     LoopCallbacks<double> callbacks;
     schedule.output_every = 1;
-    schedule.snapshot_buffers = buffers;
+    schedule.snapshot_buffers = buffers < 0 ? 1 : buffers;
+    schedule.snapshots_on_device = buffers < 0;
     callbacks.snapshot = [&](const Field<double>&, int done) {
       if (done == 7) throw RunError("disk full at step 7");
       seen.push_back(done);
@@ -215,16 +225,18 @@ TEST(SnapshotPipeline, AFailedWriteEndsTheLoopAndNoLaterSnapshotIsWritten) {
 
 TEST(SnapshotPipeline, AFailedStepStillWritesTheSnapshotsTakenBeforeIt) {
   const Grid g{6, 5, 4, 1, 1, 1};
-  for (int buffers : {0, 1, 2, 3}) {
-    LateCopyBackend backend;
+  for (int buffers : {0, 1, 2, 3, -1}) {  // -1: snapshots on the device
+    DeviceCopyBackend backend(g.points());
     backend.fail_after = 7;
     Field<double> u(g, 0.0);
     std::vector<int> seen;
     LoopSchedule schedule;
     LoopCallbacks<double> callbacks;
     schedule.output_every = 1;
-    schedule.snapshot_buffers = buffers;
+    schedule.snapshot_buffers = buffers < 0 ? 1 : buffers;
+    schedule.snapshots_on_device = buffers < 0;
     callbacks.snapshot = [&](const Field<double>& field, int done) {
+      bring_snapshot_to_host(field.data());
       for (double v : field.values()) ASSERT_EQ(v, done) << "the snapshot of step " << done << " holds another field";
       seen.push_back(done);
       // Slower than the loop: at the failure, every buffer holds a snapshot still to be written.
@@ -326,6 +338,14 @@ double json_number(const std::string& json_path, const std::string& key) {
   return std::strtod(text.c_str() + at + key.size() + 4, nullptr);
 }
 
+// A true or false of the JSON summary at `json_path`: "true", "false", or "missing".
+std::string json_bool(const std::string& json_path, const std::string& key) {
+  const std::string text = contents(json_path);
+  for (const char* value : {"true", "false"})
+    if (text.find("\"" + key + "\": " + value) != std::string::npos) return value;
+  return "missing";
+}
+
 void expect_same_snapshots(const std::string& a, const std::string& b, const std::string& label) {
   EXPECT_EQ(contents(a + "/heat.hdf.series"), contents(b + "/heat.hdf.series")) << label;
   for (const auto& entry : read_hdf_series_entries(a + "/heat.hdf.series")) {
@@ -348,9 +368,14 @@ void expect_snapshots_beside_the_loop_as_in_it(const std::string& backend, const
   ASSERT_EQ(in_loop.exit_code, 0) << in_loop.output;
   ASSERT_EQ(read_hdf_series_entries(dir + "/sync/heat.hdf.series").size(), 5u);
   const std::string label = backend + " " + precision + " " + codec + ", ";
+  // ZFP's snapshots stay on a GPU's device where it has a writer thread, and only there.
+  const bool zfp_on_gpu = codec.rfind("zfp:", 0) == 0 && default_registry().find(backend)->uses_cuda;
+  EXPECT_EQ(json_bool(dir + "/sync.json", "snapshots_on_device"), "false") << label << "0 buffers";
   for (int buffers : {1, 2, 5}) {
     const std::string out = dir + "/async" + std::to_string(buffers);
     const auto beside = run_heatrk4(snapshot_run(out, buffers, backend, precision, codec));
+    EXPECT_EQ(json_bool(out + ".json", "snapshots_on_device"), zfp_on_gpu ? "true" : "false")
+        << label << buffers << " buffers";
     ASSERT_EQ(beside.exit_code, 0) << beside.output;
     expect_same_snapshots(dir + "/sync", out, label + std::to_string(buffers) + " buffers");
   }
