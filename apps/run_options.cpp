@@ -252,8 +252,9 @@ std::optional<GpuHaloRoute> parse_gpu_halo_route(const std::string& name) {
 }
 
 std::optional<HaloOverlap> parse_halo_overlap(const std::string& value) {
-  if (value == "auto") return std::nullopt;
-  if (value == "on") return HaloOverlap::InteriorFirst;
+  // on: the backend's own way to overlap (BackendEntry::halo_overlap), which auto takes wherever a
+  // backend can overlap.
+  if (value == "auto" || value == "on") return std::nullopt;
   if (value == "off") return HaloOverlap::Off;
   throw InputError("--halo-overlap " + shown_value(value) + " is not one of auto, on, off");
 }
@@ -299,8 +300,9 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  "one node whose GPUs reach each other, else nccl)")
       ->capture_default_str();
   app.add_option("--halo-overlap", o.halo_overlap,
-                 "on: ranks step the planes that read no ghost plane while the exchange travels (cpu, tiled); "
-                 "off: exchange, then step; auto: the backend's measured choice per order (same bits either way)")
+                 "on (as auto): ranks step while the exchange travels, the cpu backend the planes that read no "
+                 "ghost plane, tiled what follows the planes the neighbours need; off: exchange, then step (same "
+                 "bits either way)")
       ->capture_default_str();
   app.add_option("--init", o.init, "initial field: gaussian, randn, sine or file")->capture_default_str();
   app.add_option("--seed", o.seed, "seed of --init randn (0 to 2^64-1)")->capture_default_str()->check(uint64_check());

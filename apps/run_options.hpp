@@ -104,7 +104,7 @@ inline bool reads_final_field(const RunPlan& plan, bool uses_cuda) {
   return plan.check || (!plan.output.formats.empty() && !snapshots_stay_on_gpu(plan, uses_cuda));
 }
 
-// --halo-overlap's value: on, off, or auto (unset: the backend's choice for the order); InputError
+// --halo-overlap's value: off, or auto and on (unset: the backend's own way to overlap); InputError
 // for another.
 std::optional<HaloOverlap> parse_halo_overlap(const std::string& value);
 // --halo-exchange's value, none for "auto"; InputError for another.

@@ -27,7 +27,7 @@ std::string command_line_text() {
 std::vector<std::pair<int, int>> parts_of_every_rank(const Problem& p, int ranks, const Slab& mine) {
   std::vector<std::pair<int, int>> parts;
   for (int rank = 0; rank < ranks; ++rank) {
-    const Slab s = decompose(p.grid, p.order, ranks, rank, mine.scheme, mine.part_alignment);
+    const Slab s = decompose(p.grid, p.order, ranks, rank, mine.scheme, mine.part_alignment, mine.side_planes);
     parts.emplace_back(s.part_begin, s.part_end);
   }
   return parts;

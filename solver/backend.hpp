@@ -109,10 +109,11 @@ class Backend {
   }
 
   // One rank of a distributed run (solver/distributed/), for backends whose entry declares
-  // GhostScheme::PerStep: the backend steps its box, and before every step `exchange` refreshes
-  // the box's ghost planes in the resident field. Called by the entry's factory alone
+  // GhostScheme::PerStep or PerHalfStep: the backend steps its box, and `exchange` refreshes the
+  // box's ghost planes before every step (PerStep), or before its first and third stages in the
+  // field each reads (PerHalfStep). Called by the entry's factory alone
   // (BackendEntry::make with an exchange); `exchange` outlives the backend's steps.
-  virtual void exchange_before_each_step(HaloExchange<T>& exchange) {
+  virtual void step_box_with(HaloExchange<T>& exchange) {
     (void)exchange;
     throw std::logic_error("this backend does not step a rank's box");
   }
@@ -181,6 +182,9 @@ struct BackendEntry {
   // How one rank's box keeps its ghost planes right under this backend, by order: the scheme
   // the decomposition lays the box out for and the exchange fills (solver/ghost_exchange.hpp).
   std::function<GhostScheme(int order)> ghost_scheme;
+  // The work a side with a neighbour costs a rank of this backend, in own planes, by order: what
+  // decompose() evens out between end and middle ranks. Unset: none.
+  std::function<int(int order)> side_planes;
   // Whether a rank's box steps its interior while its ghost planes travel, by order, where the
   // options leave it unset: the faster of the two where both were measured.
   std::function<HaloOverlap(int order)> halo_overlap;
@@ -209,14 +213,15 @@ struct BackendEntry {
   }
 };
 
-// A backend of a PerStep entry (a CUDA one) made for `exchange`: it steps the box and has the
-// exchange refresh the ghost planes before every step. Unchanged without an exchange.
+// A backend of a PerStep or PerHalfStep entry (a CUDA one) made for `exchange`: it steps the box
+// and has the exchange refresh the ghost planes (Backend::step_box_with). Unchanged without an
+// exchange.
 template <typename T>
 std::unique_ptr<Backend<T>> stepping_box_with(std::unique_ptr<Backend<T>> backend, HaloExchange<T>* exchange) {
   if (exchange) {
-    if (exchange->scheme() != GhostScheme::PerStep)
-      throw std::logic_error("a backend that exchanges once per step needs GhostScheme::PerStep's ghost planes");
-    backend->exchange_before_each_step(*exchange);
+    if (exchange->scheme() == GhostScheme::PerStage)
+      throw std::logic_error("a backend that steps its box whole needs PerStep's or PerHalfStep's ghost planes");
+    backend->step_box_with(*exchange);
   }
   return backend;
 }

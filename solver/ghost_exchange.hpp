@@ -20,11 +20,23 @@ enum class GhostScheme {
   // but the outer s*r ghost planes, so after four stages every own plane is right: for backends
   // that fuse the stages into one kernel.
   PerStep,
+  // 2r ghost planes, exchanged twice per step: u before the first stage, and the third stage's input
+  // before it. The first and third stages are right on all but the outer r ghost planes: for
+  // backends whose kernels end with the second and fourth stages.
+  PerHalfStep,
 };
 
 // Ghost planes per side under a scheme at stencil radius r.
 inline int ghost_planes(GhostScheme scheme, int radius) {
-  return scheme == GhostScheme::PerStage ? radius : 4 * radius;
+  switch (scheme) {
+    case GhostScheme::PerStage:
+      return radius;
+    case GhostScheme::PerHalfStep:
+      return 2 * radius;
+    case GhostScheme::PerStep:
+      break;
+  }
+  return 4 * radius;
 }
 
 // The sides of a rank's box that have a neighbour, and so ghost planes, and how many planes each.
@@ -39,6 +51,9 @@ struct GhostSides {
 enum class HaloOverlap {
   Off,            // exchange(), then the pass over every plane
   InteriorFirst,  // start(); the planes that read no ghost plane; finish(); the planes beside the ghosts
+  // The step's last launch writes the planes its neighbours' ghost planes copy first; start(); the
+  // rest of that launch; finish(), so that the next step finds its ghost planes filled.
+  EdgesFirst,
 };
 
 // Fills a rank's ghost planes from its neighbours, split in two (AMReX's FillBoundary_nowait and

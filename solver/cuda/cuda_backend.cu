@@ -118,57 +118,42 @@ PartStreams::PartStreams(int device) {
   int least = 0, greatest = 0;
   HEAT_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
   // Non-blocking: neither waits for the legacy stream's work unless told to by an event.
-  HEAT_CUDA_CHECK(cudaStreamCreateWithPriority(&away_, cudaStreamNonBlocking, least));
-  HEAT_CUDA_CHECK(cudaStreamCreateWithPriority(&beside_, cudaStreamNonBlocking, greatest));
-  for (cudaEvent_t* e : {&begun_, &landed_, &beside_done_})
+  HEAT_CUDA_CHECK(cudaStreamCreateWithPriority(&edges_, cudaStreamNonBlocking, greatest));
+  HEAT_CUDA_CHECK(cudaStreamCreateWithPriority(&inside_, cudaStreamNonBlocking, least));
+  for (cudaEvent_t* e : {&forked_, &edges_done_, &inside_done_})
     HEAT_CUDA_CHECK(cudaEventCreateWithFlags(e, cudaEventDisableTiming));
-  for (cudaEvent_t& e : away_done_) HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
 }
 
 PartStreams::~PartStreams() {
   // Errors cannot be thrown from here; the streams' work is over once a step has returned.
-  for (cudaStream_t s : {away_, beside_})
+  for (cudaStream_t s : {edges_, inside_})
     if (s) cudaStreamSynchronize(s);
-  for (cudaEvent_t e : away_done_)
+  for (cudaEvent_t e : {forked_, edges_done_, inside_done_})
     if (e) cudaEventDestroy(e);
-  for (cudaEvent_t e : {begun_, landed_, beside_done_})
-    if (e) cudaEventDestroy(e);
-  for (cudaStream_t s : {away_, beside_})
+  for (cudaStream_t s : {edges_, inside_})
     if (s) cudaStreamDestroy(s);
 }
 
-void PartStreams::begin_step() {
-  away_launches_ = beside_launches_ = 0;
-  HEAT_CUDA_CHECK(cudaEventRecord(begun_, cudaStreamLegacy));
-  HEAT_CUDA_CHECK(cudaStreamWaitEvent(away_, begun_, 0));
+void PartStreams::fork() {
+  HEAT_CUDA_CHECK(cudaEventRecord(forked_, cudaStreamLegacy));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(edges_, forked_, 0));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(inside_, forked_, 0));
 }
 
-cudaStream_t PartStreams::next(StepPart part) {
-  if (part == StepPart::AwayFromGhosts) {
-    if (away_launches_ == kMostLaunches) throw std::logic_error("more launches in a step than PartStreams holds");
-    return away_;
-  }
-  if (beside_launches_ > away_launches_) throw std::logic_error("a BesideGhosts launch without its AwayFromGhosts one");
-  // The first waits for the ghost planes; launch i > 0 (after it on the stream) for AwayFromGhosts launch i - 1.
-  const cudaEvent_t before = beside_launches_ == 0 ? landed_ : away_done_[beside_launches_ - 1];
-  HEAT_CUDA_CHECK(cudaStreamWaitEvent(beside_, before, 0));
-  return beside_;
+cudaStream_t PartStreams::stream_of(StepPart part) const {
+  if (part == StepPart::Edges) return edges_;
+  if (part == StepPart::Inside) return inside_;
+  throw std::logic_error("PartStreams runs the Edges and Inside parts only");
 }
 
 void PartStreams::launched(StepPart part) {
-  if (part == StepPart::AwayFromGhosts)
-    HEAT_CUDA_CHECK(cudaEventRecord(away_done_[away_launches_++], away_));
-  else
-    ++beside_launches_;
+  // Each launch of a part is recorded; the last record, after the part's one non-empty launch, counts.
+  HEAT_CUDA_CHECK(cudaEventRecord(part == StepPart::Edges ? edges_done_ : inside_done_, stream_of(part)));
 }
 
-void PartStreams::ghosts_landed() { HEAT_CUDA_CHECK(cudaEventRecord(landed_, cudaStreamLegacy)); }
+void PartStreams::edges_written() { HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, edges_done_, 0)); }
 
-void PartStreams::end_step() {
-  HEAT_CUDA_CHECK(cudaEventRecord(beside_done_, beside_));
-  HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, beside_done_, 0));
-  if (away_launches_ > 0) HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, away_done_[away_launches_ - 1], 0));
-}
+void PartStreams::join() { HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, inside_done_, 0)); }
 
 std::unique_ptr<PinnedHostMemory> pin_host_memory(void* data, std::size_t bytes) {
   // Portable: the writer thread that registers it need not have the run's device current.

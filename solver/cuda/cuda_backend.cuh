@@ -3,6 +3,7 @@
 // next steps run.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -43,13 +44,11 @@ class SnapshotCopies {
   cudaEvent_t taken_ = nullptr, read_ = nullptr;
 };
 
-// The streams of a step run in parts around its exchange (StepPart). The AwayFromGhosts launches
-// go on a stream of their own while the exchange travels; the BesideGhosts launches on a second,
-// of higher priority, each once the exchange has landed and the AwayFromGhosts launch before its
-// own in the step has run, which is all it reads of them (StepPlanes). So a BesideGhosts launch,
-// short and on few planes, runs beside the AwayFromGhosts launches still to come instead of
-// after them. Both follow the legacy default stream's work before the step, which waits for both
-// at its end.
+// The streams of a segment's last launch, split around its exchange (StepPart, EdgesFirst): the
+// Edges part on a stream of the highest priority, so that its blocks start first and the exchange
+// after it starts early; the Inside part on one of the lowest, beside the Edges and then the
+// exchange. Both follow the legacy default stream's work before the launch; the legacy stream
+// waits for the Edges part before the exchange starts and for the Inside part at the end.
 class PartStreams {
  public:
   explicit PartStreams(int device);
@@ -57,23 +56,19 @@ class PartStreams {
   PartStreams(const PartStreams&) = delete;
   PartStreams& operator=(const PartStreams&) = delete;
 
-  // Called before the AwayFromGhosts part, after the exchange has started.
-  void begin_step();
-  // The stream of the next launch of `part`, ordered after what it reads; `launched` after it.
-  cudaStream_t next(StepPart part);
+  // Before the launch's parts, which both follow the legacy stream's work so far.
+  void fork();
+  // The stream of `part` (Edges or Inside), and launched() after each launch on it.
+  cudaStream_t stream_of(StepPart part) const;
   void launched(StepPart part);
-  // Called once the exchange has finished (in the legacy stream's order), before the
-  // BesideGhosts part.
-  void ghosts_landed();
-  // Called after the BesideGhosts part: the legacy stream waits for both parts.
-  void end_step();
+  // After the Edges part: the legacy stream's work from here on follows it.
+  void edges_written();
+  // After the Inside part: the legacy stream's work from here on follows it.
+  void join();
 
  private:
-  static constexpr int kMostLaunches = 4;
-  cudaStream_t away_ = nullptr, beside_ = nullptr;
-  cudaEvent_t begun_ = nullptr, landed_ = nullptr, beside_done_ = nullptr;
-  cudaEvent_t away_done_[kMostLaunches] = {};
-  int away_launches_ = 0, beside_launches_ = 0;
+  cudaStream_t edges_ = nullptr, inside_ = nullptr;
+  cudaEvent_t forked_ = nullptr, edges_done_ = nullptr, inside_done_ = nullptr;
 };
 
 // Page-locks host memory (cudaHostRegister) while it lives.
@@ -110,11 +105,11 @@ class CudaBackend : public Backend<T> {
  public:
   void upload(const Field<T>& u) override {
     u_.copy_from_host(u.data());
-    prepare_resident_field();
+    field_set();
   }
   void upload_generated(const Grid& whole, const InitSpec& spec, Planes planes) override {
     make_initial_field_on_device(u_.get(), whole, spec, planes);
-    prepare_resident_field();
+    field_set();
   }
   void download(Field<T>& u) override { u_.copy_to_host(u.data()); }
   void step(int count) override {
@@ -124,21 +119,33 @@ class CudaBackend : public Backend<T> {
       // stepped; with overlap the rest of the step runs while it travels.
       if (!exchange_) {
         step_once();
-      } else if (!overlap_ || !steps_in_parts()) {
+      } else if (!part_streams_) {
         exchange_->exchange(u_.get());
         step_once();
       } else {
-        exchange_->start(u_.get());
-        part_streams_->begin_step();
-        step_part(StepPart::AwayFromGhosts);
-        exchange_->finish();
-        part_streams_->ghosts_landed();
-        step_part(StepPart::BesideGhosts);
-        part_streams_->end_step();
+        step_with_edges_first();
       }
     }
     // The compute stream only: a snapshot's copy to the host goes on meanwhile.
     HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
+  }
+  // EdgesFirst: each segment of a step (StepPlanes) leaves the ghost planes its output needs
+  // filled for the next, from the planes its last launch wrote first; only the first step after the
+  // field is set exchanges before it.
+  void step_with_edges_first() {
+    if (!ghosts_current_) exchange_->exchange(u_.get());
+    for (segment_ = 0; segment_ < planes_.segments(); ++segment_) {
+      step_part(StepPart::LeadingLaunches);
+      part_streams_->fork();
+      step_part(StepPart::Edges);
+      part_streams_->edges_written();
+      exchange_->start(output_of_pass(planes_.last_pass_of(segment_)));
+      step_part(StepPart::Inside);
+      exchange_->finish();
+      part_streams_->join();
+    }
+    segment_ = 0;
+    ghosts_current_ = true;
   }
   // u_ is the current field in every CUDA backend (those that step into a second buffer swap it in).
   long long first_nonfinite() override {
@@ -162,16 +169,25 @@ class CudaBackend : public Backend<T> {
     return snapshots_->take(u_.get());
   }
   // Only for cuda_ghost_scheme's boxes (stepping_box_with).
-  void exchange_before_each_step(HaloExchange<T>& exchange) override {
+  void step_box_with(HaloExchange<T>& exchange) override {
     exchange_ = &exchange;
     planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange.sides());
     if (overlap_ && steps_in_parts()) part_streams_ = std::make_unique<PartStreams>(device_);
   }
-  std::vector<T*> exchanged_fields() override { return {u_.get()}; }
+  // u_, then each segment's output (StepPlanes::segments) where it is another field.
+  std::vector<T*> exchanged_fields() override {
+    std::vector<T*> fields{u_.get()};
+    if (!steps_in_parts()) return fields;
+    for (int segment = 0; segment < planes_.segments(); ++segment) {
+      T* const output = output_of_pass(planes_.last_pass_of(segment));
+      if (std::find(fields.begin(), fields.end(), output) == fields.end()) fields.push_back(output);
+    }
+    return fields;
+  }
   void adopt_device_field(T* field) override {
     adopted_ = field;
     u_ = DeviceBuffer<T>::borrow(field, problem_.grid.points());
-    prepare_resident_field();
+    field_set();
   }
   // Backends that step into a second buffer swap it with u_, so after an odd number of steps the
   // current field is in the backend's own memory.
@@ -185,7 +201,7 @@ class CudaBackend : public Backend<T> {
   CudaBackend(const Problem& p, const BackendOptions& o, std::size_t bytes_needed, const std::string& name)
       : problem_(p),
         planes_(p.grid.nz, p.radius()),
-        overlap_(o.halo_overlap == HaloOverlap::InteriorFirst),
+        overlap_(o.halo_overlap.value_or(HaloOverlap::Off) != HaloOverlap::Off),
         device_(o.device) {
     const std::size_t field_bytes = p.grid.points() * sizeof(T);
     prepare_device(o, bytes_needed + (o.snapshots_while_stepping ? field_bytes : 0), name);
@@ -197,20 +213,36 @@ class CudaBackend : public Backend<T> {
   // Whether the backend's launches can write a range of planes (step_part), and so step a box
   // while its exchange travels; those that step whole boxes only exchange first.
   virtual bool steps_in_parts() const { return false; }
-  // Launches `part` of one RK4 step, each launch on its planes of step_planes(); only where
+  // Launches `part` of one RK4 step, each launch on its planes_of(part, its last pass); only where
   // steps_in_parts().
   virtual void step_part(StepPart part) {
     (void)part;
     throw std::logic_error("this backend steps whole boxes only");
   }
-  const StepPlanes& step_planes() const { return planes_; }
   // Each launch of step_part(part) goes on launch_stream(part), and calls launched(part) after.
-  cudaStream_t launch_stream(StepPart part) { return part == StepPart::Whole ? 0 : part_streams_->next(part); }
-  void launched(StepPart part) {
-    if (part != StepPart::Whole) part_streams_->launched(part);
+  cudaStream_t launch_stream(StepPart part) const {
+    return part == StepPart::Edges || part == StepPart::Inside ? part_streams_->stream_of(part) : 0;
   }
+  void launched(StepPart part) {
+    if (part == StepPart::Edges || part == StepPart::Inside) part_streams_->launched(part);
+  }
+  // Whether `part` ends a step (the last launch whole, or its last part), where a backend that
+  // steps into a second buffer, in one launch a step, swaps it in.
+  static bool completes_step(StepPart part) { return part == StepPart::Whole || part == StepPart::Inside; }
+  // The field that the launch ending with pass `pass` (2 or 4) writes, whose ghost planes the
+  // exchange after it fills: u_ for pass 4, or the buffer swapped in after it.
+  virtual T* output_of_pass(int pass) {
+    if (pass != 4) throw std::logic_error("this backend has no launch that ends with pass " + std::to_string(pass));
+    return u_.get();
+  }
+  // The planes of `part` of the launch ending with pass `pass`, in the segment being stepped.
+  std::array<PlaneRange, 2> planes_of(StepPart part, int pass) const { return planes_.of(part, pass, segment_); }
   // Called once u_ holds the initial field: prepares the other fields the kernels need from it.
   virtual void prepare_resident_field() {}
+  void field_set() {
+    ghosts_current_ = false;
+    prepare_resident_field();
+  }
 
   Problem problem_;
   DeviceBuffer<T> u_;
@@ -230,7 +262,9 @@ class CudaBackend : public Backend<T> {
 
   std::unique_ptr<SnapshotCopies> snapshots_;
   StepPlanes planes_;
-  bool overlap_;
+  bool overlap_;  // EdgesFirst, where the backend steps in parts: the only way CUDA backends overlap
+  bool ghosts_current_ = false;  // EdgesFirst: the last step filled the ghost planes of u_
+  int segment_ = 0;              // EdgesFirst: the segment of the step being launched
   int device_;
   std::unique_ptr<PartStreams> part_streams_;  // only for a box stepped in parts around its exchange
   HaloExchange<T>* exchange_ = nullptr;        // null: the whole grid, no neighbours

@@ -21,24 +21,39 @@ int max_ranks(int nz, int radius, int ghost) {
 
 namespace {
 
-// Where rank k's own planes begin (k = ranks: where the last one's end): the first `extra` ranks
-// take one plane more than the rest, and with `alignment` > 1 each boundary inside the grid moves
-// to the nearest multiple of it when every rank still owns at least `ghost` planes.
-int owned_begin_of(int k, int ranks, int r, int interior, int ghost, int alignment) {
+// Where rank k's own planes begin (k = ranks: where the last one's end). Each rank takes the same
+// share of the interior planes plus `side_planes` for each neighbour it has, counted against its own
+// planes: a side with a neighbour costs its rank that much work (ghost planes stepped, the parts
+// around the exchange), so a middle rank, with two, owns fewer planes than an end one. Where that
+// leaves some rank fewer than `ghost` planes, the split is even. With `alignment` > 1 each boundary
+// inside the grid then moves to the nearest multiple of it when every rank still owns at least
+// `ghost` planes.
+int owned_begin_of(int k, int ranks, int r, int interior, int ghost, int alignment, int side_planes) {
   const auto even = [&](int k) { return r + k * (interior / ranks) + std::min(k, interior % ranks); };
-  if (alignment <= 1 || k == 0 || k == ranks) return even(k);
-  const auto aligned = [&](int k) {
-    if (k == 0 || k == ranks) return even(k);
-    return (even(k) + alignment / 2) / alignment * alignment;
+  // The sides with a neighbour of the ranks before k: 2 each, less rank 0's lower one.
+  const auto sides_before = [&](int k) { return k == 0 ? 0 : 2 * k - 1 - (k == ranks ? 1 : 0); };
+  const long long work = (long long)interior + (long long)side_planes * sides_before(ranks);
+  const auto balanced = [&](int k) {
+    return r + int((k * work + ranks / 2) / ranks) - side_planes * sides_before(k);
   };
-  for (int j = 0; j < ranks; ++j)
-    if (aligned(j + 1) - aligned(j) < ghost) return even(k);
-  return aligned(k);
+  const auto split_leaves_ghosts = [&](const auto& begin) {
+    for (int j = 0; j < ranks; ++j)
+      if (begin(j + 1) - begin(j) < ghost) return false;
+    return true;
+  };
+  const auto base = [&](int k) { return side_planes > 0 && split_leaves_ghosts(balanced) ? balanced(k) : even(k); };
+  if (alignment <= 1 || k == 0 || k == ranks) return base(k);
+  const auto aligned = [&](int k) {
+    if (k == 0 || k == ranks) return base(k);
+    return (base(k) + alignment / 2) / alignment * alignment;
+  };
+  return split_leaves_ghosts(aligned) ? aligned(k) : base(k);
 }
 
 }  // namespace
 
-Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme, int part_alignment) {
+Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme, int part_alignment,
+               int side_planes) {
   if (ranks < 1 || rank < 0 || rank >= ranks)
     throw std::invalid_argument("rank " + std::to_string(rank) + " of " + std::to_string(ranks) + " does not exist");
   const int r = order / 2;
@@ -57,8 +72,9 @@ Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme s
   s.scheme = scheme;
   s.ghost = ghost;
   s.part_alignment = part_alignment;
-  s.owned_begin = owned_begin_of(rank, ranks, r, interior, ghost, part_alignment);
-  s.owned_end = owned_begin_of(rank + 1, ranks, r, interior, ghost, part_alignment);
+  s.side_planes = side_planes;
+  s.owned_begin = owned_begin_of(rank, ranks, r, interior, ghost, part_alignment, side_planes);
+  s.owned_end = owned_begin_of(rank + 1, ranks, r, interior, ghost, part_alignment, side_planes);
   s.box_begin = s.has_lower_neighbour() ? s.owned_begin - ghost : 0;
   s.box_end = s.has_upper_neighbour() ? s.owned_end + ghost : global.nz;
   s.part_begin = s.has_lower_neighbour() ? s.owned_begin : 0;

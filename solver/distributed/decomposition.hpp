@@ -31,6 +31,7 @@ struct Slab {
   int part_begin = 0;
   int part_end = 0;
   int part_alignment = 1;  // the parts' boundaries are multiples of it where the grid allows (decompose)
+  int side_planes = 0;     // the work decompose counted for a side with a neighbour, in own planes
 
   int owned_planes() const { return owned_end - owned_begin; }
   int box_planes() const { return box_end - box_begin; }
@@ -51,7 +52,10 @@ int max_ranks(int nz, int radius, int ghost);
 // each boundary between two ranks' parts moves to the nearest multiple of it, as long as every
 // rank keeps the planes it needs (else the parts stay as even as they can be): what makes a
 // lossy ZFP snapshot the same for any rank count, whose 4-plane blocks then fall alike.
+// `side_planes` > 0: a side with a neighbour counts as that many own planes of work, and each
+// rank's own planes plus its sides' are split as evenly as they can be (a middle rank owns about
+// side_planes fewer than an end one).
 Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme = GhostScheme::PerStage,
-               int part_alignment = 1);
+               int part_alignment = 1, int side_planes = 0);
 
 }  // namespace heat

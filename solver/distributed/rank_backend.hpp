@@ -18,7 +18,8 @@ namespace heat {
 // is too thin for the ranks.
 inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid& grid, int order,
                       int part_alignment = 1) {
-  return decompose(grid, order, ranks.size(), ranks.rank(), entry.ghost_scheme(order), part_alignment);
+  return decompose(grid, order, ranks.size(), ranks.rank(), entry.ghost_scheme(order), part_alignment,
+                   entry.side_planes ? entry.side_planes(order) : 0);
 }
 
 template <typename T>

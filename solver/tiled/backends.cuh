@@ -59,7 +59,7 @@ class PassFormBackend : public CudaBackend<T> {
   // one launch, whether the part's planes are one range or two.
   template <class Launcher, class Args>
   void launch_part(const Launcher& launcher, const Args& args, StepPart part, int last_pass) {
-    launcher.launch(args, this->step_planes().of(part, last_pass), this->launch_stream(part));
+    launcher.launch(args, this->planes_of(part, last_pass), this->launch_stream(part));
     this->launched(part);
   }
 
@@ -104,6 +104,8 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
     else
       return {g, device};
   }
+  // factored_rk4_step: the second pass writes its third argument.
+  T* output_of_pass(int pass) override { return pass == 2 ? v_[1].get() : Base::output_of_pass(pass); }
   void step_part(StepPart part) override {
     int number = 0;
     factored_rk4_step([&](const BasePlusLap<T>& pass) { launch(pass, part, ++number); }, this->u_.get(), v_[0].get(),
@@ -137,6 +139,7 @@ class FactorPairBackend final : public PassFormBackend<T, Config> {
       : Base(p, o, make_factored_constants<T>(p.dt)), w_(p.grid.points()), factor_(p.grid, o.device) {}
 
   void prepare_resident_field() override { this->prepare_fields({&w_}); }
+  T* output_of_pass(int pass) override { return pass == 2 ? w_.get() : Base::output_of_pass(pass); }
 
  private:
   void step_part(StepPart part) override {
@@ -161,7 +164,6 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
       : Base(p, o, make_horner_constants<T>(p.dt)), u_next_(p.grid.points()), step_(p.grid, o.device) {}
 
   void prepare_resident_field() override { this->prepare_fields({&u_next_}); }
-  std::vector<T*> exchanged_fields() override { return {this->u_.get(), u_next_.get()}; }
 
  private:
   void step_part(StepPart part) override {
@@ -171,7 +173,11 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
     const Args args{this->dims(), this->weights_, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()};
     this->launch_part(step_, args, part, 4);
     // The new field is whole once the last part has run.
-    if (part != StepPart::AwayFromGhosts) std::swap(this->u_, u_next_);
+    if (this->completes_step(part)) std::swap(this->u_, u_next_);
+  }
+  T* output_of_pass(int pass) override {
+    if (pass != 4) throw std::logic_error("all four passes run in one launch");
+    return u_next_.get();
   }
 
   DeviceBuffer<T> u_next_;

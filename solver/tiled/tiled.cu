@@ -14,6 +14,7 @@
 // A default build compiles these eight and nothing else. -DHEAT_WITH_TILED_SWEEP=ON also builds the
 // other shapes of each family below (the "List"s), for tuning: `heatrk4-bench --backends tiled:all`
 // times every built configuration, and test_tiled checks each against the cpu reference.
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -297,13 +298,43 @@ std::vector<std::string> tiled_configurations(int order, Precision precision) {
   return names;
 }
 
-// Measured on 4 H100s, 600^3 float, 500 steps, over the copy engines (the default route on one
-// node; benchmarks/worklog.md, s6): the overlap gained at every order measured, 2 and 8 on 2 and
-// 4 GPUs (orders 4 and 6: s6's second table). Over NCCL it loses at order 2: NCCL's kernels wait
-// for SMs the interior's long-lived blocks hold (s5).
+namespace {
+
+// The launches a step of `order` takes in `configuration` (the default of each precision where
+// empty, the fewer of the two).
+int tiled_kernels_per_step(int order, const std::string& configuration) {
+  int kernels = 4;
+  for (Precision precision : {Precision::Float, Precision::Double}) {
+    const std::string name = configuration.empty() ? tiled_default_configuration(order, precision) : configuration;
+    const std::vector<std::string> built = tiled_configurations(order, precision);
+    if (std::find(built.begin(), built.end(), name) == built.end()) continue;
+    auto read = [&](auto config) { kernels = std::min(kernels, decltype(config)::kKernelsPerStep); };
+    if (precision == Precision::Float)
+      with_configuration<float>(order, name, read);
+    else
+      with_configuration<double>(order, name, read);
+  }
+  return kernels;
+}
+
+// Two exchanges a step of 2r ghost planes, after the launches that end with passes 2 and 4, step
+// a third of the ghost planes PerStep's 4r do (r a side in passes 1 and 3 against 3r, 2r and r in
+// passes 1 to 3), and each hides behind the rest of its launch: on 4 H200s at order 8, 96.5% weak
+// and 92.4% strong against PerStep's 95.5% / 82.9% edges first and 95.2% / 90.4% interior first
+// (benchmarks/worklog.md, s12). All four passes in one launch exchange once a step.
+GhostScheme tiled_ghost_scheme(int order, const std::string& configuration) {
+  return tiled_kernels_per_step(order, configuration) >= 2 ? GhostScheme::PerHalfStep : GhostScheme::PerStep;
+}
+
+}  // namespace
+
+// Edges first at every order: on 4 H200s (600^3 float, 500 steps, over the copy engines) it beat
+// stepping the interior first at every order and count measured but order 8's strong 4 GPUs with
+// PerStep's ghost planes, where the last launch's rest was too short to hide the exchange
+// (benchmarks/worklog.md, s12); with PerHalfStep's it wins there too.
 HaloOverlap tiled_halo_overlap(int order) {
   (void)order;
-  return HaloOverlap::InteriorFirst;
+  return HaloOverlap::EdgesFirst;
 }
 
 std::string tiled_default_configuration(int order, Precision precision) {
@@ -361,7 +392,9 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   e.working_bytes = [configuration](const Problem& p, std::size_t size) {
     return std::size_t(footprint(p, size, configuration).working_arrays) * p.grid.points() * size;
   };
-  e.ghost_scheme = cuda_ghost_scheme;
+  e.ghost_scheme = [configuration](int order) { return tiled_ghost_scheme(order, configuration); };
+  // Measured at order 8 on 4 H200s, weak: 0, 4 and 8 planes a side gave 96.5%, 96.9% and 96.7%.
+  e.side_planes = [](int order) { return order / 2; };
   e.halo_overlap = tiled_halo_overlap;
   e.make_float = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<float>* exchange) {
     return stepping_box_with(

@@ -1,7 +1,7 @@
-// StepPlanes (solver/step_planes.hpp): a step run in two parts around its exchange gives the bits
-// of the whole step, for each way the tiled backend groups the passes into launches and for the
-// cpu backend's single passes. The check runs the forms along z alone (one value per plane, a
-// three-point-per-side stencil of any radius): the planes each launch writes and reads, and
+// StepPlanes (solver/step_planes.hpp): a step run in parts around its exchanges gives the bits
+// of the whole step: edges first for each way the tiled backend groups the passes into launches,
+// interior first for the cpu backend's single passes. The check runs the forms along z alone (one
+// value per plane, a three-point-per-side stencil of any radius): the planes each launch writes and reads, and
 // which buffers it overwrites, are those of the kernels. While the exchange travels the ghost
 // planes hold NaN and the edge planes it sends must stay as they were.
 #include <gtest/gtest.h>
@@ -57,20 +57,27 @@ void launch(const Box& b, const Planes& in, const Planes& base, const std::vecto
 struct Fields {
   Planes u, a, b;
 };
-using Launch = std::function<void(Fields&, StepPart)>;
+using Operand = Planes Fields::*;
+// A launch on its planes of a part, in a segment (StepPlanes::of), and the field it writes.
+struct Launch {
+  std::function<void(Fields&, StepPart, int segment)> run;
+  int last_pass;
+  Operand out;
+  void operator()(Fields& f, StepPart part, int segment = 0) const { run(f, part, segment); }
+};
 struct StepLaunches {
   std::vector<Launch> launches;
   bool swaps = false;
 };
 using Step = StepLaunches (*)(const Box&);
-using Operand = Planes Fields::*;
 
 // A launch of `passes` chained passes from `in` on `base` into `out`, its last pass `last_pass`.
 Launch passes(const Box& box, Operand in, Operand base, std::vector<double> c, Operand out, int last_pass) {
-  return [=](Fields& f, StepPart part) {
-    for (PlaneRange p : StepPlanes(box.nz, box.r, box.sides).of(part, last_pass))
-      launch(box, f.*in, f.*base, c, f.*out, p);
-  };
+  return Launch{[=](Fields& f, StepPart part, int segment) {
+                  for (PlaneRange p : StepPlanes(box.nz, box.r, box.sides).of(part, last_pass, segment))
+                    launch(box, f.*in, f.*base, c, f.*out, p);
+                },
+                last_pass, out};
 }
 
 void run(const Box& box, Step step, Fields& f, StepPart part) {
@@ -133,16 +140,13 @@ Planes edges(const Box& b, const Planes& u) {
 
 bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
-// Three steps whole after each exchange, and three in parts around it, the launches in `order`
-// (which part's next launch runs, true for BesideGhosts; empty: every AwayFromGhosts launch first,
-// as one stream runs them): the box's own planes (and every plane it would give a neighbour)
+// Interior first: three steps whole after each exchange, and three in parts around it, every
+// AwayFromGhosts launch first: the box's own planes (and every plane it would give a neighbour)
 // equal to the last bit. The ghost planes land just before the first BesideGhosts launch.
-void expect_parts_equal_whole(const Box& box, Step step, std::vector<bool> order = {}) {
+void expect_parts_equal_whole(const Box& box, Step step) {
   const StepLaunches launches = step(box);
-  if (order.empty()) {
-    order.assign(launches.launches.size(), false);
-    order.resize(2 * launches.launches.size(), true);
-  }
+  std::vector<bool> order(launches.launches.size(), false);
+  order.resize(2 * launches.launches.size(), true);
   std::mt19937_64 random(7);
   std::uniform_real_distribution<double> value(-1, 1);
   Fields whole{Planes(std::size_t(box.nz)), Planes(std::size_t(box.nz)), Planes(std::size_t(box.nz))};
@@ -176,117 +180,53 @@ void expect_parts_equal_whole(const Box& box, Step step, std::vector<bool> order
         << whole.u[std::size_t(z)];
 }
 
-// The orders of a step's `n` launches that PartStreams (solver/cuda/cuda_backend.cuh) allows,
-// as in expect_parts_equal_whole: each part's launches in order, BesideGhosts launch i after
-// AwayFromGhosts launch i - 1. Launches that may run at the same time give the same bits in
-// either order (on random values) only if neither reads what the other writes.
-std::vector<std::vector<bool>> overlapped_orders(int n) {
-  std::vector<std::vector<bool>> orders;
-  for (unsigned mask = 0; mask < (1u << (2 * n)); ++mask) {
-    std::vector<bool> order;
-    int away = 0, beside = 0;
-    bool allowed = true;
-    for (int i = 0; i < 2 * n; ++i) {
-      const bool next_beside = (mask >> i) & 1u;
-      order.push_back(next_beside);
-      if (!next_beside) {
-        ++away;
-      } else {
-        allowed = allowed && (beside == 0 || away >= beside);
-        ++beside;
-      }
-    }
-    if (allowed && away == n) orders.push_back(order);
-  }
-  return orders;
-}
-
 struct Form {
   const char* name;
   Step step;
-  int ghosts_per_radius;  // 4 for the tiled forms (GhostScheme::PerStep), 1 for a pass per exchange
 };
 
-const Form kTiledForms[] = {
-    {"single passes", single_passes, 4}, {"factor pairs", factor_pairs, 4}, {"four passes", four_passes, 4}};
+const Form kTiledForms[] = {{"single passes", single_passes}, {"factor pairs", factor_pairs}, {"four passes", four_passes}};
 
-// A box of `form`'s ghost planes at radius r on `sides` (bit 0 lower, bit 1 upper) with own * r
-// own planes, but never fewer than the ghost planes (the decomposition's rule).
-Box box_of(const Form& form, int r, int own, int sides) {
-  const int g = form.ghosts_per_radius * r;
-  const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, g};
-  const int nz = std::max(own * r, g) + (ghost.lower ? g : r) + (ghost.upper ? g : r);
-  return Box{nz, r, ghost};
-}
-
-TEST(StepPlanes, PartsGiveTheWholeStepsBitsForEveryFormRadiusAndSide) {
-  std::vector<Form> forms(std::begin(kTiledForms), std::end(kTiledForms));
-  forms.push_back({"a pass per exchange", one_pass, 1});
-  for (const Form& form : forms)
-    for (int r = 1; r <= 4; ++r)
-      for (int own : {1, 2, 3, 5, 8, 16, 40})
-        for (int sides = 1; sides < 4; ++sides) {
-          const Box box = box_of(form, r, own, sides);
-          SCOPED_TRACE(std::string(form.name) + ", r " + std::to_string(r) + ", nz " + std::to_string(box.nz) +
-                       ", sides " + std::to_string(sides));
-          expect_parts_equal_whole(box, form.step);
-          if (::testing::Test::HasFatalFailure()) return;
-        }
-}
-
-TEST(StepPlanes, BesideGhostsLaunchesMayRunBesideTheAwayLaunchesAfterThem) {
-  for (const Form& form : kTiledForms)
-    for (int r = 1; r <= 4; ++r)
-      for (int own : {1, 2, 5, 16})
-        for (int sides = 1; sides < 4; ++sides) {
-          const Box box = box_of(form, r, own, sides);
-          const std::vector<std::vector<bool>> orders = overlapped_orders(int(form.step(box).launches.size()));
-          ASSERT_GE(orders.size(), form.step(box).launches.size());
-          for (const std::vector<bool>& order : orders) {
-            std::string named;
-            for (bool next_beside : order) named += next_beside ? 'B' : 'A';
-            SCOPED_TRACE(std::string(form.name) + ", r " + std::to_string(r) + ", nz " + std::to_string(box.nz) +
-                         ", sides " + std::to_string(sides) + ", order " + named);
-            expect_parts_equal_whole(box, form.step, order);
-            if (::testing::Test::HasFatalFailure()) return;
-          }
-        }
-}
-
-TEST(StepPlanes, PartsCoverEveryPlaneOnceAndAwayReadsNoGhost) {
+// The cpu backend's passes, r ghost planes exchanged before each (PerStage).
+TEST(StepPlanes, InteriorFirstGivesTheWholePassesBitsForEveryRadiusAndSide) {
   for (int r = 1; r <= 4; ++r)
-    for (int nz : {9 * r, 17 * r + 1, 40 * r + 3})
-      for (int sides = 0; sides < 4; ++sides) {
-        const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, 4 * r};
-        const StepPlanes planes(nz, r, ghost);
-        for (int pass = 1; pass <= 4; ++pass) {
-          std::vector<int> written(std::size_t(nz), 0);
-          for (StepPart part : {StepPart::AwayFromGhosts, StepPart::BesideGhosts})
-            for (PlaneRange p : planes.of(part, pass))
-              for (int z = p.first; z < p.last; ++z) ++written[std::size_t(z)];
-          // The later passes read (4 - pass) r ghost planes of this one's output; the outer ones it leaves.
-          const int left = 4 * r - (4 - pass) * r;
-          const int first = ghost.lower ? left : r, last = ghost.upper ? nz - left : nz - r;
-          for (int z = 0; z < nz; ++z)
-            EXPECT_EQ(written[std::size_t(z)], z >= first && z < last ? 1 : 0) << "plane " << z << " pass " << pass;
-          for (PlaneRange p : planes.of(StepPart::AwayFromGhosts, pass)) {
-            if (p.empty()) continue;
-            if (ghost.lower) EXPECT_GE(p.first - pass * r, 4 * r);
-            if (ghost.upper) EXPECT_LE(p.last + pass * r, nz - 4 * r);
-          }
-          const auto whole = planes.of(StepPart::Whole, pass);
-          EXPECT_EQ(whole[0].first, first);
-          EXPECT_EQ(whole[0].last, last);
-          EXPECT_TRUE(whole[1].empty());
-        }
-        const PlaneRange own = planes.own();
-        EXPECT_EQ(own.first, ghost.lower ? 4 * r : 0);
-        EXPECT_EQ(own.last, ghost.upper ? nz - 4 * r : nz);
+    for (int own : {1, 2, 3, 5, 8, 16, 40})
+      for (int sides = 1; sides < 4; ++sides) {
+        const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, r};
+        const Box box{own * r + 2 * r, r, ghost};  // r ghost planes or the boundary layer a side
+        SCOPED_TRACE("r " + std::to_string(r) + ", nz " + std::to_string(box.nz) + ", sides " + std::to_string(sides));
+        expect_parts_equal_whole(box, one_pass);
+        if (::testing::Test::HasFatalFailure()) return;
       }
 }
 
-// A line of planes split into boxes with 4r ghost planes, each step's ghosts filled from the
-// neighbours' own planes and the step run in parts around it: every box's own planes equal to the
+TEST(StepPlanes, InteriorFirstPartsCoverEveryPlaneOnceAndAwayReadsNoGhost) {
+  for (int r = 1; r <= 4; ++r)
+    for (int nz : {3 * r, 17 * r + 1, 40 * r + 3})
+      for (int sides = 0; sides < 4; ++sides) {
+        const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, sides ? r : 0};
+        const StepPlanes planes(nz, r, ghost);
+        std::vector<int> written(std::size_t(nz), 0);
+        for (StepPart part : {StepPart::AwayFromGhosts, StepPart::BesideGhosts})
+          for (PlaneRange p : planes.of(part, 1))
+            for (int z = p.first; z < p.last; ++z) ++written[std::size_t(z)];
+        // The pass writes every plane but the outer r: the ghost planes or the boundary layer.
+        for (int z = 0; z < nz; ++z)
+          EXPECT_EQ(written[std::size_t(z)], z >= r && z < nz - r ? 1 : 0) << "plane " << z << " sides " << sides;
+        for (PlaneRange p : planes.of(StepPart::AwayFromGhosts, 1)) {
+          if (p.empty()) continue;
+          if (ghost.lower) EXPECT_GE(p.first - r, r);
+          if (ghost.upper) EXPECT_LE(p.last + r, nz - r);
+        }
+        const auto whole = planes.of(StepPart::Whole, 1);
+        EXPECT_EQ(whole[0].first, r);
+        EXPECT_EQ(whole[0].last, nz - r);
+        EXPECT_TRUE(whole[1].empty());
+      }
+}
+
+// A line of planes split into boxes with g ghost planes, the ghosts filled from the neighbours' own
+// planes and the step run in parts around each exchange: every box's own planes equal to the
 // whole line's, bit for bit. The fields a pass writes start as NaN inside the boundary layer (as
 // the backends poison them), so a plane a pass reads that no earlier pass wrote shows.
 struct LineBox {
@@ -295,8 +235,8 @@ struct LineBox {
   Fields f;
 };
 
-std::vector<LineBox> split_line(const Planes& line, int r, int ranks) {
-  const int g = 4 * r, interior = int(line.size()) - 2 * r;
+std::vector<LineBox> split_line(const Planes& line, int r, int ranks, int g) {
+  const int interior = int(line.size()) - 2 * r;
   std::vector<LineBox> boxes;
   for (int rank = 0; rank < ranks; ++rank) {
     const int own_begin = r + interior * rank / ranks, own_end = r + interior * (rank + 1) / ranks;
@@ -312,51 +252,127 @@ std::vector<LineBox> split_line(const Planes& line, int r, int ranks) {
   return boxes;
 }
 
-void fill_from_neighbours(std::vector<LineBox>& boxes) {
+// The exchange of `field`'s ghost planes.
+void fill_from_neighbours(std::vector<LineBox>& boxes, Operand field = &Fields::u) {
   for (std::size_t i = 0; i < boxes.size(); ++i) {
     LineBox& b = boxes[i];
     const int g = b.box.sides.planes;
     for (int z = 0; z < g; ++z) {
       if (b.box.sides.lower) {
         const LineBox& n = boxes[i - 1];
-        b.f.u[std::size_t(z)] = n.f.u[std::size_t(b.begin + z - n.begin)];
+        (b.f.*field)[std::size_t(z)] = (n.f.*field)[std::size_t(b.begin + z - n.begin)];
       }
       if (b.box.sides.upper) {
         const LineBox& n = boxes[i + 1];
         const int at = b.begin + b.box.nz - g + z;
-        b.f.u[std::size_t(b.box.nz - g + z)] = n.f.u[std::size_t(at - n.begin)];
+        (b.f.*field)[std::size_t(b.box.nz - g + z)] = (n.f.*field)[std::size_t(at - n.begin)];
       }
     }
   }
 }
 
-TEST(StepPlanes, BoxesStepTheirOwnPlanesAsTheWholeLineDoes) {
-  for (const Form& form : kTiledForms)
+void expect_own_planes_equal_line(const std::vector<LineBox>& boxes, const Fields& line, int r) {
+  for (const LineBox& b : boxes) {
+    const PlaneRange own = StepPlanes(b.box.nz, r, b.box.sides).own();
+    for (int z = own.first; z < own.last; ++z)
+      ASSERT_TRUE(same_bits(b.f.u[std::size_t(z)], line.u[std::size_t(b.begin + z)]))
+          << "line plane " << b.begin + z << ": " << b.f.u[std::size_t(z)] << " vs " << line.u[std::size_t(b.begin + z)];
+  }
+}
+
+Fields random_line(int n) {
+  std::mt19937_64 random{std::uint64_t(n)};
+  std::uniform_real_distribution<double> value(-1, 1);
+  Fields line{Planes(std::size_t(n)), {}, {}};
+  for (double& v : line.u) v = value(random);
+  return line;
+}
+
+// Edges first (HaloOverlap::EdgesFirst): each segment's launches but its last whole, then that
+// one's Edges part, then its Inside part while the exchange of its output travels: the exchanged
+// field's ghost planes hold NaN from the Edges part's end until the exchange fills them, and its
+// edge planes stay as the Edges part left them. The forms whose launches end with passes 2 and 4
+// exchange after each (2r ghost planes, PerHalfStep) or once a step (4r, PerStep).
+TEST(StepPlanes, EdgesFirstBoxesStepTheirOwnPlanesAsTheWholeLineDoes) {
+  struct Scheme {
+    const Form* form;
+    int ghosts_per_radius;
+  };
+  std::vector<Scheme> schemes;
+  for (const Form& form : kTiledForms) {
+    schemes.push_back({&form, 4});
+    if (form.step != four_passes) schemes.push_back({&form, 2});
+  }
+  for (const Scheme& scheme : schemes)
     for (int r = 1; r <= 4; ++r)
       for (int ranks : {2, 3})
         for (int own : {4, 5, 9}) {
-          SCOPED_TRACE(std::string(form.name) + ", r " + std::to_string(r) + ", ranks " + std::to_string(ranks) +
-                       ", own " + std::to_string(own));
+          const int g = scheme.ghosts_per_radius * r;
+          SCOPED_TRACE(std::string(scheme.form->name) + ", ghosts " + std::to_string(g) + ", r " + std::to_string(r) +
+                       ", ranks " + std::to_string(ranks) + ", own " + std::to_string(own));
           const int n = ranks * own * r + 2 * r;
-          std::mt19937_64 random{std::uint64_t(n)};
-          std::uniform_real_distribution<double> value(-1, 1);
-          Fields line{Planes(std::size_t(n)), {}, {}};
-          for (double& v : line.u) v = value(random);
-          std::vector<LineBox> boxes = split_line(line.u, r, ranks);
+          Fields line = random_line(n);
+          std::vector<LineBox> boxes = split_line(line.u, r, ranks, g);
           line.a = line.b = line.u;
+          fill_from_neighbours(boxes);
+          const int segments = StepPlanes(boxes[0].box.nz, r, boxes[0].box.sides).segments();
+          ASSERT_EQ(segments, 4 / scheme.ghosts_per_radius);
           for (int step = 0; step < 3; ++step) {
-            run(Box{n, r, {}}, form.step, line, StepPart::Whole);
-            for (LineBox& b : boxes) poison_ghosts(b.box, b.f.u);
-            for (LineBox& b : boxes) run(b.box, form.step, b.f, StepPart::AwayFromGhosts);
-            fill_from_neighbours(boxes);
-            for (LineBox& b : boxes) run(b.box, form.step, b.f, StepPart::BesideGhosts);
+            run(Box{n, r, {}}, scheme.form->step, line, StepPart::Whole);
+            for (int segment = 0; segment < segments; ++segment) {
+              const int last_pass = StepPlanes(boxes[0].box.nz, r, boxes[0].box.sides).last_pass_of(segment);
+              const StepLaunches launches = scheme.form->step(boxes[0].box);
+              Operand exchanged = nullptr;
+              for (const Launch& l : launches.launches)
+                if (l.last_pass == last_pass) exchanged = l.out;
+              ASSERT_NE(exchanged, nullptr) << "no launch ends with pass " << last_pass;
+              std::vector<Planes> sent;
+              for (LineBox& b : boxes) {
+                const StepLaunches mine = scheme.form->step(b.box);
+                for (const Launch& l : mine.launches) l(b.f, StepPart::LeadingLaunches, segment);
+                for (const Launch& l : mine.launches) l(b.f, StepPart::Edges, segment);
+                sent.push_back(edges(b.box, b.f.*exchanged));
+                poison_ghosts(b.box, b.f.*exchanged);
+                for (const Launch& l : mine.launches) l(b.f, StepPart::Inside, segment);
+              }
+              for (std::size_t i = 0; i < boxes.size(); ++i)
+                ASSERT_EQ(edges(boxes[i].box, boxes[i].f.*exchanged), sent[i])
+                    << "an edge plane was written while the exchange travelled";
+              fill_from_neighbours(boxes, exchanged);
+              if (launches.swaps && segment + 1 == segments)
+                for (LineBox& b : boxes) std::swap(b.f.u, b.f.a);
+            }
           }
-          for (const LineBox& b : boxes) {
-            const PlaneRange own = StepPlanes(b.box.nz, r, b.box.sides).own();
-            for (int z = own.first; z < own.last; ++z)
-              ASSERT_TRUE(same_bits(b.f.u[std::size_t(z)], line.u[std::size_t(b.begin + z)]))
-                  << "line plane " << b.begin + z << ": " << b.f.u[std::size_t(z)] << " vs "
-                  << line.u[std::size_t(b.begin + z)];
+          expect_own_planes_equal_line(boxes, line, r);
+          if (::testing::Test::HasFatalFailure()) return;
+        }
+}
+
+TEST(StepPlanes, EdgesFirstPartsCoverEveryWrittenPlaneOnceAndEdgesAreTheSentPlanes) {
+  for (int every : {1, 2, 4})
+    for (int r = 1; r <= 4; ++r)
+      for (int nz : {9 * r, 17 * r + 1, 40 * r + 3})
+        for (int sides = 0; sides < 4; ++sides) {
+          const GhostSides ghost{(sides & 1) != 0, (sides & 2) != 0, sides ? every * r : 0};
+          if (nz < 2 * ghost.planes + 2 * r) continue;
+          const StepPlanes planes(nz, r, ghost);
+          for (int pass = 1; pass <= 4; ++pass) {
+            std::vector<int> written(std::size_t(nz), 0);
+            for (int segment = 0; segment < planes.segments(); ++segment)
+              for (StepPart part : {StepPart::LeadingLaunches, StepPart::Edges, StepPart::Inside})
+                for (PlaneRange p : planes.of(part, pass, segment))
+                  for (int z = p.first; z < p.last; ++z) ++written[std::size_t(z)];
+            const PlaneRange whole = planes.of(StepPart::Whole, pass)[0];
+            for (int z = 0; z < nz; ++z)
+              EXPECT_EQ(written[std::size_t(z)], z >= whole.first && z < whole.last ? 1 : 0)
+                  << "plane " << z << " pass " << pass << " every " << every;
+            for (int segment = 0; segment < planes.segments(); ++segment)
+              for (PlaneRange p : planes.of(StepPart::Edges, pass, segment)) {
+                if (p.empty()) continue;
+                const PlaneRange own = planes.own();
+                EXPECT_TRUE((ghost.lower && p.first == own.first) || (ghost.upper && p.last == own.last));
+                EXPECT_LE(p.size(), std::max(2 * ghost.planes, own.size()));
+              }
           }
         }
 }

@@ -25,7 +25,7 @@ Grid grid_with_nz(int nz) {
 // planes plus the ghost planes towards each neighbour and the boundary layer at either end,
 // parts tile the whole grid.
 TEST(Decomposition, SlabsTileTheGridEvenly) {
-  for (GhostScheme scheme : {GhostScheme::PerStage, GhostScheme::PerStep})
+  for (GhostScheme scheme : {GhostScheme::PerStage, GhostScheme::PerHalfStep, GhostScheme::PerStep})
     for (int order : {2, 4, 6, 8}) {
       const int r = order / 2;
       const int ghost = ghost_planes(scheme, r);
@@ -89,6 +89,49 @@ TEST(Decomposition, AlignedPartsBeginAtMultiplesOfTheAlignmentWhereTheGridAllows
         }
     }
   EXPECT_GT(aligned_layouts, 1000);
+}
+
+// Side planes (BackendEntry::side_planes): each rank's own planes plus side_planes for each
+// neighbour are within a plane of the others', so middle ranks own fewer planes than end ones,
+// where every rank can still own its ghost planes; else the even split. Either way the slabs and
+// the aligned parts tile the grid.
+TEST(Decomposition, SidePlanesEvenTheWorkOfEndAndMiddleRanks) {
+  int balanced_layouts = 0;
+  for (GhostScheme scheme : {GhostScheme::PerHalfStep, GhostScheme::PerStep})
+    for (int order : {2, 8})
+      for (int side_planes : {1, 4, 9})
+        for (int alignment : {1, 4}) {
+          const int r = order / 2, ghost = ghost_planes(scheme, r);
+          for (int nz = 2 * r + 1; nz <= 160; nz += 3)
+            for (int ranks = 2; ranks <= std::min(5, max_ranks(nz, r, ghost)); ++ranks) {
+              const std::string label = "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ranks " +
+                                        std::to_string(ranks) + " side planes " + std::to_string(side_planes) +
+                                        " alignment " + std::to_string(alignment);
+              int next_owned = r, next_part = 0, least_work = 1 << 30, most_work = 0;
+              bool all_even = true;
+              for (int rank = 0; rank < ranks; ++rank) {
+                const Slab s = decompose(grid_with_nz(nz), order, ranks, rank, scheme, alignment, side_planes);
+                const Slab even = decompose(grid_with_nz(nz), order, ranks, rank, scheme, alignment);
+                EXPECT_EQ(s.owned_begin, next_owned) << label;
+                EXPECT_EQ(s.part_begin, next_part) << label;
+                EXPECT_GE(s.owned_planes(), ghost) << label;
+                EXPECT_EQ(s.side_planes, side_planes) << label;
+                const int work = s.owned_planes() + side_planes * (int(s.has_lower_neighbour()) + s.has_upper_neighbour());
+                least_work = std::min(least_work, work);
+                most_work = std::max(most_work, work);
+                all_even = all_even && s.owned_begin == even.owned_begin && s.owned_end == even.owned_end;
+                next_owned = s.owned_end;
+                next_part = s.part_end;
+              }
+              EXPECT_EQ(next_owned, nz - r) << label;
+              EXPECT_EQ(next_part, nz) << label;
+              if (alignment == 1 && !all_even) {
+                EXPECT_LE(most_work - least_work, 1) << label;
+                ++balanced_layouts;
+              }
+            }
+        }
+  EXPECT_GT(balanced_layouts, 500);
 }
 
 TEST(Decomposition, OddPlaneCountsGiveTheExtraPlanesToTheFirstRanks) {
