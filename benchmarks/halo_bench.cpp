@@ -70,7 +70,9 @@ template <typename T>
 void bench(const Settings& s, const Ranks& ranks, int order) {
   Grid g;
   g.nx = g.ny = g.nz = s.n;
-  const GhostScheme scheme = s.scheme == "step" ? GhostScheme::PerStep : GhostScheme::PerStage;
+  const GhostScheme scheme = s.scheme == "step"   ? GhostScheme::PerStep
+                             : s.scheme == "half" ? GhostScheme::PerHalfStep
+                                                  : GhostScheme::PerStage;
   const Slab slab = decompose(g, order, ranks.size(), ranks.rank(), scheme);
   const bool device = s.memory == "device";
   auto exchange = ranks.make_halo_exchange<T>(slab, g, device, halo_route(s));
@@ -109,7 +111,8 @@ int main(int argc, char** argv) {
   app.add_option("--halo-exchange", s.route, "device memory's route: peer, nccl or host")
       ->check(CLI::IsMember({"peer", "nccl", "host"}))
       ->capture_default_str();
-  app.add_option("--scheme", s.scheme, "stage: r ghost planes; step: 4r")->check(CLI::IsMember({"stage", "step"}));
+  app.add_option("--scheme", s.scheme, "stage: r ghost planes; half: 2r; step: 4r")
+      ->check(CLI::IsMember({"stage", "half", "step"}));
   app.add_option("--repeats", s.repeats)->capture_default_str();
   app.add_option("--batch", s.batch)->capture_default_str();
   try {

@@ -61,7 +61,7 @@ Options (environment variable in brackets, default after it):
   --mpirun-args "ARGS"   [MPIRUN_ARGS "--bind-to none"]
   --halo-memory M        [HALO_MEMORY device with a GPU per rank, else host] halo_bench --memory
   --halo-route R         [HALO_ROUTE the --halo-exchange of --heatrk4-args, else peer] device memory's route
-  --halo-schemes "LIST"  [HALO_SCHEMES "stage step"] halo_bench --scheme; "" skips the halo
+  --halo-schemes "LIST"  [HALO_SCHEMES "stage half step"] halo_bench --scheme; "" skips the halo
   --largest N            [LARGEST_N ""] the largest-grid run's points per axis; "" skips it
   --largest-ranks N      [LARGEST_RANKS the largest count]
   --largest-order N      [LARGEST_ORDER 8]
@@ -138,7 +138,7 @@ PRECISIONS=${PRECISIONS:-float}
 STEPS=${STEPS:-50}
 HEATRK4_ARGS=${HEATRK4_ARGS:-}
 MPIRUN_ARGS=${MPIRUN_ARGS---bind-to none}
-HALO_SCHEMES=${HALO_SCHEMES-stage step}
+HALO_SCHEMES=${HALO_SCHEMES-stage half step}
 LARGEST_N=${LARGEST_N:-}
 LARGEST_ORDER=${LARGEST_ORDER:-8}
 LARGEST_STEPS=${LARGEST_STEPS:-3}
@@ -284,6 +284,7 @@ halo_exchange() {
         local fitting=()
         for order in "${orders[@]}"; do
           local r=$((order / 2)) ghost=$((order / 2))
+          [[ $scheme == half ]] && ghost=$((2 * r))
           [[ $scheme == step ]] && ghost=$((4 * r))
           if ((ranks * ghost <= n - 2 * r)); then
             fitting+=("$order")

@@ -119,15 +119,25 @@ class CudaBackend : public Backend<T> {
       // stepped; with overlap the rest of the step runs while it travels.
       if (!exchange_) {
         step_once();
-      } else if (!part_streams_) {
+      } else if (!steps_in_parts()) {
         exchange_->exchange(u_.get());
         step_once();
+      } else if (!part_streams_) {
+        step_with_exchanges_first();
       } else {
         step_with_edges_first();
       }
     }
     // The compute stream only: a snapshot's copy to the host goes on meanwhile.
     HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
+  }
+  // Without overlap: each segment of a step (StepPlanes) after the exchange of the field it reads.
+  void step_with_exchanges_first() {
+    for (segment_ = 0; segment_ < planes_.segments(); ++segment_) {
+      exchange_->exchange(segment_ == 0 ? u_.get() : output_of_pass(planes_.last_pass_of(segment_ - 1)));
+      for (StepPart part : {StepPart::LeadingLaunches, StepPart::Edges, StepPart::Inside}) step_part(part);
+    }
+    segment_ = 0;
   }
   // EdgesFirst: each segment of a step (StepPlanes) leaves the ghost planes its output needs
   // filled for the next, from the planes its last launch wrote first; only the first step after the
@@ -220,11 +230,12 @@ class CudaBackend : public Backend<T> {
     throw std::logic_error("this backend steps whole boxes only");
   }
   // Each launch of step_part(part) goes on launch_stream(part), and calls launched(part) after.
+  // Edges and Inside on their streams where the step overlaps its exchanges; all else on the legacy stream.
   cudaStream_t launch_stream(StepPart part) const {
-    return part == StepPart::Edges || part == StepPart::Inside ? part_streams_->stream_of(part) : 0;
+    return part_streams_ && (part == StepPart::Edges || part == StepPart::Inside) ? part_streams_->stream_of(part) : 0;
   }
   void launched(StepPart part) {
-    if (part == StepPart::Edges || part == StepPart::Inside) part_streams_->launched(part);
+    if (part_streams_ && (part == StepPart::Edges || part == StepPart::Inside)) part_streams_->launched(part);
   }
   // Whether `part` ends a step (the last launch whole, or its last part), where a backend that
   // steps into a second buffer, in one launch a step, swaps it in.
