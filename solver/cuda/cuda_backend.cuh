@@ -94,7 +94,8 @@ __device__ __forceinline__ void slide_in(T (&queue)[N], T newest) {
 // Every CUDA backend steps a box as it steps a grid, leaving its outer r planes alone. Those
 // planes hold u but not the stages' values, so each stage is wrong on r more planes inward: with
 // PerStep's 4r ghost planes the wrong planes stay within the ghosts, which the exchange
-// overwrites before the next step, and tiled's fused stages stay whole.
+// overwrites before the next step. The scheme of naive and reuse; tiled declares its own
+// (tiled_ghost_scheme: PerHalfStep where its launches end with the second and fourth stages).
 inline GhostScheme cuda_ghost_scheme(int order) {
   (void)order;
   return GhostScheme::PerStep;
@@ -178,7 +179,7 @@ class CudaBackend : public Backend<T> {
     if (!snapshots_) return Backend<T>::take_device_snapshot();
     return snapshots_->take(u_.get());
   }
-  // Only for cuda_ghost_scheme's boxes (stepping_box_with).
+  // Only for PerStep and PerHalfStep boxes (stepping_box_with).
   void step_box_with(HaloExchange<T>& exchange) override {
     exchange_ = &exchange;
     planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange.sides());
