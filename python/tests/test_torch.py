@@ -108,12 +108,14 @@ class TensorsInPlace(unittest.TestCase):
 
     def test_a_kept_backend_steps_other_tensors_right(self):
         # The second and third calls reuse the first call's backend (same problem): each tensor's
-        # own boundary layer must reach the backend's scratch fields, or its result is another's.
-        # Order 2 swaps u with a buffer of the backend's; order 8 does not.
+        # own boundary layer must reach the backend's scratch fields, or its result is another's,
+        # and no later call may write an earlier call's tensor. Order 2 swaps u with a buffer of
+        # the backend's (an odd number of steps leaves the field there); order 8 does not.
         for order in (2, 8):
             for dtype in (np.float32, np.float64):
                 with self.subTest(order=order, dtype=dtype.__name__):
                     fields = [random_field(shape=(23, 21, 38), dtype=dtype, seed=seed) for seed in (1, 2, 3)]
+                    stepped = []
                     for n, field in enumerate(fields + fields[:1]):
                         if n == 3:
                             heatrk4.release()
@@ -123,6 +125,9 @@ class TensorsInPlace(unittest.TestCase):
                         heatrk4.step(t, cfl=0.05, steps=3, order=order)
                         assert_bitwise_equal(self, t.cpu().numpy(), want,
                                              f"call {n + 1} (after release() where 4) of one kept backend")
+                        stepped.append((t, want))
+                    for n, (t, want) in enumerate(stepped):
+                        assert_bitwise_equal(self, t.cpu().numpy(), want, f"call {n + 1}'s tensor after the later calls")
 
     def test_a_blow_up_is_found_at_its_chunk(self):
         # The same chunks and checks as a NumPy array's: the blow-up is reported at the first check

@@ -201,11 +201,14 @@ class CudaBackend : public Backend<T> {
     field_set();
   }
   // Backends that step into a second buffer swap it with u_, so after an odd number of steps the
-  // current field is in the backend's own memory.
+  // current field is in the backend's own memory: it is copied to the caller's, and the buffers
+  // are swapped back, so that a backend kept for the next field (adopt_device_field) neither frees
+  // its own buffer nor steps into this caller's memory.
   void release_device_field() override {
     if (!adopted_ || u_.get() == adopted_) return;
     HEAT_CUDA_CHECK(cudaMemcpyAsync(adopted_, u_.get(), u_.bytes(), cudaMemcpyDeviceToDevice, 0));
     HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
+    swap_second_buffer_back();
   }
 
  protected:
@@ -251,6 +254,8 @@ class CudaBackend : public Backend<T> {
   std::array<PlaneRange, 2> planes_of(StepPart part, int pass) const { return planes_.of(part, pass, segment_); }
   // Called once u_ holds the initial field: prepares the other fields the kernels need from it.
   virtual void prepare_resident_field() {}
+  // Where the backend has swapped its second buffer in for u_ (release_device_field), swaps them back.
+  virtual void swap_second_buffer_back() {}
   void field_set() {
     ghosts_current_ = false;
     prepare_resident_field();

@@ -179,6 +179,7 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
     if (pass != 4) throw std::logic_error("all four passes run in one launch");
     return u_next_.get();
   }
+  void swap_second_buffer_back() override { std::swap(this->u_, u_next_); }
 
   DeviceBuffer<T> u_next_;
   TileLauncher<FourPasses<Tile>> step_;

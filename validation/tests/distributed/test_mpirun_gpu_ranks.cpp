@@ -1,6 +1,7 @@
 // The CUDA backends under mpirun (docs/design.md §7): each rank steps its z-slab on a GPU and
-// exchanges ghost planes once per step, tiled's ranks stepping the planes away from the ghosts
-// while it travels (--halo-overlap on) or not. The same run on 1, 2 and 3 ranks writes bitwise the
+// exchanges ghost planes once a step (naive, reuse, tiled at order 2) or twice (tiled at order 8),
+// tiled's ranks stepping the rest of a launch while the planes it wrote first travel
+// (--halo-overlap on) or exchanging first (off). The same run on 1, 2 and 3 ranks writes bitwise the
 // same snapshots, through host memory and by the copy engines (ranks sharing the machine's GPUs,
 // so one GPU suffices) and, where every rank has a GPU of its own, through NCCL. Skipped without a
 // GPU.
@@ -37,9 +38,9 @@ std::vector<GpuRun> gpu_runs() {
   return runs;
 }
 
-// nz odd, unevenly split, and wide enough for 3 ranks of 4r ghost planes each with some planes
-// away from the ghosts for every pass (the middle rank has fewest); several steps, so that every
-// exchange after the first carries planes the neighbour computed.
+// nz odd, unevenly split, and wide enough for 3 ranks of 4r ghost planes each with planes inside
+// the edges they send (the middle rank has fewest); several steps, so that every exchange after
+// the first carries planes the neighbour computed.
 std::vector<std::string> run_args(const GpuRun& run, const std::string& output) {
   const int r = run.order / 2;
   const int nz = 30 * r + 2 * r + 5;
