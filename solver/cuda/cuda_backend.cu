@@ -146,14 +146,15 @@ cudaStream_t PartStreams::stream_of(StepPart part) const {
   throw std::logic_error("PartStreams runs the Edges and Inside parts only");
 }
 
-void PartStreams::launched(StepPart part) {
-  // Each launch of a part is recorded; the last record, after the part's one non-empty launch, counts.
-  HEAT_CUDA_CHECK(cudaEventRecord(part == StepPart::Edges ? edges_done_ : inside_done_, stream_of(part)));
+void PartStreams::edges_written() {
+  HEAT_CUDA_CHECK(cudaEventRecord(edges_done_, edges_));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, edges_done_, 0));
 }
 
-void PartStreams::edges_written() { HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, edges_done_, 0)); }
-
-void PartStreams::join() { HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, inside_done_, 0)); }
+void PartStreams::join() {
+  HEAT_CUDA_CHECK(cudaEventRecord(inside_done_, inside_));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, inside_done_, 0));
+}
 
 std::unique_ptr<PinnedHostMemory> pin_host_memory(void* data, std::size_t bytes) {
   // Portable: the writer thread that registers it need not have the run's device current.

@@ -58,12 +58,11 @@ class PartStreams {
 
   // Before the launch's parts, which both follow the legacy stream's work so far.
   void fork();
-  // The stream of `part` (Edges or Inside), and launched() after each launch on it.
+  // The stream of `part`'s launches (Edges or Inside).
   cudaStream_t stream_of(StepPart part) const;
-  void launched(StepPart part);
-  // After the Edges part: the legacy stream's work from here on follows it.
+  // After the Edges part's launches: the legacy stream's work from here on follows them.
   void edges_written();
-  // After the Inside part: the legacy stream's work from here on follows it.
+  // After the Inside part's launches: the legacy stream's work from here on follows them.
   void join();
 
  private:
@@ -233,13 +232,10 @@ class CudaBackend : public Backend<T> {
     (void)part;
     throw std::logic_error("this backend steps whole boxes only");
   }
-  // Each launch of step_part(part) goes on launch_stream(part), and calls launched(part) after.
-  // Edges and Inside on their streams where the step overlaps its exchanges; all else on the legacy stream.
+  // Each launch of step_part(part) goes on launch_stream(part): Edges and Inside on their streams
+  // where the step overlaps its exchanges, all else on the legacy stream.
   cudaStream_t launch_stream(StepPart part) const {
     return part_streams_ && (part == StepPart::Edges || part == StepPart::Inside) ? part_streams_->stream_of(part) : 0;
-  }
-  void launched(StepPart part) {
-    if (part_streams_ && (part == StepPart::Edges || part == StepPart::Inside)) part_streams_->launched(part);
   }
   // Whether `part` ends a step (the last launch whole, or its last part), where a backend that
   // steps into a second buffer, in one launch a step, swaps it in.

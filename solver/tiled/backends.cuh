@@ -60,7 +60,6 @@ class PassFormBackend : public CudaBackend<T> {
   template <class Launcher, class Args>
   void launch_part(const Launcher& launcher, const Args& args, StepPart part, int last_pass) {
     launcher.launch(args, this->planes_of(part, last_pass), this->launch_stream(part));
-    this->launched(part);
   }
 
   StencilWeights<Tile::R, T> weights_;

@@ -300,19 +300,31 @@ std::vector<std::string> tiled_configurations(int order, Precision precision) {
 
 namespace {
 
+// The name of `configuration` of `order` in `precision`: the default where empty.
+std::string configuration_name(int order, Precision precision, const std::string& configuration) {
+  return configuration.empty() ? tiled_default_configuration(order, precision) : configuration;
+}
+
+// Calls read(config) with that configuration (with_configuration in `precision`'s type).
+template <typename Read>
+void read_configuration(int order, Precision precision, const std::string& configuration, Read&& read) {
+  const std::string name = configuration_name(order, precision, configuration);
+  if (precision == Precision::Float)
+    with_configuration<float>(order, name, read);
+  else
+    with_configuration<double>(order, name, read);
+}
+
 // The launches a step of `order` takes in `configuration` (the default of each precision where
-// empty, the fewer of the two).
+// empty), the fewer of the precisions it is built for.
 int tiled_kernels_per_step(int order, const std::string& configuration) {
   int kernels = 4;
   for (Precision precision : {Precision::Float, Precision::Double}) {
-    const std::string name = configuration.empty() ? tiled_default_configuration(order, precision) : configuration;
     const std::vector<std::string> built = tiled_configurations(order, precision);
-    if (std::find(built.begin(), built.end(), name) == built.end()) continue;
-    auto read = [&](auto config) { kernels = std::min(kernels, decltype(config)::kKernelsPerStep); };
-    if (precision == Precision::Float)
-      with_configuration<float>(order, name, read);
-    else
-      with_configuration<double>(order, name, read);
+    if (std::find(built.begin(), built.end(), configuration_name(order, precision, configuration)) == built.end())
+      continue;
+    read_configuration(order, precision, configuration,
+                       [&](auto config) { kernels = std::min(kernels, decltype(config)::kKernelsPerStep); });
   }
   return kernels;
 }
@@ -364,13 +376,9 @@ struct Footprint {
 };
 Footprint footprint(const Problem& p, std::size_t value_size, const std::string& configuration) {
   const Precision precision = value_size == sizeof(float) ? Precision::Float : Precision::Double;
-  const std::string name = configuration.empty() ? tiled_default_configuration(p.order, precision) : configuration;
   Footprint f{};
-  auto read = [&](auto config) { f = {decltype(config)::kArraysPerPoint, decltype(config)::kWorkingArrays}; };
-  if (precision == Precision::Float)
-    with_configuration<float>(p.order, name, read);
-  else
-    with_configuration<double>(p.order, name, read);
+  read_configuration(p.order, precision, configuration,
+                     [&](auto config) { f = {decltype(config)::kArraysPerPoint, decltype(config)::kWorkingArrays}; });
   return f;
 }
 
