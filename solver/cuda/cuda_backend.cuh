@@ -141,20 +141,16 @@ class CudaBackend : public Backend<T> {
   }
   // EdgesFirst: each segment of a step (StepPlanes) leaves the ghost planes its output needs
   // filled for the next, from the planes its last launch wrote first; only the first step after the
-  // field is set exchanges before it. The Inside part, which touches neither the edges nor the
-  // ghost planes, is enqueued before start(), which may block the host (the peer route's
-  // handshake, the host route's download), so that the GPU has it meanwhile.
+  // field is set exchanges before it.
   void step_with_edges_first() {
     if (!ghosts_current_) exchange_->exchange(u_.get());
     for (segment_ = 0; segment_ < planes_.segments(); ++segment_) {
       step_part(StepPart::LeadingLaunches);
-      // Taken before the Inside part, after which a backend stepping into a second buffer swaps it in.
-      T* const output = output_of_pass(planes_.last_pass_of(segment_));
       part_streams_->fork();
       step_part(StepPart::Edges);
       part_streams_->edges_written();
+      exchange_->start(output_of_pass(planes_.last_pass_of(segment_)));
       step_part(StepPart::Inside);
-      exchange_->start(output);
       exchange_->finish();
       part_streams_->join();
     }
