@@ -149,6 +149,8 @@ class CudaBackend : public Backend<T> {
       part_streams_->fork();
       step_part(StepPart::Edges);
       part_streams_->edges_written();
+      // Inside after start(): before it, the host route's download of the edges ran beside Inside
+      // and lengthened the exchange, which that route does not hide (benchmarks/worklog.md, s13).
       exchange_->start(output_of_pass(planes_.last_pass_of(segment_)));
       step_part(StepPart::Inside);
       exchange_->finish();
