@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "solver/cuda/gpu_info.hpp"
 #include "solver/distributed/collective_input.hpp"
 #include "solver/distributed/mpi_check.hpp"
 #include "solver/distributed/mpi_gather.hpp"
@@ -41,7 +42,17 @@ Ranks::Ranks() = default;
 
 Ranks::Ranks(int& argc, char**& argv) {
   if (started_by_mpi_launcher()) {
-    session().emplace(argc, argv);
+    // The CUDA driver's start, which the ranks of a node take in turn (~0.1 s each on the device
+    // machine), runs beside MPI's, which needs no GPU; a build or a machine without one returns
+    // at once (benchmarks/worklog.md, s13).
+    std::thread cuda_start([] { gpu_count(); });
+    try {
+      session().emplace(argc, argv);
+    } catch (...) {
+      cuda_start.join();
+      throw;
+    }
+    cuda_start.join();
     joined_mpi_ = true;
     rank_ = session()->rank();
     size_ = session()->size();
