@@ -12,6 +12,10 @@
 #            the runs' route, HALO_ROUTE, when each rank has a GPU of its own, else host memory
 #            through MPI), per ghost scheme
 #   largest  optional: one large grid (LARGEST_N^3) on the largest count, a few steps, one snapshot
+#   mission  the mission's command as a user types it (--n MISSION_N --steps 4, its snapshot
+#            written), by one process without mpirun and on every count, MISSION_REPEATS times in
+#            turn: the wall time of the whole launch (set-up, writing and exit included), its median
+#            and its excess over one process's
 #
 # Each heatrk4 run takes STEPS steps with --format none and its --json summary: ms per step is
 # timing.compute_s / steps (the slowest rank's), the exchange's share exchange_s / compute_s. That
@@ -70,6 +74,8 @@ Options (environment variable in brackets, default after it):
   --work DIR             [WORK /tmp/heatrk4-scaling] scratch: summaries, the largest snapshot
   --check-n N            [CHECK_N 600] the reference problem's points per axis; "" skips it
   --bitwise-n N          [BITWISE_N 160] the bitwise run's points per axis; "" skips it
+  --mission-n N          [MISSION_N 600] the mission's command's points per axis; "" skips it
+  --mission-repeats K    [MISSION_REPEATS 3] runs of it per launch
   --timeout S            [RUN_TIMEOUT 300] seconds before one mpirun is killed
   (environment only)     [MPIRUN mpirun] the MPI launcher (OpenMPI's options are passed)
 EOF
@@ -114,6 +120,8 @@ parse_arguments() {
       --work) WORK=$2 ;;
       --check-n) CHECK_N=$2 ;;
       --bitwise-n) BITWISE_N=$2 ;;
+      --mission-n) MISSION_N=$2 ;;
+      --mission-repeats) MISSION_REPEATS=$2 ;;
       --timeout) RUN_TIMEOUT=$2 ;;
       -h | --help) usage; exit 0 ;;
       -*) echo "scaling: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -145,6 +153,8 @@ LARGEST_STEPS=${LARGEST_STEPS:-3}
 KEEP_SNAPSHOT=${KEEP_SNAPSHOT:-0}
 CHECK_N=${CHECK_N-600}
 BITWISE_N=${BITWISE_N-160}
+MISSION_N=${MISSION_N-600}
+MISSION_REPEATS=${MISSION_REPEATS:-3}
 WORK=${WORK:-/tmp/heatrk4-scaling}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 RESULTS=${RESULTS:-${OUT:-benchmarks/results/latest}}
@@ -171,7 +181,7 @@ cores=$(getconf _NPROCESSORS_ONLN)  # not nproc, which reports OMP_NUM_THREADS w
 threads=${OMP_NUM_THREADS:-$((cores / largest_count > 0 ? cores / largest_count : 1))}
 
 for value in "${rank_counts[@]}" "${orders[@]}" $STRONG_SIZES $WEAK_N "$STEPS" $LARGEST_N "$LARGEST_RANKS" \
-  "$LARGEST_ORDER" "$LARGEST_STEPS" $CHECK_N $BITWISE_N; do
+  "$LARGEST_ORDER" "$LARGEST_STEPS" $CHECK_N $BITWISE_N $MISSION_N "$MISSION_REPEATS"; do
   [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "scaling: '$value' is not a positive integer" >&2; exit 2; }
 done
 [[ -x $HEATRK4 ]] || { echo "scaling: $HEATRK4 is missing: build first (or --build, --heatrk4)" >&2; exit 2; }
@@ -192,9 +202,12 @@ status=0
 
 say() { echo "$*" | tee -a "$LOG"; }
 
-# The mpirun command line for $1 ranks, into the array mpirun_command.
+# The mpirun command line for $1 ranks, into the array mpirun_command; for $1 = plain, one process
+# started as a user starts it, without mpirun.
 set_mpirun_command() {
-  mpirun_command=(timeout -k 10 "$RUN_TIMEOUT" "$MPIRUN" -np "$1" -x NCCL_NVLS_ENABLE=0 -x "OMP_NUM_THREADS=$threads")
+  mpirun_command=(timeout -k 10 "$RUN_TIMEOUT")
+  [[ $1 == plain ]] && return
+  mpirun_command+=("$MPIRUN" -np "$1" -x NCCL_NVLS_ENABLE=0 -x "OMP_NUM_THREADS=$threads")
   ((EUID == 0)) && mpirun_command+=(--allow-run-as-root)
   (($1 > cores)) && [[ " $MPIRUN_ARGS " != *" --oversubscribe "* ]] && mpirun_command+=(--oversubscribe)
   local extra
@@ -202,8 +215,8 @@ set_mpirun_command() {
   mpirun_command+=("${extra[@]}")
 }
 
-# launch RANKS LOGFILE PROGRAM ARGS...: runs it under mpirun, logs the command and its output;
-# sets exit_code and wall_s.
+# launch RANKS LOGFILE PROGRAM ARGS...: runs it under mpirun (RANKS = plain: without), logs the
+# command and its output; sets exit_code and wall_s.
 launch() {
   local ranks=$1 output=$2
   shift 2
@@ -374,6 +387,28 @@ checks() {
   bitwise_check
 }
 
+# The mission's command, one process and every count in turn, MISSION_REPEATS rounds, so that a
+# drift of the machine (the disk's cache, another job) spreads over every launch alike.
+mission_command() {
+  [[ -n $MISSION_N ]] || return 0
+  local repeat ranks extra out=$WORK/mission
+  read -r -a extra <<<"$HEATRK4_ARGS"
+  for ((repeat = 1; repeat <= MISSION_REPEATS; repeat++)); do
+    for ranks in plain "${rank_counts[@]}"; do
+      local name=$WORK/runs/mission_${ranks}_$repeat
+      rm -rf "$out"
+      launch "$ranks" "$name.out" "$HEATRK4" --backend "$BACKEND" --n "$MISSION_N" --steps 4 --output "$out" \
+        --json "$name.json" --quiet "${extra[@]}"
+      # The plain launch is one process; the manifest's scheme column names the launch.
+      local launcher=mpirun count=$ranks
+      [[ $ranks == plain ]] && launcher=plain count=1
+      record mission "$MISSION_N" "$MISSION_N" "$MISSION_N" "$MISSION_N" - - "$count" "$launcher" "$exit_code" \
+        "$wall_s" "$name.json"
+    done
+  done
+  rm -rf "$out"
+}
+
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 [[ -n $device ]] || device="host, $cores cores"
 commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
@@ -385,6 +420,7 @@ strong_scaling
 weak_scaling
 halo_exchange
 largest_grid
+mission_command
 
 python3 benchmarks/scaling_report.py --manifest "$MANIFEST" --out-dir "$RESULTS" --device "$device" \
   --gpus "$GPUS" --commit "$commit" --backend "$BACKEND" --steps "$STEPS" --largest-steps "$LARGEST_STEPS" \

@@ -11,6 +11,7 @@ import datetime
 import json
 import math
 import os
+import statistics
 import sys
 
 # halo_bench's scheme names: exchanges per RK4 step.
@@ -126,6 +127,55 @@ def bitwise_rows(entries):
              else "heatrk4 compare: exit %s" % e["exit"]} for e in entries]
 
 
+def mission_rows(entries):
+    """The mission's command: each launch's wall time, and its set-up from the JSON summary."""
+    rows = []
+    for entry in entries:
+        summary = load_summary(entry["file"])
+        row = {"launch": entry["scheme"], "ranks": int(entry["ranks"]), "n": int(entry["n"]),
+               "exit": int(entry["exit"]), "wall_s": float(entry["wall_s"]), "setup_s": None}
+        if summary is None:
+            row["exit"] = row["exit"] or -1
+        elif summary.get("ranks") != row["ranks"]:
+            row["exit"] = row["exit"] or -2
+        else:
+            row["setup_s"] = summary["timing"]["setup_s"]
+        rows.append(row)
+    return rows
+
+
+def mission_groups(rows):
+    """Per launch (one process without mpirun, then each count): the runs' median wall time and
+    set-up, and the median wall time's excess over one process's."""
+    groups = {}
+    for row in rows:
+        groups.setdefault((row["launch"], row["ranks"]), []).append(row)
+    summaries = []
+    for (launch, ranks), group in groups.items():
+        done = [r for r in group if r["exit"] == 0]
+        walls = [r["wall_s"] for r in done]
+        summaries.append({
+            "launch": launch, "ranks": ranks, "n": group[0]["n"], "runs": len(group), "failed": len(group) - len(done),
+            "wall_s_median": statistics.median(walls) if walls else None,
+            "wall_s_min": min(walls) if walls else None, "wall_s_max": max(walls) if walls else None,
+            "setup_s_median": statistics.median([r["setup_s"] for r in done]) if done else None})
+    plain = next((g for g in summaries if g["launch"] == "plain" and g["wall_s_median"] is not None), None)
+    for g in summaries:
+        g["over_one_process_s"] = (g["wall_s_median"] - plain["wall_s_median"]
+                                   if plain and g["wall_s_median"] is not None else None)
+    return summaries
+
+
+def mission_table(groups):
+    header = ["launch", "ranks", "runs", "wall s median", "min", "max", "set-up s median", "over one process s",
+              "status"]
+    lines = [["heatrk4" if g["launch"] == "plain" else "mpirun -np %d" % g["ranks"], str(g["ranks"]), str(g["runs"]),
+              fmt(g["wall_s_median"], ".2f"), fmt(g["wall_s_min"], ".2f"), fmt(g["wall_s_max"], ".2f"),
+              fmt(g["setup_s_median"], ".3f"), fmt(g["over_one_process_s"], "+.2f"),
+              "ok" if not g["failed"] else "%d failed" % g["failed"]] for g in groups]
+    return columns(header, lines)
+
+
 def checks_table(rows):
     header = ["check", "n", "order", "prec", "ranks", "result", "detail"]
     lines = [[r["what"], str(r["n"]), str(r["order"]), r["precision"], str(r["ranks"]),
@@ -224,6 +274,7 @@ def main():
         [e for e in entries if e["kind"] == "bitwise"])
     add_efficiencies(strong, "strong")
     add_efficiencies(weak, "weak")
+    mission = mission_groups(mission_rows([e for e in entries if e["kind"] == "mission"]))
 
     devices = sorted({r["device"] for r in strong + weak + largest if r.get("device")})
     meta = {
@@ -250,15 +301,19 @@ def main():
                  " step for 'stage', 1 for 'step')" % args.halo_memory, halo_table(halo)]
     if largest:
         text += ["## Largest grid: a few steps and one snapshot", largest_table(largest)]
+    if mission:
+        text += ["## The mission's command (--n %d --steps 4, its snapshot written): the whole launch's wall time,"
+                 " set-up and exit included" % mission[0]["n"], mission_table(mission)]
     table = "\n".join(text)
     with open(os.path.join(args.out_dir, "scaling.txt"), "w") as f:
         f.write(table)
     with open(os.path.join(args.out_dir, "scaling.json"), "w") as f:
-        json.dump({"meta": meta, "checks": checks, "strong": strong, "weak": weak, "halo": halo, "largest": largest}, f, indent=1)
+        json.dump({"meta": meta, "checks": checks, "strong": strong, "weak": weak, "halo": halo, "largest": largest,
+                   "mission": mission}, f, indent=1)
     sys.stdout.write(table)
 
     failed = ([r for r in strong + weak + largest if r["exit"] != 0] + [r for r in checks if not r["passed"]]
-              + [r for r in halo if r["status"].startswith("failed")])
+              + [r for r in halo if r["status"].startswith("failed")] + [g for g in mission if g["failed"]])
     insane = [r for r in strong + weak if r["exit"] == 0 and not (finite_positive(r["ms_per_step"])
                                                                     and finite_positive(r.get("efficiency")))]
     if insane:

@@ -1,8 +1,9 @@
 #!/bin/sh
 # CTest: benchmarks/scaling.sh end to end with cpu ranks (1, 2 and 4, oversubscribed) on a small
 # grid. Checks that its tables have every row, with positive times and efficiencies, an exchange
-# share between 0 and 1 and the exchange's start beside them, and that its checks ran and passed;
-# asserts no speed (CI's 2 cores are shared).
+# share between 0 and 1 and the exchange's start beside them, that its checks ran and passed, and
+# that the mission's command ran by one process and on every count; asserts no speed (CI's 2 cores
+# are shared).
 #
 #   scaling_smoke_test.sh HEATRK4 HALO_BENCH MPIEXEC WORK_DIR
 set -u
@@ -10,7 +11,7 @@ heatrk4=$1 halo_bench=$2 mpiexec=$3 work=$4
 rm -rf "$work" && mkdir -p "$work/results" || exit 1
 MPIRUN=$mpiexec "$(dirname "$0")/scaling.sh" --heatrk4 "$heatrk4" --halo-bench "$halo_bench" --backend cpu \
   --ranks "1 2 4" --strong-sizes 64 --weak-n 64 --orders "2 8" --precisions float --steps 3 --check-n 48 --bitwise-n 48 \
-  --halo-schemes "stage half step" --mpirun-args "--oversubscribe --bind-to none" --work "$work/scratch" \
+  --mission-n 48 --mission-repeats 2 --halo-schemes "stage half step" --mpirun-args "--oversubscribe --bind-to none" --work "$work/scratch" \
   --timeout 60 "$work/results"
 code=$?
 [ "$code" -eq 0 ] || { echo "scaling.sh exited with $code"; exit 1; }
@@ -75,7 +76,15 @@ if not any(h["scheme"] == "half" and h["ranks"] == 4 and h["order"] == 8 and h["
 if not any(h["scheme"] == "step" and h["ranks"] == 4 and h["order"] == 8 and h["status"].startswith("skipped")
            for h in halo):
     errors.append("halo step order 8 on 4 ranks: not tabled as skipped: %s" % halo)
-for heading in ("## Checks", "## Strong scaling", "## Weak scaling", "## Halo exchange alone"):
+# The mission's command: one process without mpirun, then each count, every run of each done.
+mission = [(g["launch"], g["ranks"], g["runs"], g["failed"]) for g in report["mission"]]
+expected = [("plain", 1, 2, 0), ("mpirun", 1, 2, 0), ("mpirun", 2, 2, 0), ("mpirun", 4, 2, 0)]
+if mission != expected:
+    errors.append("mission %s, expected %s" % (mission, expected))
+for g in report["mission"]:
+    if not (positive(g["wall_s_median"]) and positive(g["setup_s_median"]) and g["over_one_process_s"] is not None):
+        errors.append("mission on %s %d: %s" % (g["launch"], g["ranks"], g))
+for heading in ("## Checks", "## Strong scaling", "## Weak scaling", "## Halo exchange alone", "## The mission's command"):
     if heading not in table:
         errors.append("scaling.txt has no '%s'" % heading)
 
