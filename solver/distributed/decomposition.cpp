@@ -41,7 +41,9 @@ int owned_begin_of(int k, int ranks, int r, int interior, int ghost, int alignme
       if (begin(j + 1) - begin(j) < ghost) return false;
     return true;
   };
-  const auto base = [&](int k) { return side_planes > 0 && split_leaves_ghosts(balanced) ? balanced(k) : even(k); };
+  // Asked once: per boundary it would make the aligned check below quadratic in the ranks.
+  const bool balance = side_planes > 0 && split_leaves_ghosts(balanced);
+  const auto base = [&](int k) { return balance ? balanced(k) : even(k); };
   if (alignment <= 1 || k == 0 || k == ranks) return base(k);
   const auto aligned = [&](int k) {
     if (k == 0 || k == ranks) return base(k);
