@@ -31,6 +31,17 @@ def load_summary(path):
         return None
 
 
+def summary_and_exit(entry, ranks):
+    """A run's JSON summary and its exit code, made a failure where the run left no summary (-1) or
+    one of another rank count (-2: a heatrk4 built without MPI runs as N 1-rank jobs under mpirun)."""
+    summary, code = load_summary(entry["file"]), int(entry["exit"])
+    if summary is None:
+        return None, code or -1
+    if summary.get("ranks") != ranks:
+        return None, code or -2
+    return summary, code
+
+
 def run_row(entry, steps):
     """A heatrk4 run: its timing per step from the JSON summary (None where it failed)."""
     row = {
@@ -39,14 +50,8 @@ def run_row(entry, steps):
         "ranks": int(entry["ranks"]), "exit": int(entry["exit"]), "wall_s": float(entry["wall_s"]),
         "ms_per_step": None, "exchange_ms_per_step": None, "exchange_share": None,
     }
-    summary = load_summary(entry["file"])  # a failed --check still writes one
+    summary, row["exit"] = summary_and_exit(entry, row["ranks"])  # a failed --check still writes one
     if summary is None:
-        if row["exit"] == 0:
-            row["exit"] = -1  # ran, but left no summary: counted as a failure
-        return row
-    if summary.get("ranks") != row["ranks"]:
-        # A heatrk4 built without MPI runs as N separate 1-rank jobs under mpirun.
-        row["exit"] = row["exit"] or -2
         return row
     timing = summary["timing"]
     steps = summary["problem"]["steps"] or steps
@@ -131,16 +136,10 @@ def mission_rows(entries):
     """The mission's command: each launch's wall time, and its set-up from the JSON summary."""
     rows = []
     for entry in entries:
-        summary = load_summary(entry["file"])
-        row = {"launch": entry["scheme"], "ranks": int(entry["ranks"]), "n": int(entry["n"]),
-               "exit": int(entry["exit"]), "wall_s": float(entry["wall_s"]), "setup_s": None}
-        if summary is None:
-            row["exit"] = row["exit"] or -1
-        elif summary.get("ranks") != row["ranks"]:
-            row["exit"] = row["exit"] or -2
-        else:
-            row["setup_s"] = summary["timing"]["setup_s"]
-        rows.append(row)
+        ranks = int(entry["ranks"])
+        summary, code = summary_and_exit(entry, ranks)
+        rows.append({"launch": entry["scheme"], "ranks": ranks, "n": int(entry["n"]), "exit": code,
+                     "wall_s": float(entry["wall_s"]), "setup_s": summary["timing"]["setup_s"] if summary else None})
     return rows
 
 
