@@ -139,14 +139,18 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
     progress.update(done, total, busy, pending);
   };
   callbacks.snapshot = snapshot_writes<T>(writer.get(), plan);
-  // One GPU rank gives its device back while its last snapshot is written, instead of after it
-  // when the process exits. Ranks keep theirs: NCCL's communicator lives on it until the end; so
-  // does a run whose GPU encodes its snapshots.
-  if (entry.uses_cuda && ranks.size() == 1 && !gpu_encoding.active())
+  // A GPU run gives its device back while its last snapshot is written, instead of after it when
+  // the process exits (on 4 ranks of one node their exits took 0.25-0.37 s: benchmarks/worklog.md,
+  // s14); ranks once every rank has stepped its last, as a neighbour's exchange reads this rank's
+  // memory until then. Kept: NCCL's communicator, which lives on the device until the end, and the
+  // device of a run whose GPU encodes its snapshots.
+  if (entry.uses_cuda && !gpu_encoding.active() && (ranks.size() == 1 || plan.gpu_halos != GpuHaloRoute::Nccl)) {
     callbacks.release_backend = [&] {
-      backend.reset();
+      rank.release();
       release_device(plan.backend_options.device);
     };
+    if (ranks.size() > 1) callbacks.release_agreed = [&ranks](bool here) { return !ranks.on_any_rank(!here); };
+  }
   // Every rank stops after the same step, at the signal any of them received.
   callbacks.end_chunk = [&ranks](ChunkEnd end) {
     const auto agreed = ranks.largest({end.seconds, double(stop_signal_received())});
@@ -204,6 +208,8 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
       clock.mark("gpu_route");  // on ranks: whether the ranks' GPUs reach each other as peers
       plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
       clock.mark("gpu_select");
+    } else {
+      ranks.give_back_started_gpu();
     }
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output));
     require_host_memory(plan, *entry, slab, ranks);

@@ -78,6 +78,10 @@ struct LoopCallbacks {
   // process's exit need not wait for it. The loop touches the backend no more after it. Empty:
   // the backend is kept.
   std::function<void()> release_backend;
+  // On several ranks, a collective: whether `here` (this rank may call release_backend) holds on
+  // every rank, so that no rank lets go of device memory that a neighbour's exchange may still
+  // read. Asked once, after the final field is on the host. Empty: this rank's `here`.
+  std::function<bool(bool here)> release_agreed;
   // Called at the end of every chunk with the chunk's seconds; returns them with the signal that
   // asks the run to stop, if any. On several ranks a collective that returns the largest of each
   // over every rank, so that every rank sizes its next chunk alike (a rank does not wait in a
@@ -226,7 +230,8 @@ LoopOutcome advance(Backend<T>& backend, Field<T>& u, int steps, const LoopSched
     else
       timed(t.compute_s, [&] { nonfinite_at = backend.first_nonfinite(); });
     require_finite(nonfinite_at, u.nx(), u.ny(), schedule.first_step, schedule.first_plane, s.last_finite, s.done);
-    const bool backend_done = callbacks.release_backend && pipeline.release_buffers_if_idle();
+    bool backend_done = callbacks.release_backend && pipeline.release_buffers_if_idle();
+    if (callbacks.release_backend && callbacks.release_agreed) backend_done = callbacks.release_agreed(backend_done);
     if (output && !outcome.stop_signal) {
       if (final_snapshot_from_u)
         pipeline.submit_held(u, s.done);

@@ -36,7 +36,17 @@ struct RankBackend {
     exchange->open(backend->exchanged_fields());
   }
   // The time the loop's exchanges took (HaloExchange::seconds_spent), 0 alone.
-  double exchange_seconds() { return exchange ? exchange->seconds_spent() : 0; }
+  double exchange_seconds() { return exchange ? exchange->seconds_spent() : released_exchange_seconds; }
+  // Destroys the backend, then its exchange (collective where the exchange's end is), keeping the
+  // exchange's time.
+  void release() {
+    released_exchange_seconds = exchange_seconds();
+    backend.reset();
+    exchange.reset();
+  }
+
+ private:
+  double released_exchange_seconds = 0;
 };
 
 // Collective. `entry`'s backend for `slab`'s box of `problem` (rank_slab), with its exchange:

@@ -2,8 +2,16 @@
 // What both Ranks implementations share: the process's Ranks.
 #pragma once
 
+#include <optional>
+
 namespace heat {
 
 void set_process_ranks(const Ranks* ranks);
+
+// The node-local rank that the launcher puts in this process's environment before MPI_Init, where
+// it starts several ranks: OpenMPI's mpirun (OMPI_COMM_WORLD_SIZE, OMPI_COMM_WORLD_LOCAL_RANK) or
+// MPICH's hydra (PMI_SIZE, MPI_LOCALRANKID). None for a single rank, another launcher, or values
+// that are not a count and a rank below it.
+std::optional<int> launcher_local_rank_of_several();
 
 }  // namespace heat

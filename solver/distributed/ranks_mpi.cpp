@@ -36,16 +36,27 @@ std::optional<MpiSession>& session() {
   return s;
 }
 
+// Starts the CUDA driver and, where the launcher names this rank's node-local rank among several,
+// the context of the GPU it will take (select_rank_gpu's rule; a rank alone takes --device, read
+// later). Returns that GPU, or -1.
+int start_likely_rank_gpu() {
+#if HEAT_HAVE_CUDA
+  if (const std::optional<int> local_rank = launcher_local_rank_of_several()) return start_rank_gpu(*local_rank);
+#endif
+  gpu_count();
+  return -1;
+}
+
 }  // namespace
 
 Ranks::Ranks() = default;
 
 Ranks::Ranks(int& argc, char**& argv) {
   if (started_by_mpi_launcher()) {
-    // The CUDA driver's start, which the ranks of a node take in turn (~0.1 s each on the device
-    // machine), runs beside MPI's, which needs no GPU; a build or a machine without one returns
-    // at once (benchmarks/worklog.md, s13).
-    std::thread cuda_start([] { gpu_count(); });
+    // The CUDA driver's start and the rank's GPU context, which the ranks of a node take in turn
+    // (~0.3 s each on 4 ranks of the device machine), run beside MPI's, which needs no GPU; a
+    // build or a machine without one returns at once (benchmarks/worklog.md, s13 and s14).
+    std::thread cuda_start([this] { started_gpu_ = start_likely_rank_gpu(); });
     try {
       session().emplace(argc, argv);
     } catch (...) {
@@ -157,11 +168,18 @@ int Ranks::select_gpu(int device_option, GpuHaloRoute route) const {
   if (route == GpuHaloRoute::Peer && session()->local_size() != size_)
     throw InputError("--halo-exchange peer needs every rank on one node (" + std::to_string(session()->local_size()) +
                      " of " + std::to_string(size_) + " ranks are on this one): use --halo-exchange nccl");
-  return select_rank_gpu(session()->local_rank(), session()->local_size(), route);
+  const int device = select_rank_gpu(session()->local_rank(), session()->local_size(), route, started_gpu_);
+  started_gpu_ = -1;  // taken, or given back
+  return device;
 #else
   (void)route;
   return device_option;  // no CUDA backend to run
 #endif
+}
+
+void Ranks::give_back_started_gpu() const {
+  if (started_gpu_ >= 0) release_device(started_gpu_);
+  started_gpu_ = -1;
 }
 
 template <typename T>

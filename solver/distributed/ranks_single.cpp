@@ -17,6 +17,7 @@ std::vector<double> Ranks::largest(std::vector<double> values) const { return va
 bool Ranks::on_any_rank(bool value) const { return value; }
 std::string Ranks::same_on_every_rank(const std::string& text) const { return text; }
 void Ranks::wait_for_every_rank() const {}
+void Ranks::give_back_started_gpu() const {}
 void Ranks::wait_for_every_snapshot_writer() const {}
 void Ranks::pass_down_between_snapshot_writers(const void*, void*, std::size_t) const {}
 bool Ranks::snapshots_beside_the_loop() const { return true; }

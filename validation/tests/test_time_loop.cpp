@@ -133,6 +133,40 @@ TEST(TimeLoop, ReleasesTheBackendWithNoBuffersAndWithNoOutput) {
   }
 }
 
+// On ranks the release waits for every rank's word: the loop asks once, after the final download,
+// with this rank's own answer, and releases only on a yes (a neighbour may still read its memory).
+TEST(TimeLoop, ReleasesTheBackendOnlyWhenEveryRankAgrees) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (const bool slow_writer : {false, true})
+    for (const bool others_agree : {false, true}) {
+      CountingBackend backend;
+      Field<double> u(g, 0.0);
+      std::vector<bool> asked;
+      int releases = 0;
+      LoopSchedule schedule;
+      schedule.output_every = slow_writer ? 5 : 0;
+      LoopCallbacks<double> callbacks;
+      callbacks.snapshot = [&](const Field<double>&, int) {
+        if (slow_writer) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      };
+      callbacks.release_agreed = [&](bool here) {
+        EXPECT_EQ(u(0, 0, 0), 20) << "asked before the final field was on the host";
+        asked.push_back(here);
+        return here && others_agree;
+      };
+      callbacks.release_backend = [&] {
+        ++releases;
+        backend.released = true;
+      };
+      advance(backend, u, 20, schedule, callbacks);
+      const std::string label = std::string(slow_writer ? "slow writer" : "fast writer") +
+                                (others_agree ? ", the others agree" : ", another rank does not");
+      EXPECT_EQ(asked, std::vector<bool>{!slow_writer}) << label;
+      EXPECT_EQ(releases, !slow_writer && others_agree ? 1 : 0) << label;
+      EXPECT_EQ(u(0, 0, 0), 20) << label;
+    }
+}
+
 // A release that fails is reported, after the final snapshot it overlapped is written.
 TEST(TimeLoop, AFailedReleaseStillWritesTheFinalSnapshot) {
   const Grid g{4, 4, 4, 1, 1, 1};
