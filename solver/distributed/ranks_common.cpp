@@ -1,6 +1,7 @@
 #include "solver/distributed/ranks_common.hpp"
 
 #include <cstdlib>
+#include <string_view>
 #include <utility>
 
 namespace heat {
@@ -35,6 +36,19 @@ void set_process_ranks(const Ranks* ranks) { the_process_ranks = ranks; }
 const Ranks& process_ranks() {
   static const Ranks single;
   return the_process_ranks ? *the_process_ranks : single;
+}
+
+bool command_line_may_take_a_gpu(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    for (const std::string_view command : {"backends", "verify", "compare", "convergence"})
+      if (word == command) return false;
+    std::string_view backend;
+    if (word == "--backend" && i + 1 < argc) backend = argv[i + 1];
+    if (word.substr(0, 10) == "--backend=") backend = word.substr(10);
+    if (backend == "cpu" || backend == "cpu_reference") return false;
+  }
+  return true;
 }
 
 }  // namespace heat

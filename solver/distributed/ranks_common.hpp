@@ -14,4 +14,10 @@ void set_process_ranks(const Ranks* ranks);
 // that are not a count and a rank below it.
 std::optional<int> launcher_local_rank_of_several();
 
+// False where the command line shows that the process will not step on a GPU: a cpu backend
+// (`--backend cpu`, `--backend=cpu_reference`) or a command other than a run. A guess made before
+// the command line is parsed, for what set-up may start early; a backend set in a --config file
+// is not seen (the answer is then true).
+bool command_line_may_take_a_gpu(int argc, const char* const* argv);
+
 }  // namespace heat

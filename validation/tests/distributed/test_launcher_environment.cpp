@@ -1,7 +1,8 @@
-// launcher_local_rank_of_several(): which GPU context a rank may start beside MPI_Init.
+// What a rank may start beside MPI_Init: launcher_local_rank_of_several(), command_line_may_take_a_gpu().
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <vector>
 
 #include "solver/distributed/ranks_common.hpp"
 
@@ -56,6 +57,27 @@ TEST_F(LauncherEnvironment, NoneForALocalRankWithoutItsCount) {
   setenv("OMPI_COMM_WORLD_LOCAL_RANK", "1", 1);
   setenv("PMI_SIZE", "4", 1);
   EXPECT_EQ(launcher_local_rank_of_several(), std::nullopt);
+}
+
+bool may_take_a_gpu(std::vector<const char*> words) {
+  words.insert(words.begin(), "heatrk4");
+  return command_line_may_take_a_gpu(int(words.size()), words.data());
+}
+
+TEST(CommandLineMayTakeAGpu, ARunWithAGpuBackendOrNoneNamed) {
+  EXPECT_TRUE(may_take_a_gpu({}));
+  EXPECT_TRUE(may_take_a_gpu({"--n", "600", "--steps", "4"}));
+  EXPECT_TRUE(may_take_a_gpu({"run", "--backend", "tiled"}));
+  EXPECT_TRUE(may_take_a_gpu({"--backend=auto"}));
+  EXPECT_TRUE(may_take_a_gpu({"--backend"}));  // the parser refuses it later
+  EXPECT_TRUE(may_take_a_gpu({"--config", "cpu.toml"}));
+}
+
+TEST(CommandLineMayTakeAGpu, NotACpuBackendOrAnotherCommand) {
+  EXPECT_FALSE(may_take_a_gpu({"--n", "96", "--backend", "cpu"}));
+  EXPECT_FALSE(may_take_a_gpu({"--backend=cpu_reference", "--steps", "2"}));
+  for (const char* command : {"backends", "verify", "compare", "convergence"})
+    EXPECT_FALSE(may_take_a_gpu({command})) << command;
 }
 
 }  // namespace
