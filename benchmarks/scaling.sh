@@ -76,6 +76,7 @@ Options (environment variable in brackets, default after it):
   --bitwise-n N          [BITWISE_N 160] the bitwise run's points per axis; "" skips it
   --mission-n N          [MISSION_N 600] the mission's command's points per axis; "" skips it
   --mission-repeats K    [MISSION_REPEATS 3] runs of it per launch
+  --mission-pause S      [MISSION_PAUSE 3] seconds of rest before each of its launches
   --timeout S            [RUN_TIMEOUT 300] seconds before one mpirun is killed
   (environment only)     [MPIRUN mpirun] the MPI launcher (OpenMPI's options are passed)
 EOF
@@ -122,6 +123,7 @@ parse_arguments() {
       --bitwise-n) BITWISE_N=$2 ;;
       --mission-n) MISSION_N=$2 ;;
       --mission-repeats) MISSION_REPEATS=$2 ;;
+      --mission-pause) MISSION_PAUSE=$2 ;;
       --timeout) RUN_TIMEOUT=$2 ;;
       -h | --help) usage; exit 0 ;;
       -*) echo "scaling: unknown option $1 (see --help)" >&2; exit 2 ;;
@@ -155,6 +157,7 @@ CHECK_N=${CHECK_N-600}
 BITWISE_N=${BITWISE_N-160}
 MISSION_N=${MISSION_N-600}
 MISSION_REPEATS=${MISSION_REPEATS:-3}
+MISSION_PAUSE=${MISSION_PAUSE:-3}
 WORK=${WORK:-/tmp/heatrk4-scaling}
 RUN_TIMEOUT=${RUN_TIMEOUT:-300}
 RESULTS=${RESULTS:-${OUT:-benchmarks/results/latest}}
@@ -397,6 +400,9 @@ mission_command() {
     for ranks in plain "${rank_counts[@]}"; do
       local name=$WORK/runs/mission_${ranks}_$repeat
       rm -rf "$out"
+      # A launch right after another run's exit started 0.3-0.5 s sooner or later by what that run
+      # left the GPUs' driver to do (benchmarks/worklog.md, s14): each starts on a machine at rest.
+      sleep "$MISSION_PAUSE"
       launch "$ranks" "$name.out" "$HEATRK4" --backend "$BACKEND" --n "$MISSION_N" --steps 4 --output "$out" \
         --json "$name.json" --quiet "${extra[@]}"
       # The plain launch is one process; the manifest's scheme column names the launch.

@@ -11,7 +11,7 @@ heatrk4=$1 halo_bench=$2 mpiexec=$3 work=$4
 rm -rf "$work" && mkdir -p "$work/results" || exit 1
 MPIRUN=$mpiexec "$(dirname "$0")/scaling.sh" --heatrk4 "$heatrk4" --halo-bench "$halo_bench" --backend cpu \
   --ranks "1 2 4" --strong-sizes 64 --weak-n 64 --orders "2 8" --precisions float --steps 3 --check-n 48 --bitwise-n 48 \
-  --mission-n 48 --mission-repeats 2 --halo-schemes "stage half step" --mpirun-args "--oversubscribe --bind-to none" --work "$work/scratch" \
+  --mission-n 48 --mission-repeats 2 --mission-pause 0 --halo-schemes "stage half step" --mpirun-args "--oversubscribe --bind-to none" --work "$work/scratch" \
   --timeout 60 "$work/results"
 code=$?
 [ "$code" -eq 0 ] || { echo "scaling.sh exited with $code"; exit 1; }
