@@ -6,6 +6,7 @@
 
 #include "apps/commands.hpp"
 #include "solver/distributed/ranks.hpp"
+#include "solver/distributed/ranks_common.hpp"
 #include "solver/errors.hpp"
 
 int main(int argc, char** argv) {
@@ -17,6 +18,10 @@ int main(int argc, char** argv) {
   // launch inside the timed steps, where a short run's compute time would count it
   // (benchmarks/worklog.md, l1). A value the user set is kept.
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+  // CUDA's start takes every visible GPU in turn: on a 4-GPU node 1.0 s, against 0.29 s with one
+  // visible (benchmarks/worklog.md, s14). A plain run on device 0, the default, sees GPU 0 alone
+  // where the user left the visible GPUs unset; it is device 0 either way.
+  if (heat::plain_run_on_the_default_gpu(argc, argv)) setenv("CUDA_VISIBLE_DEVICES", "0", 0);
   heat::Ranks ranks(argc, argv);  // joins the MPI job under mpirun
   const int exit_code = heat::run_command_line(argc, argv);
   // The summary, a table or the help went to stdout: a full disk or a closed pipe there is a

@@ -22,6 +22,12 @@ std::optional<int> whole_number(const char* variable) {
 
 }  // namespace
 
+bool started_by_mpi_launcher() {
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(variable)) return true;
+  return false;
+}
+
 std::optional<int> launcher_local_rank_of_several() {
   for (const auto& [size_variable, local_rank_variable] :
        {std::pair{"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK"}, std::pair{"PMI_SIZE", "MPI_LOCALRANKID"}}) {
@@ -47,6 +53,18 @@ bool command_line_may_take_a_gpu(int argc, const char* const* argv) {
     if (word == "--backend" && i + 1 < argc) backend = argv[i + 1];
     if (word.substr(0, 10) == "--backend=") backend = word.substr(10);
     if (backend == "cpu" || backend == "cpu_reference") return false;
+  }
+  return true;
+}
+
+bool plain_run_on_the_default_gpu(int argc, const char* const* argv) {
+  if (std::getenv("CUDA_VISIBLE_DEVICES") || started_by_mpi_launcher() || !command_line_may_take_a_gpu(argc, argv))
+    return false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == "--config" || word.substr(0, 9) == "--config=") return false;
+    if (word == "--device" && (i + 1 >= argc || std::string_view(argv[i + 1]) != "0")) return false;
+    if (word.substr(0, 9) == "--device=" && word.substr(9) != "0") return false;
   }
   return true;
 }

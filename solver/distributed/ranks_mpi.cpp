@@ -23,13 +23,6 @@ namespace heat {
 
 namespace {
 
-// OpenMPI's mpirun, and PMI/PMIx launchers (MPICH's hydra, Slurm's srun), tell their ranks so.
-bool started_by_mpi_launcher() {
-  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
-    if (std::getenv(variable)) return true;
-  return false;
-}
-
 // One session per process: MPI cannot be initialised twice.
 std::optional<MpiSession>& session() {
   static std::optional<MpiSession> s;

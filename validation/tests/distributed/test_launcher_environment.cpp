@@ -1,4 +1,4 @@
-// What a rank may start beside MPI_Init: launcher_local_rank_of_several(), command_line_may_take_a_gpu().
+// What a process may start early, before MPI_Init and its command line's parse (ranks_common.hpp).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -15,7 +15,8 @@ class LauncherEnvironment : public ::testing::Test {
   void SetUp() override { clear(); }
   void TearDown() override { clear(); }
   static void clear() {
-    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "PMI_SIZE", "MPI_LOCALRANKID"})
+    for (const char* v : {"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "PMI_SIZE", "MPI_LOCALRANKID", "PMIX_RANK",
+                          "CUDA_VISIBLE_DEVICES"})
       unsetenv(v);
   }
 };
@@ -78,6 +79,38 @@ TEST(CommandLineMayTakeAGpu, NotACpuBackendOrAnotherCommand) {
   EXPECT_FALSE(may_take_a_gpu({"--backend=cpu_reference", "--steps", "2"}));
   for (const char* command : {"backends", "verify", "compare", "convergence"})
     EXPECT_FALSE(may_take_a_gpu({command})) << command;
+}
+
+bool on_the_default_gpu(std::vector<const char*> words) {
+  words.insert(words.begin(), "heatrk4");
+  return plain_run_on_the_default_gpu(int(words.size()), words.data());
+}
+
+TEST_F(LauncherEnvironment, APlainRunOnDeviceZeroNeedsNoOtherGpu) {
+  EXPECT_TRUE(on_the_default_gpu({"--n", "600", "--steps", "4", "--backend", "tiled"}));
+  EXPECT_TRUE(on_the_default_gpu({"run", "--device", "0"}));
+  EXPECT_TRUE(on_the_default_gpu({"--device=0", "--restart", "out/heat_000004.hdf"}));
+}
+
+TEST_F(LauncherEnvironment, AnotherDeviceAConfigFileOrAnotherCommandMayNeedOthers) {
+  EXPECT_FALSE(on_the_default_gpu({"--device", "1"}));
+  EXPECT_FALSE(on_the_default_gpu({"--device=2"}));
+  EXPECT_FALSE(on_the_default_gpu({"--device"}));
+  EXPECT_FALSE(on_the_default_gpu({"--config", "run.toml"}));
+  EXPECT_FALSE(on_the_default_gpu({"--config=run.toml"}));
+  EXPECT_FALSE(on_the_default_gpu({"backends"}));
+  EXPECT_FALSE(on_the_default_gpu({"--backend", "cpu"}));
+}
+
+TEST_F(LauncherEnvironment, TheUsersVisibleGpusAndRanksAreLeftAlone) {
+  setenv("CUDA_VISIBLE_DEVICES", "2,3", 1);
+  EXPECT_FALSE(on_the_default_gpu({}));
+  unsetenv("CUDA_VISIBLE_DEVICES");
+  setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
+  EXPECT_FALSE(on_the_default_gpu({}));
+  unsetenv("OMPI_COMM_WORLD_SIZE");
+  setenv("PMIX_RANK", "0", 1);
+  EXPECT_FALSE(on_the_default_gpu({}));
 }
 
 }  // namespace
