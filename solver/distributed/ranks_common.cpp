@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace heat {
 
@@ -18,6 +19,20 @@ std::optional<int> whole_number(const char* variable) {
   const long value = std::strtol(text, &end, 10);
   if (*end != '\0' || value < 0 || value > 1 << 30) return std::nullopt;
   return int(value);
+}
+
+// Each value the command line gives `option` (`--option VALUE` or `--option=VALUE`); an option
+// last on the line, without its value, gives an empty one.
+std::vector<std::string_view> values_of(std::string_view option, int argc, const char* const* argv) {
+  std::vector<std::string_view> values;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view word = argv[i];
+    if (word == option)
+      values.push_back(i + 1 < argc ? argv[i + 1] : "");
+    else if (word.size() > option.size() && word.substr(0, option.size()) == option && word[option.size()] == '=')
+      values.push_back(word.substr(option.size() + 1));
+  }
+  return values;
 }
 
 }  // namespace
@@ -45,27 +60,20 @@ const Ranks& process_ranks() {
 }
 
 bool command_line_may_take_a_gpu(int argc, const char* const* argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view word = argv[i];
+  for (int i = 1; i < argc; ++i)
     for (const std::string_view command : {"backends", "verify", "compare", "convergence"})
-      if (word == command) return false;
-    std::string_view backend;
-    if (word == "--backend" && i + 1 < argc) backend = argv[i + 1];
-    if (word.substr(0, 10) == "--backend=") backend = word.substr(10);
+      if (argv[i] == command) return false;
+  for (const std::string_view backend : values_of("--backend", argc, argv))
     if (backend == "cpu" || backend == "cpu_reference") return false;
-  }
   return true;
 }
 
 bool plain_run_on_the_default_gpu(int argc, const char* const* argv) {
-  if (std::getenv("CUDA_VISIBLE_DEVICES") || started_by_mpi_launcher() || !command_line_may_take_a_gpu(argc, argv))
+  if (std::getenv("CUDA_VISIBLE_DEVICES") || started_by_mpi_launcher() || !command_line_may_take_a_gpu(argc, argv) ||
+      !values_of("--config", argc, argv).empty())
     return false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view word = argv[i];
-    if (word == "--config" || word.substr(0, 9) == "--config=") return false;
-    if (word == "--device" && (i + 1 >= argc || std::string_view(argv[i + 1]) != "0")) return false;
-    if (word.substr(0, 9) == "--device=" && word.substr(9) != "0") return false;
-  }
+  for (const std::string_view device : values_of("--device", argc, argv))
+    if (device != "0") return false;
   return true;
 }
 
