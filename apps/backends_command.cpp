@@ -5,9 +5,9 @@
 
 #include "apps/commands.hpp"
 #include "apps/run_options.hpp"
-#include "solver/errors.hpp"
-#include "solver/cuda/gpu_info.hpp"
-#include "solver/registry.hpp"
+#include "core/errors.hpp"
+#include "backends/cuda/gpu_info.hpp"
+#include "backends/registry.hpp"
 
 namespace heat {
 namespace {

@@ -7,8 +7,8 @@
 #include "apps/commands.hpp"
 #include "apps/config_file.hpp"
 #include "apps/option_values.hpp"
-#include "solver/distributed/ranks.hpp"
-#include "solver/errors.hpp"
+#include "parallel/ranks.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 namespace {

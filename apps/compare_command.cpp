@@ -1,5 +1,5 @@
 // heatrk4 compare A.hdf B.hdf: every point array of two VTKHDF ImageData files, point by point,
-// with the norms that --check and verify use (validation/norms.hpp). Modelled on AMReX's fcompare:
+// with the norms that --check and verify use (check/norms.hpp). Modelled on AMReX's fcompare:
 // B is the reference, exit 0 when all arrays agree, 1 when one does not, 2 when the files cannot
 // be read or their grids differ.
 #include <cmath>
@@ -9,7 +9,7 @@
 #include "apps/commands.hpp"
 #include "apps/compare_files.hpp"
 #include "apps/run_options.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

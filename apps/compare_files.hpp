@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "io/input_file.hpp"
-#include "validation/norms.hpp"
+#include "check/norms.hpp"
 
 namespace heat {
 

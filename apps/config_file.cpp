@@ -11,7 +11,7 @@
 
 #include "apps/config_toml.hpp"
 #include "apps/option_values.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 namespace {

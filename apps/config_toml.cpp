@@ -32,7 +32,7 @@
 #define TOML_ASSERT_ASSUME(expr) static_cast<void>(0)
 #include <toml++/toml.h>
 
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 namespace {

@@ -1,5 +1,5 @@
 // heatrk4 convergence: observed orders of accuracy in space and time for one backend
-// (validation/convergence.hpp says how they are measured).
+// (check/convergence.hpp says how they are measured).
 #include <unistd.h>
 
 #include <cerrno>
@@ -16,8 +16,8 @@
 #include "io/output_paths.hpp"
 #include "io/output_target.hpp"
 #include "io/safe_write.hpp"
-#include "solver/errors.hpp"
-#include "validation/convergence.hpp"
+#include "core/errors.hpp"
+#include "check/convergence.hpp"
 
 namespace heat {
 namespace {

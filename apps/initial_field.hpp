@@ -6,8 +6,8 @@
 
 #include "apps/run_options.hpp"
 #include "io/input_file.hpp"
-#include "solver/backend.hpp"
-#include "solver/distributed/ranks.hpp"
+#include "core/backend.hpp"
+#include "parallel/ranks.hpp"
 
 namespace heat {
 

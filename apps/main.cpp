@@ -5,9 +5,9 @@
 #include <cstring>
 
 #include "apps/commands.hpp"
-#include "solver/distributed/ranks.hpp"
-#include "solver/distributed/ranks_common.hpp"
-#include "solver/errors.hpp"
+#include "parallel/ranks.hpp"
+#include "parallel/ranks_common.hpp"
+#include "core/errors.hpp"
 
 int main(int argc, char** argv) {
   // A write past the file size limit (ulimit -f) then fails with EFBIG, which the writers report

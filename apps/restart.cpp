@@ -6,8 +6,8 @@
 #include "io/compression.hpp"
 #include "io/run_settings.hpp"
 #include "io/snapshots.hpp"
-#include "solver/errors.hpp"
-#include "solver/number_text.hpp"
+#include "core/errors.hpp"
+#include "core/number_text.hpp"
 
 namespace heat {
 

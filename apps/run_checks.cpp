@@ -8,9 +8,9 @@
 
 #include "io/output_paths.hpp"
 #include "io/stale_files.hpp"
-#include "solver/errors.hpp"
-#include "solver/number_text.hpp"
-#include "solver/registry.hpp"
+#include "core/errors.hpp"
+#include "core/number_text.hpp"
+#include "backends/registry.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {

@@ -8,8 +8,8 @@
 
 #include "apps/run_options.hpp"
 #include "io/output_lock.hpp"
-#include "solver/distributed/decomposition.hpp"
-#include "solver/registry.hpp"
+#include "parallel/decomposition.hpp"
+#include "backends/registry.hpp"
 
 namespace heat {
 

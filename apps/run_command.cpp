@@ -17,13 +17,13 @@
 #include "apps/stop_signals.hpp"
 #include "apps/test_hooks.hpp"
 #include "io/input_file.hpp"
-#include "solver/distributed/rank_backend.hpp"
-#include "solver/distributed/ranks.hpp"
-#include "solver/errors.hpp"
-#include "solver/cuda/gpu_info.hpp"
-#include "solver/gpu_zfp_encoder.hpp"
-#include "solver/registry.hpp"
-#include "validation/reference.hpp"
+#include "parallel/rank_backend.hpp"
+#include "parallel/ranks.hpp"
+#include "core/errors.hpp"
+#include "backends/cuda/gpu_info.hpp"
+#include "io/zfp/gpu_zfp_encoder.hpp"
+#include "backends/registry.hpp"
+#include "check/reference.hpp"
 
 namespace heat {
 namespace {

@@ -8,13 +8,13 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "solver/errors.hpp"
-#include "solver/grid_limits.hpp"
-#include "solver/number_text.hpp"
-#include "solver/cuda/gpu_info.hpp"
-#include "solver/registry.hpp"
+#include "core/errors.hpp"
+#include "core/grid_limits.hpp"
+#include "core/number_text.hpp"
+#include "backends/cuda/gpu_info.hpp"
+#include "backends/registry.hpp"
 #include "stencils/stencil.hpp"
-#include "validation/norms.hpp"
+#include "check/norms.hpp"
 
 namespace heat {
 namespace {

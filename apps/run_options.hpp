@@ -9,11 +9,11 @@
 #include <string>
 
 #include "io/snapshots.hpp"
-#include "solver/backend.hpp"
-#include "solver/distributed/halo_exchange.hpp"
-#include "solver/initial_conditions.hpp"
-#include "solver/number_text.hpp"
-#include "solver/problem.hpp"
+#include "core/backend.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "core/initial_conditions.hpp"
+#include "core/number_text.hpp"
+#include "core/problem.hpp"
 
 namespace heat {
 
@@ -84,7 +84,7 @@ struct RunPlan {
 };
 
 // Whether the run's GPU encodes its snapshots (ZFP into HDF5 on a CUDA backend,
-// solver/gpu_zfp_encoder.hpp).
+// io/zfp/gpu_zfp_encoder.hpp).
 inline bool gpu_encodes_snapshots(const RunPlan& plan, bool uses_cuda) {
   return uses_cuda && plan.output.formats.has(OutputFormat::Hdf5) && plan.output.compress.is_zfp();
 }

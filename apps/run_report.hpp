@@ -4,8 +4,8 @@
 
 #include "apps/run_summary.hpp"
 #include "io/snapshots.hpp"
-#include "solver/distributed/ranks.hpp"
-#include "solver/registry.hpp"
+#include "parallel/ranks.hpp"
+#include "backends/registry.hpp"
 
 namespace heat {
 

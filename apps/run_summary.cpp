@@ -5,7 +5,7 @@
 
 #include "apps/json_writer.hpp"
 #include "io/output_target.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

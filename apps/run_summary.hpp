@@ -7,8 +7,8 @@
 
 #include "apps/run_options.hpp"
 #include "io/snapshots.hpp"
-#include "solver/time_loop.hpp"
-#include "validation/norms.hpp"
+#include "core/time_loop.hpp"
+#include "check/norms.hpp"
 
 namespace heat {
 

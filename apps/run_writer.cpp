@@ -9,7 +9,7 @@
 #include "io/output_paths.hpp"
 #include "io/series_files.hpp"
 #include "io/snapshot_formats.hpp"
-#include "validation/shell_quote.hpp"
+#include "check/shell_quote.hpp"
 
 namespace heat {
 namespace {

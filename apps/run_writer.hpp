@@ -7,8 +7,8 @@
 
 #include "apps/run_options.hpp"
 #include "io/snapshots.hpp"
-#include "solver/distributed/decomposition.hpp"
-#include "solver/distributed/ranks.hpp"
+#include "parallel/decomposition.hpp"
+#include "parallel/ranks.hpp"
 
 namespace heat {
 

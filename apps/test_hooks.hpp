@@ -6,8 +6,8 @@
 #include <string>
 #include <thread>
 
-#include "solver/errors.hpp"
-#include "solver/time_loop.hpp"
+#include "core/errors.hpp"
+#include "core/time_loop.hpp"
 
 namespace heat {
 

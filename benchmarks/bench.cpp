@@ -14,12 +14,12 @@
 
 #include "apps/json_writer.hpp"
 #include "benchmarks/device_timing.hpp"
-#include "solver/cuda/gpu_info.hpp"
-#include "solver/initial_conditions.hpp"
-#include "solver/registry.hpp"
-#include "solver/tiled/tiled.hpp"
-#include "solver/time_loop.hpp"
-#include "validation/reference.hpp"
+#include "backends/cuda/gpu_info.hpp"
+#include "core/initial_conditions.hpp"
+#include "backends/registry.hpp"
+#include "backends/tiled/tiled.hpp"
+#include "core/time_loop.hpp"
+#include "check/reference.hpp"
 
 namespace heat::bench {
 namespace {

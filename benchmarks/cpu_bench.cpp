@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "solver/cpu/fast_backend.hpp"
-#include "solver/initial_conditions.hpp"
-#include "solver/registry.hpp"
-#include "solver/time_loop.hpp"
+#include "backends/cpu/fast_backend.hpp"
+#include "core/initial_conditions.hpp"
+#include "backends/registry.hpp"
+#include "core/time_loop.hpp"
 
 namespace heat {
 

@@ -2,7 +2,7 @@
 #include <vector>
 
 #include "benchmarks/device_timing.hpp"
-#include "solver/cuda/device_buffer.cuh"
+#include "backends/cuda/device_buffer.cuh"
 
 namespace heat::bench {
 

@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "solver/distributed/ranks.hpp"
-#include "solver/errors.hpp"
-#include "solver/field.hpp"
-#include "solver/seconds.hpp"
+#include "parallel/ranks.hpp"
+#include "core/errors.hpp"
+#include "core/field.hpp"
+#include "core/seconds.hpp"
 #if HEAT_HAVE_CUDA
-#include "solver/cuda/cuda_check.cuh"
-#include "solver/cuda/device_buffer.cuh"
+#include "backends/cuda/cuda_check.cuh"
+#include "backends/cuda/device_buffer.cuh"
 #endif
 
 namespace heat {

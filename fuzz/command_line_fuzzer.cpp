@@ -11,7 +11,7 @@
 #include "apps/commands.hpp"
 #include "apps/run_options.hpp"
 #include "fuzz/input_path.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);

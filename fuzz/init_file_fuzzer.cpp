@@ -9,7 +9,7 @@
 
 #include "fuzz/input_path.hpp"
 #include "io/input_file.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   // Each input is a new file (written beside, then renamed over the last), not the last one

@@ -7,8 +7,8 @@
 
 #include "io/hdf5_chunks.hpp"
 #include "io/hdf5_support.hpp"
-#include "io/zfp_chunks.hpp"
-#include "solver/errors.hpp"
+#include "io/zfp/zfp_chunks.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <regex>
 
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

@@ -35,7 +35,7 @@ std::string compression_name(const Compression& compression);
 // ZFP codes a field in blocks of 4 values along each axis, each block on its own.
 constexpr int kZfpBlockEdge = 4;
 
-// True when this build links libzfp (io/zfp_chunks.cpp; io/no_zfp.cpp stands in otherwise).
+// True when this build links libzfp (io/zfp/zfp_chunks.cpp; io/zfp/no_zfp.cpp stands in otherwise).
 bool built_with_zfp();
 
 // Empty when snapshots of these kinds can be written with `compression`, else why not (for an

@@ -13,9 +13,9 @@
 
 #include "io/chunk_pipeline.hpp"
 #include "io/hdf5_support.hpp"
-#include "io/zfp_chunks.hpp"
-#include "solver/errors.hpp"
-#include "solver/gpu_zfp_encoder.hpp"
+#include "io/zfp/zfp_chunks.hpp"
+#include "core/errors.hpp"
+#include "io/zfp/gpu_zfp_encoder.hpp"
 
 namespace heat {
 
@@ -147,7 +147,7 @@ std::size_t compressed_capacity(const hsize_t (&chunk)[3], const Compression& c)
   return compressBound(uLong(chunk_values * sizeof(T)));
 }
 
-// A ZFP dataset's chunks encoded on the run's GPU, where one is lent (solver/gpu_zfp_encoder.hpp),
+// A ZFP dataset's chunks encoded on the run's GPU, where one is lent (io/zfp/gpu_zfp_encoder.hpp),
 // and written in order. False, with nothing written, where the host's cores are left to do it: a
 // chunk flat along an axis (H5Z-ZFP stores it in fewer dimensions), a GPU without the memory.
 template <typename T>

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "io/compression.hpp"
-#include "solver/field.hpp"
+#include "core/field.hpp"
 
 namespace heat {
 

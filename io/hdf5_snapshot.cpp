@@ -12,8 +12,8 @@
 #include "io/hdf5_support.hpp"
 #include "io/series_files.hpp"
 #include "io/slab_files.hpp"
-#include "solver/errors.hpp"
-#include "solver/snapshot_on_device.hpp"
+#include "core/errors.hpp"
+#include "core/snapshot_on_device.hpp"
 
 // H5Dwrite_chunk, with which compressed chunks are written whole, came with HDF5 1.10.3.
 #if !H5_VERSION_GE(1, 10, 3)

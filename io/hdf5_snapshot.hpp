@@ -7,7 +7,7 @@
 
 #include "io/compression.hpp"
 #include "io/snapshots.hpp"
-#include "solver/field.hpp"
+#include "core/field.hpp"
 
 namespace heat {
 

@@ -2,8 +2,8 @@
 
 #include <mutex>
 
-#include "io/zfp_chunks.hpp"
-#include "solver/errors.hpp"
+#include "io/zfp/zfp_chunks.hpp"
+#include "core/errors.hpp"
 
 namespace heat::h5 {
 

@@ -37,7 +37,7 @@ class Handle {
 // becomes. It also keeps HDF5 from closing open files at exit: a file whose flush failed (a full
 // disk) stays open inside HDF5 1.10, and closing it again at exit crashes in H5F__close_cb, which
 // would turn the clean exit 3 into a segmentation fault. Every file we write is closed explicitly.
-// It registers heatrk4's ZFP codec as HDF5 filter 32013 (io/zfp_chunks.hpp) where the build has libzfp.
+// It registers heatrk4's ZFP codec as HDF5 filter 32013 (io/zfp/zfp_chunks.hpp) where the build has libzfp.
 void initialize_library();
 // The current error stack as one line ("H5Dwrite: file write failed: ... File too large"), cleared.
 std::string take_error_stack();

@@ -10,9 +10,9 @@
 #include "io/chunk_reads.hpp"
 #include "io/hdf5_support.hpp"
 #include "io/slab_files.hpp"
-#include "solver/errors.hpp"
-#include "solver/grid_limits.hpp"
-#include "solver/number_text.hpp"
+#include "core/errors.hpp"
+#include "core/grid_limits.hpp"
+#include "core/number_text.hpp"
 
 namespace heat {
 

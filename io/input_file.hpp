@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/field.hpp"
-#include "solver/problem.hpp"
+#include "core/field.hpp"
+#include "core/problem.hpp"
 
 namespace heat {
 

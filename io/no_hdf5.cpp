@@ -4,7 +4,7 @@
 #include "io/hdf5_snapshot.hpp"
 #include "io/input_file.hpp"
 #include "io/run_settings.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

@@ -2,7 +2,7 @@
 // and both before any work (output_format_unavailable_reason), so these are never reached from
 // the command line; they throw rather than write nothing silently.
 #include "io/vtk_snapshot.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

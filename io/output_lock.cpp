@@ -9,7 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

@@ -15,7 +15,7 @@
 #include "io/output_target.hpp"
 #include "io/safe_write.hpp"
 #include "io/series_files.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

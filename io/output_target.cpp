@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "io/safe_write.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

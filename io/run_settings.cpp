@@ -7,8 +7,8 @@
 #include "io/compression.hpp"
 #include "io/hdf5_support.hpp"
 #include "io/snapshots.hpp"
-#include "solver/errors.hpp"
-#include "solver/number_text.hpp"
+#include "core/errors.hpp"
+#include "core/number_text.hpp"
 
 namespace heat {
 

@@ -15,7 +15,7 @@
 #include <thread>
 #include <utility>
 
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

@@ -7,7 +7,7 @@
 #include <iterator>
 
 #include "io/input_file.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

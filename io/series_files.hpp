@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/problem.hpp"
+#include "core/problem.hpp"
 
 namespace heat {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "io/hdf5_support.hpp"
-#include "solver/errors.hpp"
-#include "solver/number_text.hpp"
+#include "core/errors.hpp"
+#include "core/number_text.hpp"
 
 namespace heat {
 

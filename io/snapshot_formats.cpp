@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "io/vtk_snapshot.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 namespace {

@@ -12,8 +12,8 @@
 #include "io/snapshot_formats.hpp"
 #include "io/snapshots.hpp"
 #include "io/stale_files.hpp"
-#include "solver/errors.hpp"
-#include "solver/snapshot_on_device.hpp"
+#include "core/errors.hpp"
+#include "core/snapshot_on_device.hpp"
 
 namespace heat {
 

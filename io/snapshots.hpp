@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "io/compression.hpp"
-#include "solver/field.hpp"
-#include "solver/problem.hpp"
+#include "core/field.hpp"
+#include "core/problem.hpp"
 
 namespace heat {
 

@@ -10,8 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
-#include "solver/errors.hpp"
-#include "solver/seconds.hpp"
+#include "core/errors.hpp"
+#include "core/seconds.hpp"
 
 namespace heat {
 

@@ -12,7 +12,7 @@
 
 #include <type_traits>
 
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "solver/field.hpp"
-#include "solver/problem.hpp"
+#include "core/field.hpp"
+#include "core/problem.hpp"
 
 namespace heat {
 

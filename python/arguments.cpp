@@ -2,7 +2,7 @@
 
 #include <climits>
 
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat::python {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "python/arguments.hpp"
 #include "python/device_arrays.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat::python {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "solver/problem.hpp"
+#include "core/problem.hpp"
 
 namespace heat::python {
 

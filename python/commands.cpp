@@ -21,7 +21,7 @@
 #include "python/bindings.hpp"
 #include "python/fork_safety.hpp"
 #include "python/run_keywords.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat::python {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "solver/cuda/cuda_check.cuh"
-#include "solver/errors.hpp"
+#include "backends/cuda/cuda_check.cuh"
+#include "core/errors.hpp"
 
 namespace heat::python {
 

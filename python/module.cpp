@@ -5,8 +5,8 @@
 #include "python/arguments.hpp"
 #include "python/bindings.hpp"
 #include "python/fork_safety.hpp"
-#include "solver/cuda/gpu_info.hpp"
-#include "solver/errors.hpp"
+#include "backends/cuda/gpu_info.hpp"
+#include "core/errors.hpp"
 
 namespace py = pybind11;
 using heat::python::StepArguments;

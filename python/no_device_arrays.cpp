@@ -1,6 +1,6 @@
 // A build without CUDA: no array is in device memory that heatrk4 can step.
 #include "python/device_arrays.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat::python {
 

@@ -4,7 +4,7 @@
 
 #include "apps/run_options.hpp"
 #include "python/arguments.hpp"
-#include "solver/errors.hpp"
+#include "core/errors.hpp"
 
 namespace heat::python {
 namespace {

@@ -20,9 +20,9 @@
 #include "python/device_arrays.hpp"
 #include "python/fork_safety.hpp"
 #include "python/interrupts.hpp"
-#include "solver/errors.hpp"
-#include "solver/registry.hpp"
-#include "solver/time_loop.hpp"
+#include "core/errors.hpp"
+#include "backends/registry.hpp"
+#include "core/time_loop.hpp"
 
 namespace heat::python {
 namespace {

@@ -323,9 +323,9 @@ phase_baseline_scaling() {
     --halo-schemes "" ${SCALING_ARGS:-} "$OUT/baseline"
 }
 
-# The CUDA kernels' wrong patches (validation/mutations/cuda.list), each built and tested on its own.
+# The CUDA kernels' wrong patches (tests/mutations/cuda.list), each built and tested on its own.
 phase_mutations() {
-  TAIL_LINES=40 step mutations scripts/mutation_check.sh --cuda --list validation/mutations/cuda.list --jobs 16 \
+  TAIL_LINES=40 step mutations scripts/mutation_check.sh --cuda --list tests/mutations/cuda.list --jobs 16 \
     --work "${MUTATION_WORK:-/tmp/heatrk4-mutations}"
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation testing: applies each small wrong patch of a list (validation/mutations/*.list) on its
+# Mutation testing: applies each small wrong patch of a list (tests/mutations/*.list) on its
 # own to a scratch copy of this tree, builds it, runs the tests and reports whether any test
 # failed (killed) or all passed (survived: the suite has a hole there). A record whose old text no
 # longer occurs exactly once in its file is reported stale: update it where the code moved.
@@ -7,8 +7,8 @@
 #   scripts/mutation_check.sh [--list FILE] [--full] [--only REGEX] [--jobs N] [--work DIR] [--cuda]
 #                             [--check-list]
 #
-#   --list FILE    the mutations (default validation/mutations/cpu.list; the CUDA kernels' list,
-#                  validation/mutations/cuda.list, needs a GPU and --cuda)
+#   --list FILE    the mutations (default tests/mutations/cpu.list; the CUDA kernels' list,
+#                  tests/mutations/cuda.list, needs a GPU and --cuda)
 #   --full         build everything and run the whole suite for each mutation (default: the
 #                  targets and tests the record or the list names, a fast subset)
 #   --only REGEX   only the records whose name matches REGEX (Python's re.search)

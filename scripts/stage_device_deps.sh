@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   libtomlplusplus-dev # toml++'s headers: --config files (used header-only, apps/config_toml.cpp)
-  libzfp1 libzfp-dev  # ZFP-compressed snapshots (io/zfp_chunks.cpp)
+  libzfp1 libzfp-dev  # ZFP-compressed snapshots (io/zfp/zfp_chunks.cpp)
   hdf5-filter-plugin-zfp-serial # H5Z-ZFP, with which the plugin test reads heatrk4's ZFP files
 )
 

@@ -2,7 +2,7 @@
 // (docs/design.md §1 and §5); the stencil each form applies is stencil.hpp's. Two families:
 //
 // - The stage form: k_s = a*Lap(u + c_s dt k_{s-1}) and u += dt/6 (k1 + 2k2 + 2k3 + k4), point by
-//   point (cpu_reference, naive; reuse's linear form, solver/cuda/linear_stages.cuh, uses its
+//   point (cpu_reference, naive; reuse's linear form, backends/cuda/linear_stages.cuh, uses its
 //   constants and combination).
 // - The pass form: the step as four passes of one shape, out = base + c * a*Lap(in) (BasePlusLap),
 //   with Horner's constants (tiled's four passes in one kernel) or the two quadratic factors'
@@ -69,7 +69,7 @@ struct PassConstants {
 
 // One pass: out = base + c * a*Lap(in) on the interior; `in` is `base` itself for a pass that reads
 // one array. Every pass of Horner's form and of the factors has this shape (and reuse's middle
-// stages, base k1: solver/cuda/linear_stages.cuh); what runs it gathers the neighbours its own way.
+// stages, base k1: backends/cuda/linear_stages.cuh); what runs it gathers the neighbours its own way.
 template <typename T>
 struct BasePlusLap {
   const T* base;

@@ -1,0 +1,112 @@
+// The cpu reference backend: the ground truth every other backend is checked against (verify,
+// --check and the tests). Straightforward loops over the interior in the stage form of RK4,
+// OpenMP over (z, y) rows and a unit-stride x loop that the compiler vectorises. Each point is
+// computed independently of the thread that owns it, so the result is bitwise the same for any
+// thread count. It is kept plain on purpose: the fast cpu backend (fast_backend.hpp) is what runs.
+//
+// One class serves a whole problem and one rank's box of a distributed run (parallel/):
+// the box is stepped as if it were the whole problem, and `before_stencil` is called with every
+// field a stage is about to read across z, so that a halo exchange can fill its ghost planes
+// first. A single process has nothing to fill. Since the per-point arithmetic is the same code,
+// the distributed field is bitwise the single process's.
+#pragma once
+
+#include <functional>
+#include <utility>
+
+#include "core/backend.hpp"
+#include "backends/cpu/first_nonfinite.hpp"
+#include "backends/cpu/host_copy.hpp"
+#include "core/dispatch.hpp"
+#include "stencils/rk4_forms.hpp"
+#include "stencils/stencil.hpp"
+
+namespace heat {
+
+template <typename T>
+class CpuReferenceBackend final : public Backend<T> {
+ public:
+  // Called with the field stage `stage` (0..3) reads with the stencil, before it reads it.
+  using BeforeStencil = std::function<void(T* field, int stage)>;
+
+  CpuReferenceBackend(const Problem& p, const BackendOptions&) : CpuReferenceBackend(p, BeforeStencil()) {}
+  CpuReferenceBackend(const Problem& p, BeforeStencil before_stencil)
+      : problem_(p),
+        before_stencil_(std::move(before_stencil)),
+        rk_(make_rk4_constants<T>(p.dt)),
+        u_(Field<T>::uninitialized(p.grid)),
+        stage_input_(Field<T>::uninitialized(p.grid)),
+        k_(p.grid),
+        sum_(p.grid) {}
+
+  // The boundary layer of a stage input is the boundary of u, so both start as u.
+  void upload(const Field<T>& u) override {
+    copy_field_points(u, u_);
+    copy_field_points(u, stage_input_);
+  }
+
+  void step(int count) override {
+    with_radius(problem_.order, [&](auto radius) {
+      constexpr int R = decltype(radius)::value;
+      const auto& g = problem_.grid;
+      const auto w = make_weights<R, T>(problem_.alpha, g.hx, g.hy, g.hz);
+      for (int n = 0; n < count; ++n) step_once<R>(w);
+    });
+  }
+
+  void download(Field<T>& u) override { copy_field_points(u_, u); }
+
+  // In a rank's box, the index is the box's: the rank that finds one ends the job.
+  long long first_nonfinite() override { return first_nonfinite_on_host(u_.data(), u_.size()); }
+
+ private:
+  // Calls body(p) for the flat index p of every interior point.
+  template <typename Body>
+  void for_interior(Body&& body) const {
+    const Grid& g = problem_.grid;
+    const int r = problem_.radius();
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int k = r; k < g.nz - r; ++k)
+      for (int j = r; j < g.ny - r; ++j) {
+        const std::size_t row = g.index(0, j, k);
+#pragma omp simd
+        for (int i = r; i < g.nx - r; ++i) body(row + std::size_t(i));
+      }
+  }
+
+  template <int R>
+  void step_once(const StencilWeights<R, T>& w) {
+    const Grid& g = problem_.grid;
+    const std::size_t stride[3] = {1, std::size_t(g.nx), std::size_t(g.nx) * std::size_t(g.ny)};
+    for (int stage = 0; stage < 4; ++stage) {
+      // k_s = alpha*Lap(stage input); the stage input of stage 1 is u itself.
+      T* in = stage == 0 ? u_.data() : stage_input_.data();
+      if (before_stencil_) before_stencil_(in, stage);
+      T* k = k_.data();
+      T* sum = sum_.data();
+      for_interior([&](std::size_t p) {
+        const T ks = apply_stencil<R, T>(
+            w, in[p], [&](int axis, int d) { return in[p + d * stride[axis]] + in[p - d * stride[axis]]; });
+        k[p] = ks;
+        sum[p] = rk4_accumulate(sum[p], stage, ks);
+      });
+      if (stage < 3) {
+        const T stage_dt = rk_.stage_dt[stage];
+        T* next = stage_input_.data();
+        const T* u = u_.data();
+        for_interior([&](std::size_t p) { next[p] = stage_input(u[p], stage_dt, k[p]); });
+      }
+    }
+    T* u = u_.data();
+    const T* sum = sum_.data();
+    const T dt6 = rk_.dt_over_6;
+    for_interior([&](std::size_t p) { u[p] = rk4_finish(u[p], dt6, sum[p]); });
+  }
+
+  Problem problem_;
+  BeforeStencil before_stencil_;
+  Rk4Constants<T> rk_;
+  Field<T> u_, stage_input_, k_, sum_;
+};
+
+}  // namespace heat

@@ -1,0 +1,74 @@
+// Registers the cpu backends: `cpu`, the fast one every run on the host uses (fast_backend.hpp),
+// and `cpu_reference`, the plain loops verify, --check and the tests compare against
+// (reference_backend.hpp). Either steps one rank's box of a distributed run when made with an
+// exchange: the ghost planes a pass or stage reads then hold exactly the values the neighbour
+// computed, so the result does not depend on the rank count.
+#include <type_traits>
+
+#include "backends/cpu/fast_backend.hpp"
+#include "backends/cpu/reference_backend.hpp"
+#include "backends/registry.hpp"
+
+namespace heat {
+
+namespace {
+
+// The cpu backend `Impl` for a grid (no exchange) or for a box whose ghost planes `exchange`
+// fills. Wide ghosts (PerStep) hold enough of u that the later passes need no exchange of their
+// own, so the fast backend's passes go in pairs; narrow ones need each pass's operand exchanged,
+// which the fast backend overlaps with its interior (BackendOptions::halo_overlap). The
+// reference stays plain: it exchanges, then computes.
+template <template <typename> class Impl, typename T>
+std::unique_ptr<Backend<T>> make_cpu_backend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange) {
+  if (!exchange) return std::make_unique<Impl<T>>(p, o);
+  const GhostScheme scheme = exchange->scheme();
+  if constexpr (std::is_same_v<Impl<T>, CpuFastBackend<T>>) {
+    const auto grouping = scheme == GhostScheme::PerStage ? CpuPassGrouping::Singles : CpuPassGrouping::Pairs;
+    return std::make_unique<CpuFastBackend<T>>(p, exchange, grouping, best_cpu_isa(),
+                                               o.halo_overlap.value_or(HaloOverlap::InteriorFirst));
+  } else {
+    auto fill_ghosts = [scheme, exchange](T* field, int stage) {
+      if (stage == 0 || scheme == GhostScheme::PerStage) exchange->exchange(field);
+    };
+    return std::make_unique<Impl<T>>(p, fill_ghosts);
+  }
+}
+
+template <template <typename> class Impl>
+void set_cpu_factories(BackendEntry& e) {
+  // r ghost planes exchanged before every pass or stage: no plane is computed twice.
+  e.ghost_scheme = [](int) { return GhostScheme::PerStage; };
+  e.halo_overlap = [](int) { return HaloOverlap::InteriorFirst; };
+  e.make_float = make_cpu_backend<Impl, float>;
+  e.make_double = make_cpu_backend<Impl, double>;
+}
+
+}  // namespace
+
+void register_cpu_backends(BackendRegistry& registry) {
+  BackendEntry fast;
+  fast.name = "cpu";
+  fast.description = "OpenMP on the host: the step's two quadratic factors, a factor per sweep, cache-blocked, "
+                     "vectorised (" +
+                     std::string(cpu_isa_name(best_cpu_isa())) + ")";
+  fast.uses_cuda = false;
+  // The first factor reads u and writes w; the second reads w and writes the new u. The first pass
+  // of each factor stays in cache.
+  fast.bytes_per_point = [](const Problem&, std::size_t size) { return 4.0 * double(size); };
+  fast.working_bytes = [](const Problem& p, std::size_t size) { return 3 * p.grid.points() * size; };
+  set_cpu_factories<CpuFastBackend>(fast);
+  registry.add(std::move(fast));
+
+  BackendEntry reference;
+  reference.name = kCpuReferenceName;
+  reference.description = "the reference: plain OpenMP loops on the host, one pass per RK4 stage";
+  reference.uses_cuda = false;
+  // Per stage: read the stage input and sum, write k and sum, then read u and k and write the
+  // next stage input (3 times); the final pass reads u and sum and writes u.
+  reference.bytes_per_point = [](const Problem&, std::size_t size) { return double(4 * 4 + 3 * 3 + 3) * double(size); };
+  reference.working_bytes = [](const Problem& p, std::size_t size) { return 4 * p.grid.points() * size; };
+  set_cpu_factories<CpuReferenceBackend>(reference);
+  registry.add(std::move(reference));
+}
+
+}  // namespace heat

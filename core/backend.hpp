@@ -1,0 +1,242 @@
+// The contract every backend meets (docs/design.md §2).
+//
+// - All calls are blocking: when one returns, its work is complete and any error has been thrown.
+// - upload() copies the whole field, boundary layer included; the field then stays resident in
+//   the backend's memory (the GPU's, for CUDA backends) between step() calls.
+// - step(count) advances `count` classical RK4 steps of alpha*Lap on the interior; the boundary
+//   layer (every point within r of a face) is never written.
+// - download() copies the current field back, boundary layer included.
+// - first_nonfinite() finds the first NaN or Inf of the current field where it lives (one read
+//   of the field, cheap beside a step), so the time loop can stop a run that blew up;
+//   download_finding_nonfinite(u) is download(u) and first_nonfinite() in one call, which a
+//   backend may run at once (CUDA: the search beside the copy).
+// - start_download() and take_device_snapshot() are the calls that may return before their work
+//   is done: they take the current field at once, and later step() calls may run while the copy
+//   travels to the host or to the backend's device copy (docs/design.md §8). The default is the
+//   blocking download, and no device copy.
+// - adopt_device_field(field) (CUDA backends) makes the caller's device memory the resident field
+//   instead of an upload: step() advances it in place, and release_device_field() leaves the
+//   current field there. The backend never frees it (the Python module's in-place step, §2).
+// Errors: InputError for a problem the backend cannot take, RunError for a failure while running.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/field.hpp"
+#include "core/ghost_exchange.hpp"
+#include "core/initial_conditions.hpp"
+#include "core/problem.hpp"
+
+namespace heat {
+
+// A copy on its way into host memory; wait() returns once every value has landed (and throws
+// RunError for a copy that failed). Waiting twice is harmless.
+class PendingDownload {
+ public:
+  virtual ~PendingDownload() = default;
+  virtual void wait() = 0;
+};
+
+// Keeps host memory page-locked while it lives, so copies into it need no staging.
+class PinnedHostMemory {
+ public:
+  virtual ~PinnedHostMemory() = default;
+};
+
+// A snapshot kept in the backend's device memory (a CUDA backend's snapshot copy), for a writer
+// that reads it there (the GPU's ZFP encoder) instead of from a host buffer. wait() returns once
+// values() holds the field as it was when the snapshot was taken; fetch(host) copies it into
+// host memory of the field's size. The backend holds one such copy: the next snapshot may be
+// taken only once this one is destroyed.
+class DeviceSnapshot {
+ public:
+  virtual ~DeviceSnapshot() = default;
+  virtual void wait() = 0;
+  virtual const void* values() const = 0;
+  virtual void fetch(void* host) = 0;
+};
+
+template <typename T>
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual void upload(const Field<T>& u) = 0;
+  virtual void step(int count) = 0;
+  virtual void download(Field<T>& u) = 0;
+  // The flat index (Grid::index) of the first non-finite value of the current field, or -1.
+  virtual long long first_nonfinite() = 0;
+  // download(u), then first_nonfinite(); the run's last check, which then costs no time of its own
+  // where the backend overlaps the two.
+  virtual long long download_finding_nonfinite(Field<T>& u) {
+    download(u);
+    return first_nonfinite();
+  }
+
+  // Makes `planes` of the generated initial field of grid `whole` (all of them, or a rank's box)
+  // where the backend keeps its field (on the GPU for CUDA backends, which then upload nothing);
+  // the default makes it on the host and uploads it.
+  virtual void upload_generated(const Grid& whole, const InitSpec& spec, Planes planes) {
+    upload(make_initial_field<T>(whole, spec, planes));
+  }
+
+  // Starts copying the current field into `u`, which must not be read, moved or freed before
+  // the returned download's wait() has returned.
+  virtual std::unique_ptr<PendingDownload> start_download(Field<T>& u) {
+    download(u);
+    return std::make_unique<CompletedDownload>();
+  }
+  // Page-locks `u`'s memory for start_download() until the returned object is destroyed (which
+  // must happen before `u` is freed); null where the backend gains nothing from it. Called from
+  // the snapshot writer's thread while the loop's thread steps: it touches no backend state.
+  virtual std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) {
+    (void)u;
+    return nullptr;
+  }
+
+  // Whether take_device_snapshot() keeps snapshots in device memory (a CUDA backend made with
+  // BackendOptions::snapshots_while_stepping).
+  virtual bool takes_device_snapshots() const { return false; }
+  // Takes the current field into the backend's device copy, in the order of the work queued so
+  // far, and returns at once; only where takes_device_snapshots().
+  virtual std::unique_ptr<DeviceSnapshot> take_device_snapshot() {
+    throw std::logic_error("this backend keeps no snapshot in device memory");
+  }
+
+  // One rank of a distributed run (parallel/), for backends whose entry declares
+  // GhostScheme::PerStep or PerHalfStep: the backend steps its box, and `exchange` refreshes the
+  // box's ghost planes before every step (PerStep), or before its first and third stages in the
+  // field each reads (PerHalfStep). Called by the entry's factory alone
+  // (BackendEntry::make with an exchange); `exchange` outlives the backend's steps.
+  virtual void step_box_with(HaloExchange<T>& exchange) {
+    (void)exchange;
+    throw std::logic_error("this backend does not step a rank's box");
+  }
+  // The fields whose ghost planes that exchange fills, in the order the steps first give them
+  // (HaloExchange::open): the resident field, and the buffer a backend that steps into a second
+  // one swaps with it. Empty where the exchange needs no notice of them.
+  virtual std::vector<T*> exchanged_fields() { return {}; }
+
+  // `field`: the grid's points in device memory on the backend's device (BackendOptions::device),
+  // which nothing else writes until release_device_field() has returned. It becomes the resident
+  // field in place of upload(); its boundary layer is never written. Needs a backend made with
+  // BackendOptions::field_in_caller_memory.
+  virtual void adopt_device_field(T* field) {
+    (void)field;
+    throw std::logic_error("this backend does not step device memory it is given");
+  }
+  // Leaves the current field in the adopted memory (a device-to-device copy where the last step
+  // ended in a buffer of the backend's own); nothing is stepped after it.
+  virtual void release_device_field() {}
+
+ private:
+  struct CompletedDownload final : PendingDownload {
+    void wait() override {}
+  };
+};
+
+// Choices that are not part of the problem but of where and how it runs.
+struct BackendOptions {
+  int device = 0;  // CUDA device ordinal
+  // Snapshots are taken while steps go on (start_download): a CUDA backend keeps a device copy
+  // of the field for them, counted in its memory check.
+  bool snapshots_while_stepping = false;
+  // The resident field will be the caller's device memory (adopt_device_field): a CUDA backend
+  // allocates no field u of its own.
+  bool field_in_caller_memory = false;
+  // One rank's box (made with an exchange): whether the backend computes its interior while its
+  // ghost planes travel, where it can (the cpu backend's single passes, tiled's steps). Unset:
+  // the entry's choice for the order (BackendEntry::halo_overlap).
+  std::optional<HaloOverlap> halo_overlap;
+};
+
+// What a backend's entry in the registry says about it without building one.
+// What a backend runs for one order and precision, where that differs between them (tiled's
+// kernel configurations); `heatrk4 backends` prints the rows, so the documents need not copy them.
+struct OrderDefault {
+  int order = 0;
+  Precision precision = Precision::Float;
+  std::string configuration;  // as the backend names it, e.g. "factors/64x16/c2x1/a2"
+  int kernels_per_step = 0;
+  int arrays_per_point = 0;  // the byte model's arrays per point per step
+  std::string kernel_file;   // where the kernels are, e.g. "one_pass.cuh"
+  std::string why;           // the measured reason, in a few words
+};
+
+struct BackendEntry {
+  std::string name;
+  std::string description;
+  bool uses_cuda = false;
+  // One row per order and precision where the backend's design depends on them, else empty.
+  std::vector<OrderDefault> defaults;
+  // Bytes that must cross main memory per interior point per step under this backend's design:
+  // each array read or written once, neighbours served by caches. The benchmark divides by it.
+  std::function<double(const Problem&, std::size_t value_size)> bytes_per_point;
+  // Bytes of the backend's own working memory (on the device for CUDA backends).
+  std::function<std::size_t(const Problem&, std::size_t value_size)> working_bytes;
+  // How one rank's box keeps its ghost planes right under this backend, by order: the scheme
+  // the decomposition lays the box out for and the exchange fills (core/ghost_exchange.hpp).
+  std::function<GhostScheme(int order)> ghost_scheme;
+  // The work a side with a neighbour costs a rank of this backend, in own planes, by order: what
+  // decompose() evens out between end and middle ranks. Unset: none.
+  std::function<int(int order)> side_planes;
+  // Whether a rank's box steps its interior while its ghost planes travel, by order, where the
+  // options leave it unset: the faster of the two where both were measured.
+  std::function<HaloOverlap(int order)> halo_overlap;
+  // The backend for problem `p` (a whole grid, or one rank's box). `exchange`: null for a grid
+  // without neighbours; otherwise the exchange that fills the box's ghost planes, laid out for
+  // ghost_scheme(p.order) and outliving the backend.
+  std::function<std::unique_ptr<Backend<float>>(const Problem&, const BackendOptions&, HaloExchange<float>*)>
+      make_float;
+  std::function<std::unique_ptr<Backend<double>>(const Problem&, const BackendOptions&, HaloExchange<double>*)>
+      make_double;
+
+  // The overlap a backend of this entry runs with: the options', or where unset the entry's own.
+  HaloOverlap chosen_halo_overlap(const BackendOptions& o, int order) const {
+    return o.halo_overlap ? *o.halo_overlap : halo_overlap(order);
+  }
+
+  template <typename T>
+  std::unique_ptr<Backend<T>> make(const Problem& p, const BackendOptions& o,
+                                   HaloExchange<T>* exchange = nullptr) const {
+    BackendOptions chosen = o;
+    chosen.halo_overlap = chosen_halo_overlap(o, p.order);
+    if constexpr (sizeof(T) == sizeof(float))
+      return make_float(p, chosen, exchange);
+    else
+      return make_double(p, chosen, exchange);
+  }
+};
+
+// A backend of a PerStep or PerHalfStep entry (a CUDA one) made for `exchange`: it steps the box
+// and has the exchange refresh the ghost planes (Backend::step_box_with). Unchanged without an
+// exchange.
+template <typename T>
+std::unique_ptr<Backend<T>> stepping_box_with(std::unique_ptr<Backend<T>> backend, HaloExchange<T>* exchange) {
+  if (exchange) {
+    if (exchange->scheme() == GhostScheme::PerStage)
+      throw std::logic_error("a backend that steps its box whole needs PerStep's or PerHalfStep's ghost planes");
+    backend->step_box_with(*exchange);
+  }
+  return backend;
+}
+
+// Fills both factories of an entry from one class template whose backends exchange once per step.
+template <template <typename> class Impl>
+void set_factories(BackendEntry& e) {
+  e.make_float = [](const Problem& p, const BackendOptions& o,
+                    HaloExchange<float>* x) -> std::unique_ptr<Backend<float>> {
+    return stepping_box_with<float>(std::make_unique<Impl<float>>(p, o), x);
+  };
+  e.make_double = [](const Problem& p, const BackendOptions& o,
+                     HaloExchange<double>* x) -> std::unique_ptr<Backend<double>> {
+    return stepping_box_with<double>(std::make_unique<Impl<double>>(p, o), x);
+  };
+}
+
+}  // namespace heat

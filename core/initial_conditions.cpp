@@ -1,0 +1,98 @@
+// Built with -ffp-contract=off (see solver/CMakeLists.txt): randn must round the same way on
+// every compiler and machine, so no fused multiply-adds (initial_values.hpp has the formulas).
+#include "core/initial_conditions.hpp"
+
+#include "core/errors.hpp"
+#include "core/initial_values.hpp"
+
+namespace heat {
+
+double standard_normal(std::uint64_t seed, std::uint64_t n) { return initial_values::standard_normal(seed, n); }
+
+namespace {
+
+// u(i, j, k - planes.first) = point(n, i, j, k) over `planes` of `whole`, n the point's flat
+// index in `whole` (randn's counter), each value rounded once to T.
+template <typename T, class Point>
+Field<T> fill_planes(const Grid& whole, Planes planes, Point point) {
+  auto u = Field<T>::uninitialized(whole.nx, whole.ny, planes.count);
+  const std::size_t nx = std::size_t(whole.nx), ny = std::size_t(whole.ny);
+  const std::size_t first = std::size_t(planes.first) * nx * ny;
+  T* data = u.data();
+  parallel_for_points(u.size(), [&](std::size_t m) {
+    const std::size_t n = first + m, row = n / nx;
+    data[m] = static_cast<T>(point(n, int(n - row * nx), int(row % ny), int(row / ny)));
+  });
+  return u;
+}
+
+template <typename T>
+Field<T> gaussian_planes(const Grid& whole, Planes planes) {
+  const initial_values::GaussianShape shape = initial_values::gaussian_shape(whole);
+  return fill_planes<T>(whole, planes,
+                        [&](std::size_t, int i, int j, int k) { return initial_values::gaussian(shape, i, j, k); });
+}
+
+template <typename T>
+Field<T> randn_planes(const Grid& whole, Planes planes, std::uint64_t seed) {
+  return fill_planes<T>(whole, planes,
+                        [&](std::size_t n, int, int, int) { return initial_values::standard_normal(seed, n); });
+}
+
+template <typename T>
+Field<T> sine_planes(const Grid& whole, Planes planes, const std::array<int, 3>& modes) {
+  const auto sx = sine_profile(whole.nx, modes[0]), sy = sine_profile(whole.ny, modes[1]),
+             sz = sine_profile(whole.nz, modes[2]);
+  return fill_planes<T>(whole, planes,
+                        [&](std::size_t, int i, int j, int k) { return initial_values::sine(sx[i], sy[j], sz[k]); });
+}
+
+}  // namespace
+
+std::vector<double> sine_profile(int n, int mode) {
+  std::vector<double> s(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) s[std::size_t(i)] = initial_values::sine_profile(i, n, mode);
+  return s;
+}
+
+template <typename T>
+Field<T> gaussian_field(const Grid& g) {
+  return gaussian_planes<T>(g, all_planes(g));
+}
+
+template <typename T>
+Field<T> randn_field(const Grid& g, std::uint64_t seed) {
+  return randn_planes<T>(g, all_planes(g), seed);
+}
+
+template <typename T>
+Field<T> sine_field(const Grid& g, const std::array<int, 3>& modes) {
+  return sine_planes<T>(g, all_planes(g), modes);
+}
+
+template <typename T>
+Field<T> make_initial_field(const Grid& whole, const InitSpec& spec, Planes planes) {
+  switch (spec.kind) {
+    case InitKind::Gaussian: return gaussian_planes<T>(whole, planes);
+    case InitKind::Randn: return randn_planes<T>(whole, planes, spec.seed);
+    case InitKind::Sine: return sine_planes<T>(whole, planes, spec.modes);
+    case InitKind::File: break;
+  }
+  throw InputError("--init file needs an input reader, which this build does not have yet");
+}
+
+template <typename T>
+Field<T> make_initial_field(const Grid& g, const InitSpec& spec) {
+  return make_initial_field<T>(g, spec, all_planes(g));
+}
+
+#define HEAT_INSTANTIATE_INITIAL_FIELDS(T)                                          \
+  template Field<T> gaussian_field<T>(const Grid&);                                 \
+  template Field<T> randn_field<T>(const Grid&, std::uint64_t);                     \
+  template Field<T> sine_field<T>(const Grid&, const std::array<int, 3>&);          \
+  template Field<T> make_initial_field<T>(const Grid&, const InitSpec&);             \
+  template Field<T> make_initial_field<T>(const Grid&, const InitSpec&, Planes);
+HEAT_INSTANTIATE_INITIAL_FIELDS(float)
+HEAT_INSTANTIATE_INITIAL_FIELDS(double)
+
+}  // namespace heat

@@ -1,0 +1,58 @@
+// One rank's backend (docs/design.md §7): the registry's backend stepping the rank's box, made
+// with the exchange that fills its ghost planes by the scheme its entry declares. On one rank the
+// box is the grid and there is no exchange, so `run` and `verify` take this path alone, with or
+// without mpirun.
+#pragma once
+
+#include <memory>
+
+#include "core/backend.hpp"
+#include "parallel/decomposition.hpp"
+#include "parallel/ranks.hpp"
+#include "backends/registry.hpp"
+
+namespace heat {
+
+// This rank's slab of `grid` at `order`, laid out for `entry`'s ghost scheme, the parts' boundaries
+// at multiples of `part_alignment` where the grid allows (decompose). InputError where the grid
+// is too thin for the ranks.
+inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid& grid, int order,
+                      int part_alignment = 1) {
+  return decompose(grid, order, ranks.size(), ranks.rank(), entry.ghost_scheme(order), part_alignment,
+                   entry.side_planes ? entry.side_planes(order) : 0);
+}
+
+template <typename T>
+struct RankBackend {
+  std::unique_ptr<HaloExchange<T>> exchange;  // null for a rank without neighbours
+  std::unique_ptr<Backend<T>> backend;        // destroyed before the exchange it holds
+
+  // Collective, before the fields are uploaded: pays the exchange's start (the communicator, the
+  // first connections, each field's first exchange) before the loop, so that its steps' time
+  // holds none of it.
+  void connect() {
+    if (!exchange) return;
+    exchange->connect();
+    exchange->open(backend->exchanged_fields());
+  }
+  // The time the loop's exchanges took (HaloExchange::seconds_spent), 0 alone.
+  double exchange_seconds() { return exchange ? exchange->seconds_spent() : released_exchange_seconds; }
+  // Destroys the backend, then its exchange (collective where the exchange's end is), keeping the
+  // exchange's time.
+  void release() {
+    released_exchange_seconds = exchange_seconds();
+    backend.reset();
+    exchange.reset();
+  }
+
+ private:
+  double released_exchange_seconds = 0;
+};
+
+// Collective. `entry`'s backend for `slab`'s box of `problem` (rank_slab), with its exchange:
+// in host memory over MPI for cpu backends, in device memory by `gpu_route` for CUDA ones.
+template <typename T>
+RankBackend<T> make_rank_backend(const Ranks& ranks, const BackendEntry& entry, const Problem& problem,
+                                 const BackendOptions& options, const Slab& slab, GpuHaloRoute gpu_route);
+
+}  // namespace heat

@@ -1,0 +1,70 @@
+// Observed orders of accuracy (check/convergence.hpp): p in space for every stencil, 4 in
+// time, each within 0.2, for the cpu backend here and for every CUDA backend where a GPU is.
+// Every pair of successive levels is checked, not only the finest, so the whole table is in
+// the asymptotic regime the README shows.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "backends/registry.hpp"
+#include "test_support.hpp"
+#include "check/convergence.hpp"
+
+namespace heat {
+namespace {
+
+void expect_orders(const ConvergenceStudy& study, const std::string& backend) {
+  ASSERT_GE(study.levels.size(), 3u);
+  for (std::size_t l = 1; l < study.levels.size(); ++l)
+    EXPECT_NEAR(study.levels[l].observed_order, study.expected_order, 0.2)
+        << backend << ", " << study_name(study.kind) << ", order " << study.order << ", level " << l
+        << ": errors " << study.levels[l - 1].error << " -> " << study.levels[l].error;
+}
+
+class Convergence : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (default_registry().find(GetParam())->uses_cuda) HEAT_REQUIRE_GPU();
+  }
+  ConvergenceRequest request() const {
+    ConvergenceRequest r;
+    r.backend = GetParam();
+    return r;
+  }
+};
+
+TEST_P(Convergence, SpatialOrderIsP) {
+  for (int order : {2, 4, 6, 8}) expect_orders(spatial_convergence(request(), order), GetParam());
+}
+
+TEST_P(Convergence, TemporalOrderIsFour) {
+  for (int order : {2, 4, 6, 8}) expect_orders(temporal_convergence(request(), order), GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(AllBackends, Convergence, ::testing::ValuesIn(default_registry().names()),
+                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+
+TEST(ConvergenceCommand, WritesTableAndCsv) {
+  const std::string csv = test::temp_directory("convergence") + "/c.csv";
+  const auto result = test::run_heatrk4({"convergence", "--backend", "cpu", "--csv", csv});
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("space p=8: 7.9"), std::string::npos) << result.output;
+  std::ifstream in(csv);
+  std::string header;
+  std::getline(in, header);
+  EXPECT_EQ(header, "study,order,expected_order,level,h,dt,steps,points,error,observed_order");
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) ++rows;
+  EXPECT_EQ(rows, 4 + 4 + 4 + 3 + 4 * 3);  // space: 4 levels (3 for order 8); time: 3 levels
+}
+
+TEST(ConvergenceCommand, UnknownBackendOrPrecisionIsExit2) {
+  auto result = test::run_heatrk4({"convergence", "--backend", "nonesuch"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("nonesuch"), std::string::npos) << result.output;
+  result = test::run_heatrk4({"convergence", "--precision", "half"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+}
+
+}  // namespace
+}  // namespace heat
