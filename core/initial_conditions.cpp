@@ -1,4 +1,4 @@
-// Built with -ffp-contract=off (see solver/CMakeLists.txt): randn must round the same way on
+// Built with -ffp-contract=off (see core/CMakeLists.txt): randn must round the same way on
 // every compiler and machine, so no fused multiply-adds (initial_values.hpp has the formulas).
 #include "core/initial_conditions.hpp"
 

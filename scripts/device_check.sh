@@ -85,7 +85,7 @@ phase_sanitize() {
   # The GPU's ZFP encoder: its test (chunks partial on every axis, float and double), and a run
   # whose snapshots it encodes.
   TAIL_LINES=2 step sanitize-memcheck-zfp-encoder compute-sanitizer --tool memcheck --error-exitcode 9 \
-    "$BUILD/validation/tests/test_gpu_zfp_encoder"
+    "$BUILD/tests/test_gpu_zfp_encoder"
   TAIL_LINES=2 step sanitize-memcheck-zfp-run compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN" --nx 37 \
     --ny 29 --nz 23 --steps 4 --output-every 2 --init randn --backend tiled --compress zfp:1e-6 \
     --output /tmp/heatrk4-sanitize-zfp --overwrite --quiet
@@ -202,7 +202,7 @@ phase_sweep_build() {
 # Every built tiled configuration against the cpu reference (test_tiled of the sweep build).
 phase_sweep_test() {
   phase_sweep_build
-  TAIL_LINES=6 step sweep-test "$SWEEP_BUILD/validation/tests/test_tiled" --gtest_brief=1
+  TAIL_LINES=6 step sweep-test "$SWEEP_BUILD/tests/test_tiled" --gtest_brief=1
 }
 
 # Every tiled configuration at the reference size, every order and precision (issue 4's measured

@@ -24,7 +24,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-list=$repo/validation/mutations/cpu.list
+list=$repo/tests/mutations/cpu.list
 full=0 only="" jobs=2 work=${TMPDIR:-/tmp}/heatrk4-mutations cuda=OFF check_list=0
 while (($#)); do
   case $1 in

@@ -19,7 +19,7 @@ namespace heat {
 namespace {
 
 constexpr double kTolerance = 1e-12;
-const std::string kGoldenDir = std::string(HEAT_SOURCE_DIR) + "/validation/golden";
+const std::string kGoldenDir = std::string(HEAT_SOURCE_DIR) + "/tests/golden";
 
 struct GoldenCase {
   int order = 0;

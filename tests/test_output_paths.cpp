@@ -100,7 +100,7 @@ TEST(OutputPaths, ConvergenceOutputPathsAreRefusedBeforeTheStudies) {
 // over a file of the source tree (the committed table and plot): --csv and --plot there name
 // files under build/ or names that do not exist.
 TEST(OutputPaths, TheReadmesConvergenceCommandsWriteNoFileOfTheSourceTree) {
-  for (const std::string readme : {"README.md", "validation/README.md"}) {
+  for (const std::string readme : {"README.md", "check/README.md"}) {
     std::istringstream text(test::read_text(std::string(HEAT_SOURCE_DIR) + "/" + readme));
     ASSERT_FALSE(text.str().empty()) << readme;
     std::string word, option;

@@ -188,7 +188,7 @@ TEST(TiledConfigurations, TheTableOfDefaultsIsWhatTiledRuns) {
     EXPECT_EQ(tiled.bytes_per_point(test::gpu_test_problem(kGrids[0], row.order), size),
               double(row.arrays_per_point) * double(size))
         << where;
-    EXPECT_TRUE(std::filesystem::exists(std::string(HEAT_SOURCE_DIR) + "/solver/tiled/" + row.kernel_file))
+    EXPECT_TRUE(std::filesystem::exists(std::string(HEAT_SOURCE_DIR) + "/backends/tiled/" + row.kernel_file))
         << where << ": " << row.kernel_file;
     EXPECT_GT(row.kernels_per_step, 0) << where;
     EXPECT_FALSE(row.why.empty()) << where;

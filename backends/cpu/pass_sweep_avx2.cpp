@@ -1,4 +1,4 @@
-// The pass sweeps in AVX2 vectors with FMA (compiled with -mavx2 -mfma: solver/CMakeLists.txt).
+// The pass sweeps in AVX2 vectors with FMA (compiled with -mavx2 -mfma: backends/CMakeLists.txt).
 #include "backends/cpu/pass_sweep_kernel.hpp"
 
 namespace heat::isa_kernels {

@@ -1,4 +1,4 @@
-// The pass sweeps in AVX-512 vectors (compiled with -mavx512f: solver/CMakeLists.txt).
+// The pass sweeps in AVX-512 vectors (compiled with -mavx512f: backends/CMakeLists.txt).
 #include "backends/cpu/pass_sweep_kernel.hpp"
 
 namespace heat::isa_kernels {

@@ -1,4 +1,4 @@
-// Built with -fmad=false (solver/CMakeLists.txt), as ../initial_conditions.cpp is built without FMA
+// Built with -fmad=false (backends/CMakeLists.txt), as core/initial_conditions.cpp is built without FMA
 // contraction: the same formulas round the same way on both sides.
 
 #include "backends/cuda/cuda_check.cuh"
