@@ -21,7 +21,6 @@
 #include "parallel/ranks.hpp"
 #include "core/errors.hpp"
 #include "backends/cuda/gpu_info.hpp"
-#include "io/zfp/gpu_zfp_encoder.hpp"
 #include "backends/registry.hpp"
 #include "check/reference.hpp"
 
@@ -83,7 +82,7 @@ template <typename T>
 bool check_finds_mismatch(RunReport& report, const Field<T>& u, const Field<double>& start, const Slab& slab,
                           const Ranks& ranks) {
   const RunPlan& plan = report.plan;
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = WallClock::now();
   const Field<T> result = ranks.gather_on_root(u, slab, plan.problem.grid);
   bool mismatch = false;
   if (ranks.is_root()) {
@@ -116,12 +115,8 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   auto& backend = rank.backend;
   InitialField<T> initial = prepare_initial_field(plan, *backend, loaded, slab, ranks);
   clock.mark("host_field");
-  const std::unique_ptr<SnapshotWriter> writer = make_run_writer(plan, ranks, slab);
+  const std::unique_ptr<SnapshotWriter> writer = make_run_writer(plan, ranks, slab, entry.uses_cuda);
   clock.mark("output_directory");
-  // ZFP is encoded on the run's GPU, whose cores outpace the host's many times over.
-  const SnapshotEncoderScope gpu_encoding(writer && gpu_encodes_snapshots(plan, entry.uses_cuda)
-                                              ? make_gpu_zfp_encoder(plan.backend_options.device)
-                                              : nullptr);
   if (rank.exchange) {
     start_late_if_asked(ranks.rank());
     rank.connect();
@@ -140,11 +135,12 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   };
   callbacks.snapshot = snapshot_writes<T>(writer.get(), plan);
   // A GPU run gives its device back while its last snapshot is written, instead of after it when
-  // the process exits (on 4 ranks of one node their exits took 0.25-0.37 s: benchmarks/worklog.md,
-  // s14); ranks once every rank has stepped its last, as a neighbour's exchange reads this rank's
-  // memory until then. Kept: NCCL's communicator, which lives on the device until the end, and the
-  // device of a run whose GPU encodes its snapshots.
-  if (entry.uses_cuda && !gpu_encoding.active() && (ranks.size() == 1 || plan.gpu_halos != GpuHaloRoute::Nccl)) {
+  // the process exits (on 4 ranks of one node their exits took 0.25-0.37 s); ranks once every rank
+  // has stepped its last, as a neighbour's exchange reads this rank's memory until then. Kept:
+  // NCCL's communicator, which lives on the device until the end, and the device of a run whose
+  // GPU encodes its snapshots.
+  const bool gpu_encodes = writer && writer->encodes_on_gpu();
+  if (entry.uses_cuda && !gpu_encodes && (ranks.size() == 1 || plan.gpu_halos != GpuHaloRoute::Nccl)) {
     callbacks.release_backend = [&] {
       rank.release();
       release_device(plan.backend_options.device);

@@ -9,6 +9,7 @@
 #include "io/output_paths.hpp"
 #include "io/series_files.hpp"
 #include "io/snapshot_formats.hpp"
+#include "io/zfp/gpu_zfp_encoder.hpp"
 #include "check/shell_quote.hpp"
 
 namespace heat {
@@ -79,10 +80,12 @@ OutputFormats formats_of_the_start_file(const RunPlan& plan) {
   return start_file;
 }
 
-std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab) {
+std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
+                                                bool uses_cuda) {
   if (plan.output.formats.empty()) return nullptr;
-  return std::make_unique<SnapshotWriter>(plan.output, describe_run(plan, ranks),
-                                          share_of_rank(plan, ranks, slab));
+  return std::make_unique<SnapshotWriter>(
+      plan.output, describe_run(plan, ranks), share_of_rank(plan, ranks, slab),
+      gpu_encodes_snapshots(plan, uses_cuda) ? make_gpu_zfp_encoder(plan.backend_options.device) : nullptr);
 }
 
 }  // namespace heat

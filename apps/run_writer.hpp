@@ -13,8 +13,10 @@
 namespace heat {
 
 // Null where the run writes no snapshots (--format none). `slab`: this rank's, whose layout gives
-// every rank's part of a distributed snapshot.
-std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab);
+// every rank's part of a distributed snapshot. A run on a GPU (`uses_cuda`) that writes ZFP gets a
+// writer that encodes on that GPU, whose cores outpace the host's many times over.
+std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
+                                                bool uses_cuda);
 
 // The formats whose snapshot of the run's first step would be written over the file the run
 // starts from (a restart into its snapshot's own directory). That file already holds the state, is
@@ -27,11 +29,11 @@ OutputFormats formats_of_the_start_file(const RunPlan& plan);
 // at the first step in every format but the one whose file the run starts from. Empty without a
 // writer.
 template <typename T>
-std::function<void(const Field<T>&, int)> snapshot_writes(SnapshotWriter* writer, const RunPlan& plan) {
+std::function<void(const SnapshotSource<T>&, int)> snapshot_writes(SnapshotWriter* writer, const RunPlan& plan) {
   if (!writer) return {};
   const OutputFormats start_file = formats_of_the_start_file(plan);
-  return [writer, &plan, start_file](const Field<T>& field, int done) {
-    writer->write(field, plan.start_step + done, plan.start_time + done * plan.problem.dt,
+  return [writer, &plan, start_file](const SnapshotSource<T>& snapshot, int done) {
+    writer->write(snapshot, plan.start_step + done, plan.start_time + done * plan.problem.dt,
                   done == 0 ? start_file : OutputFormats{});
   };
 }

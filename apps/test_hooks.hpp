@@ -38,9 +38,10 @@ template <typename T>
 void add_test_hooks(LoopCallbacks<T>& callbacks, int rank) {
   const TestHooks hooks = test_hooks_from_environment();
   if (hooks.write_delay.count() > 0 && callbacks.snapshot)
-    callbacks.snapshot = [write = callbacks.snapshot, delay = hooks.write_delay](const Field<T>& field, int done) {
+    callbacks.snapshot = [write = callbacks.snapshot, delay = hooks.write_delay](const SnapshotSource<T>& snapshot,
+                                                                                 int done) {
       std::this_thread::sleep_for(delay);
-      write(field, done);
+      write(snapshot, done);
     };
   if (hooks.fail_rank == rank)
     callbacks.progress = [](int done, int, double, int) {

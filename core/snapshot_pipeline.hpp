@@ -8,8 +8,9 @@
 // one thread, so a library that is not thread-safe (HDF5) is called from one thread. A write that
 // fails ends the pipeline: later snapshots are not written, and the loop's next call rethrows the
 // failure. Snapshots on the device: where the writer reads a snapshot where the GPU holds it (a
-// ZFP encoder on the run's GPU, snapshot_on_device.hpp), the loop takes each into the backend's one
-// device copy instead of a host buffer, and waits only while the previous one is still being written.
+// ZFP encoder on the run's GPU), the loop takes each into the backend's one device copy instead of
+// a host buffer, hands it to the writer as a SnapshotSource on the device, and waits only while the
+// previous one is still being written.
 #pragma once
 
 #include <algorithm>
@@ -25,22 +26,22 @@
 
 #include "core/backend.hpp"
 #include "core/seconds.hpp"
-#include "core/snapshot_on_device.hpp"
+#include "core/snapshot_source.hpp"
 
 namespace heat {
 
 template <typename T>
 class SnapshotPipeline {
  public:
-  using WriteFunction = std::function<void(const Field<T>&, int steps_done)>;
+  using WriteFunction = std::function<void(const SnapshotSource<T>&, int steps_done)>;
 
   // `buffers` > 0: a writer thread and host buffers shaped like `loop_field` for submit(), no
   // more than the snapshots taken while stepping (none where only submit_held() is used); the
   // writer thread allocates (and pins) them first, while the run sets up and steps. 0: no thread,
   // and submit() downloads into `loop_field` itself and writes it at once. `on_device` (with
   // buffers > 0, and a backend that takes_device_snapshots()): no host buffers; submit() takes the
-  // snapshot on the device, and `write` is handed a host field of its shape under a
-  // SnapshotOnDeviceScope.
+  // snapshot on the device, and `write` is handed a SnapshotSource on the device, with a host
+  // field of its shape to land in.
   SnapshotPipeline(Backend<T>& backend, Field<T>& loop_field, int buffers, int snapshots_while_stepping,
                    WriteFunction write, bool on_device = false)
       : backend_(backend),
@@ -178,12 +179,10 @@ class SnapshotPipeline {
     void wait() override {}
   };
 
-  using clock = std::chrono::steady_clock;
-
   template <typename Ready>
   void timed_wait(std::unique_lock<std::mutex>& lock, Ready ready) {
     if (ready()) return;
-    const auto t0 = clock::now();
+    const auto t0 = WallClock::now();
     changed_.wait(lock, ready);
     wait_s_ += seconds_since(t0);
   }
@@ -240,8 +239,7 @@ class SnapshotPipeline {
     }
     item.on_device->wait();
     if (skip) return;
-    const SnapshotOnDeviceScope held(handed_.data(), *item.on_device);
-    write_(handed_, item.steps_done);
+    write_(SnapshotSource<T>(handed_, *item.on_device), item.steps_done);
   }
 
   // A free buffer, waiting while there is none (all in use, or not yet allocated).
@@ -268,7 +266,7 @@ class SnapshotPipeline {
 
   // With no writer thread: writes on the caller's thread, which waits for the whole write.
   void write_here(const Field<T>& field, int steps_done) {
-    const auto t0 = clock::now();
+    const auto t0 = WallClock::now();
     try {
       write_(field, steps_done);
     } catch (...) {
@@ -306,7 +304,7 @@ class SnapshotPipeline {
       const bool skip = failure_ != nullptr;
       lock.unlock();
       std::exception_ptr failed;
-      const auto t0 = clock::now();
+      const auto t0 = WallClock::now();
       try {
         write_item(item, skip);
       } catch (...) {
@@ -331,7 +329,7 @@ class SnapshotPipeline {
   const bool beside_the_loop_, on_device_;
   const int nx_, ny_, nz_, capacity_;
   WriteFunction write_;
-  Field<T> handed_;  // the host field a snapshot on the device is handed to the writer as
+  Field<T> handed_;  // where a snapshot on the device lands if a reader needs it on the host
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;

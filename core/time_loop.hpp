@@ -71,7 +71,7 @@ struct LoopCallbacks {
   std::function<void(int done, int total, double compute_s, int pending_writes)> progress;
   // Writes a snapshot: the field and the number of steps this run has taken. Called in step
   // order and from one thread only (the writer's, or the loop's with no buffers). Empty: no output.
-  std::function<void(const Field<T>&, int steps_done)> snapshot;
+  std::function<void(const SnapshotSource<T>&, int steps_done)> snapshot;
   // Gives back what the run holds on the backend's device, once the final field is on the host
   // and every earlier snapshot written: called before the final snapshot's write ends (beside the
   // loop: while the writer writes it; with no buffers: before the loop writes it), so that the
@@ -138,14 +138,13 @@ template <typename T>
 ChunkedSteps step_in_chunks(Backend<T>& backend, int steps, const LoopSchedule& schedule, long long nx, long long ny,
                             const std::function<ChunkEnd(ChunkEnd)>& end_chunk,
                             const std::function<void(const ChunkedSteps&, bool snapshot_due)>& after_chunk) {
-  using clock = std::chrono::steady_clock;
   const int every = schedule.output_every;
   ChunkedSteps s;
   int chunk = 1;
   while (s.done < steps) {
     int chunk_steps = std::min({chunk, steps - s.done, s.last_finite + kStepsBetweenFiniteChecks - s.done});
     if (every > 0) chunk_steps = std::min(chunk_steps, every - s.done % every);
-    const auto t0 = clock::now();
+    const auto t0 = WallClock::now();
     backend.step(chunk_steps);
     const double dt = seconds_since(t0);
     s.done += chunk_steps;
@@ -154,7 +153,7 @@ ChunkedSteps step_in_chunks(Backend<T>& backend, int steps, const LoopSchedule& 
     const bool snapshot_due = every > 0 && s.done % every == 0 && s.done < steps;
     // Before a snapshot of this field is taken (the writer may still be writing earlier ones).
     if (!last_chunk && (snapshot_due || s.done == s.last_finite + kStepsBetweenFiniteChecks)) {
-      const auto t1 = clock::now();
+      const auto t1 = WallClock::now();
       require_finite(backend.first_nonfinite(), nx, ny, schedule.first_step, schedule.first_plane, s.last_finite,
                      s.done);
       s.compute_s += seconds_since(t1);

@@ -93,7 +93,7 @@ struct ChunkScratch {
 // A chunk's compressed bytes, as HDF5 stores them, in a buffer reused from chunk to chunk and never
 // zeroed (the codecs write every byte of `size`): a buffer per chunk would be faulted in page by
 // page and unmapped again, each fault under the process's one address-space lock, which stops the
-// threads scaling (benchmarks/worklog.md, e2).
+// threads scaling.
 struct CompressedChunk {
   std::unique_ptr<unsigned char[]> bytes;
   std::size_t size = 0;
@@ -147,18 +147,17 @@ std::size_t compressed_capacity(const hsize_t (&chunk)[3], const Compression& c)
   return compressBound(uLong(chunk_values * sizeof(T)));
 }
 
-// A ZFP dataset's chunks encoded on the run's GPU, where one is lent (io/zfp/gpu_zfp_encoder.hpp),
+// A ZFP dataset's chunks encoded on the run's GPU, where the writer has an encoder (io/zfp/gpu_zfp_encoder.hpp),
 // and written in order. False, with nothing written, where the host's cores are left to do it: a
 // chunk flat along an axis (H5Z-ZFP stores it in fewer dimensions), a GPU without the memory.
 template <typename T>
-bool write_gpu_encoded_chunks(const std::string& path, hid_t dataset, const Field<T>& u, int first_plane, int planes,
-                              const hsize_t (&chunk)[3], const Compression& compression) {
-  GpuZfpEncoder* gpu = snapshot_zfp_encoder();
+bool write_gpu_encoded_chunks(const std::string& path, hid_t dataset, const SnapshotSource<T>& u, int first_plane,
+                              int planes, const hsize_t (&chunk)[3], const Compression& compression, GpuZfpEncoder* gpu) {
   if (!gpu || !compression.is_zfp() || chunk[0] < 2 || chunk[1] < 2 || chunk[2] < 2) return false;
   const zfp_block::Mode mode = zfp_mode_for(compression);
   // The snapshot's own copy on the GPU where the run keeps it there, else u's planes uploaded.
-  const T* on_device = static_cast<const T*>(snapshot_values_on_device(u.data()));
-  const T* values = on_device ? on_device + u.index(0, 0, first_plane) : &u(0, 0, first_plane);
+  const T* on_device = u.on_device();
+  const T* values = on_device ? on_device + u.index(0, 0, first_plane) : &u.host()(0, 0, first_plane);
   const ChunkedPlanes<T> source{values, u.nx(), u.ny(), planes, {chunk[0], chunk[1], chunk[2]}, on_device != nullptr};
   std::vector<std::size_t> stored;
   return gpu->encode(source, mode, zfp_stream_word_bits(), [&](const EncodedChunks& batch) {
@@ -205,11 +204,12 @@ herr_t add_compression_filters(hid_t layout, const Compression& c, bool is_float
 // its calls anyway), while the next chunks are compressed. A whole ZFP chunk is compressed where
 // it lies in u; only edge chunks and gzip's are copied out first.
 template <typename T>
-void write_compressed_chunks(const std::string& path, hid_t dataset, const Field<T>& u, int first_plane, int planes,
-                             const std::vector<hsize_t>& shape, const Compression& compression) {
+void write_compressed_chunks(const std::string& path, hid_t dataset, const SnapshotSource<T>& source, int first_plane,
+                             int planes, const std::vector<hsize_t>& shape, const Compression& compression,
+                             GpuZfpEncoder* gpu) {
   const hsize_t chunk[3] = {shape[0], shape[1], shape[2]};
-  if (write_gpu_encoded_chunks(path, dataset, u, first_plane, planes, chunk, compression)) return;
-  bring_snapshot_to_host(u.data());
+  if (write_gpu_encoded_chunks(path, dataset, source, first_plane, planes, chunk, compression, gpu)) return;
+  const Field<T>& u = source.host();
   const hsize_t along_z = (hsize_t(planes) + chunk[0] - 1) / chunk[0];
   const hsize_t along_y = (hsize_t(u.ny()) + chunk[1] - 1) / chunk[1];
   const std::int64_t chunks = std::int64_t(along_z * along_y);
@@ -249,18 +249,16 @@ void write_compressed_chunks(const std::string& path, hid_t dataset, const Field
 }
 
 template <typename T>
-void require_bound_within_precision(const std::string& path, const Field<T>& u, int first_plane, int planes,
-                                    const Compression& c) {
+void require_bound_within_precision(const std::string& path, const SnapshotSource<T>& u, int first_plane, int planes,
+                                    const Compression& c, GpuZfpEncoder* gpu) {
   if (c.codec != Codec::ZfpAccuracy) return;
   const std::size_t first = u.index(0, 0, first_plane);
   const std::size_t count = std::size_t(planes) * std::size_t(u.ny()) * std::size_t(u.nx());
   T largest = 0;
-  GpuZfpEncoder* gpu = snapshot_zfp_encoder();
-  if (const auto* on_device = static_cast<const T*>(snapshot_values_on_device(u.data())); gpu && on_device) {
+  if (const T* on_device = u.on_device(); gpu && on_device) {
     largest = T(gpu->largest_magnitude(on_device + first, count));
   } else {
-    bring_snapshot_to_host(u.data());
-    const T* begin = u.data() + first;
+    const T* begin = u.host().data() + first;
 #pragma omp parallel for reduction(max : largest)
     for (std::size_t n = 0; n < count; ++n) largest = std::max(largest, std::abs(begin[n]));
   }
@@ -300,13 +298,13 @@ std::uint32_t fletcher32(const unsigned char* bytes, std::size_t size) {
   return (sum2 << 16) | sum1;
 }
 
-template void require_bound_within_precision<float>(const std::string&, const Field<float>&, int, int,
-                                                    const Compression&);
-template void require_bound_within_precision<double>(const std::string&, const Field<double>&, int, int,
-                                                     const Compression&);
-template void write_compressed_chunks<float>(const std::string&, hid_t, const Field<float>&, int, int,
-                                             const std::vector<hsize_t>&, const Compression&);
-template void write_compressed_chunks<double>(const std::string&, hid_t, const Field<double>&, int, int,
-                                              const std::vector<hsize_t>&, const Compression&);
+template void require_bound_within_precision<float>(const std::string&, const SnapshotSource<float>&, int, int,
+                                                    const Compression&, GpuZfpEncoder*);
+template void require_bound_within_precision<double>(const std::string&, const SnapshotSource<double>&, int, int,
+                                                    const Compression&, GpuZfpEncoder*);
+template void write_compressed_chunks<float>(const std::string&, hid_t, const SnapshotSource<float>&, int, int,
+                                             const std::vector<hsize_t>&, const Compression&, GpuZfpEncoder*);
+template void write_compressed_chunks<double>(const std::string&, hid_t, const SnapshotSource<double>&, int, int,
+                                             const std::vector<hsize_t>&, const Compression&, GpuZfpEncoder*);
 
 }  // namespace heat

@@ -11,7 +11,8 @@
 #include <vector>
 
 #include "io/compression.hpp"
-#include "core/field.hpp"
+#include "core/snapshot_source.hpp"
+#include "io/zfp/gpu_zfp_encoder.hpp"
 
 namespace heat {
 
@@ -27,19 +28,21 @@ std::vector<hsize_t> chunk_shape(const Grid& g, std::size_t value_bytes, const C
 herr_t add_compression_filters(hid_t layout, const Compression& compression, bool is_float,
                                const std::vector<hsize_t>& chunk);
 
-// Compresses the chunks of u's planes [first_plane, first_plane + planes) on every core and writes
-// them with H5Dwrite_chunk into `dataset` (of `path`), which has those filters. Throws RunError.
+// Compresses the chunks of u's planes [first_plane, first_plane + planes) and writes them with
+// H5Dwrite_chunk into `dataset` (of `path`), which has those filters: ZFP on `gpu` where there is
+// one (from u's device copy where u is on the device), else on every core. Throws RunError.
 template <typename T>
-void write_compressed_chunks(const std::string& path, hid_t dataset, const Field<T>& u, int first_plane, int planes,
-                             const std::vector<hsize_t>& chunk, const Compression& compression);
+void write_compressed_chunks(const std::string& path, hid_t dataset, const SnapshotSource<T>& u, int first_plane,
+                             int planes, const std::vector<hsize_t>& chunk, const Compression& compression,
+                             GpuZfpEncoder* gpu);
 
 // For ZFP within a bound: throws RunError (before any chunk is written) when the bound is finer than
 // twice the resolution of the precision at the largest |value| of u's planes, where zfp, whose
 // values come back in that precision, cannot hold it. The message gives the smallest bound that
 // holds and the fix. By the maximum principle no later snapshot of a run has larger values.
 template <typename T>
-void require_bound_within_precision(const std::string& path, const Field<T>& u, int first_plane, int planes,
-                                    const Compression& compression);
+void require_bound_within_precision(const std::string& path, const SnapshotSource<T>& u, int first_plane, int planes,
+                                    const Compression& compression, GpuZfpEncoder* gpu);
 
 // HDF5's Fletcher-32 of `bytes` as its fletcher32 filter computes it (H5_checksum_fletcher32).
 std::uint32_t fletcher32(const unsigned char* bytes, std::size_t size);

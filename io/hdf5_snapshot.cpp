@@ -13,7 +13,6 @@
 #include "io/series_files.hpp"
 #include "io/slab_files.hpp"
 #include "core/errors.hpp"
-#include "core/snapshot_on_device.hpp"
 
 // H5Dwrite_chunk, with which compressed chunks are written whole, came with HDF5 1.10.3.
 #if !H5_VERSION_GE(1, 10, 3)
@@ -101,8 +100,8 @@ hid_t file_type_of(bool is_float) { return is_float ? H5T_IEEE_F32LE : H5T_IEEE_
 // Dataset `name` under `location`, chunked along whole x rows, holding `u`'s planes
 // [first_plane, first_plane + planes).
 template <typename T>
-void write_planes(const FileContext& file, hid_t location, const char* name, const Field<T>& u, int first_plane,
-                  int planes, const Compression& compress) {
+void write_planes(const FileContext& file, hid_t location, const char* name, const SnapshotSource<T>& u,
+                  int first_plane, int planes, const Compression& compress, GpuZfpEncoder* gpu) {
   Grid g;
   g.nx = u.nx();
   g.ny = u.ny();
@@ -110,7 +109,7 @@ void write_planes(const FileContext& file, hid_t location, const char* name, con
   const hsize_t dims[3] = {hsize_t(g.nz), hsize_t(g.ny), hsize_t(g.nx)};
   Handle space(file.check(H5Screate_simple(3, dims, nullptr), "dataspace"), H5Sclose);
   Handle layout(file.check(H5Pcreate(H5P_DATASET_CREATE), "dataset properties"), H5Pclose);
-  require_bound_within_precision(file.path, u, first_plane, planes, compress);
+  require_bound_within_precision(file.path, u, first_plane, planes, compress, gpu);
   const auto chunk = chunk_shape(g, sizeof(T), compress);
   file.check_status(H5Pset_chunk(layout.get(), 3, chunk.data()), "chunking");
   file.check_status(add_compression_filters(layout.get(), compress, std::is_same_v<T, float>, chunk),
@@ -121,11 +120,11 @@ void write_planes(const FileContext& file, hid_t location, const char* name, con
                             name),
                  H5Dclose);
   if (compress.codec != Codec::None) {
-    write_compressed_chunks(file.path, dataset.get(), u, first_plane, planes, chunk, compress);
+    write_compressed_chunks(file.path, dataset.get(), u, first_plane, planes, chunk, compress, gpu);
   } else {
-    bring_snapshot_to_host(u.data());
-    file.check_status(
-        H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, u.data() + u.index(0, 0, first_plane)), name);
+    file.check_status(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                               u.host().data() + u.index(0, 0, first_plane)),
+                      name);
   }
   file.check_status(dataset.close(), name);
 }
@@ -197,25 +196,25 @@ std::string hdf5_gzip_unavailable_reason() {
 }
 
 template <typename T>
-void write_vtkhdf_file(const std::string& path, const Field<T>& u, const RunDescription& run, int step, double time,
-                       const Compression& compress) {
+void write_vtkhdf_file(const std::string& path, const SnapshotSource<T>& u, const RunDescription& run, int step,
+                       double time, const Compression& compress, GpuZfpEncoder* gpu) {
   Grid g = run.problem.grid;
   g.nx = u.nx();
   g.ny = u.ny();
   g.nz = u.nz();
   write_vtkhdf_layout(path, g, run, step, time, compress, [&](const FileContext& file, hid_t point_data) {
-    write_planes(file, point_data, "u", u, 0, u.nz(), compress);
+    write_planes(file, point_data, "u", u, 0, u.nz(), compress, gpu);
   });
 }
 
 template <typename T>
-void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes,
-                     const Compression& compress, const SlabIdentity& identity) {
+void write_slab_file(const std::string& path, const SnapshotSource<T>& box, int first_plane, int planes,
+                     const Compression& compress, const SlabIdentity& identity, GpuZfpEncoder* gpu) {
   h5::initialize_library();
   const FileContext file{path};
   Handle h5file(file.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "cannot create"),
                 H5Fclose);
-  write_planes(file, h5file.get(), "u", box, first_plane, planes, compress);
+  write_planes(file, h5file.get(), "u", box, first_plane, planes, compress, gpu);
   write_slab_identity(h5file.get(), path, identity);
   file.check_status(h5file.close(), "closing the file");
 }
@@ -249,13 +248,13 @@ void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFi
   });
 }
 
-template void write_vtkhdf_file<float>(const std::string&, const Field<float>&, const RunDescription&, int, double,
-                                       const Compression&);
-template void write_vtkhdf_file<double>(const std::string&, const Field<double>&, const RunDescription&, int, double,
-                                        const Compression&);
-template void write_slab_file<float>(const std::string&, const Field<float>&, int, int, const Compression&,
-                                     const SlabIdentity&);
-template void write_slab_file<double>(const std::string&, const Field<double>&, int, int, const Compression&,
-                                      const SlabIdentity&);
+template void write_vtkhdf_file<float>(const std::string&, const SnapshotSource<float>&, const RunDescription&, int,
+                                       double, const Compression&, GpuZfpEncoder*);
+template void write_vtkhdf_file<double>(const std::string&, const SnapshotSource<double>&, const RunDescription&, int,
+                                       double, const Compression&, GpuZfpEncoder*);
+template void write_slab_file<float>(const std::string&, const SnapshotSource<float>&, int, int, const Compression&,
+                                     const SlabIdentity&, GpuZfpEncoder*);
+template void write_slab_file<double>(const std::string&, const SnapshotSource<double>&, int, int, const Compression&,
+                                     const SlabIdentity&, GpuZfpEncoder*);
 
 }  // namespace heat

@@ -7,7 +7,8 @@
 
 #include "io/compression.hpp"
 #include "io/snapshots.hpp"
-#include "core/field.hpp"
+#include "core/snapshot_source.hpp"
+#include "io/zfp/gpu_zfp_encoder.hpp"
 
 namespace heat {
 
@@ -16,10 +17,11 @@ bool built_with_hdf5();
 
 // Writes the file at `path` exactly (safe naming is the caller's business). The field is stored
 // in its own precision under /VTKHDF/PointData/u, chunked, compressed as `compress` says (its name
-// and bound recorded in /heatrk4). Throws RunError with HDF5's reason when anything fails.
+// and bound recorded in /heatrk4); ZFP is encoded on `gpu` where given. Throws RunError with HDF5's
+// reason when anything fails.
 template <typename T>
-void write_vtkhdf_file(const std::string& path, const Field<T>& u, const RunDescription& run, int step, double time,
-                       const Compression& compress);
+void write_vtkhdf_file(const std::string& path, const SnapshotSource<T>& u, const RunDescription& run, int step,
+                       double time, const Compression& compress, GpuZfpEncoder* gpu = nullptr);
 
 // What a slab file records about itself, in its /heatrk4 group, so that a reader can tell it
 // belongs to the snapshot that maps it (io/slab_files.hpp): the run (whose snapshot file records
@@ -34,8 +36,8 @@ struct SlabIdentity {
 // [first_plane, first_plane + planes) of `box`, shaped (planes, ny, nx), and whose /heatrk4
 // group holds `identity`. Throws RunError.
 template <typename T>
-void write_slab_file(const std::string& path, const Field<T>& box, int first_plane, int planes,
-                     const Compression& compress, const SlabIdentity& identity);
+void write_slab_file(const std::string& path, const SnapshotSource<T>& box, int first_plane, int planes,
+                     const Compression& compress, const SlabIdentity& identity, GpuZfpEncoder* gpu = nullptr);
 
 // After a distributed snapshot of `step` failed: removes the slab files in `directory` (of a run
 // on `ranks` ranks) that the run `run_id` wrote, so that no complete slab file is left without the

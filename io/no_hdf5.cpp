@@ -19,23 +19,24 @@ bool built_with_hdf5() { return false; }
 std::string hdf5_gzip_unavailable_reason() { return "this build has no HDF5"; }
 
 template <typename T>
-void write_vtkhdf_file(const std::string& path, const Field<T>&, const RunDescription&, int, double,
-                       const Compression&) {
+void write_vtkhdf_file(const std::string& path, const SnapshotSource<T>&, const RunDescription&, int, double,
+                       const Compression&, GpuZfpEncoder*) {
   refuse(path);
 }
-template void write_vtkhdf_file<float>(const std::string&, const Field<float>&, const RunDescription&, int, double,
-                                       const Compression&);
-template void write_vtkhdf_file<double>(const std::string&, const Field<double>&, const RunDescription&, int, double,
-                                        const Compression&);
+template void write_vtkhdf_file<float>(const std::string&, const SnapshotSource<float>&, const RunDescription&, int,
+                                       double, const Compression&, GpuZfpEncoder*);
+template void write_vtkhdf_file<double>(const std::string&, const SnapshotSource<double>&, const RunDescription&, int,
+                                       double, const Compression&, GpuZfpEncoder*);
 
 template <typename T>
-void write_slab_file(const std::string& path, const Field<T>&, int, int, const Compression&, const SlabIdentity&) {
+void write_slab_file(const std::string& path, const SnapshotSource<T>&, int, int, const Compression&, const SlabIdentity&,
+                     GpuZfpEncoder*) {
   refuse(path);
 }
-template void write_slab_file<float>(const std::string&, const Field<float>&, int, int, const Compression&,
-                                     const SlabIdentity&);
-template void write_slab_file<double>(const std::string&, const Field<double>&, int, int, const Compression&,
-                                      const SlabIdentity&);
+template void write_slab_file<float>(const std::string&, const SnapshotSource<float>&, int, int, const Compression&,
+                                     const SlabIdentity&, GpuZfpEncoder*);
+template void write_slab_file<double>(const std::string&, const SnapshotSource<double>&, int, int, const Compression&,
+                                     const SlabIdentity&, GpuZfpEncoder*);
 void remove_slab_files_of_run(const std::string&, int, int, const std::string&) {}
 void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>&, bool, const RunDescription&, int,
                                double, const Compression&) {

@@ -15,17 +15,17 @@ namespace {
 
 void write_hdf5(const std::string& path, const Snapshot& s, const RunDescription& run, const Compression& compress) {
   if (!s.slabs.empty()) {
-    const bool float_values = std::holds_alternative<const Field<float>*>(s.field);
+    const bool float_values = std::holds_alternative<const SnapshotSource<float>*>(s.field);
     return write_vtkhdf_virtual_file(path, s.slabs, float_values, run, s.step, s.time, compress);
   }
-  std::visit([&](const auto* u) { write_vtkhdf_file(path, *u, run, s.step, s.time, compress); }, s.field);
+  std::visit([&](const auto* u) { write_vtkhdf_file(path, *u, run, s.step, s.time, compress, s.gpu); }, s.field);
 }
 
 void write_hdf5_piece(const std::string& path, const SnapshotPiece& piece, const RunDescription& run, const Compression& compress) {
   std::visit(
       [&](const auto* box) {
         write_slab_file(path, *box, piece.first_plane, piece.planes, compress,
-                        SlabIdentity{run.run_id, piece.step, piece.z_begin});
+                        SlabIdentity{run.run_id, piece.step, piece.z_begin}, piece.gpu);
       },
       piece.box);
 }
@@ -48,12 +48,13 @@ void write_vtk(const std::string& path, const Snapshot& s, const RunDescription&
   if (!s.slabs.empty()) {
     std::vector<VtiPiece> pieces;
     for (const SlabFile& slab : s.slabs) pieces.push_back({slab.name, slab.z_begin, slab.z_end - 1});
-    const bool float_values = std::holds_alternative<const Field<float>*>(s.field);
+    const bool float_values = std::holds_alternative<const SnapshotSource<float>*>(s.field);
     return write_text_file(path, pvti_text(run.problem.grid, float_values, pieces));
   }
   // VTK's own zlib at the gzip level: ZFP is refused for .vti files before any work.
-  std::visit([&](const auto* u) { write_vti_file(path, *u, run.problem.grid, s.step, s.time, compress.gzip_level()); },
-             s.field);
+  std::visit(
+      [&](const auto* u) { write_vti_file(path, u->host(), run.problem.grid, s.step, s.time, compress.gzip_level()); },
+      s.field);
 }
 
 template <typename T>
@@ -69,7 +70,8 @@ void write_vtk_piece_of(const std::string& path, const Field<T>& box, const Snap
 }
 
 void write_vtk_piece(const std::string& path, const SnapshotPiece& piece, const RunDescription& run, const Compression& compress) {
-  std::visit([&](const auto* box) { write_vtk_piece_of(path, *box, piece, run.problem.grid, compress); }, piece.box);
+  std::visit([&](const auto* box) { write_vtk_piece_of(path, box->host(), piece, run.problem.grid, compress); },
+             piece.box);
 }
 
 // A .vti piece records no run; the output directory is locked for the run (OutputDirectoryLock),

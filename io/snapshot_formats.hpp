@@ -14,24 +14,26 @@
 namespace heat {
 
 // One snapshot to write: the field in the run's precision, its step and time, and for a
-// distributed run the pieces that hold its parts.
+// distributed run the pieces that hold its parts; `gpu`, the writer's encoder, where it has one.
 struct Snapshot {
-  std::variant<const Field<float>*, const Field<double>*> field;
+  std::variant<const SnapshotSource<float>*, const SnapshotSource<double>*> field;
   int step = 0;
   double time = 0;
   // In rank order, each with the planes [z_begin, z_end) of the whole grid it holds; empty: the
   // field is the whole grid.
   std::vector<SlabFile> slabs;
+  GpuZfpEncoder* gpu = nullptr;
 };
 
 // One rank's piece of a distributed snapshot: the planes [first_plane, first_plane + planes) of
 // `box`, which are the planes [z_begin, z_begin + planes) of the whole grid.
 struct SnapshotPiece {
-  std::variant<const Field<float>*, const Field<double>*> box;
+  std::variant<const SnapshotSource<float>*, const SnapshotSource<double>*> box;
   int first_plane = 0, planes = 0;
   int z_begin = 0;
   int step = 0;
   double time = 0;
+  GpuZfpEncoder* gpu = nullptr;
 };
 
 struct SnapshotFormat {

@@ -13,7 +13,6 @@
 #include "io/snapshots.hpp"
 #include "io/stale_files.hpp"
 #include "core/errors.hpp"
-#include "core/snapshot_on_device.hpp"
 
 namespace heat {
 
@@ -34,6 +33,7 @@ struct SnapshotWriter::Impl {
   OutputSpec spec;
   RunDescription run;
   SnapshotShare share;
+  std::unique_ptr<GpuZfpEncoder> gpu_encoder;
   std::vector<std::string> files;
   std::vector<SeriesEntry> series[std::size(kFormats)];  // each format's, in kFormats' order
   bool directory_ready = false;
@@ -160,19 +160,20 @@ struct SnapshotWriter::Impl {
   // The rank's part of the grid, and where pieces share a plane the next rank's first plane after
   // it: this rank's copy of that plane is a ghost plane, which the step leaves a step behind.
   template <typename T>
-  SnapshotPiece piece_of_rank(const SnapshotFormat& format, const Field<T>& box, const Snapshot& snapshot,
-                              Field<T>& joined) const {
+  SnapshotPiece piece_of_rank(const SnapshotFormat& format, const SnapshotSource<T>& source, const Snapshot& snapshot,
+                              Field<T>& joined, const SnapshotSource<T>& joined_source) const {
     const auto [part_begin, part_end] = share.parts[std::size_t(share.rank)];
     const int first = part_begin - share.box_begin, planes = part_end - part_begin;
-    SnapshotPiece piece{&box, first, planes, part_begin, snapshot.step, snapshot.time};
+    SnapshotPiece piece{&source, first, planes, part_begin, snapshot.step, snapshot.time, snapshot.gpu};
     if (!format.pieces_share_a_plane) return piece;
+    const Field<T>& box = source.host();
     if (!share.pass_down) throw std::logic_error("pieces that share a plane need SnapshotShare::pass_down");
     const std::size_t plane = std::size_t(box.nx()) * std::size_t(box.ny());
     const bool has_next = share.rank + 1 < share.ranks;
     if (has_next) {
       joined = Field<T>::uninitialized(box.nx(), box.ny(), planes + 1);
       std::copy_n(box.data() + std::size_t(first) * plane, std::size_t(planes) * plane, joined.data());
-      piece = {&joined, 0, planes + 1, part_begin, snapshot.step, snapshot.time};
+      piece = {&joined_source, 0, planes + 1, part_begin, snapshot.step, snapshot.time, snapshot.gpu};
     }
     share.pass_down(box.data() + std::size_t(first) * plane,
                     has_next ? joined.data() + std::size_t(planes) * plane : nullptr, plane * sizeof(T));
@@ -186,9 +187,10 @@ struct SnapshotWriter::Impl {
   // the snapshot is complete, so a rank that fails after writing its piece (and ends the job)
   // never cuts short the snapshot rank 0 is still finishing.
   template <typename T>
-  void write_distributed(const SnapshotFormat& format, const Field<T>& box, Snapshot snapshot) {
+  void write_distributed(const SnapshotFormat& format, const SnapshotSource<T>& box, Snapshot snapshot) {
     Field<T> joined;
-    const SnapshotPiece piece = piece_of_rank(format, box, snapshot, joined);
+    const SnapshotSource<T> joined_source(joined);
+    const SnapshotPiece piece = piece_of_rank(format, box, snapshot, joined, joined_source);
     PendingFile file(path_of(format.piece_name(snapshot.step, share.rank, share.ranks)));
     file.fill([&](const std::string& path) { format.write_piece(path, piece, run, spec.compress); });
     share.wait_for_every_rank();
@@ -212,14 +214,12 @@ struct SnapshotWriter::Impl {
   }
 
   template <typename T>
-  void write(const Field<T>& u, int step, double time, OutputFormats skip) {
+  void write(const SnapshotSource<T>& u, int step, double time, OutputFormats skip) {
     if (spec.formats.empty()) return;
     create_directory_once();
-    const Snapshot snapshot{&u, step, time, {}};
+    const Snapshot snapshot{&u, step, time, {}, gpu_encoder.get()};
     for (const SnapshotFormat& format : kFormats) {
       if (!spec.formats.has(format.format) || skip.has(format.format)) continue;
-      // Only the HDF5 writer reads a snapshot the GPU holds where it is (hdf5_chunks.cpp).
-      if (format.format != OutputFormat::Hdf5) bring_snapshot_to_host(u.data());
       if (share.ranks > 1) {
         write_distributed(format, u, snapshot);
       } else {
@@ -231,10 +231,12 @@ struct SnapshotWriter::Impl {
   }
 };
 
-SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run, SnapshotShare share)
+SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run, SnapshotShare share,
+                               std::unique_ptr<GpuZfpEncoder> gpu_encoder)
     : impl_(std::make_unique<Impl>()) {
   impl_->spec = spec;
   impl_->run = run;
+  impl_->gpu_encoder = std::move(gpu_encoder);
   if (impl_->run.run_id.empty()) {
     if (share.ranks > 1) throw std::logic_error("a distributed run's snapshots need one run_id on every rank");
     impl_->run.run_id = new_run_id();
@@ -275,12 +277,14 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
 
 SnapshotWriter::~SnapshotWriter() = default;
 
-void SnapshotWriter::write(const Field<float>& u, int step, double time, OutputFormats skip) {
+void SnapshotWriter::write(const SnapshotSource<float>& u, int step, double time, OutputFormats skip) {
   impl_->write(u, step, time, skip);
 }
-void SnapshotWriter::write(const Field<double>& u, int step, double time, OutputFormats skip) {
+void SnapshotWriter::write(const SnapshotSource<double>& u, int step, double time, OutputFormats skip) {
   impl_->write(u, step, time, skip);
 }
+
+bool SnapshotWriter::encodes_on_gpu() const { return impl_->gpu_encoder != nullptr; }
 
 const std::vector<std::string>& SnapshotWriter::files() const { return impl_->files; }
 

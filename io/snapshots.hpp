@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "io/compression.hpp"
-#include "core/field.hpp"
 #include "core/problem.hpp"
+#include "core/snapshot_source.hpp"
+#include "io/zfp/gpu_zfp_encoder.hpp"
 
 namespace heat {
 
@@ -118,12 +119,17 @@ struct StaleRemoval {
 // write leaves no file under a final name and earlier snapshots as they were.
 class SnapshotWriter {
  public:
-  SnapshotWriter(const OutputSpec& spec, const RunDescription& run, SnapshotShare share = {});
+  // `gpu_encoder`: encodes ZFP snapshots on the run's GPU (from the snapshot's device copy where
+  // it has one); without it, libzfp on the host's cores.
+  SnapshotWriter(const OutputSpec& spec, const RunDescription& run, SnapshotShare share = {},
+                 std::unique_ptr<GpuZfpEncoder> gpu_encoder = nullptr);
   ~SnapshotWriter();
   // step is the absolute step number (start_step + steps done); time the physical time. `skip`:
   // formats of the spec not written this time (the file a restart starts from, which holds the state).
-  void write(const Field<float>& u, int step, double time, OutputFormats skip = {});
-  void write(const Field<double>& u, int step, double time, OutputFormats skip = {});
+  void write(const SnapshotSource<float>& u, int step, double time, OutputFormats skip = {});
+  void write(const SnapshotSource<double>& u, int step, double time, OutputFormats skip = {});
+  // Whether ZFP snapshots are encoded on the GPU (the writer was given an encoder).
+  bool encodes_on_gpu() const;
   // The files written so far, final names, for the summary.
   const std::vector<std::string>& files() const;
   // Waits for the removal of the replaced run's files (none started: all zero); notes on stderr

@@ -194,17 +194,17 @@ void expect_file_is_libzfps(const std::string& what, const Field<T>& u, const st
                             (held_on_device ? " held on the device" : "");
   const Compression c = parse_compression(codec);
   const std::string dir = test::temp_directory("gpu-zfp");
-  write_vtkhdf_file(dir + "/host.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
+  write_vtkhdf_file<T>(dir + "/host.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
   int encoded = 0;
   {
-    const SnapshotEncoderScope scope(std::make_unique<CountingEncoder>(route.make(), encoded));
+    CountingEncoder encoder(route.make(), encoded);
     if (!held_on_device) {
-      write_vtkhdf_file(dir + "/encoded.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
+      write_vtkhdf_file<T>(dir + "/encoded.hdf", u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c, &encoder);
     } else {
       HeldSnapshot<T> held(u, route.on_gpu);
       Field<T> handed(g, std::numeric_limits<T>::quiet_NaN());
-      const SnapshotOnDeviceScope on_device(handed.data(), held);
-      write_vtkhdf_file(dir + "/encoded.hdf", handed, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
+      write_vtkhdf_file(dir + "/encoded.hdf", SnapshotSource<T>(handed, held), test::zfp_run(g, sizeof(T) == 4), 5, 0.5,
+                        c, &encoder);
     }
   }
   const auto host = stored_chunks(dir + "/host.hdf"), other = stored_chunks(dir + "/encoded.hdf");

@@ -20,7 +20,7 @@
 #include "core/errors.hpp"
 #include "core/initial_conditions.hpp"
 #include "backends/registry.hpp"
-#include "core/snapshot_on_device.hpp"
+#include "core/snapshot_source.hpp"
 #include "core/time_loop.hpp"
 #include "test_support.hpp"
 
@@ -128,7 +128,8 @@ TEST(SnapshotPipeline, ASlowWriterHoldsTheLoopBackAndLosesOrReordersNothing) {
     LoopCallbacks<double> callbacks;
     schedule.output_every = 1;
     schedule.snapshot_buffers = buffers;
-    callbacks.snapshot = [&](const Field<double>& field, int done) {
+    callbacks.snapshot = [&](const SnapshotSource<double>& snapshot, int done) {
+      const Field<double>& field = snapshot.host();
       if (seen.empty()) writer = std::this_thread::get_id();
       EXPECT_EQ(std::this_thread::get_id(), writer) << "every write must come from one thread";
       // With no buffers the loop's own thread writes (where MPI lets only it call a collective).
@@ -163,15 +164,16 @@ TEST(SnapshotPipeline, SnapshotsOnTheDeviceReachTheWriterThereOneAtATime) {
     schedule.snapshot_buffers = 2;
     schedule.snapshots_on_device = true;
     schedule.final_field_read = final_field_read;
-    callbacks.snapshot = [&](const Field<double>& field, int done) {
+    callbacks.snapshot = [&](const SnapshotSource<double>& snapshot, int done) {
       EXPECT_NE(std::this_thread::get_id(), loop);
-      const auto* held = static_cast<const double*>(snapshot_values_on_device(field.data()));
+      const double* held = snapshot.on_device();
       ASSERT_NE(held, nullptr) << "step " << done << ": not handed over on the device";
       EXPECT_EQ(held[0], done);
       if (done % 2) {
-        bring_snapshot_to_host(field.data());
-        EXPECT_EQ(snapshot_values_on_device(field.data()), nullptr) << "step " << done << ": brought over twice";
+        const Field<double>& field = snapshot.host();
+        EXPECT_EQ(snapshot.on_device(), nullptr) << "step " << done << ": still on the device once brought over";
         for (double v : field.values()) ASSERT_EQ(v, done) << "the snapshot of step " << done << " brought over";
+        EXPECT_EQ(&snapshot.host(), &field) << "step " << done << ": brought over twice";
       }
       seen.push_back(done);
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -193,9 +195,9 @@ TEST(SnapshotPipeline, SnapshotsOnTheDeviceReachTheWriterThereOneAtATime) {
   schedule.snapshot_buffers = 0;
   schedule.snapshots_on_device = true;
   int written = 0;
-  callbacks.snapshot = [&](const Field<double>& field, int done) {
-    EXPECT_EQ(snapshot_values_on_device(field.data()), nullptr);
-    EXPECT_EQ(field(0, 0, 0), done);
+  callbacks.snapshot = [&](const SnapshotSource<double>& snapshot, int done) {
+    EXPECT_EQ(snapshot.on_device(), nullptr);
+    EXPECT_EQ(snapshot.host()(0, 0, 0), done);
     ++written;
   };
   advance(backend, u, 12, schedule, callbacks);
@@ -214,7 +216,7 @@ TEST(SnapshotPipeline, AFailedWriteEndsTheLoopAndNoLaterSnapshotIsWritten) {
     schedule.output_every = 1;
     schedule.snapshot_buffers = buffers < 0 ? 1 : buffers;
     schedule.snapshots_on_device = buffers < 0;
-    callbacks.snapshot = [&](const Field<double>&, int done) {
+    callbacks.snapshot = [&](const SnapshotSource<double>&, int done) {
       if (done == 7) throw RunError("disk full at step 7");
       seen.push_back(done);
     };
@@ -235,9 +237,8 @@ TEST(SnapshotPipeline, AFailedStepStillWritesTheSnapshotsTakenBeforeIt) {
     schedule.output_every = 1;
     schedule.snapshot_buffers = buffers < 0 ? 1 : buffers;
     schedule.snapshots_on_device = buffers < 0;
-    callbacks.snapshot = [&](const Field<double>& field, int done) {
-      bring_snapshot_to_host(field.data());
-      for (double v : field.values()) ASSERT_EQ(v, done) << "the snapshot of step " << done << " holds another field";
+    callbacks.snapshot = [&](const SnapshotSource<double>& snapshot, int done) {
+      for (double v : snapshot.host().values()) ASSERT_EQ(v, done) << "the snapshot of step " << done << " holds another field";
       seen.push_back(done);
       // Slower than the loop: at the failure, every buffer holds a snapshot still to be written.
       std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -64,7 +64,8 @@ TEST(TimeLoop, EveryStepOnceAndEverySnapshotAtItsStep) {
       LoopSchedule schedule;
       LoopCallbacks<double> callbacks;
       schedule.output_every = every;
-      callbacks.snapshot = [&](const Field<double>& field, int done) {
+      callbacks.snapshot = [&](const SnapshotSource<double>& snapshot, int done) {
+        const Field<double>& field = snapshot.host();
         EXPECT_EQ(field(0, 0, 0), done) << "the snapshot of step " << done << " holds another step's field";
         seen.push_back(done);
       };
@@ -86,7 +87,8 @@ TEST(TimeLoop, ReleasesTheBackendWhileTheLastSnapshotIsWrittenOnlyWhenNoOtherIsP
     LoopSchedule schedule;
     LoopCallbacks<double> callbacks;
     schedule.output_every = slow_writer ? 5 : 0;
-    callbacks.snapshot = [&](const Field<double>& field, int done) {
+    callbacks.snapshot = [&](const SnapshotSource<double>& snapshot, int done) {
+      const Field<double>& field = snapshot.host();
       if (slow_writer) std::this_thread::sleep_for(std::chrono::milliseconds(50));
       EXPECT_EQ(field(0, 0, 0), done);
       seen.push_back(done);
@@ -116,7 +118,8 @@ TEST(TimeLoop, ReleasesTheBackendWithNoBuffersAndWithNoOutput) {
     schedule.snapshot_buffers = 0;
     LoopCallbacks<double> callbacks;
     if (with_output)
-      callbacks.snapshot = [&](const Field<double>& field, int done) {
+      callbacks.snapshot = [&](const SnapshotSource<double>& snapshot, int done) {
+        const Field<double>& field = snapshot.host();
         EXPECT_EQ(field(0, 0, 0), done);
         seen.push_back(done);
       };
@@ -146,7 +149,7 @@ TEST(TimeLoop, ReleasesTheBackendOnlyWhenEveryRankAgrees) {
       LoopSchedule schedule;
       schedule.output_every = slow_writer ? 5 : 0;
       LoopCallbacks<double> callbacks;
-      callbacks.snapshot = [&](const Field<double>&, int) {
+      callbacks.snapshot = [&](const SnapshotSource<double>&, int) {
         if (slow_writer) std::this_thread::sleep_for(std::chrono::milliseconds(50));
       };
       callbacks.release_agreed = [&](bool here) {
@@ -177,7 +180,8 @@ TEST(TimeLoop, AFailedReleaseStillWritesTheFinalSnapshot) {
     LoopSchedule schedule;
     schedule.snapshot_buffers = buffers;
     LoopCallbacks<double> callbacks;
-    callbacks.snapshot = [&](const Field<double>& field, int done) {
+    callbacks.snapshot = [&](const SnapshotSource<double>& snapshot, int done) {
+      const Field<double>& field = snapshot.host();
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       EXPECT_EQ(field(0, 0, 0), done);
       seen.push_back(done);
@@ -205,7 +209,8 @@ TEST(TimeLoop, AStopRequestEndsTheRunAfterItsChunkWithTheSnapshotsTakenWritten) 
       LoopCallbacks<double> callbacks;
       schedule.output_every = 4;
       schedule.snapshot_buffers = buffers;
-      callbacks.snapshot = [&](const Field<double>& field, int done) {
+      callbacks.snapshot = [&](const SnapshotSource<double>& snapshot, int done) {
+        const Field<double>& field = snapshot.host();
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         EXPECT_EQ(field(0, 0, 0), done) << label;
         seen.push_back(done);
@@ -267,7 +272,7 @@ TEST(TimeLoop, ChecksForBlowUpEverySixteenStepsBeforeEachSnapshotAndAtTheEnd) {
     LoopSchedule schedule;
     schedule.output_every = c.every;
     LoopCallbacks<double> callbacks;
-    callbacks.snapshot = [](const Field<double>&, int) {};
+    callbacks.snapshot = [](const SnapshotSource<double>&, int) {};
     advance(backend, u, c.steps, schedule, callbacks);
     EXPECT_EQ(backend.checked_at, c.checked_at) << c.steps << " steps, every " << c.every;
   }
@@ -299,7 +304,7 @@ TEST(TimeLoop, WithoutAReaderTheFinalFieldStaysOnTheBackendAndIsStillChecked) {
   LoopSchedule schedule;
   schedule.final_field_read = false;
   LoopCallbacks<double> callbacks;
-  callbacks.snapshot = [](const Field<double>&, int) {};
+  callbacks.snapshot = [](const SnapshotSource<double>&, int) {};
   advance(backend, u, 40, schedule, callbacks);
   EXPECT_EQ(u(0, 0, 0), 40.0) << "the final snapshot's field was not downloaded";
 }
@@ -371,7 +376,7 @@ TEST(TimeLoop, AFieldThatBlowsUpInTheLastChunkIsReportedAndNotWritten) {
     schedule.output_every = 4;
     schedule.snapshot_buffers = buffers;
     LoopCallbacks<double> callbacks;
-    callbacks.snapshot = [&](const Field<double>&, int done) { seen.push_back(done); };
+    callbacks.snapshot = [&](const SnapshotSource<double>&, int done) { seen.push_back(done); };
     try {
       advance(backend, u, 10, schedule, callbacks);
       FAIL() << "a field that blew up at the last step was not reported";
@@ -400,7 +405,7 @@ void expect_long_run_matches_reference(const BackendEntry& entry) {
     LoopSchedule schedule;
     LoopCallbacks<T> callbacks;
     schedule.output_every = every;
-    callbacks.snapshot = [&](const Field<T>&, int) { ++snapshots; };
+    callbacks.snapshot = [&](const SnapshotSource<T>&, int) { ++snapshots; };
     advance(*backend, u, steps, schedule, callbacks);
     EXPECT_EQ(snapshots, static_cast<int>(expected_snapshot_steps(steps, every).size()));
 

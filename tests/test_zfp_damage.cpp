@@ -50,7 +50,7 @@ void expect_damage_refused(const std::string& codec) {
   const std::string dir = test::temp_directory("zfp-damage");
   const std::string clean = dir + "/clean.hdf", damaged = dir + "/damaged.hdf";
   const auto u = test::test_field<float>(g, true);
-  write_vtkhdf_file(clean, u, test::zfp_run(g, true), 5, 0.5, parse_compression(codec));
+  write_vtkhdf_file<float>(clean, u, test::zfp_run(g, true), 5, 0.5, parse_compression(codec));
   fs::copy_file(clean, damaged);
   const ChunkPlace place = chunk_place(damaged, 1);  // the second chunk: not at the origin
   ASSERT_GT(place.origin[0] + place.origin[1], 0u);

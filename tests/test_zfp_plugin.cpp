@@ -81,7 +81,7 @@ TYPED_TEST(ZfpPlugin, ReadsHeatrk4sChunksAndStoresTheSameBytes) {
     const Compression c = parse_compression(codec);
     const Field<T> u = test::test_field<T>(g, true);
     const std::string ours = dir + "/ours.hdf";
-    write_vtkhdf_file(ours, u, test::zfp_run(g, is_float), 5, 0.5, c);
+    write_vtkhdf_file<T>(ours, u, test::zfp_run(g, is_float), 5, 0.5, c);
 
     ASSERT_EQ(run_tool("read " + ours + " /VTKHDF/PointData/u " + dir + "/plugin.raw"), 0) << label;
     const std::vector<double> plugin = read_raw(dir + "/plugin.raw", u.size());

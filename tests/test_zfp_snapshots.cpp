@@ -56,7 +56,7 @@ TEST(CompressionNames, UnknownCodecsAndBoundsNotPositiveOrFiniteAreRefusedNaming
 template <typename T>
 Field<double> write_and_read(const Field<T>& u, const Grid& g, const std::string& codec, const std::string& path) {
   const Compression c = parse_compression(codec);
-  write_vtkhdf_file(path, u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
+  write_vtkhdf_file<T>(path, u, test::zfp_run(g, sizeof(T) == 4), 5, 0.5, c);
   return read_initial_field(path).values;
 }
 

@@ -1,9 +1,9 @@
 // ZFP streams (fixed accuracy or reversible) of a snapshot's chunks encoded on the run's GPU instead of the host's
 // cores (cuda/zfp_encoder.cu), bit for bit the streams libzfp writes (zfp_block_coder.hpp): the
-// GPU reads each batch of planes from its own copy of the field (SnapshotOnDeviceScope), or from
-// the host's, which it uploads, encodes every 4x4x4 block at once and sends back only the
-// compressed bytes. The HDF5 writer (io/hdf5_chunks.cpp) uses it while a run's
-// SnapshotEncoderScope lives, and libzfp on every core otherwise.
+// GPU reads each batch of planes from the run's device copy of the snapshot (SnapshotSource::on_device),
+// or from the host's, which it uploads, encodes every 4x4x4 block at once and sends back only the
+// compressed bytes. The HDF5 writer (io/hdf5_chunks.cpp) uses the encoder its SnapshotWriter was
+// made with, and libzfp on every core where it has none.
 #pragma once
 
 #include <array>
@@ -12,7 +12,6 @@
 #include <functional>
 #include <memory>
 
-#include "core/snapshot_on_device.hpp"
 #include "io/zfp/zfp_block_coder.hpp"
 
 namespace heat {
@@ -83,21 +82,5 @@ constexpr std::size_t kZfpBatchBytes = std::size_t(64) << 20;
 // An encoder on CUDA device `device` uploading about `batch_bytes` of planes at a time (at least
 // one row of chunks); null in a build without CUDA.
 std::unique_ptr<GpuZfpEncoder> make_gpu_zfp_encoder(int device, std::size_t batch_bytes = kZfpBatchBytes);
-
-// The encoder the snapshot writers use while a SnapshotEncoderScope lives; null otherwise.
-GpuZfpEncoder* snapshot_zfp_encoder();
-
-// Lends `encoder` to the process's snapshot writers for the scope's life (a run on a GPU).
-class SnapshotEncoderScope {
- public:
-  explicit SnapshotEncoderScope(std::unique_ptr<GpuZfpEncoder> encoder);
-  ~SnapshotEncoderScope();
-  SnapshotEncoderScope(const SnapshotEncoderScope&) = delete;
-  SnapshotEncoderScope& operator=(const SnapshotEncoderScope&) = delete;
-  bool active() const { return encoder_ != nullptr; }
-
- private:
-  std::unique_ptr<GpuZfpEncoder> encoder_;
-};
 
 }  // namespace heat
