@@ -15,11 +15,10 @@ int main(int argc, char** argv) {
   // with a half-written temporary file left behind.
   std::signal(SIGXFSZ, SIG_IGN);
   // The GPU code is loaded when the CUDA context is made (set-up), not at each kernel's first
-  // launch inside the timed steps, where a short run's compute time would count it
-  // (benchmarks/worklog.md, l1). A value the user set is kept.
+  // launch inside the timed steps, where a short run's compute time would count it. A value the user set is kept.
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   // CUDA's start takes every visible GPU in turn: on a 4-GPU node 1.0 s, against 0.29 s with one
-  // visible (benchmarks/worklog.md, s14). A plain run on device 0, the default, sees GPU 0 alone
+  // visible. A plain run on device 0, the default, sees GPU 0 alone
   // where the user left the visible GPUs unset; it is device 0 either way.
   if (heat::plain_run_on_the_default_gpu(argc, argv)) setenv("CUDA_VISIBLE_DEVICES", "0", 0);
   heat::Ranks ranks(argc, argv);  // joins the MPI job under mpirun

@@ -8,7 +8,7 @@ namespace heat {
 
 ProgressLine::ProgressLine(std::string label, bool enabled, std::chrono::duration<double> quiet_for)
     : label_(std::move(label)), enabled_(enabled), terminal_(isatty(STDERR_FILENO) == 1),
-      quiet_seconds_(quiet_for.count()), start_(std::chrono::steady_clock::now()), last_(start_) {}
+      quiet_seconds_(quiet_for.count()), start_(WallClock::now()), last_(start_) {}
 
 ProgressLine::~ProgressLine() { finish(); }
 
@@ -20,10 +20,9 @@ void ProgressLine::update(int done, int total, double busy_seconds) { show(done,
 
 void ProgressLine::show(int done, int total, double busy_seconds, const std::string& tail) {
   if (!enabled_) return;
-  using namespace std::chrono;
-  const auto now = steady_clock::now();
-  const double since_start = duration<double>(now - start_).count();
-  const double since_last = duration<double>(now - last_).count();
+  const auto now = WallClock::now();
+  const double since_start = seconds_between(start_, now);
+  const double since_last = seconds_between(last_, now);
   const double interval = terminal_ ? 0.2 : 5.0;
   if (since_start < quiet_seconds_ || (shown_ && since_last < interval && done < total)) return;
   const double rate = busy_seconds > 0 ? done / busy_seconds : 0;

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <string>
 
+#include "core/seconds.hpp"
+
 namespace heat {
 
 class ProgressLine {
@@ -24,7 +26,7 @@ class ProgressLine {
   std::string label_;
   bool enabled_, terminal_, shown_ = false;
   double quiet_seconds_;
-  std::chrono::steady_clock::time_point start_, last_;
+  WallClock::time_point start_, last_;
 };
 
 }  // namespace heat

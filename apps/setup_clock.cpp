@@ -24,18 +24,18 @@ double seconds_since_process_start() {
 
 }  // namespace
 
-SetupClock::SetupClock(RunReport& report) : report_(report), start_(std::chrono::steady_clock::now()), last_(start_) {
+SetupClock::SetupClock(RunReport& report) : report_(report), start_(WallClock::now()), last_(start_) {
   report_.setup_phases.emplace_back("process_start_to_run", seconds_since_process_start());
 }
 
 void SetupClock::mark(const char* phase) {
-  const auto now = std::chrono::steady_clock::now();
-  report_.setup_phases.emplace_back(phase, std::chrono::duration<double>(now - last_).count());
+  const auto now = WallClock::now();
+  report_.setup_phases.emplace_back(phase, seconds_between(last_, now));
   last_ = now;
 }
 
 double SetupClock::seconds() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  return seconds_since(start_);
 }
 
 }  // namespace heat

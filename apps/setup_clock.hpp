@@ -1,9 +1,8 @@
 // The run's set-up, phase by phase, for the JSON summary's timing.setup_phases.
 #pragma once
 
-#include <chrono>
-
 #include "apps/run_summary.hpp"
+#include "core/seconds.hpp"
 
 namespace heat {
 
@@ -18,7 +17,7 @@ class SetupClock {
 
  private:
   RunReport& report_;
-  std::chrono::steady_clock::time_point start_, last_;
+  WallClock::time_point start_, last_;
 };
 
 }  // namespace heat

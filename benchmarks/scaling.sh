@@ -401,7 +401,7 @@ mission_command() {
       local name=$WORK/runs/mission_${ranks}_$repeat
       rm -rf "$out"
       # A launch right after another run's exit started 0.3-0.5 s sooner or later by what that run
-      # left the GPUs' driver to do (benchmarks/worklog.md, s14): each starts on a machine at rest.
+      # left the GPUs' driver to do: each starts on a machine at rest.
       sleep "$MISSION_PAUSE"
       launch "$ranks" "$name.out" "$HEATRK4" --backend "$BACKEND" --n "$MISSION_N" --steps 4 --output "$out" \
         --json "$name.json" --quiet "${extra[@]}"

@@ -10,7 +10,7 @@
 
 namespace heat {
 
-// How the ghost planes are kept right (benchmarks/distributed_model.md compares the two). Each
+// How the ghost planes are kept right (benchmarks/distributed_model.md models them). Each
 // registry entry declares its own per order (BackendEntry::ghost_scheme), so it can be chosen by
 // measurement.
 enum class GhostScheme {

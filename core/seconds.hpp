@@ -1,18 +1,23 @@
-// Wall-clock seconds, the one way the solver, its exchanges and the writers time what they do.
+// Wall-clock seconds: the one clock the loop, the pipeline, the exchanges, the writers, the
+// set-up phases and the progress line time what they do with.
 #pragma once
 
 #include <chrono>
 
 namespace heat {
 
-inline double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+using WallClock = std::chrono::steady_clock;
+
+inline double seconds_between(WallClock::time_point t0, WallClock::time_point t1) {
+  return std::chrono::duration<double>(t1 - t0).count();
 }
+
+inline double seconds_since(WallClock::time_point t0) { return seconds_between(t0, WallClock::now()); }
 
 // Runs f and returns its seconds.
 template <typename F>
 double seconds_of(F&& f) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = WallClock::now();
   f();
   return seconds_since(t0);
 }

@@ -69,7 +69,7 @@ void StaleFileRemoval::start(const std::string& directory, const std::vector<std
 }
 
 void StaleFileRemoval::remove_trash() {
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = WallClock::now();
   const auto note = [this](const std::string& text) {
     if (problem_.empty()) problem_ = text;
   };
@@ -94,7 +94,7 @@ void StaleFileRemoval::remove_trash() {
 }
 
 double StaleFileRemoval::finish() {
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = WallClock::now();
   if (thread_.joinable()) thread_.join();
   for (int* fd : {&trash_fd_, &directory_fd_})
     if (*fd >= 0) ::close(*fd), *fd = -1;

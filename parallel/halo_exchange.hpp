@@ -5,8 +5,10 @@
 // A backend steps its box (decomposition.hpp) as if it were the whole problem and exchanges each
 // field it is about to read with the stencil: u before stage 1, and under GhostScheme::PerStage
 // the stage input before stages 2 to 4. The box pointer lives where the implementation works:
-// host memory for MpiHaloExchange, device memory for NcclHaloExchange (MPI never sees a device
-// pointer: the device machine's OpenMPI is not CUDA-aware).
+// host memory for cpu ranks (MpiHaloExchange), device memory for GPU ranks by any of their three
+// routes (GpuHaloRoute: PeerHaloExchange, NcclHaloExchange, HostStagedHaloExchange, which stages
+// through host memory itself, since MPI never sees a device pointer: the device machine's
+// OpenMPI is not CUDA-aware).
 #pragma once
 
 #include <cstddef>

@@ -63,8 +63,8 @@ class Ranks {
   // would take a GPU (Ranks(argc, argv)), so that its device memory is not held for nothing.
   void give_back_started_gpu() const;
   // The route GPU ranks take: `asked` where given, else the copy engines (peer) when every rank
-  // is on this node and each rank's GPU can reach its neighbours', NCCL otherwise
-  // (benchmarks/worklog.md, s6). Not collective: every rank comes to the same answer.
+  // is on this node and each rank's GPU can reach its neighbours', NCCL otherwise. Not collective: every rank comes to
+  // the same answer.
   GpuHaloRoute gpu_route(std::optional<GpuHaloRoute> asked) const;
   // Collective. The exchange that fills `slab`'s ghost planes (a slab with a neighbour): in host
   // memory over MPI for cpu ranks, in device memory by `gpu_route` for GPU ranks (`on_gpu`).

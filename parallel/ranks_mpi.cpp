@@ -32,7 +32,7 @@ std::optional<MpiSession>& session() {
 // Starts the CUDA driver and, where the launcher names this rank's node-local rank among several
 // and the command line may take a GPU, the context of the GPU it will take (select_rank_gpu's
 // rule; a rank alone takes --device, read later). Returns that GPU, or -1. On 4 ranks of a 4-GPU
-// node the contexts of cpu ranks cost 0.7 s (started, then given back: benchmarks/worklog.md, s14).
+// node the contexts of cpu ranks cost 0.7 s (started, then given back).
 int start_likely_rank_gpu(bool may_take_a_gpu) {
 #if HEAT_HAVE_CUDA
   if (const std::optional<int> local_rank = launcher_local_rank_of_several(); local_rank && may_take_a_gpu)
@@ -50,7 +50,7 @@ Ranks::Ranks(int& argc, char**& argv) {
   if (started_by_mpi_launcher()) {
     // The CUDA driver's start and the rank's GPU context, which the ranks of a node take in turn
     // (~0.3 s each on 4 ranks of the device machine), run beside MPI's, which needs no GPU; a
-    // build or a machine without one returns at once (benchmarks/worklog.md, s13 and s14).
+    // build or a machine without one returns at once.
     const bool may_take_a_gpu = command_line_may_take_a_gpu(argc, argv);
     std::thread cuda_start([this, may_take_a_gpu] { started_gpu_ = start_likely_rank_gpu(may_take_a_gpu); });
     try {

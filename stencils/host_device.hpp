@@ -1,5 +1,5 @@
 // HD marks a function that the host and the device both compile (nvcc), and plain C++ elsewhere;
-// HEAT_UNROLL asks either compiler to unroll a loop of the stencil's radius.
+// HEAT_UNROLL asks either compiler to unroll a short loop (the stencil's radius, a ZFP block's side).
 #pragma once
 
 #if defined(__CUDACC__)

@@ -157,7 +157,7 @@ struct BlockLayout {
 // long); otherwise as many segments as keep 16 rows. Then the parts in y and chunks in z that
 // balance the threads best against what a sweep of two passes computes twice (r rows and planes
 // around every block), with at least four blocks per thread where the grid allows: with fewer,
-// one slow block holds every thread up (benchmarks/worklog.md, c2).
+// one slow block holds every thread up.
 inline BlockLayout block_layout(int w, int h, int d, int radius, std::size_t value_size, int lanes, int threads) {
   BlockLayout b{w, h, d, 1, 1, 1};
   const double planes = double(2 * radius + 1) * double(value_size);

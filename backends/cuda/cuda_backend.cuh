@@ -150,7 +150,7 @@ class CudaBackend : public Backend<T> {
       step_part(StepPart::Edges);
       part_streams_->edges_written();
       // Inside after start(): before it, the host route's download of the edges ran beside Inside
-      // and lengthened the exchange, which that route does not hide (benchmarks/worklog.md, s13).
+      // and lengthened the exchange, which that route does not hide.
       exchange_->start(output_of_pass(planes_.last_pass_of(segment_)));
       step_part(StepPart::Inside);
       exchange_->finish();

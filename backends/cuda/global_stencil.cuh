@@ -18,7 +18,7 @@ namespace heat {
 
 // 32 threads along x keep each warp's loads one coalesced row. The rows per block trade the y
 // halo re-read through L1 (2r rows per block) against blocks in flight: 16 rows beat 4 and 8 at
-// order 8 (benchmarks/worklog.md, g3).
+// order 8.
 constexpr int kGlobalBlockX = 32;
 constexpr int kGlobalBlockY = 16;
 // Planes per block along z: long enough that priming the z column (2r loads) is a small

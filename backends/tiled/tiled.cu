@@ -156,7 +156,7 @@ struct DefaultOf<3, float> {
   static constexpr const char* kWhy = "two blocks per SM beat one of twice the tile";
 };
 // Double at order 6: the copy engine's boxes, which win at order 8, lose here (7.21 against 7.11 ms
-// at 600^3 on an H100, benchmarks/worklog.md t26).
+// at 600^3 on an H100).
 template <>
 struct DefaultOf<3, double> {
   using type = OnePassConfig<3, double, 16, 16, 1, 2>;
@@ -332,8 +332,8 @@ int tiled_kernels_per_step(int order, const std::string& configuration) {
 // Two exchanges a step of 2r ghost planes, after the launches that end with passes 2 and 4, step
 // a third of the ghost planes PerStep's 4r do (r a side in passes 1 and 3 against 3r, 2r and r in
 // passes 1 to 3), and each hides behind the rest of its launch: on 4 H200s at order 8, 96.5% weak
-// and 92.4% strong against PerStep's 95.5% / 82.9% edges first and 95.2% / 90.4% interior first
-// (benchmarks/worklog.md, s12). All four passes in one launch exchange once a step.
+// and 92.4% strong against PerStep's 95.5% / 82.9% edges first and 95.2% / 90.4% interior first. All four passes in one
+// launch exchange once a step.
 GhostScheme tiled_ghost_scheme(int order, const std::string& configuration) {
   return tiled_kernels_per_step(order, configuration) >= 2 ? GhostScheme::PerHalfStep : GhostScheme::PerStep;
 }
@@ -342,8 +342,7 @@ GhostScheme tiled_ghost_scheme(int order, const std::string& configuration) {
 
 // Edges first at every order: on 4 H200s (600^3 float, 500 steps, over the copy engines) it beat
 // stepping the interior first at every order and count measured but order 8's strong 4 GPUs with
-// PerStep's ghost planes, where the last launch's rest was too short to hide the exchange
-// (benchmarks/worklog.md, s12); with PerHalfStep's it wins there too.
+// PerStep's ghost planes, where the last launch's rest was too short to hide the exchange; with PerHalfStep's it wins there too.
 HaloOverlap tiled_halo_overlap(int order) {
   (void)order;
   return HaloOverlap::EdgesFirst;

@@ -3,7 +3,7 @@
 // in reversible mode the cast where it is exact and the values' bits otherwise, then a Lorenzo
 // lift; the coefficients in total sequency order as negabinary; the bit planes from the top with
 // group tests). Written once for the host and the GPU: the GPU encodes snapshot chunks with it
-// (cuda/zfp_encoder.cu), and a host test holds it to libzfp's own streams
+// (gpu_zfp_encoder.cu), and a host test holds it to libzfp's own streams
 // (tests/test_zfp_block_coder.cpp), so a stream the GPU writes is one that any H5Z-ZFP
 // reader, and libzfp itself, decodes.
 #pragma once
@@ -13,13 +13,7 @@
 #include <cstring>
 #include <type_traits>
 
-#if defined(__CUDACC__)
-#define HEAT_HOST_DEVICE __host__ __device__
-#define HEAT_UNROLL _Pragma("unroll")
-#else
-#define HEAT_HOST_DEVICE
-#define HEAT_UNROLL
-#endif
+#include "stencils/host_device.hpp"
 
 namespace heat::zfp_block {
 
@@ -55,11 +49,11 @@ struct Mode {
 // with the neighbouring blocks' streams, so every word is ORed atomically.
 class BitWriter {
  public:
-  HEAT_HOST_DEVICE BitWriter(unsigned long long* words, std::uint64_t position)
+  HD BitWriter(unsigned long long* words, std::uint64_t position)
       : words_(words), word_(position / 64), used_(unsigned(position % 64)) {}
 
   // The low n (0 <= n <= 64) bits of value.
-  HEAT_HOST_DEVICE void write(std::uint64_t value, unsigned n) {
+  HD void write(std::uint64_t value, unsigned n) {
     if (n == 0) return;
     if (n < 64) value &= (std::uint64_t(1) << n) - 1;
     buffer_ |= value << used_;
@@ -71,17 +65,17 @@ class BitWriter {
       used_ += n;
     }
   }
-  HEAT_HOST_DEVICE bool bit(bool b) {
+  HD bool bit(bool b) {
     write(b ? 1u : 0u, 1);
     return b;
   }
   // Writes out the last, partly filled word.
-  HEAT_HOST_DEVICE void finish() {
+  HD void finish() {
     if (used_ > 0) flush_word();
   }
 
  private:
-  HEAT_HOST_DEVICE void flush_word() {
+  HD void flush_word() {
     if (buffer_ != 0) {
 #if defined(__CUDA_ARCH__)
       atomicOr(words_ + word_, buffer_);
@@ -101,13 +95,13 @@ class BitWriter {
 // Counts the bits a block takes, writing none.
 class BitCounter {
  public:
-  HEAT_HOST_DEVICE void write(std::uint64_t, unsigned n) { bits_ += n; }
-  HEAT_HOST_DEVICE bool bit(bool b) {
+  HD void write(std::uint64_t, unsigned n) { bits_ += n; }
+  HD bool bit(bool b) {
     ++bits_;
     return b;
   }
-  HEAT_HOST_DEVICE void finish() {}
-  HEAT_HOST_DEVICE std::uint64_t bits() const { return bits_; }
+  HD void finish() {}
+  HD std::uint64_t bits() const { return bits_; }
 
  private:
   std::uint64_t bits_ = 0;
@@ -117,7 +111,7 @@ class BitCounter {
 // padded past the box's edges as zfp pads a partial block: a row of n < 4 values goes on
 // as v0, v1, v1, v0 (n = 2), v0, v1, v2, v0 (n = 3) or all v0 (n = 1), along x, then y, then z.
 template <typename T, typename Value>
-HEAT_HOST_DEVICE void gather_block(T (&block)[64], int x0, int y0, int z0, int nx, int ny, int nz, const Value& value) {
+HD void gather_block(T (&block)[64], int x0, int y0, int z0, int nx, int ny, int nz, const Value& value) {
   const int wx = nx - x0 < 4 ? nx - x0 : 4, wy = ny - y0 < 4 ? ny - y0 : 4, wz = nz - z0 < 4 ? nz - z0 : 4;
   const auto pad = [](T* p, int n, int s) {
     if (n <= 1) p[1 * s] = p[0];
@@ -138,7 +132,7 @@ HEAT_HOST_DEVICE void gather_block(T (&block)[64], int x0, int y0, int z0, int n
 namespace detail {
 
 // The coefficients (i, j, k) at i + 4j + 16k in order of i + j + k, then i^2 + j^2 + k^2 (zfp's perm_3).
-HEAT_HOST_DEVICE constexpr int sequency_order(int n) {
+HD constexpr int sequency_order(int n) {
   constexpr unsigned char order[64] = {
       0,  1,  4,  16, 20, 17, 5,  2,  8,  32, 21, 6,  18, 24, 9,  33, 36, 3,  12, 48, 22, 25, 37, 40, 34, 10,
       7,  19, 28, 13, 49, 52, 41, 38, 26, 23, 29, 53, 11, 35, 44, 14, 50, 56, 42, 27, 39, 45, 30, 54, 57, 60,
@@ -148,7 +142,7 @@ HEAT_HOST_DEVICE constexpr int sequency_order(int n) {
 
 // zfp's forward lift of four values `s` apart: a non-orthogonal transform in integers.
 template <typename Int>
-HEAT_HOST_DEVICE void forward_lift(Int* p, int s) {
+HD void forward_lift(Int* p, int s) {
   Int x = p[0], y = p[s], z = p[2 * s], w = p[3 * s];
   x += w; x >>= 1; w -= x;
   z += y; z >>= 1; y -= z;
@@ -161,7 +155,7 @@ HEAT_HOST_DEVICE void forward_lift(Int* p, int s) {
 // zfp's reversible lift of four values `s` apart: a high-order Lorenzo transform, in unsigned
 // arithmetic (libzfp's signed arithmetic wraps the same way on every machine it runs on).
 template <typename Int>
-HEAT_HOST_DEVICE void reversible_lift(Int* p, int s) {
+HD void reversible_lift(Int* p, int s) {
   using U = std::make_unsigned_t<Int>;
   U x = U(p[0]), y = U(p[s]), z = U(p[2 * s]), w = U(p[3 * s]);
   w -= z; z -= y; y -= x;
@@ -172,7 +166,7 @@ HEAT_HOST_DEVICE void reversible_lift(Int* p, int s) {
 
 // The lift along x, then y, then z of a block of 64 integers.
 template <typename Int, typename Lift>
-HEAT_HOST_DEVICE void transform(Int (&p)[64], Lift lift) {
+HD void transform(Int (&p)[64], Lift lift) {
   HEAT_UNROLL
   for (int z = 0; z < 4; ++z)
     HEAT_UNROLL
@@ -191,21 +185,21 @@ HEAT_HOST_DEVICE void transform(Int (&p)[64], Lift lift) {
 // to there: truncated toward zero, and the most negative integer for NaN or anything out of range
 // (a block of values too small for the scale factor, which then overflows to infinity).
 template <typename T, typename Int>
-HEAT_HOST_DEVICE Int to_int(T v) {
+HD Int to_int(T v) {
   constexpr T limit = T(std::uint64_t(1) << (8 * sizeof(Int) - 1));
   if (!(v > -limit && v < limit)) return Int(std::uint64_t(1) << (8 * sizeof(Int) - 1));
   return Int(v);
 }
 
 template <typename T>
-HEAT_HOST_DEVICE typename Codec<T>::UInt bits_of(T v) {
+HD typename Codec<T>::UInt bits_of(T v) {
   typename Codec<T>::UInt u;
   memcpy(&u, &v, sizeof u);
   return u;
 }
 
 template <typename T>
-HEAT_HOST_DEVICE T scale_for(int exponent) {
+HD T scale_for(int exponent) {
   if constexpr (sizeof(T) == 4)
     return ldexpf(1.0f, exponent);
   else
@@ -213,7 +207,7 @@ HEAT_HOST_DEVICE T scale_for(int exponent) {
 }
 
 template <typename T>
-HEAT_HOST_DEVICE int exponent_of(T largest) {
+HD int exponent_of(T largest) {
   if (!(largest > 0)) return -Codec<T>::exponent_bias;
   int e = 0;
   if constexpr (sizeof(T) == 4)
@@ -223,7 +217,7 @@ HEAT_HOST_DEVICE int exponent_of(T largest) {
   return e > 1 - Codec<T>::exponent_bias ? e : 1 - Codec<T>::exponent_bias;  // denormals clamp
 }
 
-HEAT_HOST_DEVICE inline unsigned trailing_zeros(std::uint64_t x) {  // x != 0
+HD inline unsigned trailing_zeros(std::uint64_t x) {  // x != 0
 #if defined(__CUDA_ARCH__)
   return unsigned(__ffsll((long long)x) - 1);
 #else
@@ -233,7 +227,7 @@ HEAT_HOST_DEVICE inline unsigned trailing_zeros(std::uint64_t x) {  // x != 0
 
 // The low `half` bits of every 2*half bits of a word (0x0000ffff, 0x00ff00ff, ... for 32 bits).
 template <typename Word, int half>
-HEAT_HOST_DEVICE constexpr Word transpose_mask() {
+HD constexpr Word transpose_mask() {
   Word mask = 0;
   for (int bit = 0; bit < int(8 * sizeof(Word)); ++bit)
     if (bit % (2 * half) < half) mask |= Word(1) << bit;
@@ -244,7 +238,7 @@ HEAT_HOST_DEVICE constexpr Word transpose_mask() {
 // k of word j. Rounds of block swaps, blocks of `half` bits first, then ever smaller; every index
 // a constant, so the words stay in registers.
 template <typename Word, int rows, int half = rows / 2>
-HEAT_HOST_DEVICE void transpose_bits(Word* a) {
+HD void transpose_bits(Word* a) {
   constexpr Word mask = transpose_mask<Word, half>();
   HEAT_UNROLL
   for (int block = 0; block < rows; block += 2 * half) {
@@ -260,7 +254,7 @@ HEAT_HOST_DEVICE void transpose_bits(Word* a) {
 
 // Bit plane k of the 64 coefficients as one word, coefficient i at bit i, for every k.
 template <typename UInt>
-HEAT_HOST_DEVICE void bit_planes(UInt (&data)[64], std::uint64_t (&planes)[8 * sizeof(UInt)]) {
+HD void bit_planes(UInt (&data)[64], std::uint64_t (&planes)[8 * sizeof(UInt)]) {
   if constexpr (sizeof(UInt) == 4) {
     transpose_bits<UInt, 32>(data);
     transpose_bits<UInt, 32>(data + 32);
@@ -277,7 +271,7 @@ HEAT_HOST_DEVICE void bit_planes(UInt (&data)[64], std::uint64_t (&planes)[8 * s
 // the n coefficients already significant verbatim, then the rest by group tests, each run of
 // zeros up to the next one-bit written at once (libzfp writes them bit by bit, to the same stream).
 template <typename UInt, typename Out>
-HEAT_HOST_DEVICE void encode_planes(UInt (&data)[64], int maxprec, Out& out) {
+HD void encode_planes(UInt (&data)[64], int maxprec, Out& out) {
   constexpr int intprec = int(8 * sizeof(UInt));
   std::uint64_t planes[intprec];
   bit_planes(data, planes);
@@ -310,7 +304,7 @@ namespace detail {
 
 // The largest exponent of a block's values (zfp's exponent_block).
 template <typename T>
-HEAT_HOST_DEVICE int largest_exponent(const T (&block)[64]) {
+HD int largest_exponent(const T (&block)[64]) {
   T largest = 0;
   for (int i = 0; i < 64; ++i) {
     const T f = block[i] < 0 ? -block[i] : block[i];
@@ -321,7 +315,7 @@ HEAT_HOST_DEVICE int largest_exponent(const T (&block)[64]) {
 
 // The coefficients in sequency order as negabinary.
 template <typename T>
-HEAT_HOST_DEVICE void order(const typename Codec<T>::Int (&cast)[64], typename Codec<T>::UInt (&ordered)[64]) {
+HD void order(const typename Codec<T>::Int (&cast)[64], typename Codec<T>::UInt (&ordered)[64]) {
   using UInt = typename Codec<T>::UInt;
   HEAT_UNROLL
   for (int i = 0; i < 64; ++i)
@@ -329,7 +323,7 @@ HEAT_HOST_DEVICE void order(const typename Codec<T>::Int (&cast)[64], typename C
 }
 
 template <typename T, typename Out>
-HEAT_HOST_DEVICE void encode_within_bound(const T (&block)[64], const Mode& mode, Out& out) {
+HD void encode_within_bound(const T (&block)[64], const Mode& mode, Out& out) {
   using Int = typename Codec<T>::Int;
   constexpr int intprec = int(8 * sizeof(T));
   const int emax = largest_exponent(block);
@@ -352,7 +346,7 @@ HEAT_HOST_DEVICE void encode_within_bound(const T (&block)[64], const Mode& mode
 }
 
 template <typename T, typename Out>
-HEAT_HOST_DEVICE void encode_reversibly(const T (&block)[64], Out& out) {
+HD void encode_reversibly(const T (&block)[64], Out& out) {
   using Int = typename Codec<T>::Int;
   using UInt = typename Codec<T>::UInt;
   constexpr int intprec = int(8 * sizeof(T));
@@ -404,7 +398,7 @@ HEAT_HOST_DEVICE void encode_reversibly(const T (&block)[64], Out& out) {
 
 // Encodes one block of 64 values (x fastest) to `out` (a BitWriter or BitCounter).
 template <typename T, typename Out>
-HEAT_HOST_DEVICE void encode_block(const T (&block)[64], const Mode& mode, Out& out) {
+HD void encode_block(const T (&block)[64], const Mode& mode, Out& out) {
   if (mode.reversible)
     detail::encode_reversibly(block, out);
   else
