@@ -35,6 +35,15 @@ std::vector<std::string_view> values_of(std::string_view option, int argc, const
   return values;
 }
 
+// The commands besides run; all but compare look for a GPU (verify and convergence step on one).
+constexpr std::string_view kOtherCommands[] = {"backends", "verify", "compare", "convergence"};
+
+bool names_command(int argc, const char* const* argv, std::string_view command) {
+  for (int i = 1; i < argc; ++i)
+    if (argv[i] == command) return true;
+  return false;
+}
+
 }  // namespace
 
 bool started_by_mpi_launcher() {
@@ -60,9 +69,7 @@ const Ranks& process_ranks() {
 }
 
 bool command_line_may_take_a_gpu(int argc, const char* const* argv) {
-  for (int i = 1; i < argc; ++i)
-    for (const std::string_view command : {"backends", "verify", "compare", "convergence"})
-      if (argv[i] == command) return false;
+  if (names_command(argc, argv, "compare")) return false;
   for (const std::string_view backend : values_of("--backend", argc, argv))
     if (backend == "cpu" || backend == "cpu_reference") return false;
   return true;
@@ -72,6 +79,8 @@ bool plain_run_on_the_default_gpu(int argc, const char* const* argv) {
   if (std::getenv("CUDA_VISIBLE_DEVICES") || started_by_mpi_launcher() || !command_line_may_take_a_gpu(argc, argv) ||
       !values_of("--config", argc, argv).empty())
     return false;
+  for (const std::string_view command : kOtherCommands)
+    if (names_command(argc, argv, command)) return false;
   for (const std::string_view device : values_of("--device", argc, argv))
     if (device != "0") return false;
   return true;

@@ -74,11 +74,16 @@ TEST(CommandLineMayTakeAGpu, ARunWithAGpuBackendOrNoneNamed) {
   EXPECT_TRUE(may_take_a_gpu({"--config", "cpu.toml"}));
 }
 
-TEST(CommandLineMayTakeAGpu, NotACpuBackendOrAnotherCommand) {
+TEST(CommandLineMayTakeAGpu, NotACpuBackendOrCompare) {
   EXPECT_FALSE(may_take_a_gpu({"--n", "96", "--backend", "cpu"}));
   EXPECT_FALSE(may_take_a_gpu({"--backend=cpu_reference", "--steps", "2"}));
-  for (const char* command : {"backends", "verify", "compare", "convergence"})
-    EXPECT_FALSE(may_take_a_gpu({command})) << command;
+  EXPECT_FALSE(may_take_a_gpu({"compare", "a.hdf", "b.hdf"}));
+}
+
+// verify and convergence step every CUDA backend on the GPU; backends describes it.
+TEST(CommandLineMayTakeAGpu, TheCommandsThatLookForAGpu) {
+  for (const char* command : {"backends", "verify", "convergence"}) EXPECT_TRUE(may_take_a_gpu({command})) << command;
+  EXPECT_FALSE(may_take_a_gpu({"convergence", "--backend", "cpu"})) << "convergence of the cpu backend";
 }
 
 bool on_the_default_gpu(std::vector<const char*> words) {
@@ -98,7 +103,8 @@ TEST_F(LauncherEnvironment, AnotherDeviceAConfigFileOrAnotherCommandMayNeedOther
   EXPECT_FALSE(on_the_default_gpu({"--device"}));
   EXPECT_FALSE(on_the_default_gpu({"--config", "run.toml"}));
   EXPECT_FALSE(on_the_default_gpu({"--config=run.toml"}));
-  EXPECT_FALSE(on_the_default_gpu({"backends"}));
+  for (const char* command : {"backends", "verify", "compare", "convergence"})
+    EXPECT_FALSE(on_the_default_gpu({command})) << command;
   EXPECT_FALSE(on_the_default_gpu({"--backend", "cpu"}));
 }
 
