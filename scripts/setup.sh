@@ -15,7 +15,7 @@ esac
 
 packages=(cmake g++ make gdb libomp-dev libhdf5-dev zlib1g-dev hdf5-tools libcli11-dev libgtest-dev libvtk9-dev
           paraview xvfb xauth python3-matplotlib python3-numpy clang libopenmpi-dev openmpi-bin
-          python3-dev pybind11-dev libtomlplusplus-dev)
+          python3-dev pybind11-dev libtomlplusplus-dev graphviz)
 # ZFP-compressed snapshots (libzfp) and the H5Z-ZFP plugin with which ParaView and HDF5's tools read them.
 packages+=(libzfp-dev hdf5-filter-plugin-zfp-serial)
 missing=()
