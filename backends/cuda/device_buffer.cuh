@@ -1,4 +1,5 @@
-// An RAII array in device memory, or a borrowed view of the caller's (borrow(): never freed here).
+// An RAII array in device memory, or a borrowed view of the caller's (borrow(): never freed here):
+// the one owner of device memory in the program.
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,24 @@ class DeviceBuffer {
     std::swap(count_, o.count_);
     std::swap(owned_, o.owned_);
     return *this;
+  }
+
+  // Room for at least `count` values, the old ones not kept; false, holding none, where the GPU
+  // has no memory for them (a caller with another way to do the work takes it), and any other
+  // failure throws. Memory already large enough is kept: a cudaFree would wait for the GPU.
+  bool reserve(std::size_t count) {
+    if (owned_ && count <= count_) return true;
+    *this = DeviceBuffer();
+    T* data = nullptr;
+    const cudaError_t status = cudaMalloc(&data, count * sizeof(T));
+    if (status == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();  // answered by the caller's other way, not re-reported by a later check
+      return false;
+    }
+    HEAT_CUDA_CHECK(status);
+    data_ = data;
+    count_ = count;
+    return true;
   }
 
   T* get() { return data_; }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backends/cuda/cuda_check.cuh"
+#include "backends/cuda/device_buffer.cuh"
 #include "io/zfp/gpu_zfp_encoder.hpp"
 
 namespace heat {
@@ -123,38 +124,14 @@ __global__ void largest_magnitude_bits(const T* values, std::size_t count, BitsO
   if (threadIdx.x % 32 == 0) atomicMax(largest, mine);
 }
 
-// Device memory that grows to the largest request and is kept between snapshots (a cudaFree
-// would wait for the run's steps).
-class Scratch {
- public:
-  ~Scratch() {
-    if (data_) cudaFree(data_);
-  }
-  // False when the GPU has no memory for `bytes`.
-  bool reserve(std::size_t bytes) {
-    if (bytes <= bytes_) return true;
-    if (data_) HEAT_CUDA_CHECK(cudaFree(data_));
-    data_ = nullptr;
-    bytes_ = 0;
-    const cudaError_t status = cudaMalloc(&data_, bytes);
-    if (status == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();  // the failure is answered by the host's encoder, not re-reported later
-      data_ = nullptr;
-      return false;
-    }
-    HEAT_CUDA_CHECK(status);
-    bytes_ = bytes;
-    return true;
-  }
-  template <typename U>
-  U* as() {
-    return static_cast<U*>(data_);
-  }
+// Bytes of device memory that grow to the largest request and are kept between snapshots (a
+// cudaFree would wait for the run's steps); where the GPU has no room, the host's encoder works.
+using Scratch = DeviceBuffer<unsigned char>;
 
- private:
-  void* data_ = nullptr;
-  std::size_t bytes_ = 0;
-};
+template <typename U>
+U* as(Scratch& scratch) {
+  return reinterpret_cast<U*>(scratch.get());
+}
 
 class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
  public:
@@ -195,9 +172,9 @@ class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
     const std::size_t output_bytes = most_chunks * chunk_capacity;
     if (!reserve(p, rows_per_batch * chunk_z, most_blocks, most_chunks, output_bytes)) return false;
 
-    auto* bits = blocks_.as<unsigned long long>();
+    auto* bits = as<unsigned long long>(blocks_);
     auto* offsets = bits + (most_blocks + 1);
-    auto* starts = table_.as<unsigned long long>();
+    auto* starts = as<unsigned long long>(table_);
     auto* sizes = starts + (most_chunks + 1);
     for (int first_row = 0; first_row < rows; first_row += rows_per_batch) {
       const int batch_rows = std::min(rows_per_batch, rows - first_row);
@@ -206,9 +183,9 @@ class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
       const int chunks = batch_rows * along_y;
       const T* planes_of_batch = p.values + std::size_t(first_plane) * p.nx * p.ny;
       if (!p.on_device) {
-        HEAT_CUDA_CHECK(cudaMemcpyAsync(input_.as<T>(), planes_of_batch, std::size_t(batch_planes) * plane_bytes,
+        HEAT_CUDA_CHECK(cudaMemcpyAsync(as<T>(input_), planes_of_batch, std::size_t(batch_planes) * plane_bytes,
                                         cudaMemcpyHostToDevice, stream_));
-        planes_of_batch = input_.as<T>();
+        planes_of_batch = as<T>(input_);
       }
       const Batch<T> batch{planes_of_batch, p.nx, p.ny, p.planes, first_plane, chunk_z, chunk_y, along_y, first_row,
                            blocks_x, blocks_y, blocks_per_chunk, (long long)chunks * blocks_per_chunk};
@@ -217,19 +194,19 @@ class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
       HEAT_CUDA_CHECK_LAUNCH();
       HEAT_CUDA_CHECK(cudaMemsetAsync(bits + batch.blocks, 0, sizeof(unsigned long long), stream_));
       std::size_t scan_bytes = scan_bytes_;
-      HEAT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_.as<void>(), scan_bytes, bits, offsets,
+      HEAT_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(as<void>(scan_), scan_bytes, bits, offsets,
                                                     batch.blocks + 1, stream_));
       place_chunks<<<1, 1, 0, stream_>>>(offsets, chunks, blocks_per_chunk, word_bits, starts, sizes);
       HEAT_CUDA_CHECK_LAUNCH();
-      HEAT_CUDA_CHECK(cudaMemsetAsync(output_.as<void>(), 0, output_bytes, stream_));
-      write_blocks<<<grid, kThreads, 0, stream_>>>(batch, mode, offsets, starts, output_.as<unsigned long long>());
+      HEAT_CUDA_CHECK(cudaMemsetAsync(as<void>(output_), 0, output_bytes, stream_));
+      write_blocks<<<grid, kThreads, 0, stream_>>>(batch, mode, offsets, starts, as<unsigned long long>(output_));
       HEAT_CUDA_CHECK_LAUNCH();
       std::vector<unsigned long long> table(2 * std::size_t(most_chunks + 1));
       HEAT_CUDA_CHECK(cudaMemcpyAsync(table.data(), starts, table.size() * sizeof(table[0]), cudaMemcpyDeviceToHost,
                                       stream_));
       HEAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
       const std::size_t total = table[std::size_t(chunks)];
-      HEAT_CUDA_CHECK(cudaMemcpyAsync(host_, output_.as<void>(), total, cudaMemcpyDeviceToHost, stream_));
+      HEAT_CUDA_CHECK(cudaMemcpyAsync(host_, as<void>(output_), total, cudaMemcpyDeviceToHost, stream_));
       HEAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
       sink(EncodedChunks{std::int64_t(first_row) * along_y, chunks, static_cast<unsigned char*>(host_), table.data(),
                          table.data() + most_chunks + 1});
@@ -242,11 +219,11 @@ class CudaZfpEncoder final : public GpuZfpEncoderOf<CudaZfpEncoder> {
     if (count == 0) return 0;
     HEAT_CUDA_CHECK(cudaSetDevice(device_));
     using Bits = BitsOf<T>;
-    HEAT_CUDA_CHECK(cudaMemsetAsync(largest_.as<Bits>(), 0, sizeof(Bits), stream_));
-    largest_magnitude_bits<<<grid_stride_blocks(count, 256, 4096), 256, 0, stream_>>>(values, count, largest_.as<Bits>());
+    HEAT_CUDA_CHECK(cudaMemsetAsync(as<Bits>(largest_), 0, sizeof(Bits), stream_));
+    largest_magnitude_bits<<<grid_stride_blocks(count, 256, 4096), 256, 0, stream_>>>(values, count, as<Bits>(largest_));
     HEAT_CUDA_CHECK_LAUNCH();
     Bits bits = 0;
-    HEAT_CUDA_CHECK(cudaMemcpyAsync(&bits, largest_.as<Bits>(), sizeof bits, cudaMemcpyDeviceToHost, stream_));
+    HEAT_CUDA_CHECK(cudaMemcpyAsync(&bits, as<Bits>(largest_), sizeof bits, cudaMemcpyDeviceToHost, stream_));
     HEAT_CUDA_CHECK(cudaStreamSynchronize(stream_));
     T largest;
     std::memcpy(&largest, &bits, sizeof largest);
