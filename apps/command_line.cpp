@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <optional>
 #include <string>
@@ -6,8 +7,11 @@
 
 #include "apps/commands.hpp"
 #include "apps/config_file.hpp"
+#include "apps/launch_sketch.hpp"
 #include "apps/option_values.hpp"
 #include "parallel/ranks.hpp"
+#include "parallel/ranks_common.hpp"
+#include "backends/registry.hpp"
 #include "core/errors.hpp"
 
 namespace heat {
@@ -151,6 +155,52 @@ std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const
   } catch (const InputError& e) {
     return refuse(ranks, e.what());
   }
+}
+
+LaunchSketch sketch_command_line(int argc, const char* const* argv) {
+  LaunchSketch sketch;
+  CLI::App app;
+  CommandAction action;  // built, never called
+  build_command_line(app, action);
+  try {
+    std::vector<std::string> args = arguments_with_long_help(app, argc, argv);
+    app.parse(args);
+  } catch (...) {
+    return sketch;  // help, version or an error: the real parse answers it
+  }
+  const auto chosen = app.get_subcommands();
+  sketch.command = chosen.empty() ? "run" : chosen.front()->get_name();
+  // The run's options live at the top; every other command's on its subcommand.
+  const CLI::App& owner = sketch.command == "run" ? app : *chosen.front();
+  // A value given (on the line or in --config), else the option's default.
+  const auto value_of = [&owner](const char* name) -> std::optional<std::string> {
+    const CLI::Option* option = owner.get_option_no_throw(name);
+    if (!option) return std::nullopt;
+    return option->count() > 0 ? option->results().back() : option->get_default_str();
+  };
+  sketch.backend = value_of("--backend").value_or("");
+  // A device option without a default shown is device 0, as every command's is.
+  if (const std::optional<std::string> device = value_of("--device"); device && !device->empty()) {
+    try {
+      sketch.device = std::stoi(*device);
+    } catch (const std::exception&) {
+      return sketch;
+    }
+  }
+  sketch.parsed = true;
+  return sketch;
+}
+
+bool LaunchSketch::may_take_a_gpu() const {
+  if (!parsed) return true;
+  return command != "compare" && backend != "cpu" && backend != kCpuReferenceName;
+}
+
+bool LaunchSketch::runs_on_device_zero() const { return parsed && command == "run" && device == 0; }
+
+bool plain_run_on_the_default_gpu(const LaunchSketch& sketch) {
+  return !std::getenv("CUDA_VISIBLE_DEVICES") && !started_by_mpi_launcher() && sketch.runs_on_device_zero() &&
+         sketch.may_take_a_gpu();
 }
 
 int run_command_line(int argc, const char* const* argv) {

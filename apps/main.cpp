@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "apps/commands.hpp"
+#include "apps/launch_sketch.hpp"
 #include "parallel/ranks.hpp"
-#include "parallel/ranks_common.hpp"
 #include "core/errors.hpp"
 
 int main(int argc, char** argv) {
@@ -18,10 +18,11 @@ int main(int argc, char** argv) {
   // launch inside the timed steps, where a short run's compute time would count it. A value the user set is kept.
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   // CUDA's start takes every visible GPU in turn: on a 4-GPU node 1.0 s, against 0.29 s with one
-  // visible. A plain run on device 0, the default, sees GPU 0 alone
-  // where the user left the visible GPUs unset; it is device 0 either way.
-  if (heat::plain_run_on_the_default_gpu(argc, argv)) setenv("CUDA_VISIBLE_DEVICES", "0", 0);
-  heat::Ranks ranks(argc, argv);  // joins the MPI job under mpirun
+  // visible. A plain run on device 0, the default, sees GPU 0 alone where the user left the
+  // visible GPUs unset; it is device 0 either way.
+  const heat::LaunchSketch launch = heat::sketch_command_line(argc, argv);
+  if (heat::plain_run_on_the_default_gpu(launch)) setenv("CUDA_VISIBLE_DEVICES", "0", 0);
+  heat::Ranks ranks(argc, argv, launch.may_take_a_gpu());  // joins the MPI job under mpirun
   const int exit_code = heat::run_command_line(argc, argv);
   // The summary, a table or the help went to stdout: a full disk or a closed pipe there is a
   // failed run (exit 3), not a success whose output was lost.

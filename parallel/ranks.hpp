@@ -20,8 +20,9 @@ class Ranks {
   // Joins the MPI job when the process was started by an MPI launcher (and the build has MPI),
   // for the lifetime of this object; otherwise the one process is the only rank and MPI is
   // never initialised, so a plain run is what it was before distributed runs existed. The
-  // object becomes process_ranks().
-  Ranks(int& argc, char**& argv);
+  // object becomes process_ranks(). `may_take_a_gpu` (the command line's answer, read before
+  // MPI starts): whether a rank's GPU context is worth starting beside MPI_Init.
+  Ranks(int& argc, char**& argv, bool may_take_a_gpu = true);
   ~Ranks();
   Ranks(const Ranks&) = delete;
   Ranks& operator=(const Ranks&) = delete;

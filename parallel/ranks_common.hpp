@@ -21,17 +21,4 @@ bool started_by_mpi_launcher();
 // that are not a count and a rank below it.
 std::optional<int> launcher_local_rank_of_several();
 
-// False where the command line shows that the process will not use a GPU: a cpu backend
-// (`--backend cpu`, `--backend=cpu_reference`) or compare (backends, verify and convergence look
-// for one, and verify and convergence step on it). A guess made before
-// the command line is parsed, for what set-up may start early; a backend set in a --config file
-// is not seen (the answer is then true).
-bool command_line_may_take_a_gpu(int argc, const char* const* argv);
-
-// True for a process started without an MPI launcher whose command line runs on CUDA device 0,
-// the default: no --device but 0, no --config (whose file may name another), no cpu backend
-// (command_line_may_take_a_gpu), no command but run, and CUDA_VISIBLE_DEVICES unset. Such a run needs
-// no other GPU to be visible.
-bool plain_run_on_the_default_gpu(int argc, const char* const* argv);
-
 }  // namespace heat

@@ -46,12 +46,11 @@ int start_likely_rank_gpu(bool may_take_a_gpu) {
 
 Ranks::Ranks() = default;
 
-Ranks::Ranks(int& argc, char**& argv) {
+Ranks::Ranks(int& argc, char**& argv, bool may_take_a_gpu) {
   if (started_by_mpi_launcher()) {
     // The CUDA driver's start and the rank's GPU context, which the ranks of a node take in turn
     // (~0.3 s each on 4 ranks of the device machine), run beside MPI's, which needs no GPU; a
     // build or a machine without one returns at once.
-    const bool may_take_a_gpu = command_line_may_take_a_gpu(argc, argv);
     std::thread cuda_start([this, may_take_a_gpu] { started_gpu_ = start_likely_rank_gpu(may_take_a_gpu); });
     try {
       session().emplace(argc, argv);

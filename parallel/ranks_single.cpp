@@ -8,7 +8,7 @@
 namespace heat {
 
 Ranks::Ranks() = default;
-Ranks::Ranks(int&, char**&) { set_process_ranks(this); }
+Ranks::Ranks(int&, char**&, bool) { set_process_ranks(this); }
 Ranks::~Ranks() { set_process_ranks(nullptr); }
 
 void Ranks::validate_everywhere(const std::function<void()>& validate) const { validate(); }
