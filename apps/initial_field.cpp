@@ -21,7 +21,7 @@ InitialField<T> prepare_initial_field(const RunPlan& plan, Backend<T>& backend, 
   // no snapshot written from the host: the loop downloads nothing), its pages are never touched.
   const Planes box{slab.box_begin, slab.box_planes()};
   const Grid box_grid = slab.box_grid(plan.problem.grid);
-  initial.u = reads_final_field(plan, backend.takes_device_snapshots())
+  initial.u = reads_final_field(plan, takes_device_snapshots(backend))
                   ? Field<T>(box_grid)
                   : Field<T>::uninitialized(box_grid.nx, box_grid.ny, box_grid.nz);
   if (!plan.check) {

@@ -1,4 +1,4 @@
-// The contract every backend meets (docs/design.md §2).
+// The contract every backend meets (docs/design.md, "Seam: the backend interface").
 //
 // - All calls are blocking: when one returns, its work is complete and any error has been thrown.
 // - upload() copies the whole field, boundary layer included; the field then stays resident in
@@ -10,21 +10,22 @@
 //   of the field, cheap beside a step), so the time loop can stop a run that blew up;
 //   download_finding_nonfinite(u) is download(u) and first_nonfinite() in one call, which a
 //   backend may run at once (CUDA: the search beside the copy).
-// - start_download() and take_device_snapshot() are the calls that may return before their work
-//   is done: they take the current field at once, and later step() calls may run while the copy
-//   travels to the host or to the backend's device copy (docs/design.md §8). The default is the
-//   blocking download, and no device copy.
-// - adopt_device_field(field) (CUDA backends) makes the caller's device memory the resident field
-//   instead of an upload: step() advances it in place, and release_device_field() leaves the
-//   current field there. The backend never frees it (the Python module's in-place step, §2).
+// - A backend for one rank's box is made with the exchange that fills its ghost planes
+//   (BackendEntry::make); every backend's constructor takes it, null for a grid alone.
 // Errors: InputError for a problem the backend cannot take, RunError for a failure while running.
+//
+// What only some backends can do is not on Backend<T> but in a small interface of its own below
+// (AsyncDownloads, DeviceSnapshots, ForeignDeviceMemory), which such a backend also derives from.
+// A caller asks for one with capability<Interface>(backend), a dynamic_cast: null where the
+// backend lacks it, and the caller then does without (the snapshot pipeline downloads, blocking)
+// or refuses (a field stepped in place). A dynamic_cast and not a virtual accessor per interface:
+// Backend<T> then names none of them, and an interface is added without touching it.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -85,59 +86,94 @@ class Backend {
     upload(make_initial_field<T>(whole, spec, planes));
   }
 
+  // The fields whose ghost planes the exchange the backend was made with fills, in the order the
+  // steps first give them (HaloExchange::open): the resident field, and the buffer a backend that
+  // steps into a second one swaps with it. Empty where the exchange needs no notice of them (the
+  // cpu backends, which hand it their fields step by step). On Backend<T> and not a capability:
+  // every backend takes an exchange when made, so a rank's set-up asks every backend, and the
+  // empty default is a true answer, not a refusal.
+  virtual std::vector<T*> exchanged_fields() { return {}; }
+};
+
+// What a capability's caller asks for: `backend` as the interface `Capability` (AsyncDownloads<T>,
+// DeviceSnapshots<T>, ForeignDeviceMemory<T>), or null where it lacks it.
+template <class Capability, typename T>
+Capability* capability(Backend<T>& backend) {
+  return dynamic_cast<Capability*>(&backend);
+}
+
+// A copy that had landed when it was handed over.
+class LandedDownload final : public PendingDownload {
+ public:
+  void wait() override {}
+};
+
+// Capability: downloads that may return before their work is done (CUDA backends). start_download
+// takes the current field at once, and later step() calls may run while the copy travels to the
+// host (docs/design.md §8).
+template <typename T>
+class AsyncDownloads {
+ public:
+  virtual ~AsyncDownloads() = default;
   // Starts copying the current field into `u`, which must not be read, moved or freed before
   // the returned download's wait() has returned.
-  virtual std::unique_ptr<PendingDownload> start_download(Field<T>& u) {
-    download(u);
-    return std::make_unique<CompletedDownload>();
-  }
+  virtual std::unique_ptr<PendingDownload> start_download(Field<T>& u) = 0;
   // Page-locks `u`'s memory for start_download() until the returned object is destroyed (which
-  // must happen before `u` is freed); null where the backend gains nothing from it. Called from
-  // the snapshot writer's thread while the loop's thread steps: it touches no backend state.
-  virtual std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) {
-    (void)u;
-    return nullptr;
-  }
+  // must happen before `u` is freed); may be null. Called from the snapshot writer's thread while
+  // the loop's thread steps: it touches no backend state.
+  virtual std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) = 0;
+};
 
-  // Whether take_device_snapshot() keeps snapshots in device memory (a CUDA backend made with
-  // BackendOptions::snapshots_while_stepping).
-  virtual bool takes_device_snapshots() const { return false; }
+// `backend`'s start_download where it has AsyncDownloads, else the blocking download, landed.
+template <typename T>
+std::unique_ptr<PendingDownload> start_download(Backend<T>& backend, Field<T>& u) {
+  if (auto* downloads = capability<AsyncDownloads<T>>(backend)) return downloads->start_download(u);
+  backend.download(u);
+  return std::make_unique<LandedDownload>();
+}
+
+// `backend`'s pin(u) where it has AsyncDownloads, else null (nothing gains from it).
+template <typename T>
+std::unique_ptr<PinnedHostMemory> pin_for_downloads(Backend<T>& backend, Field<T>& u) {
+  if (auto* downloads = capability<AsyncDownloads<T>>(backend)) return downloads->pin(u);
+  return nullptr;
+}
+
+// Capability: a snapshot kept in the backend's device memory (CUDA backends). A backend made
+// without BackendOptions::snapshots_while_stepping keeps no device copy: takes_device_snapshots()
+// says so, and take_device_snapshot() must then not be called.
+template <typename T>
+class DeviceSnapshots {
+ public:
+  virtual ~DeviceSnapshots() = default;
+  // Whether take_device_snapshot() may be called: the backend holds a device copy.
+  virtual bool takes_device_snapshots() const = 0;
   // Takes the current field into the backend's device copy, in the order of the work queued so
-  // far, and returns at once; only where takes_device_snapshots().
-  virtual std::unique_ptr<DeviceSnapshot> take_device_snapshot() {
-    throw std::logic_error("this backend keeps no snapshot in device memory");
-  }
+  // far, and returns at once; later step() calls may run while the copy is made.
+  virtual std::unique_ptr<DeviceSnapshot> take_device_snapshot() = 0;
+};
 
-  // One rank of a distributed run (parallel/), for backends whose entry declares
-  // GhostScheme::PerStep or PerHalfStep: the backend steps its box, and `exchange` refreshes the
-  // box's ghost planes before every step (PerStep), or before its first and third stages in the
-  // field each reads (PerHalfStep). Called by the entry's factory alone
-  // (BackendEntry::make with an exchange); `exchange` outlives the backend's steps.
-  virtual void step_box_with(HaloExchange<T>& exchange) {
-    (void)exchange;
-    throw std::logic_error("this backend does not step a rank's box");
-  }
-  // The fields whose ghost planes that exchange fills, in the order the steps first give them
-  // (HaloExchange::open): the resident field, and the buffer a backend that steps into a second
-  // one swaps with it. Empty where the exchange needs no notice of them.
-  virtual std::vector<T*> exchanged_fields() { return {}; }
+// Whether `backend` takes snapshots into its device memory (DeviceSnapshots).
+template <typename T>
+bool takes_device_snapshots(Backend<T>& backend) {
+  const auto* snapshots = capability<DeviceSnapshots<T>>(backend);
+  return snapshots && snapshots->takes_device_snapshots();
+}
 
+// Capability: stepping device memory the caller owns (CUDA backends; the Python module's in-place
+// step, docs/design.md §11).
+template <typename T>
+class ForeignDeviceMemory {
+ public:
+  virtual ~ForeignDeviceMemory() = default;
   // `field`: the grid's points in device memory on the backend's device (BackendOptions::device),
   // which nothing else writes until release_device_field() has returned. It becomes the resident
-  // field in place of upload(); its boundary layer is never written. Needs a backend made with
-  // BackendOptions::field_in_caller_memory.
-  virtual void adopt_device_field(T* field) {
-    (void)field;
-    throw std::logic_error("this backend does not step device memory it is given");
-  }
+  // field in place of upload(); step() advances it in place, its boundary layer is never written,
+  // and the backend never frees it. Needs a backend made with BackendOptions::field_in_caller_memory.
+  virtual void adopt_device_field(T* field) = 0;
   // Leaves the current field in the adopted memory (a device-to-device copy where the last step
   // ended in a buffer of the backend's own); nothing is stepped after it.
-  virtual void release_device_field() {}
-
- private:
-  struct CompletedDownload final : PendingDownload {
-    void wait() override {}
-  };
+  virtual void release_device_field() = 0;
 };
 
 // Choices that are not part of the problem but of where and how it runs.
@@ -212,31 +248,5 @@ struct BackendEntry {
       return make_double(p, chosen, exchange);
   }
 };
-
-// A backend of a PerStep or PerHalfStep entry (a CUDA one) made for `exchange`: it steps the box
-// and has the exchange refresh the ghost planes (Backend::step_box_with). Unchanged without an
-// exchange.
-template <typename T>
-std::unique_ptr<Backend<T>> stepping_box_with(std::unique_ptr<Backend<T>> backend, HaloExchange<T>* exchange) {
-  if (exchange) {
-    if (exchange->scheme() == GhostScheme::PerStage)
-      throw std::logic_error("a backend that steps its box whole needs PerStep's or PerHalfStep's ghost planes");
-    backend->step_box_with(*exchange);
-  }
-  return backend;
-}
-
-// Fills both factories of an entry from one class template whose backends exchange once per step.
-template <template <typename> class Impl>
-void set_factories(BackendEntry& e) {
-  e.make_float = [](const Problem& p, const BackendOptions& o,
-                    HaloExchange<float>* x) -> std::unique_ptr<Backend<float>> {
-    return stepping_box_with<float>(std::make_unique<Impl<float>>(p, o), x);
-  };
-  e.make_double = [](const Problem& p, const BackendOptions& o,
-                     HaloExchange<double>* x) -> std::unique_ptr<Backend<double>> {
-    return stepping_box_with<double>(std::make_unique<Impl<double>>(p, o), x);
-  };
-}
 
 }  // namespace heat

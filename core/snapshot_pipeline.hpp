@@ -1,7 +1,8 @@
 // Snapshots that leave the step loop at once (docs/design.md §8): the loop hands a snapshot
-// to a host buffer (the backend's start_download, which on a GPU returns while the copy travels)
-// and steps on; one writer thread waits for the copy and writes it. A bounded number of buffers
-// gives back-pressure: the loop waits only when every buffer still holds a snapshot being written.
+// to a host buffer (start_download: AsyncDownloads' where the backend has it, which on a GPU
+// returns while the copy travels, else a blocking download) and steps on; one writer thread waits
+// for the copy and writes it. A bounded number of buffers gives back-pressure: the loop waits only
+// when every buffer still holds a snapshot being written.
 // With no buffers there is no writer thread: each snapshot is downloaded into the loop's own field
 // and written on the loop's thread before it steps on (a distributed snapshot's collective may
 // then be called where MPI lets only that thread call it). Either way the write function runs on
@@ -37,9 +38,10 @@ class SnapshotPipeline {
 
   // `buffers` > 0: a writer thread and host buffers shaped like `loop_field` for submit(), no
   // more than the snapshots taken while stepping (none where only submit_held() is used); the
-  // writer thread allocates (and pins) them first, while the run sets up and steps. 0: no thread,
-  // and submit() downloads into `loop_field` itself and writes it at once. `on_device` (with
-  // buffers > 0, and a backend that takes_device_snapshots()): no host buffers; submit() takes the
+  // writer thread allocates (and pins) them first, while the run sets up and steps; a backend
+  // without AsyncDownloads downloads into them, blocking. 0: no thread, and submit() downloads
+  // into `loop_field` itself and writes it at once. `on_device` (with buffers > 0, and a backend
+  // whose DeviceSnapshots takes_device_snapshots()): no host buffers; submit() takes the
   // snapshot on the device, and `write` is handed a SnapshotSource on the device, with a host
   // field of its shape to land in.
   SnapshotPipeline(Backend<T>& backend, Field<T>& loop_field, int buffers, int snapshots_while_stepping,
@@ -47,7 +49,7 @@ class SnapshotPipeline {
       : backend_(backend),
         loop_field_(loop_field),
         beside_the_loop_(buffers > 0),
-        on_device_(on_device && buffers > 0 && backend.takes_device_snapshots()),
+        on_device_(on_device && buffers > 0 && takes_device_snapshots(backend)),
         nx_(loop_field.nx()),
         ny_(loop_field.ny()),
         nz_(loop_field.nz()),
@@ -87,7 +89,7 @@ class SnapshotPipeline {
     const int slot = take_free_slot(lock);
     Buffer& buffer = buffers_[std::size_t(slot)];
     lock.unlock();
-    auto download = backend_.start_download(buffer.field);
+    auto download = start_download(backend_, buffer.field);
     lock.lock();
     queue_.push_back(Item{&buffer.field, slot, steps_done, std::move(download), nullptr});
     ++pending_;
@@ -102,7 +104,7 @@ class SnapshotPipeline {
   void submit_held(const Field<T>& field, int steps_done) {
     std::lock_guard<std::mutex> lock(mutex_);
     throw_failure();
-    queue_.push_back(Item{&field, -1, steps_done, std::make_unique<Landed>(), nullptr});
+    queue_.push_back(Item{&field, -1, steps_done, std::make_unique<LandedDownload>(), nullptr});
     ++pending_;
     changed_.notify_all();
   }
@@ -175,9 +177,6 @@ class SnapshotPipeline {
     std::unique_ptr<PendingDownload> download;  // null for a snapshot on the device
     std::unique_ptr<DeviceSnapshot> on_device;
   };
-  struct Landed final : PendingDownload {
-    void wait() override {}
-  };
 
   template <typename Ready>
   void timed_wait(std::unique_lock<std::mutex>& lock, Ready ready) {
@@ -202,7 +201,7 @@ class SnapshotPipeline {
     for (int n = 0; n < capacity_; ++n) {
       try {
         auto field = Field<T>::uninitialized(nx_, ny_, nz_);
-        auto pinned = backend_.pin(field);
+        auto pinned = pin_for_downloads(backend_, field);
         std::lock_guard<std::mutex> lock(mutex_);
         if (stopping_) return;
         // std::deque: adding a buffer moves none of those in use.
@@ -222,7 +221,7 @@ class SnapshotPipeline {
     timed_wait(lock, [&] { return !device_copy_held_ || failure_; });
     throw_failure();
     lock.unlock();
-    auto snapshot = backend_.take_device_snapshot();
+    auto snapshot = capability<DeviceSnapshots<T>>(backend_)->take_device_snapshot();
     lock.lock();
     device_copy_held_ = true;
     queue_.push_back(Item{&handed_, -1, steps_done, nullptr, std::move(snapshot)});

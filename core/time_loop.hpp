@@ -249,19 +249,22 @@ LoopOutcome advance(Backend<T>& backend, Field<T>& u, int steps, const LoopSched
   return outcome;
 }
 
-// advance() for a field the backend adopts where it lives (Backend::adopt_device_field: the
-// caller's device memory, `grid`'s points), stepped in place: the same chunks, blow-up checks,
+// advance() for a field the backend adopts where it lives (ForeignDeviceMemory::adopt_device_field:
+// the caller's device memory, `grid`'s points), stepped in place: the same chunks, blow-up checks,
 // progress and stops, with no upload, download or snapshot (the callbacks' upload, snapshot and
 // release_backend are refused). On return, and after a blow-up or a stop, the field holds the
 // state of the last step taken: a blow-up's NaN or Inf stays where the caller can look at it.
+// InputError, before anything is stepped, for a backend without ForeignDeviceMemory.
 template <typename T>
 LoopOutcome advance_in_place(Backend<T>& backend, T* field, const Grid& grid, int steps,
                              const LoopSchedule& schedule = {}, const LoopCallbacks<T>& callbacks = {}) {
   if (callbacks.upload || callbacks.snapshot || callbacks.release_backend)
     throw std::logic_error("a field stepped in place is neither uploaded, written nor released by the loop");
+  ForeignDeviceMemory<T>* const foreign = capability<ForeignDeviceMemory<T>>(backend);
+  if (!foreign) throw InputError("this backend does not step device memory it is given (the CUDA backends do)");
   LoopOutcome outcome;
   LoopTimings& t = outcome.timings;
-  timed(t.upload_s, [&] { backend.adopt_device_field(field); });
+  timed(t.upload_s, [&] { foreign->adopt_device_field(field); });
   ChunkedSteps s;
   try {
     s = step_in_chunks(backend, steps, schedule, grid.nx, grid.ny, callbacks.end_chunk,
@@ -271,7 +274,7 @@ LoopOutcome advance_in_place(Backend<T>& backend, T* field, const Grid& grid, in
   } catch (...) {
     // A failed step's error is the one to report; a release that fails after it adds nothing.
     try {
-      backend.release_device_field();
+      foreign->release_device_field();
     } catch (...) {
     }
     throw;
@@ -281,7 +284,7 @@ LoopOutcome advance_in_place(Backend<T>& backend, T* field, const Grid& grid, in
   t.compute_s = s.compute_s;
   long long nonfinite_at = -1;
   timed(t.download_s, [&] {
-    backend.release_device_field();
+    foreign->release_device_field();
     nonfinite_at = backend.first_nonfinite();
   });
   require_finite(nonfinite_at, grid.nx, grid.ny, schedule.first_step, schedule.first_plane, s.last_finite, s.done);

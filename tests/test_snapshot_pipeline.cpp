@@ -33,7 +33,7 @@ using test::run_heatrk4;
 // Every point of its field holds the steps taken. Its downloads land late: the value is taken at
 // start_download(), but written into the buffer only when the writer waits for it, after a
 // delay, as a GPU's copy would (a writer that read the buffer before waiting would see junk).
-class LateCopyBackend : public Backend<double> {
+class LateCopyBackend : public Backend<double>, public AsyncDownloads<double> {
  public:
   void upload(const Field<double>&) override {}
   void step(int count) override {
@@ -46,6 +46,7 @@ class LateCopyBackend : public Backend<double> {
     fill(u, -1.0);
     return std::make_unique<LateCopy>(u, steps_taken);
   }
+  std::unique_ptr<PinnedHostMemory> pin(Field<double>&) override { return nullptr; }
   long long steps_taken = 0;
   long long fail_after = -1;  // >= 0: stepping beyond this many steps throws
 
@@ -70,7 +71,7 @@ class LateCopyBackend : public Backend<double> {
 // LateCopyBackend that also keeps snapshots "on the device" (in memory of its own) of `points`
 // values, one at a time: taking a second while the first is held is a defect the loop must never
 // commit. As on a GPU, the copy lands late: its values are junk until wait() (or fetch()).
-class DeviceCopyBackend : public LateCopyBackend {
+class DeviceCopyBackend : public LateCopyBackend, public DeviceSnapshots<double> {
  public:
   explicit DeviceCopyBackend(std::size_t points) : points(points) {}
   bool takes_device_snapshots() const override { return true; }
@@ -268,14 +269,18 @@ void expect_snapshot_taken_while_stepping_is_exact(const BackendEntry& entry) {
       return u;
     };
     auto backend = entry.make<T>(p, options);
+    // The CUDA backends copy while stepping, and keep a device copy when made for it; the cpu
+    // backends have neither capability (start_download then downloads, blocking).
+    EXPECT_EQ(capability<AsyncDownloads<T>>(*backend) != nullptr, entry.uses_cuda) << entry.name;
+    EXPECT_EQ(takes_device_snapshots(*backend), entry.uses_cuda) << entry.name;
     backend->upload(start);
     backend->step(3);
     Field<T> first(g, T(-1)), second(g, T(-1)), final(g, T(-1));
-    const auto pinned_first = backend->pin(first);
-    const auto pinned_second = backend->pin(second);
-    auto copy_first = backend->start_download(first);
+    const auto pinned_first = pin_for_downloads(*backend, first);
+    const auto pinned_second = pin_for_downloads(*backend, second);
+    auto copy_first = start_download(*backend, first);
     backend->step(2);
-    auto copy_second = backend->start_download(second);
+    auto copy_second = start_download(*backend, second);
     backend->step(4);
     backend->download(final);
     copy_second->wait();
@@ -286,9 +291,9 @@ void expect_snapshot_taken_while_stepping_is_exact(const BackendEntry& entry) {
     EXPECT_TRUE(bits_equal(first, run(3))) << entry.name << " order " << order << ": the snapshot at step 3";
     EXPECT_TRUE(bits_equal(second, run(5))) << entry.name << " order " << order << ": the snapshot at step 5";
     EXPECT_TRUE(bits_equal(final, run(9))) << entry.name << " order " << order << ": the final field";
-    if (!backend->takes_device_snapshots()) continue;
+    if (!takes_device_snapshots(*backend)) continue;
     // Held on the device while the backend steps on, then brought over.
-    auto held = backend->take_device_snapshot();
+    auto held = capability<DeviceSnapshots<T>>(*backend)->take_device_snapshot();
     backend->step(2);
     Field<T> fetched(g, T(-1));
     held->fetch(fetched.data());

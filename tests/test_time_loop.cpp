@@ -20,7 +20,7 @@ namespace {
 
 // Counts the steps it is asked for and changes nothing: the driver alone is under test.
 // Any use after release_backend() is a failure.
-class CountingBackend : public Backend<double> {
+class CountingBackend : public Backend<double>, public ForeignDeviceMemory<double> {
  public:
   void upload(const Field<double>&) override { EXPECT_FALSE(released) << "upload after the release"; }
   void step(int count) override {
@@ -361,6 +361,24 @@ TEST(TimeLoop, InPlaceStopsAtTheCheckAfterABlowUpAndLeavesThatField) {
   EXPECT_EQ(outcome.stop_signal, 2);
   EXPECT_EQ(outcome.steps_done, 7);  // chunks of 1, 2 and 4 steps
   EXPECT_EQ(stopped.field_released_at, (std::vector<long long>{7}));
+}
+
+// A backend without ForeignDeviceMemory (the cpu ones) is refused a field to step in place, before
+// any step.
+TEST(TimeLoop, InPlaceRefusesABackendThatCannotStepDeviceMemory) {
+  struct HostOnlyBackend final : Backend<double> {
+    void upload(const Field<double>&) override {}
+    void step(int count) override { steps_taken += count; }
+    void download(Field<double>&) override {}
+    long long first_nonfinite() override { return -1; }
+    long long steps_taken = 0;
+  };
+  const Grid g{4, 4, 4, 1, 1, 1};
+  std::vector<double> field(g.points());
+  HostOnlyBackend backend;
+  EXPECT_EQ(capability<ForeignDeviceMemory<double>>(backend), nullptr);
+  EXPECT_THROW(advance_in_place(backend, field.data(), g, 10), InputError);
+  EXPECT_EQ(backend.steps_taken, 0);
 }
 
 // The last check runs with the final download: a field that blows up in the last chunk is

@@ -5,13 +5,12 @@
 // thread count. It is kept plain on purpose: the fast cpu backend (fast_backend.hpp) is what runs.
 //
 // One class serves a whole problem and one rank's box of a distributed run (parallel/):
-// the box is stepped as if it were the whole problem, and `before_stencil` is called with every
-// field a stage is about to read across z, so that a halo exchange can fill its ghost planes
-// first. A single process has nothing to fill. Since the per-point arithmetic is the same code,
-// the distributed field is bitwise the single process's.
+// the box is stepped as if it were the whole problem, and the halo exchange it is made with fills
+// the ghost planes of the field a stage is about to read across z first. A single process has
+// nothing to fill. Since the per-point arithmetic is the same code, the distributed field is
+// bitwise the single process's.
 #pragma once
 
-#include <functional>
 #include <utility>
 
 #include "core/backend.hpp"
@@ -26,13 +25,13 @@ namespace heat {
 template <typename T>
 class CpuReferenceBackend final : public Backend<T> {
  public:
-  // Called with the field stage `stage` (0..3) reads with the stencil, before it reads it.
-  using BeforeStencil = std::function<void(T* field, int stage)>;
-
-  CpuReferenceBackend(const Problem& p, const BackendOptions&) : CpuReferenceBackend(p, BeforeStencil()) {}
-  CpuReferenceBackend(const Problem& p, BeforeStencil before_stencil)
+  CpuReferenceBackend(const Problem& p, const BackendOptions&) : CpuReferenceBackend(p, nullptr) {}
+  // `exchange`: null for a whole grid, else the one that fills the box's ghost planes (outliving
+  // the backend): u's before the first stage, and with PerStage's r planes each stage's input too.
+  CpuReferenceBackend(const Problem& p, HaloExchange<T>* exchange)
       : problem_(p),
-        before_stencil_(std::move(before_stencil)),
+        exchange_(exchange),
+        every_stage_(exchange && exchange->scheme() == GhostScheme::PerStage),
         rk_(make_rk4_constants<T>(p.dt)),
         u_(Field<T>::uninitialized(p.grid)),
         stage_input_(Field<T>::uninitialized(p.grid)),
@@ -81,7 +80,7 @@ class CpuReferenceBackend final : public Backend<T> {
     for (int stage = 0; stage < 4; ++stage) {
       // k_s = alpha*Lap(stage input); the stage input of stage 1 is u itself.
       T* in = stage == 0 ? u_.data() : stage_input_.data();
-      if (before_stencil_) before_stencil_(in, stage);
+      if (exchange_ && (stage == 0 || every_stage_)) exchange_->exchange(in);
       T* k = k_.data();
       T* sum = sum_.data();
       for_interior([&](std::size_t p) {
@@ -104,7 +103,8 @@ class CpuReferenceBackend final : public Backend<T> {
   }
 
   Problem problem_;
-  BeforeStencil before_stencil_;
+  HaloExchange<T>* exchange_;  // null: the whole grid, no neighbours
+  bool every_stage_;           // the exchange fills each stage's input, not only u
   Rk4Constants<T> rk_;
   Field<T> u_, stage_input_, k_, sum_;
 };

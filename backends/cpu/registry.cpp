@@ -17,20 +17,17 @@ namespace {
 // fills. Wide ghosts (PerStep) hold enough of u that the later passes need no exchange of their
 // own, so the fast backend's passes go in pairs; narrow ones need each pass's operand exchanged,
 // which the fast backend overlaps with its interior (BackendOptions::halo_overlap). The
-// reference stays plain: it exchanges, then computes.
+// reference stays plain: it exchanges (each stage's input with narrow ghosts), then computes.
 template <template <typename> class Impl, typename T>
 std::unique_ptr<Backend<T>> make_cpu_backend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange) {
   if (!exchange) return std::make_unique<Impl<T>>(p, o);
-  const GhostScheme scheme = exchange->scheme();
   if constexpr (std::is_same_v<Impl<T>, CpuFastBackend<T>>) {
-    const auto grouping = scheme == GhostScheme::PerStage ? CpuPassGrouping::Singles : CpuPassGrouping::Pairs;
+    const auto grouping =
+        exchange->scheme() == GhostScheme::PerStage ? CpuPassGrouping::Singles : CpuPassGrouping::Pairs;
     return std::make_unique<CpuFastBackend<T>>(p, exchange, grouping, best_cpu_isa(),
                                                o.halo_overlap.value_or(HaloOverlap::InteriorFirst));
   } else {
-    auto fill_ghosts = [scheme, exchange](T* field, int stage) {
-      if (stage == 0 || scheme == GhostScheme::PerStage) exchange->exchange(field);
-    };
-    return std::make_unique<Impl<T>>(p, fill_ghosts);
+    return std::make_unique<Impl<T>>(p, exchange);
   }
 }
 

@@ -32,7 +32,7 @@ class SnapshotCopies {
   // Takes `field` (device memory, as the compute stream will have it after the work queued so
   // far) and starts its copy into `host` (page-locked, or the copy blocks).
   std::unique_ptr<PendingDownload> start(const void* field, void* host);
-  // Takes `field` into the device copy alone, where a writer reads it (Backend::take_device_snapshot).
+  // Takes `field` into the device copy alone, where a writer reads it (DeviceSnapshots::take_device_snapshot).
   std::unique_ptr<DeviceSnapshot> take(const void* field);
 
  private:
@@ -100,8 +100,14 @@ inline GhostScheme cuda_ghost_scheme(int order) {
   return GhostScheme::PerStep;
 }
 
+// The capabilities (core/backend.hpp) are every CUDA backend's: snapshots copied out while the
+// next steps run, and a field stepped in the caller's device memory. A rank's box is stepped with
+// the exchange its final class's constructor is given (take_exchange).
 template <typename T>
-class CudaBackend : public Backend<T> {
+class CudaBackend : public Backend<T>,
+                    public AsyncDownloads<T>,
+                    public DeviceSnapshots<T>,
+                    public ForeignDeviceMemory<T> {
  public:
   void upload(const Field<T>& u) override {
     u_.copy_from_host(u.data());
@@ -168,23 +174,22 @@ class CudaBackend : public Backend<T> {
       return first_nonfinite_on_device_beside(values, count, [&] { download(u); });
     });
   }
+  // Without a snapshot copy (BackendOptions::snapshots_while_stepping), the blocking download.
   std::unique_ptr<PendingDownload> start_download(Field<T>& u) override {
-    if (!snapshots_) return Backend<T>::start_download(u);
+    if (!snapshots_) {
+      download(u);
+      return std::make_unique<LandedDownload>();
+    }
     return snapshots_->start(u_.get(), u.data());
   }
   std::unique_ptr<PinnedHostMemory> pin(Field<T>& u) override {
     return pin_host_memory(u.data(), u.size() * sizeof(T));
   }
   bool takes_device_snapshots() const override { return snapshots_ != nullptr; }
+  // Only where takes_device_snapshots() (the interface's precondition).
   std::unique_ptr<DeviceSnapshot> take_device_snapshot() override {
-    if (!snapshots_) return Backend<T>::take_device_snapshot();
+    if (!snapshots_) throw std::logic_error("this backend keeps no snapshot in device memory");
     return snapshots_->take(u_.get());
-  }
-  // Only for PerStep and PerHalfStep boxes (stepping_box_with).
-  void step_box_with(HaloExchange<T>& exchange) override {
-    exchange_ = &exchange;
-    planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange.sides());
-    if (overlap_ && steps_in_parts()) part_streams_ = std::make_unique<PartStreams>(device_);
   }
   // u_, then each segment's output (StepPlanes::segments) where it is another field.
   std::vector<T*> exchanged_fields() override {
@@ -222,6 +227,18 @@ class CudaBackend : public Backend<T> {
     prepare_device(o, bytes_needed + (o.snapshots_while_stepping ? field_bytes : 0), name);
     if (!o.field_in_caller_memory) u_ = DeviceBuffer<T>(p.grid.points());
     if (o.snapshots_while_stepping) snapshots_ = std::make_unique<SnapshotCopies>(field_bytes, o.device);
+  }
+  // One rank's box, for `exchange` non-null (laid out for PerStep's or PerHalfStep's ghost planes):
+  // the backend steps its box and has the exchange refresh the ghost planes; null: the whole grid.
+  // Each final class's constructor calls it last, once every field is allocated, so that
+  // steps_in_parts() is the final class's and the part streams come after the allocations.
+  void take_exchange(HaloExchange<T>* exchange) {
+    if (!exchange) return;
+    if (exchange->scheme() == GhostScheme::PerStage)
+      throw std::logic_error("a backend that steps its box whole needs PerStep's or PerHalfStep's ghost planes");
+    exchange_ = exchange;
+    planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange->sides());
+    if (overlap_ && steps_in_parts()) part_streams_ = std::make_unique<PartStreams>(device_);
   }
   // Launches one RK4 step on the default stream; need not synchronise.
   virtual void step_once() = 0;

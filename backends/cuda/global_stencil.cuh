@@ -204,8 +204,8 @@ class GlobalMemoryBackend : public CudaBackend<T> {
   DeviceBuffer<T> k_[Fields];
 };
 
-// The registry entry of a global-memory backend Impl; `arrays_moved` is its byte model in
-// arrays read or written per interior point per step.
+// The registry entry of a global-memory backend Impl, made as Impl<T>(problem, options, exchange);
+// `arrays_moved` is its byte model in arrays read or written per interior point per step.
 template <template <typename> class Impl>
 void register_global_memory_backend(BackendRegistry& registry, const char* name, const char* description,
                                     double arrays_moved) {
@@ -219,7 +219,14 @@ void register_global_memory_backend(BackendRegistry& registry, const char* name,
   };
   e.ghost_scheme = cuda_ghost_scheme;
   e.halo_overlap = [](int) { return HaloOverlap::Off; };  // their kernels step whole boxes
-  set_factories<Impl>(e);
+  e.make_float = [](const Problem& p, const BackendOptions& o,
+                    HaloExchange<float>* x) -> std::unique_ptr<Backend<float>> {
+    return std::make_unique<Impl<float>>(p, o, x);
+  };
+  e.make_double = [](const Problem& p, const BackendOptions& o,
+                     HaloExchange<double>* x) -> std::unique_ptr<Backend<double>> {
+    return std::make_unique<Impl<double>>(p, o, x);
+  };
   registry.add(std::move(e));
 }
 

@@ -38,7 +38,10 @@ struct Combine {
 template <typename T>
 class NaiveBackend final : public GlobalMemoryBackend<T, 4> {
  public:
-  NaiveBackend(const Problem& p, const BackendOptions& o) : GlobalMemoryBackend<T, 4>(p, o, "naive") {}
+  NaiveBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
+      : GlobalMemoryBackend<T, 4>(p, o, "naive") {
+    this->take_exchange(exchange);
+  }
 
  private:
   void step_once() override {

@@ -12,7 +12,10 @@ namespace {
 template <typename T>
 class ReuseBackend final : public GlobalMemoryBackend<T, 3> {
  public:
-  ReuseBackend(const Problem& p, const BackendOptions& o) : GlobalMemoryBackend<T, 3>(p, o, "reuse") {}
+  ReuseBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
+      : GlobalMemoryBackend<T, 3>(p, o, "reuse") {
+    this->take_exchange(exchange);
+  }
 
  private:
   void step_once() override {

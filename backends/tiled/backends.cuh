@@ -81,11 +81,13 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   using Launcher = typename Config::template Launcher<FromU>;
 
  public:
-  OnePassBackend(const Problem& p, const BackendOptions& o)
+  OnePassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
       : Base(p, o, make_factored_constants<T>(p.dt)),
         device_(o.device),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
-        later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {}
+        later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {
+    this->take_exchange(exchange);
+  }
 
   // The first pass's launcher is made here, once u_ holds the field: the copy engine's map is of
   // u's address, which adopt_device_field() brings from the caller.
@@ -134,8 +136,10 @@ class FactorPairBackend final : public PassFormBackend<T, Config> {
   using Args = PassArgs<Tile::R, T, 2>;
 
  public:
-  FactorPairBackend(const Problem& p, const BackendOptions& o)
-      : Base(p, o, make_factored_constants<T>(p.dt)), w_(p.grid.points()), factor_(p.grid, o.device) {}
+  FactorPairBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
+      : Base(p, o, make_factored_constants<T>(p.dt)), w_(p.grid.points()), factor_(p.grid, o.device) {
+    this->take_exchange(exchange);
+  }
 
   void prepare_resident_field() override { this->prepare_fields({&w_}); }
   T* output_of_pass(int pass) override { return pass == 2 ? w_.get() : Base::output_of_pass(pass); }
@@ -159,8 +163,10 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
   using typename Base::Tile;
 
  public:
-  FourPassBackend(const Problem& p, const BackendOptions& o)
-      : Base(p, o, make_horner_constants<T>(p.dt)), u_next_(p.grid.points()), step_(p.grid, o.device) {}
+  FourPassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
+      : Base(p, o, make_horner_constants<T>(p.dt)), u_next_(p.grid.points()), step_(p.grid, o.device) {
+    this->take_exchange(exchange);
+  }
 
   void prepare_resident_field() override { this->prepare_fields({&u_next_}); }
 
@@ -184,10 +190,11 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
   TileLauncher<FourPasses<Tile>> step_;
 };
 
-// Each configuration names its kind of Backend (Config::Backend<T>).
+// Each configuration names its kind of Backend (Config::Backend<T>); `exchange` as for
+// BackendEntry::make.
 template <typename T, class Config>
-std::unique_ptr<Backend<T>> make_configured(const Problem& p, const BackendOptions& o) {
-  return std::make_unique<typename Config::template Backend<T>>(p, o);
+std::unique_ptr<Backend<T>> make_configured(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange) {
+  return std::make_unique<typename Config::template Backend<T>>(p, o, exchange);
 }
 
 }  // namespace heat

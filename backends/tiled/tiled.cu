@@ -354,17 +354,17 @@ std::string tiled_default_configuration(int order, Precision precision) {
 
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
-                                               const std::string& configuration) {
+                                               const std::string& configuration, HaloExchange<T>* exchange) {
   std::unique_ptr<Backend<T>> made;
   with_configuration<T>(problem.order, configuration,
-                        [&](auto config) { made = make_configured<T, decltype(config)>(problem, options); });
+                        [&](auto config) { made = make_configured<T, decltype(config)>(problem, options, exchange); });
   return made;
 }
 
 template std::unique_ptr<Backend<float>> make_tiled_backend<float>(const Problem&, const BackendOptions&,
-                                                                   const std::string&);
+                                                                   const std::string&, HaloExchange<float>*);
 template std::unique_ptr<Backend<double>> make_tiled_backend<double>(const Problem&, const BackendOptions&,
-                                                                     const std::string&);
+                                                                     const std::string&, HaloExchange<double>*);
 
 namespace {
 
@@ -404,15 +404,12 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   e.side_planes = [](int order) { return order / 2; };
   e.halo_overlap = tiled_halo_overlap;
   e.make_float = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<float>* exchange) {
-    return stepping_box_with(
-        make_tiled_backend<float>(
-            p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Float) : configuration),
-        exchange);
+    return make_tiled_backend<float>(
+        p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Float) : configuration, exchange);
   };
   e.make_double = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<double>* exchange) {
-    return stepping_box_with(
-        make_tiled_backend<double>(
-            p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Double) : configuration),
+    return make_tiled_backend<double>(
+        p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Double) : configuration,
         exchange);
   };
   return e;

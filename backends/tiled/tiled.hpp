@@ -27,9 +27,10 @@ std::string tiled_default_configuration(int order, Precision precision);
 HaloOverlap tiled_halo_overlap(int order);
 
 // A tiled backend with the named configuration; InputError if it is not built for the order.
+// `exchange` as for BackendEntry::make: null for a grid alone.
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
-                                               const std::string& configuration);
+                                               const std::string& configuration, HaloExchange<T>* exchange = nullptr);
 
 // A registry-style entry named "tiled:<configuration>" that builds that configuration, with
 // its own byte model, so the benchmark can sweep configurations like backends.
