@@ -48,17 +48,13 @@ Ranks::Ranks() = default;
 
 Ranks::Ranks(int& argc, char**& argv, bool may_take_a_gpu) {
   if (started_by_mpi_launcher()) {
-    // The CUDA driver's start and the rank's GPU context, which the ranks of a node take in turn
-    // (~0.3 s each on 4 ranks of the device machine), run beside MPI's, which needs no GPU; a
-    // build or a machine without one returns at once.
-    std::thread cuda_start([this, may_take_a_gpu] { started_gpu_ = start_likely_rank_gpu(may_take_a_gpu); });
-    try {
-      session().emplace(argc, argv);
-    } catch (...) {
-      cuda_start.join();
-      throw;
-    }
-    cuda_start.join();
+    // The CUDA driver's start and the rank's GPU context (a build or a machine without a GPU
+    // returns at once), then MPI's. Not beside each other on two threads, though neither needs
+    // the other: the driver reads the environment (getenv in cuInit) while MPI_Init writes it
+    // (OpenMPI's setenv), and glibc's environment is not thread-safe: a rank crashed so, in getenv
+    // inside cuInit.
+    started_gpu_ = start_likely_rank_gpu(may_take_a_gpu);
+    session().emplace(argc, argv);
     joined_mpi_ = true;
     rank_ = session()->rank();
     size_ = session()->size();

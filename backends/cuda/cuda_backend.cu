@@ -71,8 +71,7 @@ class RegisteredHostMemory final : public PinnedHostMemory {
 
 }  // namespace
 
-SnapshotCopies::SnapshotCopies(std::size_t bytes, int device) : bytes_(bytes), device_(device) {
-  HEAT_CUDA_CHECK(cudaMalloc(&copy_, bytes_));
+SnapshotCopies::SnapshotCopies(std::size_t bytes, int device) : bytes_(bytes), device_(device), copy_(bytes) {
   // Non-blocking: the legacy default stream, where the kernels run, must not wait for this one.
   HEAT_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
   HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&taken_, cudaEventDisableTiming));
@@ -85,17 +84,16 @@ SnapshotCopies::~SnapshotCopies() {
   if (read_) cudaEventDestroy(read_);
   if (taken_) cudaEventDestroy(taken_);
   if (stream_) cudaStreamDestroy(stream_);
-  if (copy_) cudaFree(copy_);
 }
 
 std::unique_ptr<PendingDownload> SnapshotCopies::start(const void* field, void* host) {
   // The device copy is overwritten only after the previous snapshot has left it (a wait on the
   // GPU, which a snapshot interval of more than the copy's few tens of milliseconds never feels).
   HEAT_CUDA_CHECK(cudaStreamWaitEvent(0, read_, 0));
-  HEAT_CUDA_CHECK(cudaMemcpyAsync(copy_, field, bytes_, cudaMemcpyDeviceToDevice, 0));
+  HEAT_CUDA_CHECK(cudaMemcpyAsync(copy_.get(), field, bytes_, cudaMemcpyDeviceToDevice, 0));
   HEAT_CUDA_CHECK(cudaEventRecord(taken_, 0));
   HEAT_CUDA_CHECK(cudaStreamWaitEvent(stream_, taken_, 0));
-  HEAT_CUDA_CHECK(cudaMemcpyAsync(host, copy_, bytes_, cudaMemcpyDeviceToHost, stream_));
+  HEAT_CUDA_CHECK(cudaMemcpyAsync(host, copy_.get(), bytes_, cudaMemcpyDeviceToHost, stream_));
   HEAT_CUDA_CHECK(cudaEventRecord(read_, stream_));
   cudaEvent_t landed = nullptr;
   HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&landed, cudaEventDisableTiming));
@@ -108,9 +106,9 @@ std::unique_ptr<DeviceSnapshot> SnapshotCopies::take(const void* field) {
   // The writer has finished with the previous snapshot taken here before this call; a copy to
   // the host started by start() may still be reading the copy.
   HEAT_CUDA_CHECK(cudaStreamWaitEvent(0, read_, 0));
-  HEAT_CUDA_CHECK(cudaMemcpyAsync(copy_, field, bytes_, cudaMemcpyDeviceToDevice, 0));
+  HEAT_CUDA_CHECK(cudaMemcpyAsync(copy_.get(), field, bytes_, cudaMemcpyDeviceToDevice, 0));
   HEAT_CUDA_CHECK(cudaEventRecord(taken_, 0));
-  return std::make_unique<CopyOnDevice>(copy_, bytes_, taken_, stream_, device_);
+  return std::make_unique<CopyOnDevice>(copy_.get(), bytes_, taken_, stream_, device_);
 }
 
 PartStreams::PartStreams(int device) {

@@ -38,7 +38,7 @@ class SnapshotCopies {
  private:
   std::size_t bytes_;
   int device_;
-  void* copy_ = nullptr;
+  DeviceBuffer<unsigned char> copy_;  // freed after the destructor has waited for its copies
   cudaStream_t stream_ = nullptr;
   // taken_: the copy holds the field; read_: the host has the copy, which may be overwritten.
   cudaEvent_t taken_ = nullptr, read_ = nullptr;
