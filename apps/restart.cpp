@@ -11,61 +11,57 @@
 
 namespace heat {
 
-namespace {
-
-}  // namespace
-
-RunOptions with_restart_implied(const CLI::App& app, const RunOptions& given) {
+RunOptions with_restart_implied(const RunOptions& given) {
   RunOptions o = given;
   if (!o.restart.empty()) {
-    if (o.init_file_given && o.init_file != o.restart)
+    if (o.was_given("init-file") && o.init_file != o.restart)
       throw InputError("--restart " + o.restart + " and --init-file " + o.init_file + " name different files: give one");
-    if (app.count("--init") && o.init != "file")
+    if (o.was_given("init") && o.init != "file")
       throw InputError("--restart " + o.restart + " starts from that file, but --init is " + o.init + ": drop --init");
     o.init_file = o.restart;
-    o.init_file_given = true;
-    if (!app.count("--output")) {
+    o.given.insert("init-file");
+    if (!o.was_given("output")) {
       const std::string directory = std::filesystem::path(o.restart).parent_path().string();
       o.output = directory.empty() ? "." : directory;
     }
   }
-  if (o.init_file_given && !app.count("--init")) o.init = "file";
+  if (o.was_given("init-file") && !o.was_given("init")) o.init = "file";
   return o;
 }
 
-std::vector<std::string> take_stored_settings(const CLI::App& app, RunOptions& o) {
+std::vector<std::string> take_stored_settings(RunOptions& o) {
   const StoredRunSettings stored = read_stored_run_settings(o.init_file);
   std::vector<std::string> overrides;
   const auto note = [&](const std::string& option, const std::string& stored_value) {
     overrides.push_back(option + " overrides the value stored in " + o.init_file + " (" + stored_value + ")");
   };
   if (stored.order) {
-    if (!app.count("--order")) o.order = *stored.order;
+    if (!o.was_given("order")) o.order = *stored.order;
     else if (o.order != *stored.order) note("--order " + std::to_string(o.order), "order " + std::to_string(*stored.order));
   }
   if (stored.precision) {
-    if (!app.count("--precision")) o.precision = *stored.precision;
+    if (!o.was_given("precision")) o.precision = *stored.precision;
     else if (o.precision != *stored.precision) note("--precision " + o.precision, *stored.precision);
   }
   if (stored.alpha) {
-    if (!app.count("--alpha")) o.alpha = *stored.alpha;
+    if (!o.was_given("alpha")) o.alpha = *stored.alpha;
     else if (o.alpha != *stored.alpha)
       note("--alpha " + number_text(o.alpha),
-           "alpha " + number_text(*stored.alpha) + (o.cfl_given || o.dt_given ? "" : "; dt stays the stored one"));
+           "alpha " + number_text(*stored.alpha) + (o.was_given("cfl") || o.was_given("dt") ? "" : "; dt stays the stored one"));
   }
   if (stored.output_every) {
-    if (!app.count("--output-every")) o.output_every = *stored.output_every;
+    if (!o.was_given("output-every")) o.output_every = *stored.output_every;
     else if (o.output_every != *stored.output_every)
       note("--output-every " + std::to_string(o.output_every), "output_every " + std::to_string(*stored.output_every));
   }
   if (stored.format) {
-    if (!app.count("--format")) o.format = *stored.format;
+    if (!o.was_given("format")) o.format = *stored.format;
     else if (parse_output_formats(o.format) != parse_output_formats(*stored.format))
       note("--format " + o.format, "format " + *stored.format);
   }
   if (stored.compress) {
     const std::string stored_codec = compression_name(parse_compression(*stored.compress));
-    if (!app.count("--compress")) {
+    if (!o.was_given("compress")) {
       // ZFP is for .hdf files alone: a restart that adds .vti files must say which gzip level.
       if (parse_compression(*stored.compress).is_zfp() && parse_output_formats(o.format).has(OutputFormat::Vtk))
         throw InputError("--format " + o.format + " writes .vti files, which ZFP does not compress, and " +
@@ -79,13 +75,13 @@ std::vector<std::string> take_stored_settings(const CLI::App& app, RunOptions& o
   if (stored.dt) {
     // dt, not cfl: the run goes on with the time step it had, whatever the options change.
     const std::string was = "dt " + number_text(*stored.dt) + (stored.cfl ? ", cfl " + number_text(*stored.cfl) : "");
-    if (!o.cfl_given && !o.dt_given) {
+    if (!o.was_given("cfl") && !o.was_given("dt")) {
       o.dt = *stored.dt;
-      o.dt_given = true;
+      o.given.insert("dt");
       o.dt_stored_in = o.init_file;
-    } else if (o.dt_given && o.dt != *stored.dt) {
+    } else if (o.was_given("dt") && o.dt != *stored.dt) {
       note("--dt " + number_text(o.dt), was);
-    } else if (o.cfl_given && (!stored.cfl || o.cfl != *stored.cfl)) {
+    } else if (o.was_given("cfl") && (!stored.cfl || o.cfl != *stored.cfl)) {
       note("--cfl " + number_text(o.cfl), was);
     }
   }

@@ -3,7 +3,6 @@
 // unless an option overrides them (docs/design.md §3, "Restart").
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
 
@@ -14,13 +13,13 @@ namespace heat {
 // The options with what a restart implies filled in: --restart F means --init file
 // --init-file F and, unless --output is given, --output F's directory (continuing its series);
 // --init-file F alone means --init file. Throws InputError for options that contradict those.
-RunOptions with_restart_implied(const CLI::App& app, const RunOptions& given);
+RunOptions with_restart_implied(const RunOptions& given);
 
 // Takes the order, precision, alpha, dt, --output-every, --format and --compress stored in
 // o.init_file for each that the command line (or --config) does not give (a file written before
 // the last three were stored leaves them as given). A stored ZFP codec with a --format that writes
 // .vti files (which ZFP does not compress) is InputError asking for --compress. Returns one line for each given option whose value differs from
 // the stored one, for the run to print.
-std::vector<std::string> take_stored_settings(const CLI::App& app, RunOptions& o);
+std::vector<std::string> take_stored_settings(RunOptions& o);
 
 }  // namespace heat

@@ -152,7 +152,7 @@ OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& a
   if (const std::string why = unusable_trash_reason(directory); !why.empty()) throw InputError("--output: " + why);
   const auto existing = series_files_in(directory);
   if (existing.empty() || continues_series_in(plan, directory)) return lock;
-  if (!options.overwrite && app.count("--output"))
+  if (!options.overwrite && options.was_given("output"))
     throw InputError("--output " + directory + " holds another run's files (" + describe(existing) +
                      "): choose another --output, add --overwrite to replace them, or --restart from one of them");
   plan.output.replace_series = true;

@@ -34,9 +34,9 @@ void require_host_memory(const RunPlan& plan, const BackendEntry& entry, const S
 }
 
 // With --init-file the grid comes from the file; a grid option that says otherwise is an error.
-void require_grid_options_agree(const CLI::App& app, const RunOptions& o, const Grid& file) {
+void require_grid_options_agree(const RunOptions& o, const Grid& file) {
   auto clash = [&](const char* option, double given, double from_file) {
-    if (app.count(option) && given != from_file)
+    if (o.was_given(option + 2) && given != from_file)
       throw InputError(std::string(option) + " " + number_text(given) + " contradicts " + o.init_file + " (" +
                        number_text(from_file) + "): drop the grid options when restarting from a file");
   };
@@ -177,13 +177,13 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
   OutputDirectoryLock output_lock;  // held until the run's last file is written
   // Every rank validates; bad input on any of them ends all of them with exit 2 before any work.
   ranks.validate_everywhere([&] {
-    RunOptions options = with_restart_implied(app, given);
+    RunOptions options = with_restart_implied(given);
     const bool from_file = options.init == "file" && !options.init_file.empty();
     if (from_file) {
       loaded = open_initial_field(options.init_file);  // its grid and run state; the values below
-      require_grid_options_agree(app, options, loaded.grid);
+      require_grid_options_agree(options, loaded.grid);
       // Said at once on stderr (also under --quiet) and again in the summary.
-      report.overrides = take_stored_settings(app, options);
+      report.overrides = take_stored_settings(options);
       for (const auto& line : report.overrides)
         if (ranks.is_root()) std::fprintf(stderr, "heatrk4: note: %s\n", line.c_str());
     }
@@ -234,7 +234,11 @@ void add_run_command(CLI::App& app, CommandAction& action, RunReport* report_out
   // run is the default: the top-level callback fires after parsing; a subcommand's own
   // callback runs first and sets the action, so only set it when none was chosen.
   app.callback([&app, &action, options, report_out] {
-    if (!action) action = [&app, options, report_out] { return run(app, *options, report_out); };
+    if (!action)
+      action = [&app, options, report_out] {
+        record_given_options(app, *options);
+        return run(app, *options, report_out);
+      };
   });
   app.add_subcommand("run", "run a simulation (the default; the options above apply)")->fallthrough();
 }

@@ -36,7 +36,7 @@ Grid resolve_grid(const RunOptions& o, int order) {
     const char* name;
   };
   Grid g;
-  const Axis axes[3] = {{g.nx, o.nx, o.nx_given, "--nx"}, {g.ny, o.ny, o.ny_given, "--ny"}, {g.nz, o.nz, o.nz_given, "--nz"}};
+  const Axis axes[3] = {{g.nx, o.nx, o.was_given("nx"), "--nx"}, {g.ny, o.ny, o.was_given("ny"), "--ny"}, {g.nz, o.nz, o.was_given("nz"), "--nz"}};
   std::array<std::string, 3> sources;  // the option each axis's points came from
   for (int a = 0; a < 3; ++a) {
     const Axis& axis = axes[a];
@@ -45,7 +45,7 @@ Grid resolve_grid(const RunOptions& o, int order) {
     if (axis.points < 1)
       throw InputError(sources[a] + " " + std::to_string(axis.points) + " must be a positive number of points");
   }
-  const bool axes_given = o.nx_given || o.ny_given || o.nz_given;
+  const bool axes_given = o.was_given("nx") || o.was_given("ny") || o.was_given("nz");
   require_grid_points_fit(g.nx, g.ny, g.nz, axes_given ? "the grid (--n, --nx, --ny, --nz)" : "--n");
   require_grid_fits_order(g, order, sources);
   // A spacing given is checked under the option that gave it.
@@ -54,15 +54,15 @@ Grid resolve_grid(const RunOptions& o, int order) {
       require_positive(axis_h, axis_option);
       return axis_h;
     }
-    if (o.h_given) {
+    if (o.was_given("h")) {
       require_positive(o.h, "--h");
       return o.h;
     }
     return n > 1 ? 1.0 / (n - 1) : 1.0;
   };
-  g.hx = spacing(o.hx_given, o.hx, "--hx", g.nx);
-  g.hy = spacing(o.hy_given, o.hy, "--hy", g.ny);
-  g.hz = spacing(o.hz_given, o.hz, "--hz", g.nz);
+  g.hx = spacing(o.was_given("hx"), o.hx, "--hx", g.nx);
+  g.hy = spacing(o.was_given("hy"), o.hy, "--hy", g.ny);
+  g.hz = spacing(o.was_given("hz"), o.hz, "--hz", g.nz);
   return g;
 }
 
@@ -176,8 +176,8 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   if (o.steps < 1) throw InputError("--steps " + std::to_string(o.steps) + " must be at least 1");
   plan.steps = o.steps;
 
-  if (o.cfl_given && o.dt_given) throw InputError("--dt and --cfl both given: give one (dt = cfl / (alpha*S))");
-  if (o.dt_given) {
+  if (o.was_given("cfl") && o.was_given("dt")) throw InputError("--dt and --cfl both given: give one (dt = cfl / (alpha*S))");
+  if (o.was_given("dt")) {
     require_positive(o.dt, "--dt");
     plan.problem.dt = o.dt;
     plan.cfl = cfl_from_dt(plan.problem.grid, o.alpha, o.dt);
@@ -192,7 +192,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   const std::string cfl_named = " (cfl " + number_text(plan.cfl) +
                                 (o.dt_stored_in.empty() ? ")" : "; give --cfl or --dt for this run)");
   require_stable_cfl(plan.cfl, o.order, o.allow_unstable,
-                     o.dt_given ? dt_named + cfl_named : "--cfl " + number_text(plan.cfl));
+                     o.was_given("dt") ? dt_named + cfl_named : "--cfl " + number_text(plan.cfl));
 
   if (o.precision == "float") plan.precision = Precision::Float;
   else if (o.precision == "double") plan.precision = Precision::Double;
@@ -212,7 +212,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
     if (m < 1) throw InputError("--modes " + std::to_string(m) + " must be a positive mode number");
   if (plan.init.kind == InitKind::File && o.init_file.empty())
     throw InputError("--init file needs --init-file FILE.hdf");
-  if (plan.init.kind != InitKind::File && o.init_file_given)
+  if (plan.init.kind != InitKind::File && o.was_given("init-file"))
     throw InputError("--init-file is given but --init is " + shown_value(o.init) + ": use --init file");
   plan.init_file = o.init_file;
   plan.init_array = o.init_array;
@@ -272,21 +272,18 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                     },
                     {"format"});
   app.add_option("--n", o.n, "points along each axis (sets nx = ny = nz)")->capture_default_str();
-  app.add_option("--nx", o.nx, "points along x (overrides --n)")->each([&o](const std::string&) { o.nx_given = true; });
-  app.add_option("--ny", o.ny, "points along y (overrides --n)")->each([&o](const std::string&) { o.ny_given = true; });
-  app.add_option("--nz", o.nz, "points along z (overrides --n)")->each([&o](const std::string&) { o.nz_given = true; });
-  app.add_option("--h", o.h, "grid spacing on every axis (default 1/(n-1): a unit cube)")
-      ->each([&o](const std::string&) { o.h_given = true; });
-  app.add_option("--hx", o.hx, "spacing along x")->each([&o](const std::string&) { o.hx_given = true; });
-  app.add_option("--hy", o.hy, "spacing along y")->each([&o](const std::string&) { o.hy_given = true; });
-  app.add_option("--hz", o.hz, "spacing along z")->each([&o](const std::string&) { o.hz_given = true; });
+  app.add_option("--nx", o.nx, "points along x (overrides --n)");
+  app.add_option("--ny", o.ny, "points along y (overrides --n)");
+  app.add_option("--nz", o.nz, "points along z (overrides --n)");
+  app.add_option("--h", o.h, "grid spacing on every axis (default 1/(n-1): a unit cube)");
+  app.add_option("--hx", o.hx, "spacing along x");
+  app.add_option("--hy", o.hy, "spacing along y");
+  app.add_option("--hz", o.hz, "spacing along z");
   app.add_option("--alpha", o.alpha, "diffusivity")->capture_default_str();
   app.add_option("--order", o.order, "order of the stencil: 2, 4, 6 or 8")->capture_default_str();
   app.add_option("--steps", o.steps, "RK4 steps")->capture_default_str();
-  auto* cfl = app.add_option("--cfl", o.cfl, "dt*alpha*(1/hx^2+1/hy^2+1/hz^2)")->capture_default_str();
-  auto* dt = app.add_option("--dt", o.dt, "time step (instead of --cfl)");
-  cfl->each([&o](const std::string&) { o.cfl_given = true; });
-  dt->each([&o](const std::string&) { o.dt_given = true; });
+  app.add_option("--cfl", o.cfl, "dt*alpha*(1/hx^2+1/hy^2+1/hz^2)")->capture_default_str();
+  app.add_option("--dt", o.dt, "time step (instead of --cfl)");
   app.add_flag("--allow-unstable", o.allow_unstable, "run with a cfl above RK4's stability limit");
   app.add_option("--precision", o.precision, "float or double")->capture_default_str();
   app.add_option("--backend", o.backend, default_registry().names_text() + " or auto (see: heatrk4 backends)")
@@ -308,8 +305,7 @@ void add_run_options(CLI::App& app, RunOptions& o) {
   app.add_option("--seed", o.seed, "seed of --init randn (0 to 2^64-1)")->capture_default_str()->check(uint64_check());
   // std::array<int, 3> is one value of three integers to CLI11, so --modes takes exactly three.
   app.add_option("--modes", o.modes, "mode numbers of --init sine along x y z (three integers)");
-  app.add_option("--init-file", o.init_file, "VTKHDF ImageData file to start from (implies --init file)")
-      ->each([&o](const std::string&) { o.init_file_given = true; });
+  app.add_option("--init-file", o.init_file, "VTKHDF ImageData file to start from (implies --init file)");
   app.add_option("--init-array", o.init_array, "point array to read from --init-file")->capture_default_str();
   app.add_option("--output", o.output,
                  "directory for snapshots. Not given: each run replaces the previous run's snapshots there; "
@@ -339,6 +335,11 @@ void add_run_options(CLI::App& app, RunOptions& o) {
                  "continue a run from one of its snapshots: step, time and the settings stored in the file "
                  "unless given here; the series in the file's directory is continued");
   app.add_flag("--overwrite", o.overwrite, "let a new run replace another run's snapshots in --output");
+}
+
+void record_given_options(const CLI::App& app, RunOptions& o) {
+  for (const CLI::Option* option : app.get_options())
+    if (option->count() > 0 && option->get_name().rfind("--", 0) == 0) o.given.insert(option->get_name().substr(2));
 }
 
 }  // namespace heat

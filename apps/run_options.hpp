@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "io/snapshots.hpp"
@@ -18,18 +19,21 @@
 namespace heat {
 
 struct RunOptions {
+  // The long names (without --) of the options that were given, on the command line, in
+  // --config or by a caller that fills the options itself (heatrk4.step, a restart's stored dt):
+  // the one answer to "was this option given?", as PETSc's options database keeps it.
+  std::set<std::string> given;
+  bool was_given(const std::string& name) const { return given.count(name) > 0; }
+
   int n = 64;
   // An axis not given takes --n; a spacing not given takes --h, else 1/(n_axis - 1): a unit cube.
   int nx = 0, ny = 0, nz = 0;
-  bool nx_given = false, ny_given = false, nz_given = false;
   double h = 0, hx = 0, hy = 0, hz = 0;
-  bool h_given = false, hx_given = false, hy_given = false, hz_given = false;
   double alpha = 1.0;
   int order = 8;
   int steps = 10;
   double cfl = 0.05;
   double dt = 0;  // 0: from cfl
-  bool cfl_given = false, dt_given = false;
   std::string dt_stored_in;  // the snapshot a restart took dt from, when no option gave it
   bool allow_unstable = false;
   std::string precision = "float";
@@ -41,7 +45,6 @@ struct RunOptions {
   unsigned long long seed = 42;
   std::array<int, 3> modes = {1, 1, 1};
   std::string init_file, init_array = "u";
-  bool init_file_given = false;
   std::string output = "heatrk4-out";
   std::string format = "hdf5";
   int output_every = 0;
@@ -57,6 +60,9 @@ struct RunOptions {
 
 // Registers the run options on `app` (the top level, since run is the default command).
 void add_run_options(CLI::App& app, RunOptions& options);
+// After `app` has parsed: records in options.given each run option it was given (a --config
+// file's keys included).
+void record_given_options(const CLI::App& app, RunOptions& options);
 
 // A validated run: the problem and every choice resolved (auto backend, defaults, tolerances).
 struct RunPlan {

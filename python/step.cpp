@@ -32,24 +32,24 @@ void set_spacing(RunOptions& o, const py::object& h) {
   const bool sequence = py::isinstance<py::sequence>(h) && !py::isinstance<py::str>(h) && !py::isinstance<py::bytes>(h);
   if (!sequence) {
     o.h = real_argument(h, "h");
-    o.h_given = true;
+    o.given.insert("h");
     return;
   }
   const auto spacings = h.cast<py::sequence>();
   if (spacings.size() != 3) throw InputError("h = " + value_text(h) + ": give one spacing or three, (hx, hy, hz)");
   o.hx = real_argument(spacings[0], "h[0]"), o.hy = real_argument(spacings[1], "h[1]");
   o.hz = real_argument(spacings[2], "h[2]");
-  o.hx_given = o.hy_given = o.hz_given = true;
+  o.given.insert({"hx", "hy", "hz"});
 }
 
 // The command line's options for this call: the array gives the grid and the precision.
 RunOptions run_options_for(const ArrayArgument& a, const StepArguments& s) {
   RunOptions o;
   o.nx = a.nx, o.ny = a.ny, o.nz = a.nz;
-  o.nx_given = o.ny_given = o.nz_given = true;
+  o.given.insert({"nx", "ny", "nz"});
   if (!s.h.is_none()) set_spacing(o, s.h);
-  if (!s.dt.is_none()) o.dt = real_argument(s.dt, "dt"), o.dt_given = true;
-  if (!s.cfl.is_none()) o.cfl = real_argument(s.cfl, "cfl"), o.cfl_given = true;
+  if (!s.dt.is_none()) o.dt = real_argument(s.dt, "dt"), o.given.insert("dt");
+  if (!s.cfl.is_none()) o.cfl = real_argument(s.cfl, "cfl"), o.given.insert("cfl");
   o.alpha = real_argument(s.alpha, "alpha");
   o.order = int_argument(s.order, "order");
   o.steps = int_argument(s.steps, "steps");
