@@ -230,8 +230,8 @@ class CudaBackend : public Backend<T>,
   }
   // One rank's box, for `exchange` non-null (laid out for PerStep's or PerHalfStep's ghost planes):
   // the backend steps its box and has the exchange refresh the ghost planes; null: the whole grid.
-  // Each final class's constructor calls it last, once every field is allocated, so that
-  // steps_in_parts() is the final class's and the part streams come after the allocations.
+  // The two kinds of CUDA backend call it last in their constructors (GlobalMemoryBackend,
+  // PassFormBackend), where steps_in_parts() already answers as their final classes do.
   void take_exchange(HaloExchange<T>* exchange) {
     if (!exchange) return;
     if (exchange->scheme() == GhostScheme::PerStage)

@@ -182,12 +182,13 @@ class GlobalMemoryBackend : public CudaBackend<T> {
   static constexpr int kResidentArrays = Fields + 1;
 
  protected:
-  GlobalMemoryBackend(const Problem& p, const BackendOptions& o, const std::string& name)
+  GlobalMemoryBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange, const std::string& name)
       : CudaBackend<T>(p, o, kResidentArrays * p.grid.points() * sizeof(T), name), rk_(make_rk4_constants<T>(p.dt)) {
     for (auto& k : k_) {
       k = DeviceBuffer<T>(p.grid.points());
       prepare_stage_field(k, p.grid, p.radius());
     }
+    this->take_exchange(exchange);
   }
 
   // Calls launch(weights) with the stencil weights of the problem's radius as a compile-time R.

@@ -39,9 +39,7 @@ template <typename T>
 class NaiveBackend final : public GlobalMemoryBackend<T, 4> {
  public:
   NaiveBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : GlobalMemoryBackend<T, 4>(p, o, "naive") {
-    this->take_exchange(exchange);
-  }
+      : GlobalMemoryBackend<T, 4>(p, o, exchange, "naive") {}
 
  private:
   void step_once() override {

@@ -13,9 +13,7 @@ template <typename T>
 class ReuseBackend final : public GlobalMemoryBackend<T, 3> {
  public:
   ReuseBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : GlobalMemoryBackend<T, 3>(p, o, "reuse") {
-    this->take_exchange(exchange);
-  }
+      : GlobalMemoryBackend<T, 3>(p, o, exchange, "reuse") {}
 
  private:
   void step_once() override {

@@ -42,10 +42,13 @@ template <typename T, class Config>
 class PassFormBackend : public CudaBackend<T> {
  protected:
   using Tile = typename Config::Tile;
-  PassFormBackend(const Problem& p, const BackendOptions& o, const PassConstants<T>& constants)
+  PassFormBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange,
+                  const PassConstants<T>& constants)
       : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
         weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
-        constants_(constants) {}
+        constants_(constants) {
+    this->take_exchange(exchange);
+  }
   // Poisoned when first prepared only: a backend given a new field to step (adopt_device_field
   // again) has already shown that its kernels write every interior point.
   void prepare_fields(std::initializer_list<DeviceBuffer<T>*> written) {
@@ -82,12 +85,10 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
 
  public:
   OnePassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : Base(p, o, make_factored_constants<T>(p.dt)),
+      : Base(p, o, exchange, make_factored_constants<T>(p.dt)),
         device_(o.device),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
-        later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {
-    this->take_exchange(exchange);
-  }
+        later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {}
 
   // The first pass's launcher is made here, once u_ holds the field: the copy engine's map is of
   // u's address, which adopt_device_field() brings from the caller.
@@ -137,9 +138,7 @@ class FactorPairBackend final : public PassFormBackend<T, Config> {
 
  public:
   FactorPairBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : Base(p, o, make_factored_constants<T>(p.dt)), w_(p.grid.points()), factor_(p.grid, o.device) {
-    this->take_exchange(exchange);
-  }
+      : Base(p, o, exchange, make_factored_constants<T>(p.dt)), w_(p.grid.points()), factor_(p.grid, o.device) {}
 
   void prepare_resident_field() override { this->prepare_fields({&w_}); }
   T* output_of_pass(int pass) override { return pass == 2 ? w_.get() : Base::output_of_pass(pass); }
@@ -164,9 +163,7 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
 
  public:
   FourPassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : Base(p, o, make_horner_constants<T>(p.dt)), u_next_(p.grid.points()), step_(p.grid, o.device) {
-    this->take_exchange(exchange);
-  }
+      : Base(p, o, exchange, make_horner_constants<T>(p.dt)), u_next_(p.grid.points()), step_(p.grid, o.device) {}
 
   void prepare_resident_field() override { this->prepare_fields({&u_next_}); }
 
