@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "apps/commands.hpp"
-#include "apps/config_file.hpp"
 #include "apps/launch_sketch.hpp"
+#include "apps/run_options.hpp"
 #include "apps/option_values.hpp"
 #include "parallel/ranks.hpp"
 #include "parallel/ranks_common.hpp"
@@ -72,7 +72,7 @@ int print_help(const CLI::App& app, const CLI::Error& e) {
 
 }  // namespace
 
-void build_command_line(CLI::App& app, CommandAction& action, RunReport* run_report) {
+std::shared_ptr<const RunOptions> build_command_line(CLI::App& app, CommandAction& action) {
   app.name("heatrk4");
   app.description("heatrk4: the 3D heat equation, RK4 in time, cpu and CUDA backends");
   // --help only: CLI11 2.4 would refuse --h (the grid spacing) beside a -h help flag.
@@ -80,12 +80,13 @@ void build_command_line(CLI::App& app, CommandAction& action, RunReport* run_rep
   app.footer(kHelpFooter);
   app.set_version_flag("--version", std::string("heatrk4 ") + HEATRK4_VERSION, "print heatrk4's version and exit");
   app.require_subcommand(0, 1);
-  add_run_command(app, action, run_report);
+  std::shared_ptr<const RunOptions> run_options = add_run_command(app, action);
   add_backends_command(app, action);
   add_verify_command(app, action);
   add_compare_command(app, action);
   add_convergence_command(app, action);
   require_plain_values(app);
+  return run_options;
 }
 
 namespace {
@@ -161,7 +162,7 @@ LaunchSketch sketch_command_line(int argc, const char* const* argv) {
   LaunchSketch sketch;
   CLI::App app;
   CommandAction action;  // built, never called
-  build_command_line(app, action);
+  const std::shared_ptr<const RunOptions> run_options = build_command_line(app, action);
   try {
     std::vector<std::string> args = arguments_with_long_help(app, argc, argv);
     app.parse(args);
@@ -170,9 +171,14 @@ LaunchSketch sketch_command_line(int argc, const char* const* argv) {
   }
   const auto chosen = app.get_subcommands();
   sketch.command = chosen.empty() ? "run" : chosen.front()->get_name();
-  // The run's options live at the top; every other command's on its subcommand.
-  const CLI::App& owner = sketch.command == "run" ? app : *chosen.front();
-  // A value given (on the line or in --config), else the option's default.
+  if (sketch.command == "run") {  // given on the line or in --config, else the default
+    sketch.backend = run_options->backend;
+    sketch.device = run_options->device;
+    sketch.parsed = true;
+    return sketch;
+  }
+  // A value given, else the option's default.
+  const CLI::App& owner = *chosen.front();
   const auto value_of = [&owner](const char* name) -> std::optional<std::string> {
     const CLI::Option* option = owner.get_option_no_throw(name);
     if (!option) return std::nullopt;
@@ -212,33 +218,11 @@ int run_command_line(int argc, const char* const* argv) {
   try {
     return action ? action() : exit_code::ok;
   } catch (const InputError& e) {
-    // A run's value from --config that its plan refuses: name the file's line, as parsing does.
-    const bool run = app.get_subcommands().empty() || app.get_subcommands().front()->get_name() == "run";
-    return refuse(ranks, (run ? with_config_origin(app, e.what()) : std::string(e.what())).c_str());
+    return refuse(ranks, e.what());
   } catch (const RunError& e) {
     return fail(ranks, e.what());
   } catch (const std::exception& e) {
     return fail(ranks, e.what());
-  }
-}
-
-int run_command_line_or_throw(const std::vector<std::string>& args, RunReport* run_report) {
-  CLI::App app;
-  CommandAction action;
-  build_command_line(app, action, run_report);
-  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
-  try {
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    throw InputError(e.what());
-  }
-  refuse_run_options_before_a_subcommand(app);
-  try {
-    return action ? action() : exit_code::ok;
-  } catch (const InputError& e) {
-    const bool run = app.get_subcommands().empty() || app.get_subcommands().front()->get_name() == "run";
-    if (!run) throw;
-    throw InputError(with_config_origin(app, e.what()));
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,27 +14,30 @@ namespace heat {
 
 using CommandAction = std::function<int()>;
 struct RunReport;
+struct RunOptions;
 
-// The default: top-level options. A run that ends (stopped, checked or not) leaves its report in
-// `report_out` where given (heatrk4.run's result).
-void add_run_command(CLI::App& app, CommandAction& action, RunReport* report_out = nullptr);
+// The default: top-level options, which fill the RunOptions returned (a --config file's read once
+// the command line is parsed). A run that ends (stopped, checked or not) leaves its report in
+// `report_out` where given.
+std::shared_ptr<const RunOptions> add_run_command(CLI::App& app, CommandAction& action, RunReport* report_out = nullptr);
+// Runs `options` (given by the command line or by heatrk4.run's keywords), returning the exit code
+// of docs/design.md §3 for a run that ends: 0, 1 (a --check mismatch) or a stopping signal's code.
+// A run's report is left in `report_out` where given. Bad input is InputError, named where a
+// --config file gave it; a failure while running is RunError.
+int run_options(const RunOptions& options, RunReport* report_out = nullptr);
 void add_backends_command(CLI::App& app, CommandAction& action);
 void add_verify_command(CLI::App& app, CommandAction& action);
 void add_compare_command(CLI::App& app, CommandAction& action);
 void add_convergence_command(CLI::App& app, CommandAction& action);
 
-// Builds the whole command line (used by main and by the tests of bad command lines).
-void build_command_line(CLI::App& app, CommandAction& action, RunReport* run_report = nullptr);
+// Builds the whole command line (used by main and by the tests of bad command lines); returns the
+// run's options, filled once `app` has parsed a run.
+std::shared_ptr<const RunOptions> build_command_line(CLI::App& app, CommandAction& action);
 // Parses argv into `app` (made by build_command_line) without doing any work: nothing when the
 // chosen command should run, else the exit code to end with (help printed: 0; a bad command
 // line or config file, its message printed: 2). The fuzz target calls it too.
 std::optional<int> parse_command_line(CLI::App& app, int argc, const char* const* argv);
 // Parses and runs argv, returning the exit code of docs/design.md §3; messages go to stderr.
 int run_command_line(int argc, const char* const* argv);
-// The same for the Python module (heatrk4.run): `args` without the program's name; what
-// run_command_line prints and maps to exit 2 or 3 is thrown instead, as InputError (a bad command
-// line or config file included) or RunError. Returns 0, 1 (a --check mismatch) or a stopping
-// signal's code; a run's report is left in `run_report` where given.
-int run_command_line_or_throw(const std::vector<std::string>& args, RunReport* run_report = nullptr);
 
 }  // namespace heat

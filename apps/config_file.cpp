@@ -8,9 +8,13 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <fstream>
+#include <optional>
+#include <set>
 
 #include "apps/config_toml.hpp"
 #include "apps/option_values.hpp"
+#include "apps/run_option_table.hpp"
 #include "core/errors.hpp"
 
 namespace heat {
@@ -26,45 +30,36 @@ std::string file_kind(mode_t mode) {
   return "not a regular file";
 }
 
-// --config's own check, made as CLI11 reads the option and before it opens the file: a device,
-// a FIFO or a huge file is refused unread, and a file that cannot be read says why.
-CLI::Validator config_file_check() {
-  return CLI::Validator(
-      [](std::string& path) -> std::string {
-        struct stat status;
-        if (::stat(path.c_str(), &status) != 0) return "cannot read " + shown_path(path) + ": " + std::strerror(errno);
-        if (S_ISDIR(status.st_mode)) return shown_path(path) + " is a directory: give a TOML text file";
-        if (!S_ISREG(status.st_mode))
-          return shown_path(path) + " is " + file_kind(status.st_mode) + ", not a regular file: give a TOML text file";
-        if (std::uintmax_t(status.st_size) > kMaxConfigBytes)
-          return shown_path(path) + " is " + std::to_string(status.st_size) + " bytes, more than the " +
-                 std::to_string(kMaxConfigBytes) + " (1 MiB) a config file may hold";
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) return "cannot open " + shown_path(path) + ": " + std::strerror(errno);
-        ::close(fd);
-        return "";
-      },
-      "");
+}  // namespace
+
+std::string config_file_problem(const std::string& path) {
+  struct stat status;
+  if (::stat(path.c_str(), &status) != 0) return "cannot read " + shown_path(path) + ": " + std::strerror(errno);
+  if (S_ISDIR(status.st_mode)) return shown_path(path) + " is a directory: give a TOML text file";
+  if (!S_ISREG(status.st_mode))
+    return shown_path(path) + " is " + file_kind(status.st_mode) + ", not a regular file: give a TOML text file";
+  if (std::uintmax_t(status.st_size) > kMaxConfigBytes)
+    return shown_path(path) + " is " + std::to_string(status.st_size) + " bytes, more than the " +
+           std::to_string(kMaxConfigBytes) + " (1 MiB) a config file may hold";
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "cannot open " + shown_path(path) + ": " + std::strerror(errno);
+  ::close(fd);
+  return "";
 }
 
-// What a key's option takes.
-struct OptionShape {
-  bool flag = false;
-  NumberKind kind = NumberKind::None;
-  int items = 1;  // more than one: an array of exactly that many (--modes: 3)
-  bool comma_list = false;
-  bool integer_too = false;  // text that may also be a TOML integer
-};
+namespace {
 
-std::string wanted(const OptionShape& shape) {
-  if (shape.flag) return "true or false";
-  if (shape.comma_list) return "a string or an array of strings";
-  const char* one = "a string";
-  const char* several = "strings";
-  if (shape.kind == NumberKind::Integer) one = "a whole number", several = "whole numbers";
-  if (shape.kind == NumberKind::Unsigned) one = "a whole number from 0 up", several = "whole numbers from 0 up";
-  if (shape.kind == NumberKind::Fraction) one = "a number", several = "numbers";
-  return shape.items > 1 ? "an array of " + std::to_string(shape.items) + " " + several : one;
+std::string wanted(const RunOption& option) {
+  if (option.comma_list) return "a string or an array of strings";
+  switch (option.type) {
+    case OptionType::Flag: return "true or false";
+    case OptionType::Integer: return "a whole number";
+    case OptionType::Seed: return "a whole number from 0 up";
+    case OptionType::Number: return "a number";
+    case OptionType::ThreeIntegers: return "an array of 3 whole numbers";
+    case OptionType::Text: break;
+  }
+  return "a string";
 }
 
 std::string described(const TomlValue& value) {
@@ -83,55 +78,81 @@ std::string described(const TomlValue& value) {
   return value.text;
 }
 
-// Whether one value (the key's own, or an item of its array) is of a type the option reads.
-// Integers are int64 in TOML, so a seed above 2^63-1 may be a string; the option's check reads it.
-bool takes(const OptionShape& shape, TomlValue::Type type) {
+// A TOML value, or what is wrong with it, to follow "key KEY" (" takes a whole number, not the
+// float 12.5", ": --n: 3000000000 is out of range ...").
+struct Converted {
+  std::optional<OptionValue> value;
+  std::string problem;
+};
+
+// One value of `type` (an item of --modes: Integer); an empty problem with no value: not its type.
+Converted one_value(OptionType type, bool integer_too, const TomlValue& v, const std::string& option) {
+  using T = TomlValue::Type;
   switch (type) {
-    case TomlValue::Type::String:
-      return shape.kind == NumberKind::None || shape.kind == NumberKind::Unsigned;
-    case TomlValue::Type::Integer:
-      return shape.kind != NumberKind::None || shape.integer_too;
-    case TomlValue::Type::Float:
-      return shape.kind == NumberKind::Fraction;
-    default:
-      return false;
+    case OptionType::Flag:
+      if (v.type == T::Boolean) return {v.boolean, ""};
+      break;
+    case OptionType::Integer:
+      if (v.type != T::Integer) break;
+      if (v.integer > INT_MAX || v.integer < INT_MIN)
+        return {std::nullopt, ": " + option + ": " + v.text + " is out of range: the " +
+                                  (v.integer > 0 ? "largest value is " + std::to_string(INT_MAX)
+                                                 : "smallest value is " + std::to_string(INT_MIN))};
+      return {int(v.integer), ""};
+    case OptionType::Seed: {
+      // Integers stop at 2^63-1 in TOML, so a larger seed is a string of digits: the command line's check reads it.
+      if (v.type != T::Integer && v.type != T::String) break;
+      std::string text = v.text;
+      if (const std::string why = uint64_check()(text); !why.empty()) return {std::nullopt, ": " + option + ": " + why};
+      return {std::strtoull(text.c_str(), nullptr, 10), ""};
+    }
+    case OptionType::Number:
+      if (v.type == T::Integer) return {double(v.integer), ""};
+      if (v.type == T::Float) return {v.number, ""};
+      break;
+    case OptionType::Text:
+      if (v.type == T::String) return {v.text, ""};
+      if (v.type == T::Integer && integer_too) return {v.text, ""};
+      break;
+    case OptionType::ThreeIntegers:
+      break;
   }
+  return {};
 }
 
-// The words a command line would give the option for `entry`'s value; else what is wrong, to
-// follow "key KEY" (" takes a whole number, not the float 12.5", ": the value is empty...").
-std::string option_words(const OptionShape& shape, const TomlKey& entry, std::vector<std::string>& words) {
-  const std::string not_that = " takes " + wanted(shape) + ", not ";
-  if (shape.flag) {
-    if (entry.array || entry.values.front().type != TomlValue::Type::Boolean)
-      return not_that + (entry.array ? "an array" : described(entry.values.front()));
-    words.push_back(entry.values.front().text);
-    return "";
-  }
-  if (entry.array && shape.items == 1 && !shape.comma_list) return not_that + "an array";
-  if (!entry.array && shape.items > 1) return not_that + described(entry.values.front());
-  if (entry.array && shape.items > 1 && int(entry.values.size()) != shape.items)
-    return not_that + "an array of " + std::to_string(entry.values.size());
+Converted option_value(const RunOption& option, const TomlKey& entry) {
+  const std::string not_that = " takes " + wanted(option) + ", not ";
+  const std::string name = "--" + option.name;
+  const bool several = option.type == OptionType::ThreeIntegers || option.comma_list;
+  if (entry.array && !several) return {std::nullopt, not_that + "an array"};
+  if (!entry.array && option.type == OptionType::ThreeIntegers) return {std::nullopt, not_that + described(entry.values.front())};
+  if (entry.array && option.type == OptionType::ThreeIntegers && entry.values.size() != 3)
+    return {std::nullopt, not_that + "an array of " + std::to_string(entry.values.size())};
   if (entry.array && entry.values.empty())
-    return ": the array is empty: give " + wanted(shape) + ", or leave the key out";
-  const OptionShape item_shape = shape.comma_list ? OptionShape{} : shape;
+    return {std::nullopt, ": the array is empty: give " + wanted(option) + ", or leave the key out"};
+  const OptionType item_type = option.type == OptionType::ThreeIntegers ? OptionType::Integer : option.type;
+  std::vector<OptionValue> items;
   for (std::size_t n = 0; n < entry.values.size(); ++n) {
     const TomlValue& value = entry.values[n];
     const std::string item = "item " + std::to_string(n + 1);
-    if (!takes(item_shape, value.type))
-      return not_that + (entry.array ? "an array whose " + item + " is " : "") + described(value);
+    Converted one = one_value(item_type, option.integer_too, value, name);
+    if (!one.problem.empty()) return one;
+    if (!one.value) return {std::nullopt, not_that + (entry.array ? "an array whose " + item + " is " : "") + described(value)};
     const std::string which = entry.array ? item + " of the array" : "the value";
-    if (value.text.empty()) return ": " + which + " is empty: give one, or leave the key out";
+    if (value.type == TomlValue::Type::String && value.text.empty())
+      return {std::nullopt, ": " + which + " is empty: give one, or leave the key out"};
     if (value.text.find('\0') != std::string::npos)
-      return ": " + which + " holds a NUL character (\\u0000), which no option value can";
-    words.push_back(value.text);
+      return {std::nullopt, ": " + which + " holds a NUL character (\\u0000), which no option value can"};
+    items.push_back(*one.value);
   }
-  if (shape.comma_list) {
+  if (option.type == OptionType::ThreeIntegers)
+    return {std::array<int, 3>{std::get<int>(items[0]), std::get<int>(items[1]), std::get<int>(items[2])}, ""};
+  if (option.comma_list) {
     std::string joined;
-    for (const std::string& word : words) joined += (joined.empty() ? "" : ",") + word;
-    words = {joined};
+    for (const OptionValue& item : items) joined += (joined.empty() ? "" : ",") + std::get<std::string>(item);
+    return {joined, ""};
   }
-  return "";
+  return {items.front(), ""};
 }
 
 std::string unknown_key_problem(const std::string& key, const std::function<bool(const std::string&)>& is_key) {
@@ -144,13 +165,10 @@ std::string unknown_key_problem(const std::string& key, const std::function<bool
 
 }  // namespace
 
-std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) const {
-  const std::string file = config_option_.results().empty() ? "(config)" : config_option_.results().back();
-  if (config_option_.count() > 1)
-    throw InputError("--config is given " + std::to_string(config_option_.count()) + " times: give one file");
-  file_ = file;
-  given_lines_.clear();
-
+void read_config_file(RunOptions& options) {
+  const std::string& file = options.config;
+  std::ifstream input(file, std::ios::binary);
+  if (!input) throw InputError("--config " + shown_path(file) + ": cannot open it");
   // The size was checked before the file was opened; a file that grew since is not read on.
   std::string text(kMaxConfigBytes + 1, '\0');
   input.read(text.data(), std::streamsize(text.size()));
@@ -160,89 +178,42 @@ std::vector<CLI::ConfigItem> StrictTomlConfig::from_config(std::istream& input) 
     throw InputError("--config " + shown_path(file) + " holds more than " + std::to_string(kMaxConfigBytes) +
                      " bytes (1 MiB), the most a config file may hold");
 
-  const auto option_of = [this](const std::string& key) -> const CLI::Option* {
-    const CLI::Option* option = app_.get_option_no_throw("--" + key);
-    return option && option->get_configurable() && option != &config_option_ ? option : nullptr;
+  const auto option_of = [](const std::string& key) -> const RunOption* {
+    const RunOption* option = find_run_option(key);
+    return option && option->in_files ? option : nullptr;
   };
-  std::vector<CLI::ConfigItem> items;
+  const std::set<std::string> given_before = options.given;
+  const auto given_already = [&given_before](const RunOption& option) {
+    if (given_before.count(option.name)) return true;
+    for (const std::string& other : option.said_another_way)
+      if (given_before.count(other)) return true;
+    return false;
+  };
   for (const TomlKey& entry : read_toml_keys(text, file)) {
     const std::string& key = entry.key;
     const auto fail = [&](const std::string& what) { throw InputError(placed_in_config(file, entry.line, what)); };
     if (entry.table)
       fail("'" + shown_value(key) + "' is a table ([" + shown_value(key) + "], " + shown_value(key) +
            ".x = ... or { ... }): heatrk4's config has no sections, every key is at the top level");
-    const CLI::Option* option = option_of(key);
+    const RunOption* option = option_of(key);
     if (!option) fail(unknown_key_problem(key, [&option_of](const std::string& k) { return option_of(k) != nullptr; }));
-    OptionShape shape;
-    shape.flag = option->get_expected_max() == 0;
-    shape.kind = number_kind(*option);
-    shape.items = option->get_items_expected_max();
-    shape.comma_list = comma_lists_.count(key) > 0;
-    // --compress takes a gzip level (compress = 6) or a codec (compress = "zfp:1e-6").
-    shape.integer_too = key == "compress";
-    std::vector<std::string> words;
-    const std::string problem = option_words(shape, entry, words);
-    if (!problem.empty()) fail("key " + key + problem);
-
-    // The option's own parsing and checks, as on the command line. '=' suits a flag (check=true).
-    std::vector<std::string> args = {"--" + key};
-    if (words.size() == 1)
-      args.front() += "=" + words.front();
-    else
-      args.insert(args.end(), words.begin(), words.end());
-    try {
-      try_values_(args);
-    } catch (const CLI::ParseError& e) {
-      fail("key " + key + ": " + e.what());
-    } catch (const InputError& e) {
-      fail("key " + key + ": " + e.what());
-    }
-    // The command line wins over the file, also where it gave another way to say the same thing.
-    if (replaced_on_the_command_line(key)) continue;
-    CLI::ConfigItem item;
-    item.name = key;
-    item.inputs = std::move(words);
-    items.push_back(std::move(item));
-    // The command line wins over the file: only keys it left out are the file's to answer for.
-    if (app_.count("--" + key) == 0) given_lines_[key] = entry.line;
+    const Converted converted = option_value(*option, entry);
+    if (!converted.value) fail("key " + key + converted.problem);
+    // The file's value is checked even where the command line's wins: the file is wrong either way.
+    if (const std::string problem = option_value_problem(*option, *converted.value); !problem.empty())
+      fail("key " + key + ": " + problem);
+    if (given_already(*option)) continue;
+    give_option(options, *option, *converted.value);
+    options.config_lines[key] = entry.line;
   }
-  return items;
 }
 
-bool StrictTomlConfig::replaced_on_the_command_line(const std::string& key) const {
-  // A key and the options that say the same thing another way: --dt for --cfl and back (one of
-  // the two sets the time step), --n for each extent and --h for each spacing.
-  static const std::map<std::string, std::vector<std::string>> alternatives = {
-      {"cfl", {"dt"}}, {"dt", {"cfl"}}, {"nx", {"n"}}, {"ny", {"n"}}, {"nz", {"n"}},
-      {"hx", {"h"}},   {"hy", {"h"}},   {"hz", {"h"}}};
-  const auto found = alternatives.find(key);
-  if (found == alternatives.end()) return false;
-  for (const auto& other : found->second)
-    if (app_.count("--" + other) > 0) return true;
-  return false;
-}
-
-std::string StrictTomlConfig::with_origin(const std::string& message) const {
+std::string with_config_origin(const RunOptions& options, const std::string& message) {
   if (message.rfind("--", 0) != 0) return message;
   const std::string key = message.substr(2, message.find_first_of(" :=,") - 2);
-  const auto found = given_lines_.find(key);
-  if (found == given_lines_.end()) return message;
-  return placed_in_config(file_, found->second, "key " + key + ": " + message);
-}
-
-std::string with_config_origin(const CLI::App& app, const std::string& message) {
-  const auto config = std::dynamic_pointer_cast<const StrictTomlConfig>(app.get_config_formatter());
-  return config ? config->with_origin(message) : message;
-}
-
-void add_strict_config(CLI::App& app, const std::string& name, const std::string& help, TryOptionValues try_values,
-                       std::set<std::string> comma_lists) {
-  // One file, so that a message names the file it read: from_config refuses a second. (CLI11's
-  // Throw policy would say so itself, but from 2.4 it also refuses a run without --config.)
-  CLI::Option* option = app.set_config(name, "", help);
-  option->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->check(config_file_check());
-  app.allow_config_extras(false);
-  app.config_formatter(std::make_shared<StrictTomlConfig>(app, *option, std::move(try_values), std::move(comma_lists)));
+  const auto found = options.config_lines.find(key);
+  if (found == options.config_lines.end()) return message;
+  return placed_in_config(options.config, found->second, "key " + key + ": " + message);
 }
 
 }  // namespace heat

@@ -50,12 +50,18 @@ TomlValue typed_value(const toml::node& node) {
   switch (node.type()) {
     case toml::node_type::string:
       return {TomlValue::Type::String, node.as_string()->get()};
-    case toml::node_type::integer:
-      return {TomlValue::Type::Integer, std::to_string(node.as_integer()->get())};
-    case toml::node_type::floating_point:
-      return {TomlValue::Type::Float, float_text(node.as_floating_point()->get())};
-    case toml::node_type::boolean:
-      return {TomlValue::Type::Boolean, node.as_boolean()->get() ? "true" : "false"};
+    case toml::node_type::integer: {
+      const std::int64_t integer = node.as_integer()->get();
+      return {TomlValue::Type::Integer, std::to_string(integer), integer};
+    }
+    case toml::node_type::floating_point: {
+      const double number = node.as_floating_point()->get();
+      return {TomlValue::Type::Float, float_text(number), 0, number};
+    }
+    case toml::node_type::boolean: {
+      const bool boolean = node.as_boolean()->get();
+      return {TomlValue::Type::Boolean, boolean ? "true" : "false", 0, 0, boolean};
+    }
     case toml::node_type::array:
       return {TomlValue::Type::Other, "an array"};
     case toml::node_type::table:

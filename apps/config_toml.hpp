@@ -2,19 +2,23 @@
 // it, in the file's order. What the keys mean to heatrk4 is config_file.cpp's to judge.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace heat {
 
-// One value and its text: a string decoded (escapes and all); an integer in decimal digits,
-// whichever base the file wrote it in; a float as the shortest decimal text that reads back as
-// the same double ("nan" and "inf" as such); a boolean "true" or "false"; for Other, what it is
-// ("an array", "a table", "a date").
+// One value, typed, and its text for messages: a string decoded (escapes and all); an integer in
+// decimal digits, whichever base the file wrote it in; a float as the shortest decimal text that
+// reads back as the same double ("nan" and "inf" as such); a boolean "true" or "false"; for Other,
+// what it is ("an array", "a table", "a date").
 struct TomlValue {
   enum class Type { String, Integer, Float, Boolean, Other };
   Type type = Type::Other;
   std::string text;
+  std::int64_t integer = 0;  // an Integer's value
+  double number = 0;         // a Float's value
+  bool boolean = false;      // a Boolean's value
 };
 
 struct TomlKey {

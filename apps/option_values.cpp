@@ -79,8 +79,7 @@ std::string fraction_problem(const std::string& text) {
       return shown_value(text) + " is too small to tell from 0: the smallest number is 4.9e-324";
     return "";
   }
-  return shown_value(text) +
-         " is not a decimal number: write it as, say, 0.05, 2 or 1e-3 (not hex such as 0x1p3, nor nan or inf)";
+  return not_a_decimal_number(shown_value(text));
 }
 
 // No description: the checks add nothing to the type --help shows. `wide`: a 64-bit integer.
@@ -104,17 +103,23 @@ CLI::Validator plain_check(NumberKind kind, bool wide) {
 // a megabyte of text is refused here, before any message or file name can carry it.
 CLI::Validator value_length_check() {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
-        if (text.empty()) return "the value is empty: give one, or leave the option out";
-        if (text.size() > kMaxValueBytes)
-          return shown_value(text) + " is longer than " + std::to_string(kMaxValueBytes) +
-                 " bytes (PATH_MAX), the longest value heatrk4 takes";
-        return "";
-      },
-      "");
+      [](std::string& text) { return text_value_problem(text); }, "");
 }
 
 }  // namespace
+
+std::string not_a_decimal_number(const std::string& shown) {
+  return shown + " is not a decimal number: write it as, say, 0.05, 2 or 1e-3 (not hex such as 0x1p3, nor nan or inf)";
+}
+
+std::string text_value_problem(const std::string& text) {
+  if (text.empty()) return "the value is empty: give one, or leave the option out";
+  if (text.size() > kMaxValueBytes)
+    return shown_value(text) + " is longer than " + std::to_string(kMaxValueBytes) +
+           " bytes (PATH_MAX), the longest value heatrk4 takes";
+  if (text.find('\0') != std::string::npos) return "the value holds a NUL character (\\u0000), which no option value can";
+  return "";
+}
 
 void require_plain_values(CLI::App& app) {
   for (CLI::Option* option : app.get_options()) {

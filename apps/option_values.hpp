@@ -26,4 +26,10 @@ NumberKind number_kind(const CLI::Option& option);
 // added.
 void require_plain_values(CLI::App& app);
 
+// "X is not a decimal number: write it as ...", of the value shown as `shown` (nan, 0x1p3).
+std::string not_a_decimal_number(const std::string& shown);
+// What is wrong with a text value, alike from every route: empty, longer than kMaxValueBytes or
+// holding a NUL (which only a file or a caller can give); "" where nothing is.
+std::string text_value_problem(const std::string& text);
+
 }  // namespace heat

@@ -132,13 +132,11 @@ void require_usable_derived_values(const RunPlan& plan) {
     require_usable_values_in<double>(plan);
 }
 
-OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& app, const RunOptions& options,
-                                                bool hold_directory) {
+OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const RunOptions& options, bool hold_directory) {
   std::vector<RolePath> inputs;
   if (!options.restart.empty()) inputs.push_back({"--restart", options.restart});
   else if (plan.init.kind == InitKind::File) inputs.push_back({"--init-file", plan.init_file});
-  if (const CLI::Option* config = app.get_config_ptr(); config && config->count())
-    inputs.push_back({"--config", config->as<std::string>()});
+  if (options.was_given("config")) inputs.push_back({"--config", options.config});
   const bool writes_snapshots = !plan.output.formats.empty();
   const std::string& directory = plan.output.directory;
   if (!plan.json.empty()) {

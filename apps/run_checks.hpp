@@ -24,8 +24,7 @@ void require_usable_derived_values(const RunPlan& plan);
 // snapshots is refused unless --overwrite or --output is not given (then plan.output.replace_series
 // is set: the default directory holds the latest run), or the run restarts from a snapshot in
 // that directory, continuing its series. `options` are the run's, a restart's implications filled in.
-OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& app, const RunOptions& options,
-                                                bool hold_directory);
+OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const RunOptions& options, bool hold_directory);
 
 // Host memory one rank needs: its box of the field, the snapshot buffers, the cpu backend's
 // working arrays when it runs on the host, a file's values (read whole, held in double), and for

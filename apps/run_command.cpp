@@ -6,10 +6,12 @@
 #include <memory>
 
 #include "apps/commands.hpp"
+#include "apps/config_file.hpp"
 #include "apps/initial_field.hpp"
 #include "apps/progress.hpp"
 #include "apps/restart.hpp"
 #include "apps/run_checks.hpp"
+#include "apps/run_option_table.hpp"
 #include "apps/run_report.hpp"
 #include "apps/run_summary.hpp"
 #include "apps/run_writer.hpp"
@@ -21,6 +23,7 @@
 #include "parallel/ranks.hpp"
 #include "core/errors.hpp"
 #include "backends/cuda/gpu_info.hpp"
+#include "backends/cuda/process_gpu.hpp"
 #include "backends/registry.hpp"
 #include "check/reference.hpp"
 
@@ -143,7 +146,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   if (entry.uses_cuda && !gpu_encodes && (ranks.size() == 1 || plan.gpu_halos != GpuHaloRoute::Nccl)) {
     callbacks.release_backend = [&] {
       rank.release();
-      release_device(plan.backend_options.device);
+      process_gpu().give_back();
     };
     if (ranks.size() > 1) callbacks.release_agreed = [&ranks](bool here) { return !ranks.on_any_rank(!here); };
   }
@@ -166,7 +169,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   return mismatch ? exit_code::mismatch : exit_code::ok;
 }
 
-int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
+int run_with_options(const RunOptions& given, RunReport* report_out) {
   const Ranks& ranks = process_ranks();
   const StopSignalScope stop_signals;  // from here a signal stops the run between chunks of steps
   RunReport report;
@@ -197,7 +200,7 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
       require_final_step_fits(plan.start_step, plan.steps);
     }
     require_usable_derived_values(plan);
-    output_lock = require_usable_output_paths(plan, app, options, ranks.is_root());
+    output_lock = require_usable_output_paths(plan, options, ranks.is_root());
     entry = default_registry().find(plan.backend);
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos);
@@ -205,7 +208,7 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
       plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
       clock.mark("gpu_select");
     } else {
-      ranks.give_back_started_gpu();
+      process_gpu().give_back();  // a context a rank started early, in case the run took a GPU
     }
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output));
     require_host_memory(plan, *entry, slab, ranks);
@@ -228,19 +231,30 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
 
 }  // namespace
 
-void add_run_command(CLI::App& app, CommandAction& action, RunReport* report_out) {
+int run_options(const RunOptions& options, RunReport* report_out) {
+  try {
+    return run_with_options(options, report_out);
+  } catch (const InputError& e) {
+    throw InputError(with_config_origin(options, e.what()));
+  }
+}
+
+std::shared_ptr<const RunOptions> add_run_command(CLI::App& app, CommandAction& action, RunReport* report_out) {
   auto options = std::make_shared<RunOptions>();
   add_run_options(app, *options);
+  app.get_option("--config")->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   // run is the default: the top-level callback fires after parsing; a subcommand's own
   // callback runs first and sets the action, so only set it when none was chosen.
   app.callback([&app, &action, options, report_out] {
-    if (!action)
-      action = [&app, options, report_out] {
-        record_given_options(app, *options);
-        return run(app, *options, report_out);
-      };
+    if (action) return;
+    if (const std::size_t files = app.count("--config"); files > 1)
+      throw InputError("--config is given " + std::to_string(files) + " times: give one file");
+    record_given_options(app, *options);
+    if (options->was_given("config")) read_config_file(*options);
+    action = [options, report_out] { return run_options(*options, report_out); };
   });
   app.add_subcommand("run", "run a simulation (the default; the options above apply)")->fallthrough();
+  return options;
 }
 
 }  // namespace heat

@@ -1,6 +1,5 @@
 #include "apps/run_options.hpp"
 
-#include "apps/config_file.hpp"
 #include "apps/option_values.hpp"
 
 #include <cerrno>
@@ -115,10 +114,15 @@ CLI::Validator tolerance_check() {
         char* end = nullptr;
         const double value = std::strtod(text.c_str(), &end);
         const bool parsed = !text.empty() && end && *end == '\0';
-        if (parsed && std::isfinite(value) && value >= 0) return "";
+        if (parsed && tolerance_problem(value).empty()) return "";
         return shown_value(text) + " is not a tolerance: give a finite number, 0 or more";
       },
       "NUMBER >= 0");
+}
+
+std::string tolerance_problem(double value) {
+  if (std::isfinite(value) && value >= 0) return "";
+  return number_text(value) + " is not a tolerance: give a finite number, 0 or more";
 }
 
 CLI::Validator uint64_check() {
@@ -257,89 +261,6 @@ std::optional<HaloOverlap> parse_halo_overlap(const std::string& value) {
   if (value == "auto" || value == "on") return std::nullopt;
   if (value == "off") return HaloOverlap::Off;
   throw InputError("--halo-overlap " + shown_value(value) + " is not one of auto, on, off");
-}
-
-void add_run_options(CLI::App& app, RunOptions& o) {
-  add_strict_config(app, "--config", "read options from a TOML file (keys are the long option names)",
-                    [](const std::vector<std::string>& args) {
-                      CLI::App scratch;
-                      scratch.set_help_flag();
-                      RunOptions scratch_options;
-                      add_run_options(scratch, scratch_options);
-                      require_plain_values(scratch);
-                      std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 parses from the back
-                      scratch.parse(reversed);
-                    },
-                    {"format"});
-  app.add_option("--n", o.n, "points along each axis (sets nx = ny = nz)")->capture_default_str();
-  app.add_option("--nx", o.nx, "points along x (overrides --n)");
-  app.add_option("--ny", o.ny, "points along y (overrides --n)");
-  app.add_option("--nz", o.nz, "points along z (overrides --n)");
-  app.add_option("--h", o.h, "grid spacing on every axis (default 1/(n-1): a unit cube)");
-  app.add_option("--hx", o.hx, "spacing along x");
-  app.add_option("--hy", o.hy, "spacing along y");
-  app.add_option("--hz", o.hz, "spacing along z");
-  app.add_option("--alpha", o.alpha, "diffusivity")->capture_default_str();
-  app.add_option("--order", o.order, "order of the stencil: 2, 4, 6 or 8")->capture_default_str();
-  app.add_option("--steps", o.steps, "RK4 steps")->capture_default_str();
-  app.add_option("--cfl", o.cfl, "dt*alpha*(1/hx^2+1/hy^2+1/hz^2)")->capture_default_str();
-  app.add_option("--dt", o.dt, "time step (instead of --cfl)");
-  app.add_flag("--allow-unstable", o.allow_unstable, "run with a cfl above RK4's stability limit");
-  app.add_option("--precision", o.precision, "float or double")->capture_default_str();
-  app.add_option("--backend", o.backend, default_registry().names_text() + " or auto (see: heatrk4 backends)")
-      ->capture_default_str();
-  app.add_option("--device", o.device, "CUDA device ordinal (under mpirun each rank takes its node-local rank's)")
-      ->capture_default_str();
-  app.add_option("--halo-exchange", o.halo_exchange,
-                 "how GPU ranks under mpirun exchange ghost planes: peer (device to device by the copy engines, "
-                 "every rank on one node; ranks may share a GPU), nccl (device to device, a GPU per rank, any "
-                 "number of nodes), host (through host memory over MPI; ranks may share a GPU) or auto (peer on "
-                 "one node whose GPUs reach each other, else nccl)")
-      ->capture_default_str();
-  app.add_option("--halo-overlap", o.halo_overlap,
-                 "on (as auto): ranks step while the exchange travels, the cpu backend the planes that read no "
-                 "ghost plane, tiled what follows the planes the neighbours need; off: exchange, then step (same "
-                 "bits either way)")
-      ->capture_default_str();
-  app.add_option("--init", o.init, "initial field: gaussian, randn, sine or file")->capture_default_str();
-  app.add_option("--seed", o.seed, "seed of --init randn (0 to 2^64-1)")->capture_default_str()->check(uint64_check());
-  // std::array<int, 3> is one value of three integers to CLI11, so --modes takes exactly three.
-  app.add_option("--modes", o.modes, "mode numbers of --init sine along x y z (three integers)");
-  app.add_option("--init-file", o.init_file, "VTKHDF ImageData file to start from (implies --init file)");
-  app.add_option("--init-array", o.init_array, "point array to read from --init-file")->capture_default_str();
-  app.add_option("--output", o.output,
-                 "directory for snapshots. Not given: each run replaces the previous run's snapshots there; "
-                 "given: a directory holding another run's snapshots is refused unless --overwrite")
-      ->capture_default_str();
-  app.add_option("--format", o.format,
-                 "snapshot formats: hdf5, vtk, a comma list such as hdf5,vtk (both: the same), or none")
-      ->capture_default_str();
-  app.add_option("--output-every", o.output_every, "snapshot every K steps (0: the final state only)")
-      ->capture_default_str();
-  app.add_option("--snapshot-buffers", o.snapshot_buffers,
-                 "snapshots in flight while the run steps on, each a host copy of the field (0: write before "
-                 "stepping on; a GPU run writing ZFP .hdf alone keeps one on the device instead)")
-      ->capture_default_str();
-  app.add_option("--compress", o.compress,
-                 "0..9 or gzip:0..9: gzip level (zlib for .vti); zfp:BOUND: ZFP within an absolute error bound (zfp:1e-6); "
-                 "zfp:reversible: lossless ZFP (.hdf only); a restart takes the file's unless given")
-      ->capture_default_str();
-  app.add_flag("--check", o.check, "compare with the fast cpu backend in double precision (with cpu_reference for a cpu run), which the tests hold to cpu_reference");
-  app.add_option("--rtol", o.rtol, "relative tolerance of --check (default 1e-6 float, 1e-12 double)")
-      ->check(tolerance_check());
-  app.add_option("--atol", o.atol, "absolute tolerance of --check (default 1e-6 float, 1e-12 double)")
-      ->check(tolerance_check());
-  app.add_option("--json", o.json, "write the summary as JSON to this file");
-  app.add_flag("--quiet,-q", o.quiet, "no progress line and no summary");
-  app.add_option("--restart", o.restart,
-                 "continue a run from one of its snapshots: step, time and the settings stored in the file "
-                 "unless given here; the series in the file's directory is continued");
-  app.add_flag("--overwrite", o.overwrite, "let a new run replace another run's snapshots in --output");
-}
-
-void record_given_options(const CLI::App& app, RunOptions& o) {
-  for (const CLI::Option* option : app.get_options())
-    if (option->count() > 0 && option->get_name().rfind("--", 0) == 0) o.given.insert(option->get_name().substr(2));
 }
 
 }  // namespace heat

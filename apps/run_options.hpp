@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <array>
 #include <cmath>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -56,13 +57,9 @@ struct RunOptions {
   bool quiet = false;
   std::string restart;     // --restart FILE (apps/restart.hpp resolves what it implies)
   bool overwrite = false;  // replace another run's snapshots in --output
+  std::string config;      // --config FILE.toml (apps/config_file.hpp)
+  std::map<std::string, int> config_lines;  // the line of --config's file that gave each option it gave
 };
-
-// Registers the run options on `app` (the top level, since run is the default command).
-void add_run_options(CLI::App& app, RunOptions& options);
-// After `app` has parsed: records in options.given each run option it was given (a --config
-// file's keys included).
-void record_given_options(const CLI::App& app, RunOptions& options);
 
 // A validated run: the problem and every choice resolved (auto backend, defaults, tolerances).
 struct RunPlan {
@@ -139,6 +136,8 @@ void require_final_step_fits(int start_step, int steps);
 // CLI11 checks shared by run and compare: a tolerance that is a finite number, 0 or more (0 and 0
 // ask compare for bitwise equality), and an unsigned 64-bit integer in decimal digits (--seed).
 CLI::Validator tolerance_check();
+// What tolerance_check says of a number: "" for a finite one, 0 or more.
+std::string tolerance_problem(double value);
 CLI::Validator uint64_check();
 
 }  // namespace heat

@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "apps/commands.hpp"
-#include "apps/run_options.hpp"
+#include "apps/config_file.hpp"
+#include "apps/run_option_table.hpp"
 #include "fuzz/input_path.hpp"
 #include "core/errors.hpp"
 
@@ -40,6 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   heat::add_run_options(run, options);
   try {
     run.parse(int(argv.size()), argv.data());
+    heat::record_given_options(run, options);
+    if (options.was_given("config")) heat::read_config_file(options);
     heat::make_run_plan(options);
   } catch (const CLI::ParseError&) {
   } catch (const heat::InputError&) {

@@ -9,6 +9,7 @@
 #include "parallel/peer_halo_exchange.hpp"
 #include "core/errors.hpp"
 #include "backends/cuda/gpu_info.hpp"
+#include "backends/cuda/process_gpu.hpp"
 #if HEAT_HAVE_NCCL
 #include "parallel/nccl_halo_exchange.hpp"
 #endif
@@ -20,19 +21,11 @@ namespace {
 int gpu_of_rank(int local_rank, int devices) { return local_rank % devices; }
 }  // namespace
 
-int start_rank_gpu(int local_rank) {
-  const int devices = gpu_count();
-  if (devices == 0) return -1;
-  const int device = gpu_of_rank(local_rank, devices);
-  // Errors are left to select_rank_gpu, on the main thread, which reports them.
-  if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
-    cudaGetLastError();
-    return -1;
-  }
-  return device;
+void start_rank_gpu(int local_rank) {
+  if (const int devices = gpu_count(); devices > 0) process_gpu().start_early(gpu_of_rank(local_rank, devices));
 }
 
-int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route, int started_device) {
+int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route) {
 #if !HEAT_HAVE_NCCL
   if (route == GpuHaloRoute::Nccl)
     throw InputError("this build has no NCCL, so GPU ranks cannot exchange halos device to device: use "
@@ -47,8 +40,7 @@ int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route, int star
                      std::to_string(devices) + " ranks per node, share the GPUs with --halo-exchange host, or use "
                      "--backend cpu)");
   const int device = gpu_of_rank(local_rank, devices);
-  if (started_device >= 0 && started_device != device) release_device(started_device);
-  HEAT_CUDA_CHECK(cudaSetDevice(device));
+  process_gpu().choose(device);
   return device;
 }
 

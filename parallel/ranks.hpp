@@ -56,13 +56,10 @@ class Ranks {
   // True when snapshots may be written on a thread of their own while the loop steps on: always on
   // one rank; on several, where MPI lets any thread call it (MPI_THREAD_MULTIPLE).
   bool snapshots_beside_the_loop() const;
-  // Makes this rank's GPU current and returns it: `device_option` on one rank; under mpirun the
-  // node-local rank's GPU, by `route`'s rule (parallel/gpu_halo_exchange.hpp).
-  // InputError when this rank has no GPU to take.
+  // Chooses this rank's GPU for the process (ProcessGpu::choose) and returns it: `device_option`
+  // on one rank; under mpirun the node-local rank's GPU, by `route`'s rule
+  // (parallel/gpu_halo_exchange.hpp). InputError when this rank has no GPU to take.
   int select_gpu(int device_option, GpuHaloRoute route) const;
-  // For a run on cpu ranks: gives back the GPU context a rank started beside MPI_Init in case it
-  // would take a GPU (Ranks(argc, argv)), so that its device memory is not held for nothing.
-  void give_back_started_gpu() const;
   // The route GPU ranks take: `asked` where given, else the copy engines (peer) when every rank
   // is on this node and each rank's GPU can reach its neighbours', NCCL otherwise. Not collective: every rank comes to
   // the same answer.
@@ -84,8 +81,6 @@ class Ranks {
   friend const Ranks& process_ranks();
   bool joined_mpi_ = false;
   int rank_ = 0, size_ = 1, local_size_ = 1;
-  // The GPU whose context this rank started beside MPI_Init, until it is taken or given back; -1: none.
-  mutable int started_gpu_ = -1;
 };
 
 // The Ranks main made, or a single rank when there is none (tests that drive the command line

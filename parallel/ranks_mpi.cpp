@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "backends/cuda/gpu_info.hpp"
+#include "backends/cuda/process_gpu.hpp"
 #include "parallel/collective_input.hpp"
 #include "parallel/mpi_check.hpp"
 #include "parallel/mpi_gather.hpp"
@@ -31,15 +32,14 @@ std::optional<MpiSession>& session() {
 
 // Starts the CUDA driver and, where the launcher names this rank's node-local rank among several
 // and the command line may take a GPU, the context of the GPU it will take (select_rank_gpu's
-// rule; a rank alone takes --device, read later). Returns that GPU, or -1. On 4 ranks of a 4-GPU
-// node the contexts of cpu ranks cost 0.7 s (started, then given back).
-int start_likely_rank_gpu(bool may_take_a_gpu) {
+// rule; a rank alone takes --device, read later). On 4 ranks of a 4-GPU node the contexts of cpu
+// ranks cost 0.7 s (started, then given back).
+void start_likely_rank_gpu(bool may_take_a_gpu) {
 #if HEAT_HAVE_CUDA
   if (const std::optional<int> local_rank = launcher_local_rank_of_several(); local_rank && may_take_a_gpu)
     return start_rank_gpu(*local_rank);
 #endif
   gpu_count();
-  return -1;
 }
 
 }  // namespace
@@ -53,7 +53,7 @@ Ranks::Ranks(int& argc, char**& argv, bool may_take_a_gpu) {
     // the other: the driver reads the environment (getenv in cuInit) while MPI_Init writes it
     // (OpenMPI's setenv), and glibc's environment is not thread-safe: a rank crashed so, in getenv
     // inside cuInit.
-    started_gpu_ = start_likely_rank_gpu(may_take_a_gpu);
+    start_likely_rank_gpu(may_take_a_gpu);
     session().emplace(argc, argv);
     joined_mpi_ = true;
     rank_ = session()->rank();
@@ -154,23 +154,19 @@ GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked) const {
 }
 
 int Ranks::select_gpu(int device_option, GpuHaloRoute route) const {
-  if (size_ == 1) return device_option;
+  if (size_ == 1) {
+    process_gpu().choose(device_option);
+    return device_option;
+  }
 #if HEAT_HAVE_CUDA
   if (route == GpuHaloRoute::Peer && session()->local_size() != size_)
     throw InputError("--halo-exchange peer needs every rank on one node (" + std::to_string(session()->local_size()) +
                      " of " + std::to_string(size_) + " ranks are on this one): use --halo-exchange nccl");
-  const int device = select_rank_gpu(session()->local_rank(), session()->local_size(), route, started_gpu_);
-  started_gpu_ = -1;  // taken, or given back
-  return device;
+  return select_rank_gpu(session()->local_rank(), session()->local_size(), route);
 #else
   (void)route;
   return device_option;  // no CUDA backend to run
 #endif
-}
-
-void Ranks::give_back_started_gpu() const {
-  if (started_gpu_ >= 0) release_device(started_gpu_);
-  started_gpu_ = -1;
 }
 
 template <typename T>

@@ -2,6 +2,7 @@
 // decomposition, with nothing to exchange).
 #include <stdexcept>
 
+#include "backends/cuda/process_gpu.hpp"
 #include "parallel/ranks.hpp"
 #include "parallel/ranks_common.hpp"
 
@@ -17,13 +18,15 @@ std::vector<double> Ranks::largest(std::vector<double> values) const { return va
 bool Ranks::on_any_rank(bool value) const { return value; }
 std::string Ranks::same_on_every_rank(const std::string& text) const { return text; }
 void Ranks::wait_for_every_rank() const {}
-void Ranks::give_back_started_gpu() const {}
 void Ranks::wait_for_every_snapshot_writer() const {}
 void Ranks::pass_down_between_snapshot_writers(const void*, void*, std::size_t) const {}
 bool Ranks::snapshots_beside_the_loop() const { return true; }
 int Ranks::end_every_rank(int exit_code) const { return exit_code; }
 
-int Ranks::select_gpu(int device_option, GpuHaloRoute) const { return device_option; }
+int Ranks::select_gpu(int device_option, GpuHaloRoute) const {
+  process_gpu().choose(device_option);
+  return device_option;
+}
 
 GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked) const { return asked.value_or(GpuHaloRoute::Peer); }
 

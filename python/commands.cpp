@@ -26,15 +26,12 @@
 namespace heat::python {
 namespace {
 
-// A tolerance as compare's --rtol and --atol take it (tolerance_check); None: the default.
+// A tolerance as compare's --rtol and --atol take it (tolerance_problem); None: the default.
 double tolerance_argument(const py::object& value, const char* name) {
   if (value.is_none()) return -1;
   const double tolerance = real_argument(value, name);
-  char text[64];
-  std::snprintf(text, sizeof text, "%.17g", tolerance);
-  std::string word = text;
-  const std::string refused = tolerance_check()(word);
-  if (!refused.empty()) throw InputError(std::string(name) + " " + refused);
+  if (const std::string refused = tolerance_problem(tolerance); !refused.empty())
+    throw InputError(std::string(name) + " " + refused);
   return tolerance;
 }
 
@@ -88,13 +85,13 @@ py::dict file_dict(const std::string& path, const ImageFileInfo& info) {
 
 }  // namespace
 
-py::object run(const py::kwargs& options) {
-  const std::vector<std::string> words = run_words(options);
+py::object run(const py::kwargs& keywords) {
+  const RunOptions options = run_options_from_keywords(keywords);
   RunReport report;
   int code = 0;
   {
     const py::gil_scoped_release computing;
-    run_where_openmp_works([&] { code = run_command_line_or_throw(words, &report); });
+    run_where_openmp_works([&] { code = run_options(options, &report); });
   }
   if (code == exit_code_for_signal(SIGINT)) {
     PyErr_SetNone(PyExc_KeyboardInterrupt);

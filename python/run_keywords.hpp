@@ -1,19 +1,19 @@
-// heatrk4.run's keyword arguments as the command line's words, each checked first against the
-// run's option table (add_run_options): its name, and a value of the option's type.
+// heatrk4.run's keyword arguments as RunOptions, each through the run's option table
+// (apps/run_option_table.hpp): its name, and a Python value of the option's type.
 #pragma once
 
 #include <pybind11/pybind11.h>
 
-#include <string>
-#include <vector>
+#include "apps/run_options.hpp"
 
 namespace heat::python {
 
 namespace py = pybind11;
 
-// init_file=F is --init-file=F; a flag's True is the flag alone and False leaves it out; None
-// leaves any option out; modes=(1, 2, 3) gives one word per item. Unknown names, help and
-// values of the wrong type are refused (ValueError, TypeError) naming the key and the value.
-std::vector<std::string> run_words(const py::kwargs& options);
+// init_file=F gives --init-file; None leaves an option out; modes=(1, 2, 3) is a tuple or list of
+// three; a config=F file gives what the keywords leave out. Unknown names, help and values of the
+// wrong type are refused (ValueError, TypeError) naming the key and the value; a value of the
+// right type is checked as the command line checks its text.
+RunOptions run_options_from_keywords(const py::kwargs& keywords);
 
 }  // namespace heat::python

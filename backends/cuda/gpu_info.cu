@@ -4,6 +4,8 @@
 
 #include "backends/cuda/cuda_check.cuh"
 #include "backends/cuda/gpu_info.hpp"
+#include "backends/cuda/process_gpu.hpp"
+#include "core/errors.hpp"
 
 namespace heat {
 
@@ -82,9 +84,39 @@ GpuInfo query_gpu(int device) {
   return info;
 }
 
+namespace {
 void release_device(int device) {
   HEAT_CUDA_CHECK(cudaSetDevice(device));
   HEAT_CUDA_CHECK(cudaDeviceReset());
+}
+}  // namespace
+
+void ProcessGpu::start_early(int device) {
+  if (cudaSetDevice(device) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  started_ = device;
+}
+
+void ProcessGpu::choose(int device) {
+  if (const GpuInfo gpu = find_gpu(device); !gpu.available) throw InputError(gpu.reason);
+  if (started_ >= 0 && started_ != device) release_device(started_);
+  started_ = -1;
+  HEAT_CUDA_CHECK(cudaSetDevice(device));
+  chosen_ = device;
+}
+
+void ProcessGpu::give_back() {
+  for (int* device : {&started_, &chosen_}) {
+    if (*device >= 0) release_device(*device);
+    *device = -1;
+  }
+}
+
+ProcessGpu& process_gpu() {
+  static ProcessGpu gpu;
+  return gpu;
 }
 
 }  // namespace heat

@@ -28,8 +28,5 @@ GpuInfo find_gpu(int device);
 // find_gpu() and the device's free memory, which makes it this thread's current device (and
 // starts its context, a fraction of a second on first use).
 GpuInfo query_gpu(int device);
-// Ends this process's use of `device` (its context and every allocation on it), so that the
-// process's exit has nothing left to tear down there. No CUDA call may follow on that device.
-void release_device(int device);
 
 }  // namespace heat

@@ -96,6 +96,26 @@ class RunArguments(unittest.TestCase):
             finally:
                 os.chdir(cwd)
 
+    def test_a_number_reaches_the_run_with_every_digit(self):
+        # 17 significant digits: a value passed on as text of fewer digits would arrive changed.
+        dt = 1.2345678901234567e-05
+        alpha = 0.10000000000000002
+        report = heatrk4.run(n=9, steps=1, dt=dt, alpha=alpha, format="none", quiet=True, backend="cpu")
+        self.assertEqual(report["problem"]["dt"], dt)
+        self.assertEqual(report["problem"]["alpha"], alpha)
+
+    def test_a_config_file_gives_what_the_keywords_leave_out(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            config = pathlib.Path(tmp, "run.toml")
+            config.write_text("n = 11\nsteps = 3\nformat = 'none'\n")
+            report = heatrk4.run(config=config, steps=1, quiet=True, backend="cpu")
+            self.assertEqual(report["final_step"], 1)  # the keyword wins over the file
+            self.assertEqual([report["problem"][a] for a in ("nx", "ny", "nz")], [11, 11, 11])
+            config.write_text("steps = 0\n")
+            with self.assertRaises(ValueError) as caught:
+                heatrk4.run(config=config, n=9, quiet=True, backend="cpu", format="none")
+            self.assertIn("--config %s line 1: key steps: --steps 0 must be at least 1" % config, str(caught.exception))
+
     def test_the_report_is_the_json_summary_and_needs_no_temporary_file(self):
         with tempfile.TemporaryDirectory() as tmp:
             saved = tempfile.tempdir

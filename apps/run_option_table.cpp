@@ -1,0 +1,178 @@
+#include "apps/run_option_table.hpp"
+
+#include <cmath>
+#include <type_traits>
+
+#include "apps/config_file.hpp"
+#include "apps/option_values.hpp"
+#include "backends/registry.hpp"
+#include "core/errors.hpp"
+#include "core/number_text.hpp"
+
+namespace heat {
+namespace {
+
+template <typename T>
+constexpr OptionType type_of() {
+  if constexpr (std::is_same_v<T, bool>) return OptionType::Flag;
+  if constexpr (std::is_same_v<T, int>) return OptionType::Integer;
+  if constexpr (std::is_same_v<T, unsigned long long>) return OptionType::Seed;
+  if constexpr (std::is_same_v<T, double>) return OptionType::Number;
+  if constexpr (std::is_same_v<T, std::string>) return OptionType::Text;
+  if constexpr (std::is_same_v<T, std::array<int, 3>>) return OptionType::ThreeIntegers;
+}
+
+enum Shown { Hidden, Default };
+
+template <typename T>
+RunOption option(const char* name, T RunOptions::*member, std::string help, Shown shown = Hidden) {
+  RunOption o;
+  o.name = name;
+  o.help = std::move(help);
+  o.type = type_of<T>();
+  o.shows_default = shown == Default;
+  o.set = [member](RunOptions& options, const OptionValue& value) { options.*member = std::get<T>(value); };
+  o.bind = [member](CLI::App& app, const std::string& names, const std::string& help, RunOptions& options) {
+    if constexpr (std::is_same_v<T, bool>)
+      return app.add_flag(names, options.*member, help);
+    else
+      return app.add_option(names, options.*member, help);
+  };
+  return o;
+}
+
+RunOption tolerance(const char* name, double RunOptions::*member, std::string help) {
+  RunOption o = option(name, member, std::move(help));
+  o.problem = [](const OptionValue& value) { return tolerance_problem(std::get<double>(value)); };
+  return o;
+}
+
+std::vector<RunOption> make_table() {
+  std::vector<RunOption> table = {
+      option("config", &RunOptions::config, "read options from a TOML file (keys are the long option names)"),
+      option("n", &RunOptions::n, "points along each axis (sets nx = ny = nz)", Default),
+      option("nx", &RunOptions::nx, "points along x (overrides --n)"),
+      option("ny", &RunOptions::ny, "points along y (overrides --n)"),
+      option("nz", &RunOptions::nz, "points along z (overrides --n)"),
+      option("h", &RunOptions::h, "grid spacing on every axis (default 1/(n-1): a unit cube)"),
+      option("hx", &RunOptions::hx, "spacing along x"),
+      option("hy", &RunOptions::hy, "spacing along y"),
+      option("hz", &RunOptions::hz, "spacing along z"),
+      option("alpha", &RunOptions::alpha, "diffusivity", Default),
+      option("order", &RunOptions::order, "order of the stencil: 2, 4, 6 or 8", Default),
+      option("steps", &RunOptions::steps, "RK4 steps", Default),
+      option("cfl", &RunOptions::cfl, "dt*alpha*(1/hx^2+1/hy^2+1/hz^2)", Default),
+      option("dt", &RunOptions::dt, "time step (instead of --cfl)"),
+      option("allow-unstable", &RunOptions::allow_unstable, "run with a cfl above RK4's stability limit"),
+      option("precision", &RunOptions::precision, "float or double", Default),
+      option("backend", &RunOptions::backend, default_registry().names_text() + " or auto (see: heatrk4 backends)",
+             Default),
+      option("device", &RunOptions::device, "CUDA device ordinal (under mpirun each rank takes its node-local rank's)",
+             Default),
+      option("halo-exchange", &RunOptions::halo_exchange,
+             "how GPU ranks under mpirun exchange ghost planes: peer (device to device by the copy engines, "
+             "every rank on one node; ranks may share a GPU), nccl (device to device, a GPU per rank, any "
+             "number of nodes), host (through host memory over MPI; ranks may share a GPU) or auto (peer on "
+             "one node whose GPUs reach each other, else nccl)",
+             Default),
+      option("halo-overlap", &RunOptions::halo_overlap,
+             "on (as auto): ranks step while the exchange travels, the cpu backend the planes that read no "
+             "ghost plane, tiled what follows the planes the neighbours need; off: exchange, then step (same "
+             "bits either way)",
+             Default),
+      option("init", &RunOptions::init, "initial field: gaussian, randn, sine or file", Default),
+      option("seed", &RunOptions::seed, "seed of --init randn (0 to 2^64-1)", Default),
+      // std::array<int, 3> is one value of three integers to CLI11, so --modes takes exactly three.
+      option("modes", &RunOptions::modes, "mode numbers of --init sine along x y z (three integers)"),
+      option("init-file", &RunOptions::init_file, "VTKHDF ImageData file to start from (implies --init file)"),
+      option("init-array", &RunOptions::init_array, "point array to read from --init-file", Default),
+      option("output", &RunOptions::output,
+             "directory for snapshots. Not given: each run replaces the previous run's snapshots there; "
+             "given: a directory holding another run's snapshots is refused unless --overwrite",
+             Default),
+      option("format", &RunOptions::format,
+             "snapshot formats: hdf5, vtk, a comma list such as hdf5,vtk (both: the same), or none", Default),
+      option("output-every", &RunOptions::output_every, "snapshot every K steps (0: the final state only)", Default),
+      option("snapshot-buffers", &RunOptions::snapshot_buffers,
+             "snapshots in flight while the run steps on, each a host copy of the field (0: write before "
+             "stepping on; a GPU run writing ZFP .hdf alone keeps one on the device instead)",
+             Default),
+      option("compress", &RunOptions::compress,
+             "0..9 or gzip:0..9: gzip level (zlib for .vti); zfp:BOUND: ZFP within an absolute error bound "
+             "(zfp:1e-6); zfp:reversible: lossless ZFP (.hdf only); a restart takes the file's unless given",
+             Default),
+      option("check", &RunOptions::check,
+             "compare with the fast cpu backend in double precision (with cpu_reference for a cpu run), which the "
+             "tests hold to cpu_reference"),
+      tolerance("rtol", &RunOptions::rtol, "relative tolerance of --check (default 1e-6 float, 1e-12 double)"),
+      tolerance("atol", &RunOptions::atol, "absolute tolerance of --check (default 1e-6 float, 1e-12 double)"),
+      option("json", &RunOptions::json, "write the summary as JSON to this file"),
+      option("quiet", &RunOptions::quiet, "no progress line and no summary"),
+      option("restart", &RunOptions::restart,
+             "continue a run from one of its snapshots: step, time and the settings stored in the file "
+             "unless given here; the series in the file's directory is continued"),
+      option("overwrite", &RunOptions::overwrite, "let a new run replace another run's snapshots in --output"),
+  };
+  for (RunOption& o : table) {
+    if (o.name == "config") {
+      o.in_files = false;
+      o.problem = [](const OptionValue& value) { return config_file_problem(std::get<std::string>(value)); };
+    }
+    if (o.name == "quiet") o.aliases = ",-q";
+    if (o.name == "format") o.comma_list = true;
+    if (o.name == "compress") o.integer_too = true;
+    if (o.name == "cfl") o.said_another_way = {"dt"};
+    if (o.name == "dt") o.said_another_way = {"cfl"};
+    if (o.name == "nx" || o.name == "ny" || o.name == "nz") o.said_another_way = {"n"};
+    if (o.name == "hx" || o.name == "hy" || o.name == "hz") o.said_another_way = {"h"};
+  }
+  return table;
+}
+
+}  // namespace
+
+const std::vector<RunOption>& run_option_table() {
+  static const std::vector<RunOption> table = make_table();
+  return table;
+}
+
+const RunOption* find_run_option(const std::string& name) {
+  for (const RunOption& option : run_option_table())
+    if (option.name == name) return &option;
+  return nullptr;
+}
+
+std::string option_value_problem(const RunOption& option, const OptionValue& value) {
+  std::string problem;
+  if (const double* number = std::get_if<double>(&value); number && !std::isfinite(*number))
+    problem = not_a_decimal_number(number_text(*number));
+  if (const std::string* text = std::get_if<std::string>(&value)) problem = text_value_problem(*text);
+  if (problem.empty() && option.problem) problem = option.problem(value);
+  return problem.empty() ? "" : "--" + option.name + ": " + problem;
+}
+
+void give_option(RunOptions& options, const RunOption& option, const OptionValue& value) {
+  if (const std::string problem = option_value_problem(option, value); !problem.empty()) throw InputError(problem);
+  option.set(options, value);
+  options.given.insert(option.name);
+}
+
+void add_run_options(CLI::App& app, RunOptions& options) {
+  for (const RunOption& o : run_option_table()) {
+    CLI::Option* added = o.bind(app, "--" + o.name + o.aliases, o.help, options);
+    if (o.shows_default) added->capture_default_str();
+    if (o.type == OptionType::Seed) added->check(uint64_check());
+    if (o.type == OptionType::Number && o.problem) added->check(tolerance_check());
+    if (o.type == OptionType::Text && o.problem) {
+      const auto problem = o.problem;
+      added->check(CLI::Validator([problem](std::string& text) { return problem(OptionValue(text)); }, ""));
+    }
+  }
+}
+
+void record_given_options(const CLI::App& app, RunOptions& options) {
+  for (const RunOption& o : run_option_table())
+    if (app.count("--" + o.name) > 0) options.given.insert(o.name);
+}
+
+}  // namespace heat
