@@ -202,6 +202,13 @@ TEST_F(TomlConfig, TheCommandLinesOtherWayOfSayingAKeyWinsOverTheFile) {
   const auto n = run(write("nx.toml", "nx = 12\nformat = \"none\"\n"), {"--n", "16", "--json", json});
   ASSERT_EQ(n.exit_code, 0) << n.output;
   EXPECT_NE(test::read_text(json).find("\"nx\": 16, \"ny\": 16, \"nz\": 16"), std::string::npos) << test::read_text(json);
+  // And back: --cfl over the file's dt; another axis's option leaves the file's axis alone.
+  const auto cfl = run(write("dt.toml", "dt = 1e-5\nn = 12\nformat = \"none\"\n"), {"--cfl", "0.01", "--json", json});
+  ASSERT_EQ(cfl.exit_code, 0) << cfl.output;
+  EXPECT_NE(test::read_text(json).find("\"cfl\": 0.01"), std::string::npos) << test::read_text(json);
+  const auto axes = run(write("axes.toml", "n = 10\nnx = 12\nformat = \"none\"\n"), {"--ny", "14", "--json", json});
+  ASSERT_EQ(axes.exit_code, 0) << axes.output;
+  EXPECT_NE(test::read_text(json).find("\"nx\": 12, \"ny\": 14, \"nz\": 10"), std::string::npos) << test::read_text(json);
 }
 
 // A long value is shown by its first 60 bytes and its length, however it reaches a message.
