@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <regex>
 
 #include "io/hdf5_snapshot.hpp"
@@ -100,6 +101,25 @@ TEST(CompressRules, ZfpIsRefusedBesideVti) {
       EXPECT_EQ(r.exit_code, 2) << format << " " << codec << ":\n" << r.output;
       expect_mentions(r, "--compress " + codec + ": ZFP is for .hdf snapshots");
     }
+}
+
+// Only heatrk4's own names are a run's files (docs/design.md section 4): a file of the user's
+// named like a snapshot but of another kind is neither another run's output nor replaced with one.
+TEST(OutputSafety, AUsersFileNamedLikeASnapshotIsLeftAlone) {
+  if (!built_with_hdf5()) GTEST_SKIP() << "no HDF5 in this build";
+  const std::string dir = test::temp_directory("users-png");
+  for (const std::string name : {"heat_000010.png", "heat_000002.txt", "heat_000002.hdf.bak"})
+    std::ofstream(dir + "/" + name) << "the user's " << name;
+  const std::vector<std::string> run = {"--n", "12", "--steps", "2", "--backend", "cpu", "--quiet", "--output", dir};
+  const auto first = run_heatrk4(run);
+  ASSERT_EQ(first.exit_code, 0) << first.output;  // not refused as another run's files
+  auto replacing = run;
+  replacing.push_back("--overwrite");
+  const auto second = run_heatrk4(replacing);
+  ASSERT_EQ(second.exit_code, 0) << second.output;
+  for (const std::string name : {"heat_000010.png", "heat_000002.txt", "heat_000002.hdf.bak"})
+    EXPECT_EQ(test::read_text(dir + "/" + name), "the user's " + name);
+  EXPECT_TRUE(fs::exists(dir + "/heat_000002.hdf"));
 }
 
 }  // namespace

@@ -55,7 +55,8 @@ bool is_file_type(const std::string& path, mode_t type) {
 TEST(JsonTarget, StandardOutputAppendsWhereTheShellRedirectsIt) {
   const std::string dir = test::temp_directory("json-stdout");
   fs::create_symlink("/proc/self/fd/1", dir + "/to-stdout");
-  const std::vector<std::string> names = {"-", "/dev/stdout", "/proc/self/fd/1", "/dev/fd/1", dir + "/to-stdout"};
+  const std::vector<std::string> names = {"-", "/dev/stdout", "/proc/self/fd/1", "/proc/thread-self/fd/1", "/dev/fd/1",
+                                          dir + "/to-stdout"};
   for (const std::string& name : names) {
     const std::string log = dir + "/run.log";
     std::ofstream(log) << "an earlier line\n";
