@@ -146,6 +146,20 @@ TEST(Decomposition, OddPlaneCountsGiveTheExtraPlanesToTheFirstRanks) {
   EXPECT_EQ(last.part_end, 23);
 }
 
+// The edge of the rule: ranks that own exactly their ghost planes' count each are a valid split,
+// with the sides balanced (a run's side_planes) and aligned (a ZFP run's part alignment) too.
+TEST(Decomposition, RanksOwningExactlyTheirGhostPlanesAreAValidSplit) {
+  // order 8 on nz = 20: 12 interior planes, 4 for each of 3 ranks.
+  const Grid g = grid_with_nz(20);
+  EXPECT_EQ(max_ranks(20, 4, 4), 3);
+  for (const auto& [alignment, side_planes] : {std::pair{1, 0}, std::pair{1, 2}, std::pair{4, 2}})
+    for (int rank = 0; rank < 3; ++rank) {
+      const Slab s = decompose(g, 8, 3, rank, GhostScheme::PerStage, alignment, side_planes);
+      EXPECT_EQ(s.owned_planes(), 4) << "rank " << rank << ", alignment " << alignment << ", sides " << side_planes;
+    }
+  EXPECT_THROW(decompose(grid_with_nz(19), 8, 3, 0), InputError);
+}
+
 TEST(Decomposition, TooManyRanksIsRefusedNamingTheLimit) {
   // order 8 on nz = 21: 13 interior planes, at least 4 per rank: at most 3 ranks.
   const Grid g = grid_with_nz(21);

@@ -4,12 +4,15 @@
 // JSON summary's input.bytes_read_per_rank shows each rank read about its share of the file.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "mpirun_support.hpp"
+#include "core/initial_conditions.hpp"
+#include "io/snapshots.hpp"
 #include "parallel/decomposition.hpp"
 
 namespace heat {
@@ -98,6 +101,29 @@ TEST(MpirunRestartReads, CheckOnRanksFromAFilePasses) {
                                  "--format", "none", "--output", test::temp_directory("check")});
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("PASS"), std::string::npos) << result.output;
+}
+
+// A rank that finds a non-finite value in its planes of a file names the point by the grid's
+// numbering, not its box's: the NaN sits in the upper rank's planes.
+TEST(MpirunRestartReads, ANonFiniteValueIsNamedWhereItIsInTheGrid) {
+  const Grid grid{12, 10, 40, 0.1, 0.1, 0.1};
+  Field<double> u = randn_field(grid, 3);
+  u(3, 4, 33) = NAN;
+  OutputSpec spec;
+  spec.directory = test::temp_directory("nan-input");
+  RunDescription run;
+  run.problem.grid = grid;
+  run.problem.order = 2;
+  run.problem.dt = 1e-5;
+  run.cfl = 0.05;
+  run.precision = "double";
+  run.init = "randn";
+  run.formats = "hdf5";
+  SnapshotWriter(spec, run).write(u, 0, 0.0);
+  const auto result = run_on(2, {"--backend", "cpu", "--order", "2", "--init-file", spec.directory + "/heat_000000.hdf",
+                                 "--steps", "1", "--format", "none", "--output", test::temp_directory("nan-out")});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("the first at (3,4,33)"), std::string::npos) << result.output;
 }
 
 }  // namespace
