@@ -161,6 +161,20 @@ TEST(JsonTarget, ALinkStaysALinkAndALinkToNothingIsRefused) {
   EXPECT_FALSE(fs::exists(dir + "/missing"));
 }
 
+// --json makes the directories its path names that do not exist, as --output does; a refused run
+// makes none.
+TEST(JsonTarget, MissingParentDirectoriesAreMadeByARunAndNotByARefusedOne) {
+  const std::string dir = test::temp_directory("json-parents");
+  const auto refused = test::run_heatrk4({"--n", "12", "--steps", "0", "--backend", "cpu", "--format", "none", "--json",
+                                          dir + "/a/b/run.json"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_FALSE(fs::exists(dir + "/a")) << "a refused run made --json's directory";
+  const auto made = test::run_heatrk4({"--n", "12", "--steps", "2", "--backend", "cpu", "--format", "none", "--quiet",
+                                       "--json", dir + "/a/b/run.json"});
+  ASSERT_EQ(made.exit_code, 0) << made.output;
+  EXPECT_TRUE(is_summary(test::read_text(dir + "/a/b/run.json")));
+}
+
 TEST(JsonTarget, ADescriptorNotOpenForWritingIsRefusedBeforeAnyWork) {
   const auto closed = run_heatrk4(small_run("/dev/fd/9"), "exec 9>&-;");
   EXPECT_EQ(closed.exit_code, 2) << closed.output;

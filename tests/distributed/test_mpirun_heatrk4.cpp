@@ -376,6 +376,19 @@ TEST(MpirunHeatrk4, SnapshotWithAMissingSlabFileIsRefused) {
   }
 }
 
+// --halo-exchange chooses the route of GPU ranks; cpu ranks exchange over MPI whatever it says, and
+// the summary names the route taken (docs/design.md section 7).
+TEST(MpirunHeatrk4, CpuRanksExchangeOverMpiWhateverRouteIsAsked) {
+  for (const std::string route : {"nccl", "peer", "host"}) {
+    const std::string json = test::temp_directory("cpu-route") + "/run.json";
+    const auto result = run_on(2, {"--backend", "cpu", "--n", "24", "--order", "2", "--steps", "2", "--format", "none",
+                                   "--halo-exchange", route, "--json", json, "--quiet"});
+    ASSERT_EQ(result.exit_code, 0) << route << ":\n" << result.output;
+    EXPECT_NE(test::read_text(json).find("\"halo_exchange\": \"mpi\""), std::string::npos) << route << ":\n"
+                                                                                         << test::read_text(json);
+  }
+}
+
 // verify under mpirun checks every backend distributed (GPU ones where there is a GPU), prints
 // its table once, from rank 0, and every rank exits with its verdict.
 TEST(MpirunHeatrk4, VerifyRunsDistributedAndReportsOnce) {
