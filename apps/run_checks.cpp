@@ -75,8 +75,8 @@ std::string describe(const std::vector<std::string>& names) {
   return text;
 }
 
-// The run starts from a file in `directory`: it continues that directory's series.
-bool continues_series_in(const RunPlan& plan, const std::string& directory) {
+// The run starts from a file in `directory`.
+bool starts_from_a_file_in(const RunPlan& plan, const std::string& directory) {
   if (plan.init.kind != InitKind::File) return false;
   std::string from = std::filesystem::path(plan.init_file).parent_path().string();
   std::error_code ec;
@@ -133,7 +133,7 @@ void require_usable_derived_values(const RunPlan& plan) {
 }
 
 OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& app, const RunOptions& options,
-                                                bool hold_directory) {
+                                                bool from_a_snapshot, bool hold_directory) {
   std::vector<RolePath> inputs;
   if (!options.restart.empty()) inputs.push_back({"--restart", options.restart});
   else if (plan.init.kind == InitKind::File) inputs.push_back({"--init-file", plan.init_file});
@@ -151,8 +151,16 @@ OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& a
   OutputDirectoryLock lock = hold_directory ? OutputDirectoryLock(directory) : OutputDirectoryLock();
   if (const std::string why = unusable_trash_reason(directory); !why.empty()) throw InputError("--output: " + why);
   const auto existing = series_files_in(directory);
-  if (existing.empty() || continues_series_in(plan, directory)) return lock;
-  if (!options.overwrite && options.was_given("output"))
+  const bool from_a_file_here = starts_from_a_file_in(plan, directory);
+  if (existing.empty() || (from_a_file_here && from_a_snapshot)) return lock;
+  // --restart's directory is the snapshot's, never the default one a new run may replace. A file
+  // that records no run starts a series of its own from step 0, over the files there.
+  const bool may_replace = options.overwrite || (!options.was_given("output") && options.restart.empty());
+  if (!may_replace && from_a_file_here)
+    throw InputError(plan.init_file + " records no heatrk4 run (no /heatrk4 group), so a run from it starts a new "
+                     "series at step 0, and " + directory + " holds another run's files (" + describe(existing) +
+                     "): choose another --output, or add --overwrite to replace them");
+  if (!may_replace)
     throw InputError("--output " + directory + " holds another run's files (" + describe(existing) +
                      "): choose another --output, add --overwrite to replace them, or --restart from one of them");
   plan.output.replace_series = true;

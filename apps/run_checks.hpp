@@ -21,11 +21,13 @@ void require_usable_derived_values(const RunPlan& plan);
 // the run reads (--restart, --init-file, --config) or --json one the run writes. With
 // `hold_directory` this process takes the output directory's lock, held by the returned object
 // for the run (another run holding it is refused). An output directory that holds another run's
-// snapshots is refused unless --overwrite or --output is not given (then plan.output.replace_series
-// is set: the default directory holds the latest run), or the run restarts from a snapshot in
-// that directory, continuing its series. `options` are the run's, a restart's implications filled in.
+// snapshots is refused unless --overwrite, or --output and --restart are not given (then
+// plan.output.replace_series is set: the default directory holds the latest run), or the run
+// starts from a heatrk4 snapshot in that directory (`from_a_snapshot`: the file records its run),
+// continuing its series; a file without a run's record there starts a new series, so it is
+// refused like any other new run. `options` are the run's, a restart's implications filled in.
 OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& app, const RunOptions& options,
-                                                bool hold_directory);
+                                                bool from_a_snapshot, bool hold_directory);
 
 // Host memory one rank needs: its box of the field, the snapshot buffers, the cpu backend's
 // working arrays when it runs on the host, a file's values (read whole, held in double), and for

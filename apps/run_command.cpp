@@ -197,7 +197,7 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
       require_final_step_fits(plan.start_step, plan.steps);
     }
     require_usable_derived_values(plan);
-    output_lock = require_usable_output_paths(plan, app, options, ranks.is_root());
+    output_lock = require_usable_output_paths(plan, app, options, from_file && loaded.has_run_state, ranks.is_root());
     entry = default_registry().find(plan.backend);
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos);

@@ -36,7 +36,16 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
   if (H5Lexists(file.get(), "heatrk4", H5P_DEFAULT) <= 0) return settings;
   Handle run(h5::check<InputError>(H5Gopen2(file.get(), "heatrk4", H5P_DEFAULT), path + ": /heatrk4"), H5Gclose);
   const hid_t g = run.get();
+  settings.recorded = true;
   try {
+    if (h5::has_attribute(g, "step")) {
+      const double step = h5::read_number_attribute(g, "step", 1)[0];
+      if (!(step >= 0 && step <= std::numeric_limits<int>::max()) || step != std::floor(step))
+        throw InputError("step = " + number_text(step) + " is not a whole number from 0 to " +
+                         std::to_string(std::numeric_limits<int>::max()));
+      settings.step = int(step);
+    }
+    if (h5::has_attribute(g, "time")) settings.time = h5::read_number_attribute(g, "time", 1)[0];
     if (h5::has_attribute(g, "order")) {
       const double order = h5::read_number_attribute(g, "order", 1)[0];
       if (order != 2 && order != 4 && order != 6 && order != 8)

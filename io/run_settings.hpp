@@ -9,6 +9,10 @@
 namespace heat {
 
 struct StoredRunSettings {
+  bool recorded = false;  // the file has a /heatrk4 group: a heatrk4 snapshot
+  // Where the run was; every snapshot records both (a restart refuses a record without them).
+  std::optional<int> step;
+  std::optional<double> time;
   std::optional<int> order;
   std::optional<std::string> precision;  // "float" or "double"
   std::optional<double> alpha, dt, cfl;
