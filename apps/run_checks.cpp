@@ -6,6 +6,8 @@
 #include <fstream>
 #include <limits>
 
+#include "core/initial_magnitude.hpp"
+#include "io/compression.hpp"
 #include "io/output_paths.hpp"
 #include "io/stale_files.hpp"
 #include "core/errors.hpp"
@@ -130,6 +132,29 @@ void require_usable_derived_values(const RunPlan& plan) {
     require_usable_values_in<float>(plan);
   else
     require_usable_values_in<double>(plan);
+}
+
+void require_zfp_bound_holds(const RunPlan& plan, const Slab& slab, const LoadedField& loaded) {
+  const Compression& c = plan.output.compress;
+  if (!plan.output.formats.has(OutputFormat::Hdf5) || c.codec != Codec::ZfpAccuracy) return;
+  const bool is_float = plan.precision == Precision::Float;
+  const double unheld = smallest_magnitude_unheld(c, is_float);
+  double largest = 0;
+  if (plan.init.kind == InitKind::File) {
+    const double* values = loaded.values.data();
+    const std::int64_t count = std::int64_t(loaded.values.size());
+#pragma omp parallel for reduction(max : largest)
+    for (std::int64_t n = 0; n < count; ++n)
+      largest = std::max(largest, std::abs(is_float ? double(float(values[n])) : values[n]));
+  } else {
+    const Planes planes{slab.box_begin, slab.box_end - slab.box_begin};
+    const Grid& grid = plan.problem.grid;
+    largest = is_float ? largest_initial_magnitude<float>(grid, plan.init, planes, unheld)
+                       : largest_initial_magnitude<double>(grid, plan.init, planes, unheld);
+  }
+  if (largest < unheld) return;
+  throw InputError(unheld_bound_reason(c, is_float, largest) + " (the initial field's largest values; no later " +
+                   "field of the run is larger)");
 }
 
 OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& app, const RunOptions& options,

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "apps/run_options.hpp"
+#include "io/input_file.hpp"
 #include "io/output_lock.hpp"
 #include "parallel/decomposition.hpp"
 #include "backends/registry.hpp"
@@ -28,6 +29,13 @@ void require_usable_derived_values(const RunPlan& plan);
 // refused like any other new run. `options` are the run's, a restart's implications filled in.
 OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const CLI::App& app, const RunOptions& options,
                                                 bool from_a_snapshot, bool hold_directory);
+
+// A ZFP bound the run's precision cannot hold at the initial field's largest values (io/compression.hpp)
+// is refused before any work, as the snapshots could not be written (by the maximum principle
+// no later field is larger): InputError naming the bound, the values and the smallest bound that
+// holds. Each rank checks its box: a file's values (`loaded`, read), a generated field's without
+// making it (core/initial_magnitude.hpp).
+void require_zfp_bound_holds(const RunPlan& plan, const Slab& slab, const LoadedField& loaded);
 
 // Host memory one rank needs: its box of the field, the snapshot buffers, the cpu backend's
 // working arrays when it runs on the host, a file's values (read whole, held in double), and for

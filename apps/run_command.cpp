@@ -211,6 +211,7 @@ int run(const CLI::App& app, const RunOptions& given, RunReport* report_out) {
     require_host_memory(plan, *entry, slab, ranks);
     // Each rank reads its box's planes of the file alone.
     if (from_file) read_initial_planes(loaded, options.init_file, options.init_array, slab.box_begin, slab.box_end);
+    require_zfp_bound_holds(plan, slab, loaded);
     report.device = device_description(plan, *entry);
   });
   const RunPlan& plan = report.plan;
