@@ -63,6 +63,9 @@ ChunkFilters read_chunk_filters(hid_t layout, hid_t type, std::size_t chunk_valu
   f.is_float = H5Tequal(type, H5T_NATIVE_FLOAT) > 0;
   f.is_double = H5Tequal(type, H5T_NATIVE_DOUBLE) > 0;
   const std::size_t value_bytes = chunk_values * f.value_bytes;
+  if (f.value_bytes == 0 || value_bytes / f.value_bytes != chunk_values || value_bytes > (std::size_t(4) << 30))
+    throw InputError(where + " is chunked in chunks of " + std::to_string(chunk_values) + " values of " +
+                     std::to_string(f.value_bytes) + " bytes, past HDF5's 4 GiB a chunk (the file is damaged)");
   const int count = H5Pget_nfilters(layout);
   // The size of a chunk's bytes as each filter took them, while it is known (0 after a compressor).
   std::size_t size = value_bytes;

@@ -175,7 +175,11 @@ void read_chunked_planes(hid_t dataset, hid_t layout, const std::string& path, c
   double fill = 0;
   if (H5Pget_fill_value(layout, H5T_NATIVE_DOUBLE, &fill) < 0) fill = 0, h5::take_error_stack();
   const std::size_t chunk_values = g.chunk_values();
-  const std::size_t batch = 4 * std::size_t(omp_get_max_threads());
+  // A few chunks a thread, and at most about 256 MiB of them at once (another writer's chunks
+  // may be far larger than heatrk4's 4 MiB).
+  const std::size_t chunk_bytes = chunk_values * (sizeof(double) + filters.value_bytes);
+  const std::size_t batch = std::clamp<std::size_t>((std::size_t(256) << 20) / chunk_bytes, 1,
+                                                    4 * std::size_t(omp_get_max_threads()));
   std::vector<StoredChunk> stored(std::min(batch, origins.size()));
   for (std::size_t first = 0; first < origins.size(); first += batch) {
     const std::size_t count = std::min(batch, origins.size() - first);
