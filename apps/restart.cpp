@@ -31,6 +31,11 @@ RunOptions with_restart_implied(const RunOptions& given) {
 
 std::vector<std::string> take_stored_settings(RunOptions& o) {
   const StoredRunSettings stored = read_stored_run_settings(o.init_file);
+  // Without them the run would start again at step 0, over the snapshots of the run it continues.
+  for (const auto& [name, recorded] : {std::pair{"step", stored.step.has_value()}, {"time", stored.time.has_value()}})
+    if (stored.recorded && !recorded)
+      throw InputError(o.init_file + ": /heatrk4 has no " + name + " attribute (every heatrk4 snapshot records its " +
+                       name + "): this file cannot be restarted from");
   std::vector<std::string> overrides;
   const auto note = [&](const std::string& option, const std::string& stored_value) {
     overrides.push_back(option + " overrides the value stored in " + o.init_file + " (" + stored_value + ")");

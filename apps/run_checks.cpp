@@ -6,6 +6,8 @@
 #include <fstream>
 #include <limits>
 
+#include "core/initial_magnitude.hpp"
+#include "io/compression.hpp"
 #include "io/output_paths.hpp"
 #include "io/stale_files.hpp"
 #include "core/errors.hpp"
@@ -75,8 +77,8 @@ std::string describe(const std::vector<std::string>& names) {
   return text;
 }
 
-// The run starts from a file in `directory`: it continues that directory's series.
-bool continues_series_in(const RunPlan& plan, const std::string& directory) {
+// The run starts from a file in `directory`.
+bool starts_from_a_file_in(const RunPlan& plan, const std::string& directory) {
   if (plan.init.kind != InitKind::File) return false;
   std::string from = std::filesystem::path(plan.init_file).parent_path().string();
   std::error_code ec;
@@ -132,7 +134,31 @@ void require_usable_derived_values(const RunPlan& plan) {
     require_usable_values_in<double>(plan);
 }
 
-OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const RunOptions& options, bool hold_directory) {
+void require_zfp_bound_holds(const RunPlan& plan, const Slab& slab, const LoadedField& loaded) {
+  const Compression& c = plan.output.compress;
+  if (!plan.output.formats.has(OutputFormat::Hdf5) || c.codec != Codec::ZfpAccuracy) return;
+  const bool is_float = plan.precision == Precision::Float;
+  const double unheld = smallest_magnitude_unheld(c, is_float);
+  double largest = 0;
+  if (plan.init.kind == InitKind::File) {
+    const double* values = loaded.values.data();
+    const std::int64_t count = std::int64_t(loaded.values.size());
+#pragma omp parallel for reduction(max : largest)
+    for (std::int64_t n = 0; n < count; ++n)
+      largest = std::max(largest, std::abs(is_float ? double(float(values[n])) : values[n]));
+  } else {
+    const Planes planes{slab.box_begin, slab.box_end - slab.box_begin};
+    const Grid& grid = plan.problem.grid;
+    largest = is_float ? largest_initial_magnitude<float>(grid, plan.init, planes, unheld)
+                       : largest_initial_magnitude<double>(grid, plan.init, planes, unheld);
+  }
+  if (largest < unheld) return;
+  throw InputError(unheld_bound_reason(c, is_float, largest) + " (the initial field's largest values; no later " +
+                   "field of the run is larger)");
+}
+
+OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const RunOptions& options, bool from_a_snapshot,
+                                                bool hold_directory) {
   std::vector<RolePath> inputs;
   if (!options.restart.empty()) inputs.push_back({"--restart", options.restart});
   else if (plan.init.kind == InitKind::File) inputs.push_back({"--init-file", plan.init_file});
@@ -149,8 +175,16 @@ OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const RunOptions&
   OutputDirectoryLock lock = hold_directory ? OutputDirectoryLock(directory) : OutputDirectoryLock();
   if (const std::string why = unusable_trash_reason(directory); !why.empty()) throw InputError("--output: " + why);
   const auto existing = series_files_in(directory);
-  if (existing.empty() || continues_series_in(plan, directory)) return lock;
-  if (!options.overwrite && options.was_given("output"))
+  const bool from_a_file_here = starts_from_a_file_in(plan, directory);
+  if (existing.empty() || (from_a_file_here && from_a_snapshot)) return lock;
+  // --restart's directory is the snapshot's, never the default one a new run may replace. A file
+  // that records no run starts a series of its own from step 0, over the files there.
+  const bool may_replace = options.overwrite || (!options.was_given("output") && options.restart.empty());
+  if (!may_replace && from_a_file_here)
+    throw InputError(plan.init_file + " records no heatrk4 run (no /heatrk4 group), so a run from it starts a new "
+                     "series at step 0, and " + directory + " holds another run's files (" + describe(existing) +
+                     "): choose another --output, or add --overwrite to replace them");
+  if (!may_replace)
     throw InputError("--output " + directory + " holds another run's files (" + describe(existing) +
                      "): choose another --output, add --overwrite to replace them, or --restart from one of them");
   plan.output.replace_series = true;

@@ -200,7 +200,7 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
       require_final_step_fits(plan.start_step, plan.steps);
     }
     require_usable_derived_values(plan);
-    output_lock = require_usable_output_paths(plan, options, ranks.is_root());
+    output_lock = require_usable_output_paths(plan, options, from_file && loaded.has_run_state, ranks.is_root());
     entry = default_registry().find(plan.backend);
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos);
@@ -214,6 +214,7 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     require_host_memory(plan, *entry, slab, ranks);
     // Each rank reads its box's planes of the file alone.
     if (from_file) read_initial_planes(loaded, options.init_file, options.init_array, slab.box_begin, slab.box_end);
+    require_zfp_bound_holds(plan, slab, loaded);
     report.device = device_description(plan, *entry);
   });
   const RunPlan& plan = report.plan;

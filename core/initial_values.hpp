@@ -44,16 +44,26 @@ HD inline double portable_log(double x) {
   return 2.0 * sum + double(e) * 0.69314718055994530942;
 }
 
-// One standard normal draw for counter n of stream `seed`: Marsaglia's polar method, sqrt
-// exactly rounded by IEEE, the log portable_log.
-HD inline double standard_normal(std::uint64_t seed, std::uint64_t n) {
+// The point Marsaglia's polar method takes for counter n of stream `seed`: a and b uniform in
+// (-1, 1), the first pair with s = a^2 + b^2 in (0, 1).
+struct PolarPoint {
+  double a, s;
+};
+HD inline PolarPoint polar_point(std::uint64_t seed, std::uint64_t n) {
   const std::uint64_t stream = splitmix64(seed ^ 0x5eed5eed5eed5eedULL);
   for (std::uint64_t attempt = 0;; ++attempt) {
     const std::uint64_t key = splitmix64(stream + n) ^ (attempt * 0xd1b54a32d192ed03ULL);
     const double a = uniform_pm1(key), b = uniform_pm1(key + 0x632be59bd9b4e019ULL);
     const double s = a * a + b * b;
-    if (s > 0.0 && s < 1.0) return a * sqrt(-2.0 * portable_log(s) / s);
+    if (s > 0.0 && s < 1.0) return {a, s};
   }
+}
+
+// One standard normal draw for counter n of stream `seed`: Marsaglia's polar method, sqrt
+// exactly rounded by IEEE, the log portable_log. Since |a| <= sqrt(s), |draw| <= sqrt(-2 log s).
+HD inline double standard_normal(std::uint64_t seed, std::uint64_t n) {
+  const PolarPoint p = polar_point(seed, n);
+  return p.a * sqrt(-2.0 * portable_log(p.s) / p.s);
 }
 
 // gaussian: exp(-|x - centre|^2 / (2 sigma^2)), sigma a tenth of the shortest side.

@@ -3,11 +3,14 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
+#include <vector>
 
-#include "io/hdf5_chunks.hpp"
+#include "io/chunk_filters.hpp"
 #include "io/hdf5_support.hpp"
-#include "io/zfp/zfp_chunks.hpp"
 #include "core/errors.hpp"
 
 namespace heat {
@@ -73,127 +76,226 @@ std::string describe_unreadable_chunk(hid_t dataset, const std::string& path) {
 
 namespace {
 
-// The dataset's H5Z-ZFP cd_values when its filters are exactly H5Z-ZFP then Fletcher-32; empty otherwise.
-std::vector<unsigned> zfp_pipeline(hid_t layout) {
-  if (H5Pget_layout(layout) != H5D_CHUNKED || H5Pget_nfilters(layout) != 2) return {};
-  unsigned flags = 0, config = 0, values[16];
-  std::size_t count = 16;
-  if (H5Pget_filter2(layout, 0, &flags, &count, values, 0, nullptr, &config) != H5Z_filter_t(kZfpFilterId) ||
-      count > 16)
-    return {};
-  std::size_t none = 0;
-  if (H5Pget_filter2(layout, 1, &flags, &none, nullptr, 0, nullptr, &config) != H5Z_FILTER_FLETCHER32) return {};
-  return std::vector<unsigned>(values, values + count);
-}
-
-std::string chunk_text(const hsize_t (&origin)[3]) {
+std::string chunk_text(const std::array<hsize_t, 3>& origin) {
   return "the chunk at (z, y, x) = (" + std::to_string(origin[0]) + ", " + std::to_string(origin[1]) + ", " +
          std::to_string(origin[2]) + ")";
 }
 
-// One stored chunk: where it starts and its bytes, zfp's stream then its Fletcher-32.
-struct StoredChunk {
-  hsize_t origin[3];
-  std::vector<unsigned char> bytes;
+InputError unreadable(const std::string& path, const std::array<hsize_t, 3>& origin, const std::string& why) {
+  return InputError(path + ": " + chunk_text(origin) + " cannot be read: " + why);
+}
+
+// The dataset's shape and chunk shape, (z, y, x).
+struct ChunkGrid {
+  hsize_t dims[3], chunk[3];
+  std::size_t chunk_values() const { return std::size_t(chunk[0] * chunk[1] * chunk[2]); }
 };
 
-}  // namespace
+// The origins of the chunks holding the planes [z_begin, z_end), in order of z, y, x.
+std::vector<std::array<hsize_t, 3>> chunks_of_planes(const ChunkGrid& g, hsize_t z_begin, hsize_t z_end) {
+  std::vector<std::array<hsize_t, 3>> origins;
+  for (hsize_t z = z_begin / g.chunk[0] * g.chunk[0]; z < z_end; z += g.chunk[0])
+    for (hsize_t y = 0; y < g.dims[1]; y += g.chunk[1])
+      for (hsize_t x = 0; x < g.dims[2]; x += g.chunk[2]) origins.push_back({z, y, x});
+  return origins;
+}
 
-namespace {
+// The part of a chunk's box (chunk values, x fastest) inside the planes [z_begin, z_end) and the
+// dataset, into `values`, which holds those planes.
+void place_chunk(const ChunkGrid& g, const std::array<hsize_t, 3>& o, const double* box, hsize_t z_begin,
+                 hsize_t z_end, double* values) {
+  const std::size_t row = std::size_t(std::min(g.chunk[2], g.dims[2] - o[2]));
+  for (hsize_t dz = 0; dz < g.chunk[0] && o[0] + dz < z_end; ++dz) {
+    if (o[0] + dz < z_begin) continue;
+    for (hsize_t dy = 0; dy < g.chunk[1] && o[1] + dy < g.dims[1]; ++dy)
+      std::copy_n(box + std::size_t((dz * g.chunk[1] + dy) * g.chunk[2]), row,
+                  values + std::size_t(((o[0] + dz - z_begin) * g.dims[1] + o[1] + dy) * g.dims[2] + o[2]));
+  }
+}
 
-// A distributed snapshot's dataset: each slab file's planes, read as read_zfp_dataset reads a
-// file, straight into their place (a slab is whole planes, so its place is contiguous). False
-// when a slab is not a ZFP dataset of whole planes.
-bool read_zfp_slabs(hid_t layout, const std::string& path, hid_t space, double* values) {
+// HDF5 reads the planes as a hyperslab; a failure names the first chunk that does not read.
+void hdf5_read_planes(hid_t dataset, const std::string& path, const std::string& where, int z_begin, int planes,
+                      double* values) {
+  Handle space(h5::check<InputError>(H5Dget_space(dataset), where), H5Sclose);
+  hsize_t dims[3];
+  if (H5Sget_simple_extent_ndims(space.get()) != 3) throw InputError(where + " is not a 3D array");
+  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+  const hsize_t start[3] = {hsize_t(z_begin), 0, 0};
+  const hsize_t count[3] = {hsize_t(planes), dims[1], dims[2]};
+  Handle memory(h5::check<InputError>(H5Screate_simple(3, count, nullptr), where), H5Sclose);
+  if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
+      H5Dread(dataset, H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, values) < 0) {
+    const std::string reason = h5::take_error_stack();
+    throw InputError(where + ": cannot read: " + reason + unreadable_chunk_note(dataset, path));
+  }
+}
+
+// A chunk read stored, then decoded.
+struct StoredChunk {
+  std::array<hsize_t, 3> origin;
+  bool missing = false;  // never written: HDF5 reads the fill value there
+  std::vector<unsigned char> bytes;
+  std::string problem;
+};
+
+// A chunked dataset's planes: each index entry checked (io/chunk_filters.hpp). An uncompressed
+// dataset is then read by HDF5 (it reads the planes alone); a filtered one is read stored a batch
+// at a time on this thread (HDF5 is not thread-safe here) and decoded on every core.
+void read_chunked_planes(hid_t dataset, hid_t layout, const std::string& path, const std::string& where, int z_begin,
+                         int planes, double* values) {
+  Handle space(h5::check<InputError>(H5Dget_space(dataset), where), H5Sclose);
+  Handle type(h5::check<InputError>(H5Dget_type(dataset), where), H5Tclose);
+  ChunkGrid g;
+  if (H5Sget_simple_extent_ndims(space.get()) != 3 || H5Pget_chunk(layout, 3, g.chunk) != 3)
+    throw InputError(where + " is not a 3D array chunked in 3D");
+  H5Sget_simple_extent_dims(space.get(), g.dims, nullptr);
+  const ChunkFilters filters = read_chunk_filters(layout, type.get(), g.chunk_values(), where);
+  const hsize_t z_end = hsize_t(z_begin + planes);
+  const auto origins = chunks_of_planes(g, hsize_t(z_begin), z_end);
+  const auto read_entry = [&](StoredChunk& s) {
+    unsigned mask = 0;
+    haddr_t address = 0;
+    hsize_t size = 0;
+    if (H5Dget_chunk_info_by_coord(dataset, s.origin.data(), &mask, &address, &size) < 0)
+      throw unreadable(path, s.origin, "its index entry does not read: " + h5::take_error_stack());
+    s.missing = address == HADDR_UNDEF;
+    if (s.missing) return;
+    if (std::string fault = index_entry_fault(filters, mask, size); !fault.empty())
+      throw unreadable(path, s.origin, fault);
+    s.bytes.resize(std::size_t(size));
+  };
+  if (!filters.filtered()) {
+    for (const auto& origin : origins) {
+      StoredChunk s;
+      s.origin = origin;
+      read_entry(s);
+    }
+    return hdf5_read_planes(dataset, path, where, z_begin, planes, values);
+  }
+  double fill = 0;
+  if (H5Pget_fill_value(layout, H5T_NATIVE_DOUBLE, &fill) < 0) fill = 0, h5::take_error_stack();
+  const std::size_t chunk_values = g.chunk_values();
+  // A few chunks a thread, and at most about 256 MiB of them at once (another writer's chunks
+  // may be far larger than heatrk4's 4 MiB).
+  const std::size_t chunk_bytes = chunk_values * (sizeof(double) + filters.value_bytes);
+  const std::size_t batch = std::clamp<std::size_t>((std::size_t(256) << 20) / chunk_bytes, 1,
+                                                    4 * std::size_t(omp_get_max_threads()));
+  std::vector<StoredChunk> stored(std::min(batch, origins.size()));
+  for (std::size_t first = 0; first < origins.size(); first += batch) {
+    const std::size_t count = std::min(batch, origins.size() - first);
+    for (std::size_t c = 0; c < count; ++c) {
+      StoredChunk& s = stored[c];
+      s.origin = origins[first + c];
+      s.problem.clear();
+      read_entry(s);
+      uint32_t read_mask = 0;
+      if (!s.missing && H5Dread_chunk(dataset, H5P_DEFAULT, s.origin.data(), &read_mask, s.bytes.data()) < 0)
+        throw unreadable(path, s.origin, h5::take_error_stack());
+    }
+    const bool native = filters.is_float || filters.is_double || !filters.zfp_values.empty();
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t c = 0; c < std::int64_t(count); ++c) {
+      StoredChunk& s = stored[std::size_t(c)];
+      std::vector<double> box(chunk_values, fill);
+      if (!s.missing) s.problem = decode_chunk(filters, s.bytes, box.data());
+      if (s.problem.empty() && (native || s.missing)) place_chunk(g, s.origin, box.data(), hsize_t(z_begin), z_end, values);
+    }
+    for (std::size_t c = 0; c < count; ++c) {
+      StoredChunk& s = stored[c];
+      if (!s.problem.empty()) throw unreadable(path, s.origin, s.problem);
+      if (native || s.missing) continue;
+      // Another value type (integers, another byte order): HDF5 converts the checked values.
+      std::vector<double> box(chunk_values);
+      s.bytes.resize(std::max(s.bytes.size(), chunk_values * sizeof(double)));
+      if (H5Tconvert(type.get(), H5T_NATIVE_DOUBLE, chunk_values, s.bytes.data(), nullptr, H5P_DEFAULT) < 0)
+        throw InputError(where + ": its values do not convert to double: " + h5::take_error_stack());
+      std::memcpy(box.data(), s.bytes.data(), chunk_values * sizeof(double));
+      place_chunk(g, s.origin, box.data(), hsize_t(z_begin), z_end, values);
+    }
+  }
+}
+
+// A distributed snapshot's dataset, whose sources are whole planes (heatrk4's slab files): each
+// slab file's planes among [z_begin, z_begin + planes), read as a file of its own, straight into
+// their place. False, with nothing read, for any other virtual layout.
+bool read_slab_planes(hid_t layout, hid_t space, const std::string& path, int z_begin, int planes, double* values) {
   hsize_t dims[3];
   std::size_t mappings = 0;
-  if (H5Sget_simple_extent_ndims(space) != 3 || H5Pget_virtual_count(layout, &mappings) < 0) return false;
+  if (H5Sget_simple_extent_ndims(space) != 3 || H5Pget_virtual_count(layout, &mappings) < 0)
+    return h5::take_error_stack(), false;
   H5Sget_simple_extent_dims(space, dims, nullptr);
+  std::vector<std::array<hsize_t, 2>> slabs(mappings);
   for (std::size_t m = 0; m < mappings; ++m) {
+    Handle place(H5Pget_virtual_vspace(layout, m), H5Sclose);
+    Handle source(H5Pget_virtual_srcspace(layout, m), H5Sclose);
+    hsize_t start[3], end[3];
+    if (!place.valid() || !source.valid() || H5Sget_select_type(source.get()) != H5S_SEL_ALL ||
+        H5Sget_select_bounds(place.get(), start, end) < 0 || start[1] != 0 || start[2] != 0 ||
+        end[1] + 1 != dims[1] || end[2] + 1 != dims[2])
+      return h5::take_error_stack(), false;
+    slabs[m] = {start[0], end[0] + 1};
+  }
+  // Opened as the snapshot's dataset is: without a chunk cache.
+  Handle access(h5::check<InputError>(H5Pcreate(H5P_DATASET_ACCESS), path), H5Pclose);
+  H5Pset_chunk_cache(access.get(), 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT);
+  const hsize_t z_end = hsize_t(z_begin + planes);
+  for (std::size_t m = 0; m < mappings; ++m) {
+    const hsize_t begin = std::max(slabs[m][0], hsize_t(z_begin)), end = std::min(slabs[m][1], z_end);
+    if (begin >= end) continue;
     const std::string file_name = source_path(h5::virtual_mapping_text(layout, m, H5Pget_virtual_filename), path);
     const std::string dataset_name = h5::virtual_mapping_text(layout, m, H5Pget_virtual_dsetname);
-    Handle place(H5Pget_virtual_vspace(layout, m), H5Sclose);
-    hsize_t start[3], end[3];
-    if (!place.valid() || H5Sget_select_bounds(place.get(), start, end) < 0 || start[1] != 0 || start[2] != 0 ||
-        end[1] + 1 != dims[1] || end[2] + 1 != dims[2])
-      return false;
-    Handle file(H5Fopen(file_name.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-    Handle slab(file.valid() ? H5Dopen2(file.get(), dataset_name.c_str(), H5P_DEFAULT) : -1, H5Dclose);
-    if (!slab.valid()) return false;
-    if (!read_zfp_dataset(slab.get(), file_name, values + std::size_t(start[0] * dims[1] * dims[2]))) return false;
+    const std::string where = file_name + ": " + dataset_name;
+    Handle file(h5::check<InputError>(H5Fopen(file_name.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), file_name), H5Fclose);
+    Handle slab(h5::check<InputError>(H5Dopen2(file.get(), dataset_name.c_str(), access.get()), where), H5Dclose);
+    Handle slab_layout(h5::check<InputError>(H5Dget_create_plist(slab.get()), where), H5Pclose);
+    if (H5Pget_layout(slab_layout.get()) == H5D_VIRTUAL)
+      throw InputError(where + " is itself a virtual dataset: a slab file holds its planes");
+    read_dataset_planes(slab.get(), file_name, where, int(begin - slabs[m][0]), int(end - begin),
+                        values + std::size_t((begin - hsize_t(z_begin)) * dims[1] * dims[2]));
   }
   return true;
 }
 
+// Any other virtual dataset: each 3D source read whole, every chunk checked, before HDF5 reads
+// the mapping (a source that is not 3D must not be filtered, since heatrk4 cannot check it).
+void check_virtual_sources(hid_t layout, const std::string& path, const std::string& where) {
+  std::size_t mappings = 0;
+  if (H5Pget_virtual_count(layout, &mappings) < 0) throw InputError(where + ": " + h5::take_error_stack());
+  for (std::size_t m = 0; m < mappings; ++m) {
+    const std::string file_name = source_path(h5::virtual_mapping_text(layout, m, H5Pget_virtual_filename), path);
+    const std::string dataset_name = h5::virtual_mapping_text(layout, m, H5Pget_virtual_dsetname);
+    const std::string source_where = file_name + ": " + dataset_name;
+    Handle file(h5::check<InputError>(H5Fopen(file_name.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), file_name), H5Fclose);
+    Handle source(h5::check<InputError>(H5Dopen2(file.get(), dataset_name.c_str(), H5P_DEFAULT), source_where),
+                  H5Dclose);
+    Handle source_layout(h5::check<InputError>(H5Dget_create_plist(source.get()), source_where), H5Pclose);
+    if (H5Pget_layout(source_layout.get()) == H5D_VIRTUAL)
+      throw InputError(source_where + " is itself a virtual dataset, which heatrk4 does not read");
+    Handle space(h5::check<InputError>(H5Dget_space(source.get()), source_where), H5Sclose);
+    if (H5Sget_simple_extent_ndims(space.get()) == 3) {
+      hsize_t dims[3];
+      H5Sget_simple_extent_dims(space.get(), dims, nullptr);
+      std::vector<double> scratch(std::size_t(dims[0] * dims[1] * dims[2]));
+      read_dataset_planes(source.get(), file_name, source_where, 0, int(dims[0]), scratch.data());
+    } else if (H5Pget_layout(source_layout.get()) == H5D_CHUNKED && H5Pget_nfilters(source_layout.get()) > 0) {
+      throw InputError(source_where + " is a filtered source that is not 3D, which heatrk4 cannot check");
+    }
+  }
+}
+
 }  // namespace
 
-bool read_zfp_dataset(hid_t dataset, const std::string& path, double* values) {
-  if (!built_with_zfp()) return false;
-  Handle layout(H5Dget_create_plist(dataset), H5Pclose);
-  if (layout.valid() && H5Pget_layout(layout.get()) == H5D_VIRTUAL) {
-    Handle whole(H5Dget_space(dataset), H5Sclose);
-    const bool read = read_zfp_slabs(layout.get(), path, whole.get(), values);
-    h5::take_error_stack();
-    return read;
+void read_dataset_planes(hid_t dataset, const std::string& path, const std::string& where, int z_begin, int planes,
+                         double* values) {
+  Handle layout(h5::check<InputError>(H5Dget_create_plist(dataset), where), H5Pclose);
+  const H5D_layout_t kind = H5Pget_layout(layout.get());
+  if (kind == H5D_CHUNKED) return read_chunked_planes(dataset, layout.get(), path, where, z_begin, planes, values);
+  if (kind == H5D_VIRTUAL) {
+    Handle space(h5::check<InputError>(H5Dget_space(dataset), where), H5Sclose);
+    if (read_slab_planes(layout.get(), space.get(), path, z_begin, planes, values)) return;
+    check_virtual_sources(layout.get(), path, where);
   }
-  const std::vector<unsigned> cd_values = layout.valid() ? zfp_pipeline(layout.get()) : std::vector<unsigned>();
-  Handle space(H5Dget_space(dataset), H5Sclose);
-  hsize_t dims[3], chunk[3], chunks = 0;
-  if (cd_values.empty() || H5Sget_simple_extent_ndims(space.get()) != 3 || H5Pget_chunk(layout.get(), 3, chunk) != 3 ||
-      H5Dget_num_chunks(dataset, space.get(), &chunks) < 0)
-    return h5::take_error_stack(), false;
-  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
-  hsize_t expected = 1;
-  for (int d = 0; d < 3; ++d) expected *= (dims[d] + chunk[d] - 1) / chunk[d];
-  if (chunks != expected) return false;  // chunks never written read as fill values: HDF5 knows how
-  const std::size_t chunk_values = std::size_t(chunk[0] * chunk[1] * chunk[2]);
-  // The stored bytes are read in order on this thread (HDF5 is not thread-safe here) a batch at a
-  // time, and decoded on every core.
-  const std::int64_t batch = 4 * std::int64_t(omp_get_max_threads());
-  std::vector<StoredChunk> stored(std::size_t(std::min<std::int64_t>(batch, std::int64_t(chunks))));
-  for (hsize_t first = 0; first < chunks; first += hsize_t(batch)) {
-    const std::int64_t count = std::min<std::int64_t>(batch, std::int64_t(chunks - first));
-    for (std::int64_t c = 0; c < count; ++c) {
-      StoredChunk& s = stored[std::size_t(c)];
-      unsigned mask = 0;
-      haddr_t address = 0;
-      hsize_t size = 0;
-      std::uint32_t read_mask = 0;
-      if (H5Dget_chunk_info(dataset, space.get(), first + hsize_t(c), s.origin, &mask, &address, &size) < 0 ||
-          mask != 0)
-        return h5::take_error_stack(), false;  // a chunk stored unfiltered: HDF5 knows how
-      s.bytes.resize(size);
-      if (size < 4 || H5Dread_chunk(dataset, H5P_DEFAULT, s.origin, &read_mask, s.bytes.data()) < 0)
-        throw InputError(path + ": " + chunk_text(s.origin) + " cannot be read: " + h5::take_error_stack());
-    }
-    std::vector<std::string> problems(static_cast<std::size_t>(count));
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t c = 0; c < count; ++c) {
-      const StoredChunk& s = stored[std::size_t(c)];
-      const std::size_t stream = s.bytes.size() - 4;
-      std::uint32_t sum = 0;
-      for (int b = 0; b < 4; ++b) sum |= std::uint32_t(s.bytes[stream + std::size_t(b)]) << (8 * b);
-      if (sum != fletcher32(s.bytes.data(), stream)) {
-        problems[std::size_t(c)] = "its Fletcher-32 checksum does not match (the chunk is damaged)";
-        continue;
-      }
-      std::vector<double> box(chunk_values);
-      problems[std::size_t(c)] = zfp_decode_chunk(cd_values, s.bytes.data(), stream, box.data(), chunk_values);
-      if (!problems[std::size_t(c)].empty()) continue;
-      // The part of the box inside the dataset, row by row.
-      const hsize_t* o = s.origin;
-      for (hsize_t dz = 0; dz < chunk[0] && o[0] + dz < dims[0]; ++dz)
-        for (hsize_t dy = 0; dy < chunk[1] && o[1] + dy < dims[1]; ++dy)
-          std::copy_n(&box[std::size_t((dz * chunk[1] + dy) * chunk[2])],
-                      std::size_t(std::min(chunk[2], dims[2] - o[2])),
-                      values + std::size_t(((o[0] + dz) * dims[1] + o[1] + dy) * dims[2] + o[2]));
-    }
-    for (std::int64_t c = 0; c < count; ++c)
-      if (!problems[std::size_t(c)].empty())
-        throw InputError(path + ": " + chunk_text(stored[std::size_t(c)].origin) +
-                         " cannot be read: " + problems[std::size_t(c)]);
-  }
-  return true;
+  hdf5_read_planes(dataset, path, where, z_begin, planes, values);
 }
 
 std::string unreadable_chunk_note(hid_t dataset, const std::string& path) {

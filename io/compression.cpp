@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <regex>
 
 #include "core/errors.hpp"
@@ -76,6 +77,40 @@ std::string compression_name(const Compression& c) {
     if (std::strtod(text, nullptr) == c.bound) break;
   }
   return std::string("zfp:") + text;
+}
+
+namespace {
+
+// The spacing of T's values at `magnitude` (T's smallest step where it is 0).
+template <typename T>
+double resolution_at(double magnitude) {
+  const T at = T(magnitude);
+  return double(std::nextafter(at, std::numeric_limits<T>::infinity()) - at);
+}
+
+template <typename T>
+double smallest_unheld(double bound) {
+  T power = 1;
+  while (power > std::numeric_limits<T>::denorm_min() && 2 * resolution_at<T>(double(power)) > bound) power /= 2;
+  while (power < std::numeric_limits<T>::max() && 2 * resolution_at<T>(double(power)) <= bound) power *= 2;
+  return 2 * resolution_at<T>(double(power)) > bound ? double(power) : std::numeric_limits<double>::infinity();
+}
+
+}  // namespace
+
+double smallest_magnitude_unheld(const Compression& c, bool is_float) {
+  if (c.codec != Codec::ZfpAccuracy) return std::numeric_limits<double>::infinity();
+  return is_float ? smallest_unheld<float>(c.bound) : smallest_unheld<double>(c.bound);
+}
+
+std::string unheld_bound_reason(const Compression& c, bool is_float, double magnitude) {
+  const double resolution = is_float ? resolution_at<float>(magnitude) : resolution_at<double>(magnitude);
+  char text[320];
+  std::snprintf(text, sizeof text,
+                "--compress %s cannot be held: %s values as large as %.3g are stored only to %.3g, so use a bound "
+                "of at least %.2g, or --precision double",
+                compression_name(c).c_str(), is_float ? "float" : "double", magnitude, resolution, 2 * resolution);
+  return text;
 }
 
 std::string compression_unavailable_reason(const Compression& c, bool writes_vtk) {

@@ -32,6 +32,17 @@ Compression parse_compression(const std::string& text);
 // "none", "gzip:6", "zfp:1e-06", "zfp:reversible".
 std::string compression_name(const Compression& compression);
 
+// A ZFP bound is held by float (`is_float`) or double values up to a magnitude: zfp's values come
+// back rounded to the precision's resolution at their size, so a value is held within bound B only
+// where twice that resolution is at most B. The smallest magnitude not held (a power of two: every
+// smaller |value| is held), or infinity for a codec without a bound (docs/design.md §4).
+double smallest_magnitude_unheld(const Compression& compression, bool is_float);
+
+// Why snapshots holding values of magnitude `magnitude` or more (at least
+// smallest_magnitude_unheld) cannot be compressed with the bound: the resolution there, the
+// smallest bound that holds such values, and the fixes.
+std::string unheld_bound_reason(const Compression& compression, bool is_float, double magnitude);
+
 // ZFP codes a field in blocks of 4 values along each axis, each block on its own.
 constexpr int kZfpBlockEdge = 4;
 

@@ -262,16 +262,9 @@ void require_bound_within_precision(const std::string& path, const SnapshotSourc
 #pragma omp parallel for reduction(max : largest)
     for (std::size_t n = 0; n < count; ++n) largest = std::max(largest, std::abs(begin[n]));
   }
-  // The spacing of T's values at `largest`: zfp's values come back rounded to it.
-  const double resolution = double(std::nextafter(largest, std::numeric_limits<T>::infinity()) - largest);
-  if (c.bound >= 2 * resolution) return;
-  char text[240];
-  std::snprintf(text, sizeof text,
-                "--compress %s cannot be held: %s values as large as %.3g are stored only to %.3g, so use a bound "
-                "of at least %.2g, or --precision double",
-                compression_name(c).c_str(), std::is_same_v<T, float> ? "float" : "double", double(largest), resolution,
-                2 * resolution);
-  throw RunError("writing " + path + ": " + text);
+  constexpr bool is_float = std::is_same_v<T, float>;
+  if (double(largest) < smallest_magnitude_unheld(c, is_float)) return;
+  throw RunError("writing " + path + ": " + unheld_bound_reason(c, is_float, double(largest)));
 }
 
 std::uint32_t fletcher32(const unsigned char* bytes, std::size_t size) {

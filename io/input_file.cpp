@@ -122,17 +122,7 @@ struct ImageFile {
     Grid part = grid;
     part.nz = planes;
     out.values = Field<double>::uninitialized(part.nx, part.ny, part.nz);
-    // The whole dataset of a ZFP file: its chunks decoded on every core. A range of planes: the
-    // hyperslab, whose chunks HDF5 decodes (through the filter registered in-process).
-    if (planes == grid.nz && read_zfp_dataset(dataset.get(), path, out.values.data())) return out;
-    const hsize_t start[3] = {hsize_t(z_begin), 0, 0};
-    const hsize_t count[3] = {hsize_t(planes), hsize_t(grid.ny), hsize_t(grid.nx)};
-    Handle memory(h5::check<InputError>(H5Screate_simple(3, count, nullptr), where), H5Sclose);
-    if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
-        H5Dread(dataset.get(), H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, out.values.data()) < 0) {
-      const std::string reason = h5::take_error_stack();
-      throw InputError(where + ": cannot read: " + reason + unreadable_chunk_note(dataset.get(), path));
-    }
+    read_dataset_planes(dataset.get(), path, where, z_begin, planes, out.values.data());
     return out;
   }
 };

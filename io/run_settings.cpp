@@ -16,14 +16,23 @@ namespace {
 
 using h5::Handle;
 
-// A positive, finite, normal number (as every run's alpha, dt and cfl are), none for 0 (not
-// recorded: what a writer that was given no value stores), or InputError.
+// A positive, finite, normal number, as the option of the same name takes it and every run's
+// alpha, dt and cfl are (0 included: a run never has it), none where the attribute is absent, or
+// InputError.
 std::optional<double> read_positive(hid_t group, const char* name) {
   if (!h5::has_attribute(group, name)) return std::nullopt;
   const double value = h5::read_number_attribute(group, name, 1)[0];
-  if (value == 0) return std::nullopt;
   if (!std::isnormal(value) || value < 0)
-    throw InputError(std::string(name) + " = " + number_text(value) + " is not a positive number");
+    throw InputError(std::string(name) + " = " + number_text(value) + " is not a positive number (as --" + name +
+                     " must be)");
+  return value;
+}
+
+// A string attribute that must not be empty where it is present (an option never takes "").
+std::optional<std::string> read_text(hid_t group, const char* name) {
+  if (!h5::has_attribute(group, name)) return std::nullopt;
+  std::string value = h5::read_string_attribute(group, name);
+  if (value.empty()) throw InputError(std::string(name) + " is empty (--" + name + " never is)");
   return value;
 }
 
@@ -36,17 +45,29 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
   if (H5Lexists(file.get(), "heatrk4", H5P_DEFAULT) <= 0) return settings;
   Handle run(h5::check<InputError>(H5Gopen2(file.get(), "heatrk4", H5P_DEFAULT), path + ": /heatrk4"), H5Gclose);
   const hid_t g = run.get();
+  settings.recorded = true;
   try {
+    if (h5::has_attribute(g, "step")) {
+      const double step = h5::read_number_attribute(g, "step", 1)[0];
+      if (!(step >= 0 && step <= std::numeric_limits<int>::max()) || step != std::floor(step))
+        throw InputError("step = " + number_text(step) + " is not a whole number from 0 to " +
+                         std::to_string(std::numeric_limits<int>::max()));
+      settings.step = int(step);
+    }
+    if (h5::has_attribute(g, "time")) {
+      settings.time = h5::read_number_attribute(g, "time", 1)[0];
+      if (!std::isfinite(*settings.time) || *settings.time < 0)
+        throw InputError("time = " + number_text(*settings.time) + " is not a finite number of 0 or more");
+    }
     if (h5::has_attribute(g, "order")) {
       const double order = h5::read_number_attribute(g, "order", 1)[0];
       if (order != 2 && order != 4 && order != 6 && order != 8)
         throw InputError("order = " + number_text(order) + " is not 2, 4, 6 or 8");
       settings.order = int(order);
     }
-    const std::string precision = h5::has_attribute(g, "precision") ? h5::read_string_attribute(g, "precision") : "";
-    if (!precision.empty() && precision != "float" && precision != "double")
-      throw InputError("precision = '" + precision + "' is not float or double");
-    if (!precision.empty()) settings.precision = precision;
+    settings.precision = read_text(g, "precision");
+    if (settings.precision && settings.precision != "float" && settings.precision != "double")
+      throw InputError("precision = '" + *settings.precision + "' is not float or double");
     settings.alpha = read_positive(g, "alpha");
     settings.dt = read_positive(g, "dt");
     settings.cfl = read_positive(g, "cfl");
@@ -57,17 +78,11 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
                          std::to_string(std::numeric_limits<int>::max()));
       settings.output_every = int(every);
     }
-    // "" where a writer recorded none; parse_output_formats names a value no run writes.
-    if (h5::has_attribute(g, "format")) {
-      const std::string format = h5::read_string_attribute(g, "format");
-      if (!format.empty()) settings.format = output_formats_name(parse_output_formats(format));
-    }
-    // compression_name's "none" is --compress 0; parse_compression names a value no run writes.
-    if (h5::has_attribute(g, "compression")) {
-      const std::string codec = h5::read_string_attribute(g, "compression");
-      if (codec == "none") settings.compress = "0";
-      else if (!codec.empty()) settings.compress = compression_name(parse_compression(codec));
-    }
+    // parse_output_formats and parse_compression name a value no run writes.
+    if (const auto format = read_text(g, "format")) settings.format = output_formats_name(parse_output_formats(*format));
+    // compression_name's "none" is --compress 0.
+    if (const auto codec = read_text(g, "compression"))
+      settings.compress = *codec == "none" ? "0" : compression_name(parse_compression(*codec));
     if (h5::has_attribute(g, "command_line")) settings.command_line = h5::read_string_attribute(g, "command_line");
   } catch (const InputError& e) {
     throw InputError(path + ": /heatrk4: " + e.what() + ": this file cannot be restarted from");

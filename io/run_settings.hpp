@@ -9,6 +9,10 @@
 namespace heat {
 
 struct StoredRunSettings {
+  bool recorded = false;  // the file has a /heatrk4 group: a heatrk4 snapshot
+  // Where the run was; every snapshot records both (a restart refuses a record without them).
+  std::optional<int> step;
+  std::optional<double> time;
   std::optional<int> order;
   std::optional<std::string> precision;  // "float" or "double"
   std::optional<double> alpha, dt, cfl;
@@ -22,8 +26,10 @@ struct StoredRunSettings {
 };
 
 // Each setting the file's /heatrk4 group holds; none for a file without that group (a VTKHDF
-// file from elsewhere), or where it holds 0 or "" (not recorded). Throws InputError naming the file and the attribute for a value no run
-// could have written (an order other than 2/4/6/8, a non-positive alpha or dt, ...).
+// file from elsewhere) or an attribute it lacks (written before it was recorded). Each is checked
+// as its option is: InputError naming the file, the attribute and the value for one no run could
+// have written (an order other than 2/4/6/8, an alpha, dt or cfl that is not positive, a negative
+// or non-finite time, an empty string, ...).
 StoredRunSettings read_stored_run_settings(const std::string& path);
 
 }  // namespace heat

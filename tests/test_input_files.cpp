@@ -28,8 +28,12 @@ class InputFiles : public ::testing::Test {
   std::string write(const std::string& name, const Field<double>& u, int step = 0, double time = 0.0) {
     OutputSpec spec;
     spec.directory = dir + "/" + name;
-    RunDescription run;
+    RunDescription run;  // a run's settings, as every heatrk4 snapshot records them
     run.problem.grid = {u.nx(), u.ny(), u.nz(), 0.1, 0.1, 0.1};
+    run.cfl = 0.05;
+    run.problem.dt = dt_from_cfl(run.problem.grid, run.problem.alpha, run.cfl);
+    run.precision = "double";
+    run.formats = "hdf5";
     SnapshotWriter(spec, run).write(u, step, time);
     char file[32];
     std::snprintf(file, sizeof file, "/heat_%06d.hdf", step);

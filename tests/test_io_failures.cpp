@@ -130,8 +130,12 @@ class InputFailures : public ::testing::Test {
   std::string write_snapshot(const Field<double>& u, const std::string& subdirectory = "good") {
     OutputSpec spec;
     spec.directory = dir + "/" + subdirectory;
-    RunDescription run;
+    RunDescription run;  // a run's settings, as every heatrk4 snapshot records them
     run.problem.grid = {u.nx(), u.ny(), u.nz(), 0.1, 0.1, 0.1};
+    run.cfl = 0.05;
+    run.problem.dt = dt_from_cfl(run.problem.grid, run.problem.alpha, run.cfl);
+    run.precision = "double";
+    run.formats = "hdf5";
     SnapshotWriter(spec, run).write(u, 3, 0.25);
     return spec.directory + "/heat_000003.hdf";
   }

@@ -486,6 +486,7 @@ TEST(SnapshotPipeline, ADiskThatFillsUpMidRunEndsWithExitThreeAndKeepsTheEarlier
   description.problem.dt = dt_from_cfl(g, 1, 0.05);
   description.precision = "float";
   description.cfl = 0.05;
+  description.formats = "hdf5";
   SnapshotWriter(spec, description).write(start, 0, 0.0);
 
   auto run = [&](const std::string& out, int buffers, const std::string& prefix) {

@@ -222,15 +222,17 @@ TEST(ZfpRuns, ZfpForVtkFilesAndBadCodecsExitTwoBeforeAnyWork) {
   }
 }
 
-// A bound finer than float itself stores the field's values cannot be held: the first snapshot
-// refuses it (exit 3) with the smallest bound that holds, and no snapshot file is left.
-TEST(ZfpRuns, ABoundFinerThanThePrecisionIsRefusedAtTheFirstSnapshot) {
+// A bound finer than float itself stores the field's values cannot be held: the run refuses it
+// before any work (exit 2) with the smallest bound that holds, and writes nothing
+// (tests/test_zfp_bound_checks.cpp holds the rule's edge for every kind of initial field).
+TEST(ZfpRuns, ABoundFinerThanThePrecisionIsRefusedBeforeAnyWork) {
   HEAT_REQUIRE_ZFP();
   const std::string out = test::temp_directory("zfp-fine");
   const auto result =
       test::run_heatrk4({"--backend", "cpu", "--n", "16", "--steps", "2", "--output-every", "1", "--precision", "float",
                          "--init", "randn", "--compress", "zfp:1e-9", "--output", out});
-  EXPECT_EQ(result.exit_code, 3) << result.output;
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_TRUE(fs::is_empty(out)) << "a refused run wrote into its output directory";
   EXPECT_NE(result.output.find("--compress zfp:1e-09 cannot be held: float values as large as"), std::string::npos)
       << result.output;
   EXPECT_NE(result.output.find("--precision double"), std::string::npos) << result.output;

@@ -22,6 +22,8 @@ inline RunDescription zfp_run(const Grid& g, bool is_float) {
   RunDescription run;
   run.problem.grid = g;
   run.problem.dt = 1e-3;
+  run.cfl = run.problem.dt * (1 / (g.hx * g.hx) + 1 / (g.hy * g.hy) + 1 / (g.hz * g.hz));
+  run.formats = "hdf5";
   run.precision = is_float ? "float" : "double";
   run.backend = "cpu";
   run.init = "randn";

@@ -92,5 +92,41 @@ class ZfpSnapshots(unittest.TestCase):
             self.assertGreater(error, 0)
             assert_bitwise_equal(self, fields["zfp:reversible"], fields["0"], "zfp:reversible")
 
+def flip_filter_mask_bit(path, bit):
+    """Flips one bit of the filter mask of the first chunk of the file's one chunked dataset in its
+    index (a version-1 B-tree node of chunks: "TREE", type 1), the chunk's bytes left intact."""
+    with open(path, "r+b") as f:
+        data = f.read()
+        node = data.find(b"TREE\x01")
+        assert node >= 0 and data.find(b"TREE\x01", node + 1) < 0, "one chunk index expected in " + path
+        mask_at = node + 24 + 4  # signature, type, level, entries, two siblings; then the key's size
+        mask = int.from_bytes(data[mask_at:mask_at + 4], "little") ^ (1 << bit)
+        f.seek(mask_at)
+        f.write(mask.to_bytes(4, "little"))
+
+
+class DamagedChunkIndex(unittest.TestCase):
+    """heatrk4.read refuses a snapshot whose chunk index marks a filter skipped (ValueError naming
+    the file and the chunk) for every codec, where HDF5 would decode it without that filter."""
+
+    def test_read_refuses_a_flipped_filter_mask(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for codec, bit in (("0", 0), ("gzip:1", 1), ("zfp:1e-5", 0)):
+                out = os.path.join(tmp, codec.replace(":", "_"))
+                try:
+                    heatrk4.run(nx=24, ny=20, nz=16, order=2, steps=1, init="randn", backend="cpu", output=out,
+                                compress=codec, quiet=True)
+                except ValueError as e:
+                    if "libzfp" in str(e):
+                        continue
+                    raise
+                path = os.path.join(out, "heat_000001.hdf")
+                heatrk4.read(path)
+                flip_filter_mask_bit(path, bit)
+                with self.assertRaises(ValueError, msg=codec) as refused:
+                    heatrk4.read(path)
+                self.assertIn(path + ": the chunk at (z, y, x) = (0, 0, 0) cannot be read", str(refused.exception))
+
+
 if __name__ == "__main__":
     unittest.main()

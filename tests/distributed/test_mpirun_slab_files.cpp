@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "chunk_index_damage.hpp"
+#include "io/compression.hpp"
 #include "io/series_files.hpp"
 #include "mpirun_support.hpp"
 
@@ -96,6 +98,37 @@ TEST(MpirunSlabFiles, EveryReaderRefusesASnapshotWithADamagedOrForeignSlabFile) 
     const auto restarted = run_on(2, {"--backend", "cpu", "--restart", snapshot, "--steps", "1", "--output",
                                       damaged + "/restarted2", "--quiet"});
     EXPECT_EQ(restarted.exit_code, 2) << damage.name << " on 2 ranks:\n" << restarted.output;
+  }
+}
+
+// A slab file whose chunk index marks a filter skipped (HDF5 would decode its chunk without it and
+// read past the result) is refused by every reader, on one rank and on two, naming the slab file
+// and the chunk, for each codec.
+TEST(MpirunSlabFiles, EveryReaderRefusesASlabFileWhoseChunkIndexMarksAFilterSkipped) {
+  for (const auto& [codec, skipped_filter] : std::vector<std::pair<std::string, int>>{{"0", 0}, {"gzip:1", 1},
+                                                                                      {"zfp:1e-6", 0}}) {
+    if (codec.rfind("zfp", 0) == 0 && !built_with_zfp()) continue;
+    const std::string run = test::temp_directory("mask") + "/out";
+    std::vector<std::string> args = two_rank_run(run, "1");
+    args.insert(args.end(), {"--compress", codec});
+    ASSERT_EQ(run_on(2, args).exit_code, 0) << codec;
+    test::flip_filter_mask_bit(run + kSlab, "/u", 0, skipped_filter);
+    const std::string snapshot = run + "/heat_000004.hdf";
+    const std::string named = run + kSlab + ": the chunk at (z, y, x) = (0, 0, 0) cannot be read";
+    for (const auto& reader : std::vector<std::vector<std::string>>{
+             {"compare", snapshot, snapshot},
+             {"--restart", snapshot, "--steps", "1", "--output", run + "/restarted"},
+             {"--init-file", snapshot, "--steps", "1", "--output", run + "/from-file"}}) {
+      const auto result = test::run_heatrk4(reader);
+      EXPECT_EQ(result.exit_code, 2) << codec << ", " << reader[0] << ":\n" << result.output;
+      EXPECT_NE(result.output.find(named), std::string::npos) << codec << ", " << reader[0] << ":\n" << result.output;
+    }
+    const auto restarted = run_on(2, {"--backend", "cpu", "--restart", snapshot, "--steps", "1", "--output",
+                                      run + "/restarted2", "--quiet"});
+    EXPECT_EQ(restarted.exit_code, 2) << codec << " on 2 ranks:\n" << restarted.output;
+    EXPECT_NE(restarted.output.find(named), std::string::npos) << codec << " on 2 ranks:\n" << restarted.output;
+    for (const char* output : {"/restarted", "/from-file", "/restarted2"})
+      EXPECT_FALSE(fs::exists(run + output)) << codec << ": " << output << " written";
   }
 }
 
