@@ -29,6 +29,15 @@ RunOptions with_restart_implied(const RunOptions& given) {
   return o;
 }
 
+std::string lossy_start_note(const std::string& path) {
+  const StoredRunSettings stored = read_stored_run_settings(path);
+  if (!stored.compress) return {};
+  const Compression codec = parse_compression(*stored.compress);
+  if (codec.lossless()) return {};
+  return "from " + path + "'s values, stored by ZFP within " + number_text(codec.bound) +
+         " of the run's: what follows is within about that of the run it continues, not bitwise the same";
+}
+
 std::vector<std::string> take_stored_settings(RunOptions& o) {
   const StoredRunSettings stored = read_stored_run_settings(o.init_file);
   // Without them the run would start again at step 0, over the snapshots of the run it continues.

@@ -22,4 +22,9 @@ RunOptions with_restart_implied(const RunOptions& given);
 // the stored one, for the run to print.
 std::vector<std::string> take_stored_settings(RunOptions& o);
 
+// What starting from `path`'s values means where its snapshot stored them lossily (ZFP within an
+// absolute bound): the run goes on from values within the bound of those the first run had, so
+// it is not bitwise the run it continues. Empty for a lossless file (none, gzip, zfp:reversible).
+std::string lossy_start_note(const std::string& path);
+
 }  // namespace heat

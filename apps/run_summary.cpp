@@ -25,6 +25,7 @@ void print_summary(const RunReport& r) {
   std::printf("            dt %.6g (cfl %.4g), %d steps from step %d, %s, init %s\n", p.dt, r.plan.cfl, r.plan.steps,
               r.plan.start_step, precision_name(r.plan.precision), r.plan.init_name.c_str());
   for (const auto& line : r.overrides) std::printf("  override  %s\n", line.c_str());
+  if (!r.lossy_start.empty()) std::printf("  start     %s\n", r.lossy_start.c_str());
   std::printf("  backend   %s on %s%s%s\n", r.plan.backend.c_str(), r.device.c_str(),
               r.plan.backend_note.empty() ? "" : "; ", r.plan.backend_note.c_str());
   if (r.ranks > 1)
@@ -91,6 +92,7 @@ std::string json_summary(const RunReport& r) {
   rate.add("bytes_per_point_per_step", r.bytes_per_point).add("effective_gb_per_s", r.effective_gb_per_s());
   JsonObject root;
   root.add("problem", problem).add("overrides", r.overrides).add("backend", r.plan.backend).add("device", r.device);
+  if (!r.lossy_start.empty()) root.add("lossy_start", r.lossy_start);
   root.add("ranks", r.ranks);
   if (r.ranks > 1)
     root.add("halo_exchange", r.halo_exchange).add("halo_overlap", r.halo_overlap).add("ghost_planes", r.ghost_planes);

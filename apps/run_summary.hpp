@@ -39,6 +39,9 @@ struct RunReport {
   std::vector<std::string> files;
   StaleRemoval stale_removal;  // the files of the run this one replaced, removed beside it
   std::vector<std::string> overrides;  // options that replaced a setting stored in the input file
+  // Where the input file's values were stored lossily (ZFP within a bound), what that means for
+  // the run that goes on from them; empty otherwise.
+  std::string lossy_start;
   int final_step = 0;
   double final_time = 0;
   int stop_signal = 0;  // the signal that stopped the run at final_step, before its last step; 0: none

@@ -117,6 +117,14 @@ OutputDirectoryLock::OutputDirectoryLock(const std::string& directory)
       throw InputError(option + ": the lock file " + path_ + " is a symbolic link" + link_target_of(path_) +
                        ", which heatrk4 does not follow: remove it (a run's lock file is a plain file)");
     }
+    // A socket cannot be opened (ENXIO, "No such device or address"): named as what it is.
+    struct stat named;
+    if (fd < 0 && errno == ENXIO && ::lstat(path_.c_str(), &named) == 0 && S_ISSOCK(named.st_mode)) {
+      remove_if_empty(created_);
+      throw InputError(option + ": the lock file " + path_ +
+                       " is a socket, which heatrk4 would write its pid into: remove it (a run's lock file is a "
+                       "plain file)");
+    }
     if (fd < 0 || attempt == 100) {
       const int error = fd < 0 ? errno : EBUSY;
       if (fd >= 0) ::close(fd);

@@ -5,6 +5,7 @@
 // becomes a CUDA backend's resident field where it lives (advance_in_place).
 
 #include <csignal>
+#include <cmath>
 #include <cstring>
 #include <mutex>
 #include <sstream>
@@ -90,12 +91,27 @@ LoopCallbacks<T> stopping_on(PendingSignals& signals) {
   return callbacks;
 }
 
+// A NaN or Inf in the array given is bad input, as in a file given to --init-file (ValueError),
+// not a blow-up of the steps.
+template <typename T>
+void refuse_non_finite_input(const Field<T>& u) {
+  std::size_t count = 0, first = 0;
+  for (std::size_t n = 0; n < u.size(); ++n)
+    if (!std::isfinite(u.data()[n]) && count++ == 0) first = n;
+  if (count == 0) return;
+  const std::size_t nx = std::size_t(u.nx()), ny = std::size_t(u.ny());
+  throw InputError("u holds " + std::to_string(count) + " non-finite value" + (count > 1 ? "s" : "") +
+                   ", the first at (i, j, k) = (" + std::to_string(first % nx) + ", " + std::to_string(first / nx % ny) +
+                   ", " + std::to_string(first / (nx * ny)) + "): an initial field must be finite");
+}
+
 // Host memory, through the run's time loop: the array is written only once every step is done
 // and the result is finite, so a failure or a stop (Ctrl-C) leaves it as it was.
 template <typename T>
 void step_host_array(const ArrayArgument& a, const RunPlan& plan, const BackendEntry& entry, PendingSignals& signals) {
   Field<T> u = Field<T>::uninitialized(plan.problem.grid);
   std::memcpy(u.data(), a.data, u.size() * sizeof(T));
+  refuse_non_finite_input(u);
   std::unique_ptr<Backend<T>> backend = entry.make<T>(plan.problem, plan.backend_options);
   LoopSchedule schedule;
   schedule.snapshot_buffers = 0;

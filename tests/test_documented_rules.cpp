@@ -108,6 +108,27 @@ TEST(CompressRules, ZfpIsRefusedBesideVti) {
     }
 }
 
+// A restart from a lossy ZFP snapshot says so in the summary and the JSON: it goes on from values
+// within the bound, not bitwise (docs/design.md section 4, "Restart"); a lossless one says nothing.
+TEST(RestartFromZfp, ALossyStartIsSaidAndALosslessOneIsNot) {
+  if (!built_with_hdf5() || !built_with_zfp()) GTEST_SKIP() << "no HDF5 or no libzfp in this build";
+  for (const std::string codec : {"zfp:1e-6", "zfp:reversible", "6"}) {
+    const std::string dir = test::temp_directory("restart-zfp");
+    std::vector<std::string> first = first_run(dir);
+    first.insert(first.end(), {"--compress", codec});
+    ASSERT_EQ(run_heatrk4(first).exit_code, 0) << codec;
+    const std::string json = dir + "/run.json";
+    const auto r = run_heatrk4({"--restart", dir + "/heat_000002.hdf", "--steps", "1", "--backend", "cpu", "--json", json});
+    ASSERT_EQ(r.exit_code, 0) << codec << ":\n" << r.output;
+    const bool lossy = codec == "zfp:1e-6";
+    EXPECT_EQ(r.output.find("  start     from " + dir + "/heat_000002.hdf's values, stored by ZFP within 1e-06") !=
+                  std::string::npos,
+              lossy)
+        << codec << ":\n" << r.output;
+    EXPECT_EQ(test::read_text(json).find("\"lossy_start\": ") != std::string::npos, lossy) << test::read_text(json);
+  }
+}
+
 // Only heatrk4's own names are a run's files (docs/design.md section 4): a file of the user's
 // named like a snapshot but of another kind is neither another run's output nor replaced with one.
 TEST(OutputSafety, AUsersFileNamedLikeASnapshotIsLeftAlone) {

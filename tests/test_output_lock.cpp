@@ -2,7 +2,9 @@
 // is refused before any work (exit 2), naming the holder; a lock file left by a run that died
 // blocks nothing, counts as none of another run's files and survives no --overwrite of a holder.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -141,6 +143,27 @@ TEST(OutputLock, AHardLinkOrAFifoUnderTheLockNameIsRefused) {
   EXPECT_EQ(fifo.exit_code, 2) << fifo.output;
   EXPECT_NE(fifo.output.find("is not a regular file"), std::string::npos) << fifo.output;
   EXPECT_TRUE(fs::is_fifo(dir + "/fifo/.heatrk4.lock"));
+}
+
+// A socket under the lock's name (a user's service) is named as one, not as open(2)'s ENXIO
+// ("No such device or address").
+TEST(OutputLock, ASocketUnderTheLockNameIsNamedAsOne) {
+  const std::string dir = test::temp_directory("lock-socket");
+  fs::create_directory(dir + "/socket");
+  const std::string path = dir + "/socket/.heatrk4.lock";
+  const int listener = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  ASSERT_LT(path.size(), sizeof address.sun_path) << "the test's directory is too deep for a socket's name";
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", path.c_str());
+  ASSERT_EQ(::bind(listener, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+  const auto r = run_heatrk4(small_run(dir + "/socket"));
+  ::close(listener);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(".heatrk4.lock is a socket"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("No such device or address"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::is_socket(path)) << "the socket was removed";
 }
 
 }  // namespace

@@ -25,6 +25,15 @@ class StepRefuses(unittest.TestCase):
             heatrk4.run(format="none", quiet=True, **options)
         return str(caught.exception)
 
+    def test_a_non_finite_input_is_bad_input_not_a_blow_up(self):
+        u = random_field()
+        u[5, 4, 3] = np.nan  # (k, j, i): the point i = 3, j = 4, k = 5
+        u[6, 0, 0] = np.inf
+        message = self.refused(u, steps=1)
+        self.assertIn("u holds 2 non-finite values, the first at (i, j, k) = (3, 4, 5)", message)
+        self.assertIn("an initial field must be finite", message)
+        self.assertNotIn("blew up", message)
+
     def test_dtype(self):
         for dtype in (np.int32, np.float16, np.complex64):
             with self.subTest(dtype=dtype.__name__):
