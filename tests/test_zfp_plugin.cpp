@@ -48,6 +48,9 @@ StoredDataset stored(const std::string& path, const char* name, const Grid& g) {
   unsigned flags = 0, config = 0, values[16];
   std::size_t count = 16;
   EXPECT_GE(H5Pget_filter_by_id2(layout.get(), kZfpFilterId, &flags, &count, values, 0, nullptr, &config), 0);
+  // Mandatory: a reader without the plugin fails to read the dataset instead of taking the
+  // compressed bytes for values.
+  EXPECT_EQ(flags & H5Z_FLAG_OPTIONAL, 0u) << "the ZFP filter is optional in " << path;
   out.cd_values.assign(values, values + count);
   H5Pget_chunk(layout.get(), 3, out.chunk);
   for (hsize_t z = 0; z + out.chunk[0] <= hsize_t(g.nz); z += out.chunk[0])

@@ -118,6 +118,17 @@ TEST(ZfpChunks, ChunksOfThePartialGridArePartialOnEveryAxisAndTheFirstIsWhole) {
   }
 }
 
+// A ZFP chunk is whole 4-plane blocks deep, unless one chunk holds every plane: small planes take
+// several blocks a chunk (about 4 MiB of values), large ones one.
+TEST(ZfpChunks, AChunkIsWholeBlocksDeep) {
+  for (const Grid g : {Grid{130, 110, 400}, Grid{150, 110, 400}, Grid{200, 150, 41}, Grid{700, 700, 9}, Grid{9, 9, 30}})
+    for (std::size_t bytes : {sizeof(float), sizeof(double)}) {
+      const auto chunk = chunk_shape(g, bytes, parse_compression("zfp:1e-6"));
+      EXPECT_TRUE(chunk[0] % 4 == 0 || chunk[0] == hsize_t(g.nz))
+          << g.nx << " x " << g.ny << " x " << g.nz << ", " << bytes << "-byte values: " << chunk[0] << " planes a chunk";
+    }
+}
+
 // Every codec's chunks split the axis they cut evenly: the padded edge chunk adds less than one
 // plane or row per chunk (four for ZFP's blocks), so a file stores about its field's bytes.
 TEST(SnapshotChunks, SplitTheirAxisEvenlySoEdgeChunksAddLittle) {

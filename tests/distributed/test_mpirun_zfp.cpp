@@ -61,6 +61,27 @@ TEST(MpirunZfp, SlabFilesReadAsTheUncompressedRunWithinTheBoundOn1To3Ranks) {
   }
 }
 
+// A restart on ranks decodes each rank's planes of a ZFP snapshot (lossy and reversible, written
+// on 2 ranks) as one process does: the continuations on 1 and 3 ranks are bitwise the same.
+TEST(MpirunZfp, RanksRestartFromAZfpSnapshotAsOneProcessDoes) {
+  if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
+  for (const char* codec : {"zfp:1e-6", "zfp:reversible"}) {
+    const std::string first = test::temp_directory("zfp-first");
+    ASSERT_EQ(run_on(2, zfp_args("double", codec, first)).exit_code, 0) << codec;
+    PointArray one_rank;
+    for (int ranks : {1, 3}) {
+      const std::string label = std::string(codec) + ", a restart on " + std::to_string(ranks) + " ranks";
+      const std::string out = test::temp_directory("zfp-restart");
+      const auto result = run_on(ranks, {"--backend", "cpu", "--restart", first + "/heat_000004.hdf", "--steps", "2",
+                                         "--compress", "0", "--output", out, "--quiet"});
+      ASSERT_EQ(result.exit_code, 0) << label << "\n" << result.output;
+      const PointArray u = read_point_array(out + "/heat_000006.hdf", "u");
+      if (ranks == 1) one_rank = u;
+      else EXPECT_EQ(test::bitwise_differences(u.values, one_rank.values), 0) << label;
+    }
+  }
+}
+
 TEST(MpirunZfp, ADamagedChunkOfASlabFileIsRefusedNamingTheSlabFile) {
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
   const std::string out = test::temp_directory("zfp-damaged-slab");
