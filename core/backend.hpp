@@ -208,6 +208,9 @@ struct BackendEntry {
   std::string name;
   std::string description;
   bool uses_cuda = false;
+  // Whether it fills the ghost points of faces whose condition is not layer (Problem::boundaries);
+  // a run asks for such faces only from a backend that does.
+  bool fills_boundaries = false;
   // One row per order and precision where the backend's design depends on them, else empty.
   std::vector<OrderDefault> defaults;
   // Bytes that must cross main memory per interior point per step under this backend's design:

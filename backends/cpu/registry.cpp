@@ -60,6 +60,7 @@ void register_cpu_backends(BackendRegistry& registry) {
   reference.name = kCpuReferenceName;
   reference.description = "the reference: plain OpenMP loops on the host, one pass per RK4 stage";
   reference.uses_cuda = false;
+  reference.fills_boundaries = true;
   // Per stage: read the stage input and sum, write k and sum, then read u and k and write the
   // next stage input (3 times); the final pass reads u and sum and writes u.
   reference.bytes_per_point = [](const Problem&, std::size_t size) { return double(4 * 4 + 3 * 3 + 3) * double(size); };
