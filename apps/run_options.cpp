@@ -75,14 +75,14 @@ InitKind parse_init(const std::string& name) {
   throw InputError("--init " + shown_value(name) + " is not one of gaussian, randn, sine, file");
 }
 
-// auto: tiled where a CUDA device is present, else cpu; cpu_reference, the one backend that fills
-// boundaries, where a face is not layer. Asked before a rank knows its device, so without starting
+// auto: tiled where a CUDA device is present, else cpu; cpu where a face is not layer, since the
+// CUDA backends fill no boundaries yet. Asked before a rank knows its device, so without starting
 // a context on the one asked about (find_gpu).
 std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, std::string& note) {
   const BackendRegistry& registry = default_registry();
   if (o.backend == "auto" && !all_layer(boundaries)) {
-    note = "auto: a face's condition is not layer, which only cpu_reference fills so far";
-    return kCpuReferenceName;
+    note = "auto: a face's condition is not layer, which the cpu backends alone fill so far";
+    return "cpu";
   }
   if (o.backend == "auto") {
     const GpuInfo gpu = find_gpu(o.device);
@@ -105,7 +105,7 @@ std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, s
     if (boundaries[face].kind != BoundaryKind::Layer && !entry->fills_boundaries)
       throw InputError("--backend " + o.backend + " does not fill boundary conditions yet (--bc-" + face_name(face) +
                        " is " + boundary_condition_text(boundaries[face]) +
-                       "): use --backend cpu_reference, or layer on every face");
+                       "): use --backend cpu or cpu_reference, or layer on every face");
   return o.backend;
 }
 

@@ -38,9 +38,7 @@ Field<double> cpu_reference(const Problem& problem, const Field<double>& initial
 
 CheckReference check_reference(const std::string& run_backend, const Problem& problem, const Field<double>& initial,
                                int steps, const std::function<void(int done)>& progress) {
-  // Only the reference fills boundary conditions other than layer, so it checks itself in double.
-  const bool cpu_checks = run_backend != "cpu" && all_layer(problem.boundaries);
-  const std::string name = cpu_checks ? "cpu" : kCpuReferenceName;
+  const std::string name = run_backend == "cpu" ? kCpuReferenceName : "cpu";
   return {run_backend_steps(name, problem, initial, steps, progress), name};
 }
 

@@ -1,7 +1,8 @@
 // The boundary conditions by their physics (docs/design.md §1, "Boundary"): observed orders of
 // accuracy against exact solutions of u_t = alpha*u_xx, and the total heat an insulated, a
 // periodic and a heated box keep or gain. Every problem is effectively 1D along x for the orders
-// (y and z periodic with one point per period) and a 3D random field for the heat.
+// (y and z periodic with one point per period) and a 3D random field for the heat; each on both
+// backends that fill boundaries, cpu_reference (the stage form) and cpu (the quadratic factors).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -32,7 +33,8 @@ constexpr double kConductivity = 2.0;  // heat capacity K/alpha
 
 // Max error over the domain points of a run of `c` with `cells` spacings across the domain, to
 // the time where its slowest mode has decayed to about e^-0.5.
-double max_error(const ExactCase& c, int order, int cells, double wavenumber_times_length) {
+double max_error(const std::string& backend_name, const ExactCase& c, int order, int cells,
+                 double wavenumber_times_length) {
   const int r = order / 2;
   Problem p;
   p.order = order;
@@ -57,7 +59,7 @@ double max_error(const ExactCase& c, int order, int cells, double wavenumber_tim
   for (int k3 = 0; k3 < p.grid.nz; ++k3)
     for (int j = 0; j < p.grid.ny; ++j)
       for (int i = 0; i < nx; ++i) u(i, j, k3) = c.solution(face_x(i, r, h), 0.0, length);
-  auto backend = default_registry().find(kCpuReferenceName)->make<double>(p, BackendOptions{});
+  auto backend = default_registry().find(backend_name)->make<double>(p, BackendOptions{});
   advance(*backend, u, steps);
   double error = 0;
   for (int i = r; i < nx - r; ++i)
@@ -111,19 +113,23 @@ ExactCase convective_case() {
 }
 
 // The observed order from the errors at `cells` and 2*cells spacings.
-double observed_order(const ExactCase& c, int order, int cells, double kl) {
-  const double coarse = max_error(c, order, cells, kl);
-  const double fine = max_error(c, order, 2 * cells, kl);
-  std::printf("order %d: error %.3e at %d cells, %.3e at %d: observed %.2f\n", order, coarse, cells, fine, 2 * cells,
-              std::log2(coarse / fine));
+double observed_order(const std::string& backend, const ExactCase& c, int order, int cells, double kl) {
+  const double coarse = max_error(backend, c, order, cells, kl);
+  const double fine = max_error(backend, c, order, 2 * cells, kl);
+  std::printf("%s, order %d: error %.3e at %d cells, %.3e at %d: observed %.2f\n", backend.c_str(), order, coarse,
+              cells, fine, 2 * cells, std::log2(coarse / fine));
   return std::log2(coarse / fine);
 }
 
 // Grids coarse enough at high order that the finer error stays far above rounding.
 int coarse_cells(int order) { return order <= 4 ? 16 : 12; }
 
+const char* const kFillingBackends[] = {kCpuReferenceName, "cpu"};
+
 void expect_stencil_order(const ExactCase& c, double kl) {
-  for (int order : {2, 4, 6, 8}) EXPECT_GT(observed_order(c, order, coarse_cells(order), kl), order - 0.3) << order;
+  for (const char* backend : kFillingBackends)
+    for (int order : {2, 4, 6, 8})
+      EXPECT_GT(observed_order(backend, c, order, coarse_cells(order), kl), order - 0.3) << backend << " " << order;
 }
 
 TEST(ObservedOrder, PeriodicReachesTheStencilsOrder) { expect_stencil_order(periodic_case(), 2 * kPi); }
@@ -134,7 +140,10 @@ TEST(ObservedOrder, TemperatureReachesTheStencilsOrder) { expect_stencil_order(t
 TEST(ObservedOrder, ConstantFluxReachesTheStencilsOrder) { expect_stencil_order(flux_case(), 2 * kPi); }
 
 TEST(ObservedOrder, ConvectiveReachesAtLeastTwo) {
-  for (int order : {2, 4, 6, 8}) EXPECT_GT(observed_order(convective_case(), order, coarse_cells(order), kRobinKL), 1.8) << order;
+  for (const char* backend : kFillingBackends)
+    for (int order : {2, 4, 6, 8})
+      EXPECT_GT(observed_order(backend, convective_case(), order, coarse_cells(order), kRobinKL), 1.8)
+          << backend << " " << order;
 }
 
 // Total heat C * sum(w u) dV, the weights the trapezoid rule's for reflected axes (a half at each
@@ -166,9 +175,9 @@ Problem box(int order, int n, const BoundaryCondition& every_face) {
 }
 
 // The heat after `steps` of a random field, and before.
-std::pair<double, double> heat_before_and_after(const Problem& p, int steps) {
+std::pair<double, double> heat_before_and_after(const std::string& backend_name, const Problem& p, int steps) {
   Field<double> u = randn_field<double>(p.grid, 7);
-  auto backend = default_registry().find(kCpuReferenceName)->make<double>(p, BackendOptions{});
+  auto backend = default_registry().find(backend_name)->make<double>(p, BackendOptions{});
   backend->upload(u);
   backend->download(u);  // the field as the fill leaves it
   const double before = total_heat(p, u);
@@ -181,20 +190,24 @@ constexpr int kConservationSteps = 10000;
 TEST(Conservation, AnInsulatedBoxKeepsItsHeatToRounding) {
   for (int order : {2, 8}) {
     const Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
-    const auto [before, after] = heat_before_and_after(p, kConservationSteps);
-    std::printf("insulated, order %d: heat %.17g -> %.17g (relative change %.2e)\n", order, before, after,
-                (after - before) / std::abs(before));
-    EXPECT_NEAR(after, before, 1e-12 * std::abs(before)) << order;
+    for (const char* backend : kFillingBackends) {
+      const auto [before, after] = heat_before_and_after(backend, p, kConservationSteps);
+      std::printf("%s, insulated, order %d: heat %.17g -> %.17g (relative change %.2e)\n", backend, order, before,
+                  after, (after - before) / std::abs(before));
+      EXPECT_NEAR(after, before, 1e-12 * std::abs(before)) << backend << " " << order;
+    }
   }
 }
 
 TEST(Conservation, APeriodicBoxKeepsItsHeatToRounding) {
   for (int order : {2, 8}) {
     const Problem p = box(order, order + 6, {BoundaryKind::Periodic});
-    const auto [before, after] = heat_before_and_after(p, kConservationSteps);
-    std::printf("periodic, order %d: heat %.17g -> %.17g (relative change %.2e)\n", order, before, after,
-                (after - before) / std::abs(before));
-    EXPECT_NEAR(after, before, 1e-12 * std::abs(before)) << order;
+    for (const char* backend : kFillingBackends) {
+      const auto [before, after] = heat_before_and_after(backend, p, kConservationSteps);
+      std::printf("%s, periodic, order %d: heat %.17g -> %.17g (relative change %.2e)\n", backend, order, before,
+                  after, (after - before) / std::abs(before));
+      EXPECT_NEAR(after, before, 1e-12 * std::abs(before)) << backend << " " << order;
+    }
   }
 }
 
@@ -206,20 +219,19 @@ TEST(Conservation, AFluxFaceAddsQTimesAreaTimesTime) {
     const int r = p.radius();
     const double area = (p.grid.nx - 1 - 2 * r) * p.grid.hx * (p.grid.nz - 1 - 2 * r) * p.grid.hz;
     const int steps = 2000;
-    const auto [before, after] = heat_before_and_after(p, steps);
     const double expected = q * area * steps * p.dt;
-    std::printf("flux, order %d: heat gained %.17g, Q*area*t %.17g\n", order, after - before, expected);
-    EXPECT_NEAR(after - before, expected, 1e-11 * (std::abs(before) + expected)) << order;
+    for (const char* backend : kFillingBackends) {
+      const auto [before, after] = heat_before_and_after(backend, p, steps);
+      std::printf("%s, flux, order %d: heat gained %.17g, Q*area*t %.17g\n", backend, order, after - before, expected);
+      EXPECT_NEAR(after - before, expected, 1e-11 * (std::abs(before) + expected)) << backend << " " << order;
+    }
   }
 }
 
-// A temperature face's points hold T through the steps, and ghosts are its odd reflection.
-TEST(Fill, TemperatureFacePointsHoldTheirValue) {
-  Problem p = box(4, 9, {BoundaryKind::Layer});
-  p.boundaries[4] = {BoundaryKind::Temperature, 2.5};  // z-low
+void expect_temperature_face(const Problem& p, const std::string& backend_name) {
   Field<double> u = randn_field<double>(p.grid, 3);
   const Field<double> start = u;
-  auto backend = default_registry().find(kCpuReferenceName)->make<double>(p, BackendOptions{});
+  auto backend = default_registry().find(backend_name)->make<double>(p, BackendOptions{});
   advance(*backend, u, 5);
   const int r = p.radius();
   for (int j = r; j < p.grid.ny - r; ++j)
@@ -232,5 +244,47 @@ TEST(Fill, TemperatureFacePointsHoldTheirValue) {
   EXPECT_EQ(u(5, 5, p.grid.nz - 1), start(5, 5, p.grid.nz - 1));
 }
 
+// A temperature face's points hold T through the steps, and ghosts are its odd reflection.
+TEST(Fill, TemperatureFacePointsHoldTheirValue) {
+  Problem p = box(4, 9, {BoundaryKind::Layer});
+  p.boundaries[4] = {BoundaryKind::Temperature, 2.5};  // z-low
+  for (const char* backend_name : kFillingBackends) {
+    SCOPED_TRACE(backend_name);
+    expect_temperature_face(p, backend_name);
+  }
+}
+
+// Every condition on some face, mixed, a random field: the factored cpu backend agrees with the
+// stage form to rounding at every order, in double and float.
+TEST(Fill, CpuMatchesTheReferenceOnEveryCondition) {
+  for (int order : {2, 4, 6, 8}) {
+    Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Layer});
+    p.boundaries = {BoundaryCondition{BoundaryKind::Convective, 4.0, 0.5}, BoundaryCondition{BoundaryKind::Flux, -2.0},
+                    BoundaryCondition{BoundaryKind::Periodic}, BoundaryCondition{BoundaryKind::Periodic},
+                    BoundaryCondition{BoundaryKind::Temperature, 1.5}, BoundaryCondition{BoundaryKind::Insulated}};
+    const Field<double> start = randn_field<double>(p.grid, 11);
+    Field<double> reference = start, fast = start;
+    advance(*default_registry().find(kCpuReferenceName)->make<double>(p, BackendOptions{}), reference, 20);
+    advance(*default_registry().find("cpu")->make<double>(p, BackendOptions{}), fast, 20);
+    Field<float> fast_float = field_cast<float>(start);
+    advance(*default_registry().find("cpu")->make<float>(p, BackendOptions{}), fast_float, 20);
+    double worst = 0, worst_float = 0;
+    for (std::size_t i = 0; i < start.size(); ++i) {
+      worst = std::max(worst, std::abs(fast.data()[i] - reference.data()[i]) / (1 + std::abs(reference.data()[i])));
+      worst_float = std::max(worst_float, std::abs(fast_float.data()[i] - reference.data()[i]) /
+                                              (1 + std::abs(reference.data()[i])));
+    }
+    EXPECT_LT(worst, 1e-12) << order;
+    EXPECT_LT(worst_float, 1e-5) << order;
+    // And the conditions matter: a run without them differs.
+    Problem layer = p;
+    layer.boundaries.fill({BoundaryKind::Layer});
+    Field<double> plain = start;
+    advance(*default_registry().find("cpu")->make<double>(layer, BackendOptions{}), plain, 20);
+    EXPECT_GT(std::abs(plain(p.radius(), p.radius() + 1, p.radius() + 1) -
+                       fast(p.radius(), p.radius() + 1, p.radius() + 1)),
+              1e-6);
+  }
+}
 }  // namespace
 }  // namespace heat

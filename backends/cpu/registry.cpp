@@ -49,6 +49,7 @@ void register_cpu_backends(BackendRegistry& registry) {
                      "vectorised (" +
                      std::string(cpu_isa_name(best_cpu_isa())) + ")";
   fast.uses_cuda = false;
+  fast.fills_boundaries = true;
   // The first factor reads u and writes w; the second reads w and writes the new u. The first pass
   // of each factor stays in cache.
   fast.bytes_per_point = [](const Problem&, std::size_t size) { return 4.0 * double(size); };
