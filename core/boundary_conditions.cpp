@@ -1,5 +1,6 @@
 #include "core/boundary_conditions.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -87,6 +88,43 @@ std::string boundary_condition_text(const BoundaryCondition& c) {
   return "";
 }
 
+ConvectiveWeights convective_ghost_weights(int radius, double beta_times_h) {
+  const int unknowns = 2 * radius + 1;  // the coefficients of the polynomial
+  const int points = radius + 1;
+  // Rows: the polynomial through points 0..r, then (2i+1)! a_{2i+1} = beta h (2i)! a_{2i}.
+  std::vector<std::vector<double>> m(unknowns, std::vector<double>(unknowns + points, 0.0));
+  for (int j = 0; j < points; ++j) {
+    for (int k = 0; k < unknowns; ++k) m[j][k] = std::pow(double(j), k);
+    m[j][unknowns + j] = 1;  // the right-hand side of value j, a column each
+  }
+  double even_factorial = 1;  // (2i)!
+  for (int i = 0; i < radius; ++i) {
+    if (i > 0) even_factorial *= (2 * i - 1) * (2 * i);
+    m[points + i][2 * i + 1] = even_factorial * (2 * i + 1);
+    m[points + i][2 * i] = -beta_times_h * even_factorial;
+  }
+  // Gauss-Jordan with partial pivoting: a = M^-1 [I; 0], a column of coefficients per point.
+  for (int col = 0; col < unknowns; ++col) {
+    int pivot = col;
+    for (int row = col + 1; row < unknowns; ++row)
+      if (std::abs(m[row][col]) > std::abs(m[pivot][col])) pivot = row;
+    std::swap(m[col], m[pivot]);
+    for (int row = 0; row < unknowns; ++row) {
+      if (row == col || m[row][col] == 0) continue;
+      const double factor = m[row][col] / m[col][col];
+      for (int k = col; k < unknowns + points; ++k) m[row][k] -= factor * m[col][k];
+    }
+  }
+  ConvectiveWeights w{};
+  for (int ghost = 1; ghost <= radius; ++ghost)
+    for (int j = 0; j < points; ++j) {
+      double value = 0;
+      for (int k = 0; k < unknowns; ++k) value += m[k][unknowns + j] / m[k][k] * std::pow(double(-ghost), k);
+      w[ghost - 1][j] = value;
+    }
+  return w;
+}
+
 void require_consistent_boundaries(const Boundaries& b, const std::array<int, 3>& points, int radius) {
   for (int axis = 0; axis < 3; ++axis) {
     const BoundaryCondition& low = b[2 * axis];
@@ -98,7 +136,8 @@ void require_consistent_boundaries(const Boundaries& b, const std::array<int, 3>
                        " periodic too (it is " + boundary_condition_text(b[lone ^ 1]) +
                        "): periodic pairs opposite faces");
     }
-    // An even or odd reflection mirrors r points of the domain beyond the face point.
+    // An even or odd reflection mirrors r points of the domain beyond the face point; a convective
+    // face's polynomial reads the face point and r more.
     const int need = 3 * radius + 1;
     for (const BoundaryCondition* c : {&low, &high})
       if (c->kind != BoundaryKind::Layer && c->kind != BoundaryKind::Periodic && points[axis] < need)

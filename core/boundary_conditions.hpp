@@ -48,6 +48,17 @@ BoundaryCondition parse_boundary_condition(const std::string& text, const std::s
 // The text parse_boundary_condition reads back into the same condition (numbers to 17 digits).
 std::string boundary_condition_text(const BoundaryCondition& c);
 
+// A convective face's ghosts from the face point and the r points inward of it (j = 0 the face):
+// ghost m = T_INF + sum_j weights[m-1][j] * (u_j - T_INF). They are the values at -m of the
+// polynomial of degree 2r (in units of h) through those points that meets the condition in its
+// odd derivatives up to 2r - 1: v^(2i+1) = beta v^(2i) at the face, v = u - T_INF, beta = H/K. A
+// solution of the heat equation meets them all: v_x = beta v on the face gives
+// v_xxx = (v_x)_t/alpha - (v_x)_yy - (v_x)_zz = beta v_xx, and so on up. At beta = 0 the weights
+// are the even reflection's.
+constexpr int kMaxConvectiveRadius = 4;
+using ConvectiveWeights = std::array<std::array<double, kMaxConvectiveRadius + 1>, kMaxConvectiveRadius>;
+ConvectiveWeights convective_ghost_weights(int radius, double beta_times_h);
+
 // InputError where a face is periodic and its partner is not, or where an axis with a
 // reflecting condition (every kind but layer and periodic) has fewer than 3r + 1 points.
 void require_consistent_boundaries(const Boundaries& b, const std::array<int, 3>& points, int radius);

@@ -53,12 +53,22 @@ void fill_boundaries(const Problem& p, T* u) {
     const int outward = low ? -1 : 1;
     const int period = n[axis] - 2 * r;
     const std::size_t s = stride[axis];
+    const ConvectiveWeights convective =
+        c.kind == BoundaryKind::Convective ? convective_ghost_weights(r, c.value / p.conductivity * h[axis])
+                                           : ConvectiveWeights{};
     for_face_rows(g, r, axis, [&](std::size_t base) {
-      const double at_face = double(u[base + std::size_t(face_point) * s]);
+      if (c.kind == BoundaryKind::Convective) {
+        for (int m = 1; m <= r; ++m) {
+          double value = c.t_inf;
+          for (int j = 0; j <= r; ++j)
+            value += convective[m - 1][j] * (double(u[base + std::size_t(face_point - outward * j) * s]) - c.t_inf);
+          u[base + std::size_t(face_point + outward * m) * s] = T(value);
+        }
+        return;
+      }
       // The inward gradient dT/dn_in the face's heat flux sets: heat into the domain is -K dT/dn_in.
       double inward_gradient = 0;
       if (c.kind == BoundaryKind::Flux) inward_gradient = -c.value / p.conductivity;
-      if (c.kind == BoundaryKind::Convective) inward_gradient = -c.value * (c.t_inf - at_face) / p.conductivity;
       for (int m = 1; m <= r; ++m) {
         const int ghost = face_point + outward * m;
         const double mirror = double(u[base + std::size_t(face_point - outward * m) * s]);
@@ -72,7 +82,7 @@ void fill_boundaries(const Problem& p, T* u) {
           }
           case BoundaryKind::Insulated: value = mirror; break;
           case BoundaryKind::Temperature: value = 2 * c.value - mirror; break;
-          default: value = mirror - 2 * m * h[axis] * inward_gradient; break;  // Flux, Convective
+          default: value = mirror - 2 * m * h[axis] * inward_gradient; break;  // Flux
         }
         u[base + std::size_t(ghost) * s] = T(value);
       }
