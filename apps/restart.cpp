@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "apps/physics_options.hpp"
 #include "io/compression.hpp"
 #include "io/run_settings.hpp"
 #include "io/snapshots.hpp"
@@ -62,6 +63,24 @@ std::vector<std::string> take_stored_settings(RunOptions& o) {
     else if (o.alpha != *stored.alpha)
       note("--alpha " + number_text(o.alpha),
            "alpha " + number_text(*stored.alpha) + (o.was_given("cfl") || o.was_given("dt") ? "" : "; dt stays the stored one"));
+  }
+  // The material and the faces' conditions, unless this run gives its own (a note says so).
+  if (stored.conductivity && stored.heat_capacity && !o.was_given("alpha") && !o.was_given("conductivity") &&
+      !o.was_given("heat-capacity")) {
+    o.conductivity = *stored.conductivity;
+    o.heat_capacity = *stored.heat_capacity;
+    o.given.insert({"conductivity", "heat-capacity"});
+  }
+  for (int face = 0; face < kFaces; ++face) {
+    if (!stored.boundaries[face]) continue;
+    const std::string option = std::string("bc-") + face_name(face);
+    std::string& value = face_option(o, face);
+    if (!o.was_given(option) && !o.was_given("bc")) {
+      value = *stored.boundaries[face];
+      o.given.insert(option);
+    } else if ((o.was_given(option) ? value : o.bc) != *stored.boundaries[face]) {
+      note("--" + option + " (or --bc)", stored_boundary_name(face) + " " + *stored.boundaries[face]);
+    }
   }
   if (stored.output_every) {
     if (!o.was_given("output-every")) o.output_every = *stored.output_every;

@@ -203,6 +203,9 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     require_usable_derived_values(plan);
     output_lock = require_usable_output_paths(plan, options, from_file && loaded.has_run_state, ranks.is_root());
     entry = default_registry().find(plan.backend);
+    if (ranks.size() > 1 && !all_layer(plan.problem.boundaries))
+      throw InputError("boundary conditions other than layer run on one rank so far: run without mpirun, or with "
+                       "layer on every face");
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos);
       clock.mark("gpu_route");  // on ranks: whether the ranks' GPUs reach each other as peers

@@ -1,5 +1,7 @@
 #include "apps/run_options.hpp"
 
+
+#include "apps/physics_options.hpp"
 #include "apps/option_values.hpp"
 
 #include <cerrno>
@@ -73,10 +75,15 @@ InitKind parse_init(const std::string& name) {
   throw InputError("--init " + shown_value(name) + " is not one of gaussian, randn, sine, file");
 }
 
-// auto: tiled where a CUDA device is present, else cpu. Asked before a rank knows its device, so
-// without starting a context on the one asked about (find_gpu).
-std::string resolve_backend(const RunOptions& o, std::string& note) {
+// auto: tiled where a CUDA device is present, else cpu; cpu where a face is not layer, since the
+// CUDA backends fill no boundaries yet. Asked before a rank knows its device, so without starting
+// a context on the one asked about (find_gpu).
+std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, std::string& note) {
   const BackendRegistry& registry = default_registry();
+  if (o.backend == "auto" && !all_layer(boundaries)) {
+    note = "auto: a face's condition is not layer, which the cpu backends alone fill so far";
+    return "cpu";
+  }
   if (o.backend == "auto") {
     const GpuInfo gpu = find_gpu(o.device);
     if (gpu.available && registry.find("tiled")) {
@@ -94,6 +101,11 @@ std::string resolve_backend(const RunOptions& o, std::string& note) {
     if (!gpu.available)
       throw InputError("--backend " + o.backend + " needs a CUDA GPU: " + gpu.reason + "; use --backend cpu");
   }
+  for (int face = 0; face < kFaces; ++face)
+    if (boundaries[face].kind != BoundaryKind::Layer && !entry->fills_boundaries)
+      throw InputError("--backend " + o.backend + " does not fill boundary conditions yet (--bc-" + face_name(face) +
+                       " is " + boundary_condition_text(boundaries[face]) +
+                       "): use --backend cpu or cpu_reference, or layer on every face");
   return o.backend;
 }
 
@@ -175,8 +187,9 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
     plan.problem.grid = resolve_grid(o, o.order);
   }
 
-  require_positive(o.alpha, "--alpha");
-  plan.problem.alpha = o.alpha;
+  resolve_material(o, plan.problem);
+  const double alpha = plan.problem.alpha;
+  plan.problem.boundaries = resolve_boundaries(o, plan.problem.grid, o.order);
   if (o.steps < 1) throw InputError("--steps " + std::to_string(o.steps) + " must be at least 1");
   plan.steps = o.steps;
 
@@ -184,11 +197,11 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   if (o.was_given("dt")) {
     require_positive(o.dt, "--dt");
     plan.problem.dt = o.dt;
-    plan.cfl = cfl_from_dt(plan.problem.grid, o.alpha, o.dt);
+    plan.cfl = cfl_from_dt(plan.problem.grid, alpha, o.dt);
   } else {
     require_positive(o.cfl, "--cfl");
     plan.cfl = o.cfl;
-    plan.problem.dt = dt_from_cfl(plan.problem.grid, o.alpha, o.cfl);
+    plan.problem.dt = dt_from_cfl(plan.problem.grid, alpha, o.cfl);
   }
   // A dt the restart took from its snapshot is named as such: the user gave no --dt to change.
   const std::string dt_named = o.dt_stored_in.empty() ? "--dt " + number_text(o.dt)
@@ -204,7 +217,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
 
   plan.backend_options.device = o.device;
   require_device_ordinal(o.device);
-  plan.backend = resolve_backend(o, plan.backend_note);
+  plan.backend = resolve_backend(o, plan.problem.boundaries, plan.backend_note);
   plan.asked_gpu_halos = parse_gpu_halo_route(o.halo_exchange);
   plan.backend_options.halo_overlap = parse_halo_overlap(o.halo_overlap);
 

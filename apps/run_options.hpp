@@ -31,6 +31,12 @@ struct RunOptions {
   int nx = 0, ny = 0, nz = 0;
   double h = 0, hx = 0, hy = 0, hz = 0;
   double alpha = 1.0;
+  // Given without --alpha: alpha = conductivity / heat_capacity (an unset one is found from the
+  // other two, heat_capacity is 1 where only alpha or conductivity is given).
+  double conductivity = 1.0, heat_capacity = 1.0;
+  // A face's condition (core/boundary_conditions.hpp) as text; a face not given takes --bc.
+  std::string bc = "layer";
+  std::string bc_x_low, bc_x_high, bc_y_low, bc_y_high, bc_z_low, bc_z_high;
   int order = 8;
   int steps = 10;
   double cfl = 0.05;

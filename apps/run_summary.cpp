@@ -24,6 +24,12 @@ void print_summary(const RunReport& r) {
               g.nz, g.hx, g.hy, g.hz, p.order, 6 * p.radius() + 1, p.alpha);
   std::printf("            dt %.6g (cfl %.4g), %d steps from step %d, %s, init %s\n", p.dt, r.plan.cfl, r.plan.steps,
               r.plan.start_step, precision_name(r.plan.precision), r.plan.init_name.c_str());
+  if (!all_layer(p.boundaries)) {
+    std::printf("  faces     K %g, C %g;", p.conductivity, p.heat_capacity);
+    for (int face = 0; face < kFaces; ++face)
+      std::printf(" %s %s%s", face_name(face), boundary_condition_text(p.boundaries[face]).c_str(),
+                  face + 1 < kFaces ? "," : "\n");
+  }
   for (const auto& line : r.overrides) std::printf("  override  %s\n", line.c_str());
   if (!r.lossy_start.empty()) std::printf("  start     %s\n", r.lossy_start.c_str());
   std::printf("  backend   %s on %s%s%s\n", r.plan.backend.c_str(), r.device.c_str(),
@@ -78,6 +84,10 @@ std::string json_summary(const RunReport& r) {
   problem.add("steps", r.plan.steps).add("start_step", r.plan.start_step);
   problem.add("precision", precision_name(r.plan.precision)).add("init", r.plan.init_name);
   problem.add("seed", static_cast<unsigned long long>(r.plan.init.seed));
+  problem.add("conductivity", p.conductivity).add("heat_capacity", p.heat_capacity);
+  JsonObject boundaries;  // each face's condition as --bc-FACE takes it
+  for (int face = 0; face < kFaces; ++face) boundaries.add(face_name(face), boundary_condition_text(p.boundaries[face]));
+  problem.add("boundaries", boundaries);
   JsonObject timing;
   timing.add("setup_s", r.setup_s).add("upload_s", r.loop.upload_s).add("compute_s", r.loop.compute_s);
   timing.add("download_s", r.loop.download_s).add("check_s", r.check_s);

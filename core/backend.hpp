@@ -4,7 +4,8 @@
 // - upload() copies the whole field, boundary layer included; the field then stays resident in
 //   the backend's memory (the GPU's, for CUDA backends) between step() calls.
 // - step(count) advances `count` classical RK4 steps of alpha*Lap on the interior; the boundary
-//   layer (every point within r of a face) is never written.
+//   layer (every point within r of a face) of a `layer` face is never written, and the ghosts of
+//   a face with another condition are filled from the field (BackendEntry::fills_boundaries).
 // - download() copies the current field back, boundary layer included.
 // - first_nonfinite() finds the first NaN or Inf of the current field where it lives (one read
 //   of the field, cheap beside a step), so the time loop can stop a run that blew up;
@@ -208,6 +209,9 @@ struct BackendEntry {
   std::string name;
   std::string description;
   bool uses_cuda = false;
+  // Whether it fills the ghost points of faces whose condition is not layer (Problem::boundaries);
+  // a run asks for such faces only from a backend that does.
+  bool fills_boundaries = false;
   // One row per order and precision where the backend's design depends on them, else empty.
   std::vector<OrderDefault> defaults;
   // Bytes that must cross main memory per interior point per step under this backend's design:

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "core/boundary_conditions.hpp"
+
 namespace heat {
 
 enum class Precision { Float, Double };
@@ -26,9 +28,14 @@ struct Problem {
   int order = 8;
   double alpha = 1.0;
   double dt = 0.0;
+  // alpha = conductivity / heat_capacity; only flux and convective faces read the conductivity.
+  double conductivity = 1.0;
+  double heat_capacity = 1.0;
+  Boundaries boundaries;  // all Layer: the outer r points keep their initial values
 
   int radius() const { return order / 2; }
-  // Points that are updated each step: the grid less the Dirichlet layer of width r.
+  // Points that are updated each step: the grid less the layer of width r (a face's ghost points
+  // where its condition is not layer).
   std::size_t interior_points() const {
     const auto inner = [&](int n) { return std::size_t(n > 2 * radius() ? n - 2 * radius() : 0); };
     return inner(grid.nx) * inner(grid.ny) * inner(grid.nz);

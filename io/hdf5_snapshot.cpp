@@ -10,6 +10,7 @@
 
 #include "io/hdf5_chunks.hpp"
 #include "io/hdf5_support.hpp"
+#include "io/run_settings.hpp"
 #include "io/series_files.hpp"
 #include "io/slab_files.hpp"
 #include "core/errors.hpp"
@@ -75,6 +76,11 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
   number("hz", p.grid.hz);
   number("order", p.order);
   number("alpha", p.alpha);
+  number("conductivity", p.conductivity);
+  number("heat_capacity", p.heat_capacity);
+  // Each face's condition as its --bc-FACE option takes it ("bc_x_low" = "flux:2").
+  for (int face = 0; face < kFaces; ++face)
+    text(stored_boundary_name(face).c_str(), boundary_condition_text(p.boundaries[face]));
   number("dt", p.dt);
   number("cfl", run.cfl);
   number("total_steps", run.total_steps);

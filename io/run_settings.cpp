@@ -38,6 +38,12 @@ std::optional<std::string> read_text(hid_t group, const char* name) {
 
 }  // namespace
 
+std::string stored_boundary_name(int face) {
+  std::string name = std::string("bc_") + face_name(face);
+  name[name.find('-')] = '_';
+  return name;
+}
+
 StoredRunSettings read_stored_run_settings(const std::string& path) {
   h5::initialize_library();
   StoredRunSettings settings;
@@ -69,6 +75,13 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
     if (settings.precision && settings.precision != "float" && settings.precision != "double")
       throw InputError("precision = '" + *settings.precision + "' is not float or double");
     settings.alpha = read_positive(g, "alpha");
+    settings.conductivity = read_positive(g, "conductivity");
+    settings.heat_capacity = read_positive(g, "heat_capacity");
+    for (int face = 0; face < kFaces; ++face) {
+      const std::string name = stored_boundary_name(face);
+      settings.boundaries[face] = read_text(g, name.c_str());
+      if (settings.boundaries[face]) parse_boundary_condition(*settings.boundaries[face], name + " =");
+    }
     settings.dt = read_positive(g, "dt");
     settings.cfl = read_positive(g, "cfl");
     if (h5::has_attribute(g, "output_every")) {

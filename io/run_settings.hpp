@@ -3,8 +3,11 @@
 // grid and spacing come from /VTKHDF, step and time from read_initial_field).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
+
+#include "core/boundary_conditions.hpp"
 
 namespace heat {
 
@@ -16,6 +19,10 @@ struct StoredRunSettings {
   std::optional<int> order;
   std::optional<std::string> precision;  // "float" or "double"
   std::optional<double> alpha, dt, cfl;
+  std::optional<double> conductivity, heat_capacity;
+  // Each face's condition as --bc-FACE takes it; none in files written before they were recorded
+  // (whose runs had layer on every face).
+  std::array<std::optional<std::string>, kFaces> boundaries;
   // Where the snapshots go on: none in files written before they were recorded.
   std::optional<int> output_every;
   std::optional<std::string> format;  // as --format takes it ("hdf5,vtk")
@@ -31,5 +38,8 @@ struct StoredRunSettings {
 // have written (an order other than 2/4/6/8, an alpha, dt or cfl that is not positive, a negative
 // or non-finite time, an empty string, ...).
 StoredRunSettings read_stored_run_settings(const std::string& path);
+
+// The /heatrk4 attribute that records face `face`'s condition: "bc_x_low" ... "bc_z_high".
+std::string stored_boundary_name(int face);
 
 }  // namespace heat

@@ -15,12 +15,21 @@
 // computes the planes beside the ghosts, each plane range a sweep of its own over a sub-box (a
 // point's operations do not depend on the block that computes it). Since every rank runs the same
 // kernels on rows of the same length, the distributed field is bitwise the single process's.
+//
+// Faces whose condition is not layer need their ghosts filled before every application of the
+// operator (boundary_fill.hpp), so such a problem steps in single passes, each operand filled
+// first, and u is filled after the step. That is RK4 of the affine system too: with
+// Lap_bc v = A v + f, a factor Q_k v = v + a_k dt Lap_bc(v + (b_k/a_k) dt Lap_bc v) adds
+// dt (a_k + b_k z) f, and the two factors together dt (1 + z/2 + z^2/6 + z^3/24) f, z = dt A: the
+// stage form's, since a1 + a2 = 1, b1 + a1 a2 + b2 = 1/2, a1 b2 + a2 b1 = 1/6, b1 b2 = 1/24.
 #pragma once
 
 #include <cstddef>
 #include <utility>
 
 #include "core/backend.hpp"
+#include "core/errors.hpp"
+#include "backends/cpu/boundary_fill.hpp"
 #include "backends/cpu/first_nonfinite.hpp"
 #include "backends/cpu/pass_sweep.hpp"
 #include "backends/cpu/host_copy.hpp"
@@ -43,7 +52,9 @@ class CpuFastBackend final : public Backend<T> {
   // the backend), laid out for `grouping`'s scheme.
   CpuFastBackend(const Problem& p, HaloExchange<T>* exchange, CpuPassGrouping grouping = CpuPassGrouping::Pairs,
                  CpuIsa isa = best_cpu_isa(), HaloOverlap overlap = HaloOverlap::InteriorFirst)
-      : exchange_(exchange),
+      : problem_(p),
+        fills_boundaries_(!all_layer(p.boundaries)),
+        exchange_(exchange),
         overlap_(overlap),
         planes_(p.grid.nz, p.radius(), exchange ? exchange->sides() : GhostSides{}),
         grouping_(grouping),
@@ -52,6 +63,8 @@ class CpuFastBackend final : public Backend<T> {
         u_(Field<T>::uninitialized(p.grid)),
         a_(Field<T>::uninitialized(p.grid)),
         b_(Field<T>::uninitialized(p.grid)) {
+    if (fills_boundaries_ && exchange)
+      throw InputError("--backend cpu fills boundary conditions on one rank only: run without mpirun");
     with_radius(p.order, [&](auto radius) {
       constexpr int R = decltype(radius)::value;
       const auto w = make_weights<R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz);
@@ -70,12 +83,15 @@ class CpuFastBackend final : public Backend<T> {
 
   // The boundary layer of every pass's result is u's, so every field starts as u.
   void upload(const Field<T>& u) override {
-    for (Field<T>* f : {&u_, &a_, &b_}) copy_field_points(u, *f);
+    copy_field_points(u, u_);
+    if (fills_boundaries_) fill_boundaries(problem_, u_.data());
+    for (Field<T>* f : {&a_, &b_}) copy_field_points(u_, *f);
   }
 
   void step(int count) override {
     for (int n = 0; n < count; ++n) {
-      if (grouping_ == CpuPassGrouping::Pairs) step_in_pairs();
+      if (fills_boundaries_) step_filling_boundaries();
+      else if (grouping_ == CpuPassGrouping::Pairs) step_in_pairs();
       else step_in_single_passes();
     }
   }
@@ -118,6 +134,17 @@ class CpuFastBackend final : public Backend<T> {
         u_.data(), a_.data(), b_.data(), constants_);
   }
 
+  // A whole grid (no exchange): each pass's operand filled before it is read.
+  void step_filling_boundaries() {
+    factored_rk4_step(
+        [&](const BasePlusLap<T>& pass) {
+          fill_boundaries(problem_, const_cast<T*>(pass.in));
+          run_planes(pass, StepPart::Whole);
+        },
+        u_.data(), a_.data(), b_.data(), constants_);
+    fill_boundaries(problem_, u_.data());
+  }
+
   // One pass on its planes of `part` (StepPlanes) alone.
   void run_planes(const BasePlusLap<T>& pass, StepPart part) {
     for (PlaneRange planes : planes_.of(part, 1))
@@ -151,6 +178,8 @@ class CpuFastBackend final : public Backend<T> {
     run_pass_sweep(isa_, sweep);
   }
 
+  Problem problem_;        // its boundaries, for the fill
+  bool fills_boundaries_;  // a face's condition is not layer
   HaloExchange<T>* exchange_;
   HaloOverlap overlap_;
   StepPlanes planes_;  // of single passes, one exchange each

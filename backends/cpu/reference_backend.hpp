@@ -9,11 +9,16 @@
 // the ghost planes of the field a stage is about to read across z first. A single process has
 // nothing to fill. Since the per-point arithmetic is the same code, the distributed field is
 // bitwise the single process's.
+//
+// Faces whose condition is not layer have their ghost points filled (boundary_fill.hpp) before
+// each stage's stencil reads them, and once more after the step, so that u as downloaded holds
+// its face values (a temperature face's T) and ghosts consistent with it.
 #pragma once
 
 #include <utility>
 
 #include "core/backend.hpp"
+#include "backends/cpu/boundary_fill.hpp"
 #include "backends/cpu/first_nonfinite.hpp"
 #include "backends/cpu/host_copy.hpp"
 #include "core/dispatch.hpp"
@@ -31,6 +36,7 @@ class CpuReferenceBackend final : public Backend<T> {
   CpuReferenceBackend(const Problem& p, HaloExchange<T>* exchange)
       : problem_(p),
         exchange_(exchange),
+        fills_boundaries_(!all_layer(p.boundaries)),
         every_stage_(exchange && exchange->scheme() == GhostScheme::PerStage),
         rk_(make_rk4_constants<T>(p.dt)),
         u_(Field<T>::uninitialized(p.grid)),
@@ -41,7 +47,8 @@ class CpuReferenceBackend final : public Backend<T> {
   // The boundary layer of a stage input is the boundary of u, so both start as u.
   void upload(const Field<T>& u) override {
     copy_field_points(u, u_);
-    copy_field_points(u, stage_input_);
+    if (fills_boundaries_) fill_boundaries(problem_, u_.data());
+    copy_field_points(u_, stage_input_);
   }
 
   void step(int count) override {
@@ -81,6 +88,7 @@ class CpuReferenceBackend final : public Backend<T> {
       // k_s = alpha*Lap(stage input); the stage input of stage 1 is u itself.
       T* in = stage == 0 ? u_.data() : stage_input_.data();
       if (exchange_ && (stage == 0 || every_stage_)) exchange_->exchange(in);
+      if (fills_boundaries_) fill_boundaries(problem_, in);
       T* k = k_.data();
       T* sum = sum_.data();
       for_interior([&](std::size_t p) {
@@ -100,10 +108,12 @@ class CpuReferenceBackend final : public Backend<T> {
     const T* sum = sum_.data();
     const T dt6 = rk_.dt_over_6;
     for_interior([&](std::size_t p) { u[p] = rk4_finish(u[p], dt6, sum[p]); });
+    if (fills_boundaries_) fill_boundaries(problem_, u);
   }
 
   Problem problem_;
   HaloExchange<T>* exchange_;  // null: the whole grid, no neighbours
+  bool fills_boundaries_;      // a face's condition is not layer
   bool every_stage_;           // the exchange fills each stage's input, not only u
   Rk4Constants<T> rk_;
   Field<T> u_, stage_input_, k_, sum_;

@@ -49,6 +49,7 @@ void register_cpu_backends(BackendRegistry& registry) {
                      "vectorised (" +
                      std::string(cpu_isa_name(best_cpu_isa())) + ")";
   fast.uses_cuda = false;
+  fast.fills_boundaries = true;
   // The first factor reads u and writes w; the second reads w and writes the new u. The first pass
   // of each factor stays in cache.
   fast.bytes_per_point = [](const Problem&, std::size_t size) { return 4.0 * double(size); };
@@ -60,6 +61,7 @@ void register_cpu_backends(BackendRegistry& registry) {
   reference.name = kCpuReferenceName;
   reference.description = "the reference: plain OpenMP loops on the host, one pass per RK4 stage";
   reference.uses_cuda = false;
+  reference.fills_boundaries = true;
   // Per stage: read the stage input and sum, write k and sum, then read u and k and write the
   // next stage input (3 times); the final pass reads u and sum and writes u.
   reference.bytes_per_point = [](const Problem&, std::size_t size) { return double(4 * 4 + 3 * 3 + 3) * double(size); };

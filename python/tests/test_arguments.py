@@ -104,6 +104,15 @@ class RunArguments(unittest.TestCase):
         self.assertEqual(report["problem"]["dt"], dt)
         self.assertEqual(report["problem"]["alpha"], alpha)
 
+    def test_boundary_conditions_and_material_are_keywords(self):
+        report = heatrk4.run(n=14, steps=2, bc="insulated", bc_z_high="temperature:1", bc_x_low="flux:2.5",
+                             conductivity=2.0, heat_capacity=4.0, format="none", quiet=True, precision="double")
+        self.assertEqual(report["problem"]["alpha"], 0.5)
+        faces = report["problem"]["boundaries"]
+        self.assertEqual((faces["x-low"], faces["y-low"], faces["z-high"]), ("flux:2.5", "insulated", "temperature:1"))
+        self.assertIn("--bc-x-low periodic needs --bc-x-high periodic too", self.refused(ValueError, bc_x_low="periodic"))
+        self.assertIn("--bc-y-high cold is not a boundary condition", self.refused(ValueError, bc_y_high="cold"))
+
     def test_a_config_file_gives_what_the_keywords_leave_out(self):
         with tempfile.TemporaryDirectory() as tmp:
             config = pathlib.Path(tmp, "run.toml")

@@ -1,0 +1,322 @@
+// The boundary conditions by their physics (docs/design.md §1, "Boundary"): observed orders of
+// accuracy against exact solutions of u_t = alpha*u_xx, and the total heat an insulated, a
+// periodic and a heated box keep or gain. Every problem is effectively 1D along x for the orders
+// (y and z periodic with one point per period) and a 3D random field for the heat; each on both
+// backends that fill boundaries, cpu_reference (the stage form) and cpu (the quadratic factors).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+
+#include "backends/registry.hpp"
+#include "core/initial_conditions.hpp"
+#include "core/time_loop.hpp"
+#include "stencils/stencil.hpp"
+
+namespace heat {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// x of point i along an axis whose low face point is index r.
+double face_x(int i, int r, double h) { return (i - r) * h; }
+
+struct ExactCase {
+  BoundaryCondition low, high;
+  bool periodic = false;
+  // The exact solution at (x, t) for a domain [0, L] with conductivity K and alpha.
+  std::function<double(double x, double t, double L)> solution;
+};
+
+constexpr double kAlpha = 0.7;
+constexpr double kConductivity = 2.0;  // heat capacity K/alpha
+
+// Max error over the domain points of a run of `c` with `cells` spacings across the domain, to
+// the time where its slowest mode has decayed to about e^-0.5.
+double max_error(const std::string& backend_name, const ExactCase& c, int order, int cells,
+                 double wavenumber_times_length) {
+  const int r = order / 2;
+  Problem p;
+  p.order = order;
+  const double length = 1.0;
+  const double h = length / cells;
+  // Reflected faces are points: cells + 1 of them. Periodic: cells points, the high face point
+  // one h short of the low one's image.
+  const int nx = (c.periodic ? cells : cells + 1) + 2 * r;
+  p.grid = {nx, 2 * r + 1, 2 * r + 1, h, h, h};
+  p.alpha = kAlpha;
+  p.conductivity = kConductivity;
+  p.heat_capacity = kConductivity / kAlpha;
+  const BoundaryCondition periodic{BoundaryKind::Periodic};
+  p.boundaries = {c.low, c.high, periodic, periodic, periodic, periodic};
+  const double k = wavenumber_times_length / length;
+  const double t_end = 0.5 / (kAlpha * k * k);
+  // Only x varies, so the x axis alone bounds dt: dt*alpha/h^2 = 0.2, and RK4's error (dt ~ h^2)
+  // falls as h^8, below the stencil's at every order.
+  const int steps = int(std::ceil(t_end / (0.2 * h * h / kAlpha)));
+  p.dt = t_end / steps;
+  Field<double> u(p.grid);
+  for (int k3 = 0; k3 < p.grid.nz; ++k3)
+    for (int j = 0; j < p.grid.ny; ++j)
+      for (int i = 0; i < nx; ++i) u(i, j, k3) = c.solution(face_x(i, r, h), 0.0, length);
+  auto backend = default_registry().find(backend_name)->make<double>(p, BackendOptions{});
+  advance(*backend, u, steps);
+  double error = 0;
+  for (int i = r; i < nx - r; ++i)
+    error = std::max(error, std::abs(u(i, r, r) - c.solution(face_x(i, r, h), t_end, length)));
+  return error;
+}
+
+double decay(double k, double t) { return std::exp(-kAlpha * k * k * t); }
+
+ExactCase periodic_case() {
+  ExactCase c{{BoundaryKind::Periodic}, {BoundaryKind::Periodic}, true, {}};
+  c.solution = [](double x, double t, double L) { const double k = 2 * kPi / L; return std::cos(k * x + 0.3) * decay(k, t); };
+  return c;
+}
+
+ExactCase insulated_case() {
+  ExactCase c{{BoundaryKind::Insulated}, {BoundaryKind::Insulated}, false, {}};
+  c.solution = [](double x, double t, double L) { const double k = 2 * kPi / L; return 0.25 + std::cos(k * x) * decay(k, t); };
+  return c;
+}
+
+ExactCase temperature_case() {
+  ExactCase c{{BoundaryKind::Temperature, 0.5}, {BoundaryKind::Temperature, 0.5}, false, {}};
+  c.solution = [](double x, double t, double L) { const double k = 2 * kPi / L; return 0.5 + std::sin(k * x) * decay(k, t); };
+  return c;
+}
+
+// Heat Q in at x = 0, none out at x = L: u = Q t/(C L) + Q (x - L)^2/(2 K L), plus a cosine mode.
+constexpr double kQ = 1.5;
+ExactCase flux_case() {
+  ExactCase c{{BoundaryKind::Flux, kQ}, {BoundaryKind::Insulated}, false, {}};
+  c.solution = [](double x, double t, double L) {
+    const double k = 2 * kPi / L;
+    const double capacity = kConductivity / kAlpha;
+    return kQ * t / (capacity * L) + kQ * (x - L) * (x - L) / (2 * kConductivity * L) + std::cos(k * x) * decay(k, t);
+  };
+  return c;
+}
+
+// cos(k (x - L/2)) is a Robin mode of both faces when H = K k tan(k L/2) (heat in -K u_x = H (T_INF - u)).
+constexpr double kRobinKL = 0.8 * kPi;
+constexpr double kTInf = 0.75;
+ExactCase convective_case() {
+  const double h_coefficient = kConductivity * kRobinKL * std::tan(kRobinKL / 2);  // for L = 1
+  ExactCase c{{BoundaryKind::Convective, h_coefficient, kTInf}, {BoundaryKind::Convective, h_coefficient, kTInf}, false, {}};
+  c.solution = [](double x, double t, double L) {
+    const double k = kRobinKL / L;
+    return kTInf + std::cos(k * (x - L / 2)) * decay(k, t);
+  };
+  return c;
+}
+
+// The observed order from the errors at `cells` and 2*cells spacings.
+double observed_order(const std::string& backend, const ExactCase& c, int order, int cells, double kl) {
+  const double coarse = max_error(backend, c, order, cells, kl);
+  const double fine = max_error(backend, c, order, 2 * cells, kl);
+  std::printf("%s, order %d: error %.3e at %d cells, %.3e at %d: observed %.2f\n", backend.c_str(), order, coarse,
+              cells, fine, 2 * cells, std::log2(coarse / fine));
+  return std::log2(coarse / fine);
+}
+
+// Grids coarse enough at high order that the finer error stays far above rounding.
+int coarse_cells(int order) { return order <= 4 ? 16 : 12; }
+
+const char* const kFillingBackends[] = {kCpuReferenceName, "cpu"};
+
+void expect_stencil_order(const ExactCase& c, double kl) {
+  for (const char* backend : kFillingBackends)
+    for (int order : {2, 4, 6, 8})
+      EXPECT_GT(observed_order(backend, c, order, coarse_cells(order), kl), order - 0.3) << backend << " " << order;
+}
+
+TEST(ObservedOrder, PeriodicReachesTheStencilsOrder) { expect_stencil_order(periodic_case(), 2 * kPi); }
+TEST(ObservedOrder, InsulatedReachesTheStencilsOrder) { expect_stencil_order(insulated_case(), 2 * kPi); }
+TEST(ObservedOrder, TemperatureReachesTheStencilsOrder) { expect_stencil_order(temperature_case(), 2 * kPi); }
+// A constant flux makes every odd derivative but the first vanish at the face (u_xxx = (u_x)_t/alpha),
+// so the corrected even reflection is exact to the stencil's order.
+TEST(ObservedOrder, ConstantFluxReachesTheStencilsOrder) { expect_stencil_order(flux_case(), 2 * kPi); }
+
+// The polynomial closure of convective_ghost_weights meets the condition in every odd derivative
+// the stencil sees, so convective reaches p too.
+TEST(ObservedOrder, ConvectiveReachesTheStencilsOrder) {
+  for (const char* backend : kFillingBackends)
+    for (int order : {2, 4, 6, 8})
+      EXPECT_GT(observed_order(backend, convective_case(), order, coarse_cells(order), kRobinKL), order - 0.3)
+          << backend << " " << order;
+}
+
+// Total heat C * sum(w u) dV, the weights the trapezoid rule's for reflected axes (a half at each
+// face point) and 1 for periodic ones: the quadrature the closures conserve exactly.
+double total_heat(const Problem& p, const Field<double>& u) {
+  const int r = p.radius();
+  const int n[3] = {p.grid.nx, p.grid.ny, p.grid.nz};
+  const auto weight = [&](int axis, int i) {
+    const bool reflected = p.boundaries[2 * axis].kind != BoundaryKind::Periodic;
+    return reflected && (i == r || i == n[axis] - 1 - r) ? 0.5 : 1.0;
+  };
+  double sum = 0;
+  for (int k = r; k < n[2] - r; ++k)
+    for (int j = r; j < n[1] - r; ++j)
+      for (int i = r; i < n[0] - r; ++i) sum += weight(0, i) * weight(1, j) * weight(2, k) * u(i, j, k);
+  return p.heat_capacity * sum * p.grid.hx * p.grid.hy * p.grid.hz;
+}
+
+Problem box(int order, int n, const BoundaryCondition& every_face) {
+  Problem p;
+  p.order = order;
+  p.grid = {n, n + 1, n + 2, 0.1, 0.12, 0.09};
+  p.alpha = 0.6;
+  p.conductivity = 1.5;
+  p.heat_capacity = 2.5;
+  p.boundaries.fill(every_face);
+  p.dt = dt_from_cfl(p.grid, p.alpha, 0.2);
+  return p;
+}
+
+// The heat after `steps` of a random field, and before.
+std::pair<double, double> heat_before_and_after(const std::string& backend_name, const Problem& p, int steps) {
+  Field<double> u = randn_field<double>(p.grid, 7);
+  auto backend = default_registry().find(backend_name)->make<double>(p, BackendOptions{});
+  backend->upload(u);
+  backend->download(u);  // the field as the fill leaves it
+  const double before = total_heat(p, u);
+  advance(*backend, u, steps);
+  return {before, total_heat(p, u)};
+}
+
+constexpr int kConservationSteps = 10000;
+
+TEST(Conservation, AnInsulatedBoxKeepsItsHeatToRounding) {
+  for (int order : {2, 8}) {
+    const Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
+    for (const char* backend : kFillingBackends) {
+      const auto [before, after] = heat_before_and_after(backend, p, kConservationSteps);
+      std::printf("%s, insulated, order %d: heat %.17g -> %.17g (relative change %.2e)\n", backend, order, before,
+                  after, (after - before) / std::abs(before));
+      EXPECT_NEAR(after, before, 1e-12 * std::abs(before)) << backend << " " << order;
+    }
+  }
+}
+
+TEST(Conservation, APeriodicBoxKeepsItsHeatToRounding) {
+  for (int order : {2, 8}) {
+    const Problem p = box(order, order + 6, {BoundaryKind::Periodic});
+    for (const char* backend : kFillingBackends) {
+      const auto [before, after] = heat_before_and_after(backend, p, kConservationSteps);
+      std::printf("%s, periodic, order %d: heat %.17g -> %.17g (relative change %.2e)\n", backend, order, before,
+                  after, (after - before) / std::abs(before));
+      EXPECT_NEAR(after, before, 1e-12 * std::abs(before)) << backend << " " << order;
+    }
+  }
+}
+
+TEST(Conservation, AFluxFaceAddsQTimesAreaTimesTime) {
+  for (int order : {2, 4, 6, 8}) {
+    Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
+    const double q = 3.0;
+    p.boundaries[3] = {BoundaryKind::Flux, q};  // y-high
+    const int r = p.radius();
+    const double area = (p.grid.nx - 1 - 2 * r) * p.grid.hx * (p.grid.nz - 1 - 2 * r) * p.grid.hz;
+    const int steps = 2000;
+    const double expected = q * area * steps * p.dt;
+    for (const char* backend : kFillingBackends) {
+      const auto [before, after] = heat_before_and_after(backend, p, steps);
+      std::printf("%s, flux, order %d: heat gained %.17g, Q*area*t %.17g\n", backend, order, after - before, expected);
+      EXPECT_NEAR(after - before, expected, 1e-11 * (std::abs(before) + expected)) << backend << " " << order;
+    }
+  }
+}
+
+void expect_temperature_face(const Problem& p, const std::string& backend_name) {
+  Field<double> u = randn_field<double>(p.grid, 3);
+  const Field<double> start = u;
+  auto backend = default_registry().find(backend_name)->make<double>(p, BackendOptions{});
+  advance(*backend, u, 5);
+  const int r = p.radius();
+  for (int j = r; j < p.grid.ny - r; ++j)
+    for (int i = r; i < p.grid.nx - r; ++i) {
+      EXPECT_EQ(u(i, j, r), 2.5);
+      for (int m = 1; m <= r; ++m) EXPECT_DOUBLE_EQ(u(i, j, r - m), 5.0 - u(i, j, r + m));
+    }
+  // The layer faces are untouched.
+  EXPECT_EQ(u(0, 5, 5), start(0, 5, 5));
+  EXPECT_EQ(u(5, 5, p.grid.nz - 1), start(5, 5, p.grid.nz - 1));
+}
+
+// A temperature face's points hold T through the steps, and ghosts are its odd reflection.
+TEST(Fill, TemperatureFacePointsHoldTheirValue) {
+  Problem p = box(4, 9, {BoundaryKind::Layer});
+  p.boundaries[4] = {BoundaryKind::Temperature, 2.5};  // z-low
+  for (const char* backend_name : kFillingBackends) {
+    SCOPED_TRACE(backend_name);
+    expect_temperature_face(p, backend_name);
+  }
+}
+
+// Every condition on some face, mixed, a random field: the factored cpu backend agrees with the
+// stage form to rounding at every order, in double and float.
+TEST(Fill, CpuMatchesTheReferenceOnEveryCondition) {
+  for (int order : {2, 4, 6, 8}) {
+    Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Layer});
+    p.boundaries = {BoundaryCondition{BoundaryKind::Convective, 4.0, 0.5}, BoundaryCondition{BoundaryKind::Flux, -2.0},
+                    BoundaryCondition{BoundaryKind::Periodic}, BoundaryCondition{BoundaryKind::Periodic},
+                    BoundaryCondition{BoundaryKind::Temperature, 1.5}, BoundaryCondition{BoundaryKind::Insulated}};
+    const Field<double> start = randn_field<double>(p.grid, 11);
+    Field<double> reference = start, fast = start;
+    advance(*default_registry().find(kCpuReferenceName)->make<double>(p, BackendOptions{}), reference, 20);
+    advance(*default_registry().find("cpu")->make<double>(p, BackendOptions{}), fast, 20);
+    Field<float> fast_float = field_cast<float>(start);
+    advance(*default_registry().find("cpu")->make<float>(p, BackendOptions{}), fast_float, 20);
+    double worst = 0, worst_float = 0;
+    for (std::size_t i = 0; i < start.size(); ++i) {
+      worst = std::max(worst, std::abs(fast.data()[i] - reference.data()[i]) / (1 + std::abs(reference.data()[i])));
+      worst_float = std::max(worst_float, std::abs(fast_float.data()[i] - reference.data()[i]) /
+                                              (1 + std::abs(reference.data()[i])));
+    }
+    EXPECT_LT(worst, 1e-12) << order;
+    EXPECT_LT(worst_float, 1e-5) << order;
+    // And the conditions matter: a run without them differs.
+    Problem layer = p;
+    layer.boundaries.fill({BoundaryKind::Layer});
+    Field<double> plain = start;
+    advance(*default_registry().find("cpu")->make<double>(layer, BackendOptions{}), plain, 20);
+    EXPECT_GT(std::abs(plain(p.radius(), p.radius() + 1, p.radius() + 1) -
+                       fast(p.radius(), p.radius() + 1, p.radius() + 1)),
+              1e-6);
+  }
+}
+// A random field under convective faces to T_INF = 0 on every side stays bounded by its start
+// (the heat equation's maximum principle, with a margin for the stencil's overshoot) at half of
+// RK4's stable cfl, for cell Biot numbers H h / K of 0.1 and 1. The stability check does not count
+// convective faces yet: at Biot 10 order 2 needs a tenth of it (docs/design.md §1).
+TEST(Stability, ConvectiveFacesStayBounded) {
+  for (int order : {2, 4, 6, 8})
+    for (double biot : {0.1, 1.0}) {
+      Problem p = box(order, 3 * order / 2 + 4, {BoundaryKind::Layer});
+      p.grid.hx = p.grid.hy = p.grid.hz = 0.1;
+      p.boundaries.fill({BoundaryKind::Convective, biot * p.conductivity / 0.1, 0.0});
+      p.dt = dt_from_cfl(p.grid, p.alpha, 0.5 * max_stable_cfl(order));
+      Field<double> u = randn_field<double>(p.grid, 5);
+      // Over the domain's points: the corners beyond two faces are never read, nor filled.
+      const auto largest = [&] {
+        const int r = p.radius();
+        double most = 0;
+        for (int k = r; k < p.grid.nz - r; ++k)
+          for (int j = r; j < p.grid.ny - r; ++j)
+            for (int i = r; i < p.grid.nx - r; ++i) most = std::max(most, std::abs(u(i, j, k)));
+        return most;
+      };
+      const double start = largest();
+      advance(*default_registry().find("cpu")->make<double>(p, BackendOptions{}), u, 2000);
+      const double end = largest();
+      std::printf("order %d, Biot %g: max |u| %.3g -> %.3g\n", order, biot, start, end);
+      EXPECT_LT(end, 1.5 * start) << order << " " << biot;
+    }
+}
+
+}  // namespace
+}  // namespace heat

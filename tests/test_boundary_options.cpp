@@ -1,0 +1,159 @@
+// The boundary-condition and material options through the heatrk4 binary (docs/design.md §3):
+// every bad value is exit 2 naming it before any work, a backend that does not fill boundaries is
+// refused by name, --bc and a face's option combine, TOML gives the same run, and a restart
+// carries the conditions on.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "test_support.hpp"
+
+namespace heat {
+namespace {
+
+using test::run_heatrk4;
+
+// A small double run, 14 points an axis (3r + 1 = 13 at order 8), that writes nothing unless
+// asked; `extra` may give any of these itself.
+std::vector<std::string> bc_run(std::vector<std::string> extra) {
+  std::vector<std::string> args = {"--quiet", "--precision", "double"};
+  const auto unless_given = [&](const char* option, const char* value) {
+    if (std::find(extra.begin(), extra.end(), option) == extra.end()) args.insert(args.end(), {option, value});
+  };
+  unless_given("--steps", "2");
+  unless_given("--format", "none");
+  if (std::find(extra.begin(), extra.end(), "--nx") == extra.end()) args.insert(args.end(), {"--n", "14"});
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+struct Refusal {
+  std::vector<std::string> args;
+  std::string message;
+};
+
+class BoundaryRefused : public ::testing::TestWithParam<Refusal> {};
+
+TEST_P(BoundaryRefused, ExitsTwoNamingTheValue) {
+  const auto r = run_heatrk4(bc_run(GetParam().args));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(GetParam().message), std::string::npos) << r.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, BoundaryRefused,
+    ::testing::Values(
+        Refusal{{"--bc", "adiabatic"}, "--bc adiabatic is not a boundary condition: give layer, temperature:T"},
+        Refusal{{"--bc-x-low", "temperature:nan"}, "--bc-x-low temperature:nan: nan is not a finite number"},
+        Refusal{{"--bc-y-high", "temperature"}, "--bc-y-high temperature: (nothing) is not a finite number"},
+        Refusal{{"--bc-z-low", "convective:-1,20"}, "the heat transfer coefficient H -1 must be 0 or more"},
+        Refusal{{"--bc-z-low", "convective:5"}, "--bc-z-low convective:5 has 1 numbers: the form is convective:H,T_INF"},
+        Refusal{{"--bc-x-high", "insulated:3"}, "--bc-x-high insulated:3: insulated takes no value"},
+        Refusal{{"--bc-x-low", "periodic"}, "--bc-x-low periodic needs --bc-x-high periodic too (it is layer)"},
+        Refusal{{"--bc", "periodic", "--bc-z-high", "insulated"}, "--bc-z-low periodic needs --bc-z-high periodic"},
+        Refusal{{"--bc", "insulated", "--nx", "12", "--ny", "14", "--nz", "14"}, "nx 12 is too small for insulated at order 8: a reflected face "
+                                                      "needs at least 3r+1 = 13 points"},
+        Refusal{{"--conductivity", "-2"}, "--conductivity -2 must be a positive number"},
+        Refusal{{"--heat-capacity", "0"}, "--heat-capacity 0 must be a positive number"},
+        Refusal{{"--alpha", "1", "--conductivity", "2", "--heat-capacity", "3"},
+                "--alpha, --conductivity and --heat-capacity all given"}));
+
+// The CUDA backends fill no boundaries yet: refused by name (where a GPU lets them be asked for).
+TEST(BoundaryOptions, ABackendThatDoesNotFillIsRefusedByName) {
+  HEAT_REQUIRE_GPU();
+  for (const char* backend : {"naive", "reuse", "tiled"}) {
+    const auto r = run_heatrk4(bc_run({"--bc", "insulated", "--backend", backend}));
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(std::string("--backend ") + backend +
+                            " does not fill boundary conditions yet (--bc-x-low is insulated): use --backend cpu"),
+              std::string::npos)
+        << r.output;
+  }
+}
+
+TEST(BoundaryOptions, LayerEverywhereIsTheDefaultBitForBit) {
+  const std::string dir = test::temp_directory("bc_layer");
+  ASSERT_EQ(run_heatrk4({"--n", "14", "--steps", "3", "--quiet", "--output", dir + "/plain"}).exit_code, 0);
+  ASSERT_EQ(run_heatrk4({"--n", "14", "--steps", "3", "--quiet", "--bc", "layer", "--alpha", "1", "--output", dir + "/layer"})
+                .exit_code,
+            0);
+  const std::string file = "/heat_000003.hdf";
+  EXPECT_EQ(run_heatrk4({"compare", dir + "/plain" + file, dir + "/layer" + file, "--rtol", "0", "--atol", "0"}).exit_code, 0);
+}
+
+// --bc sets six faces, a face's option overrides it; the same in TOML; conductivity and heat
+// capacity give alpha = K/C, and --check holds the run to the double reference.
+TEST(BoundaryOptions, CommandLineAndTomlGiveTheSameRun) {
+  const std::string dir = test::temp_directory("bc_toml");
+  const std::vector<std::string> conditions = {"--bc", "insulated", "--bc-z-high", "temperature:1", "--bc-x-low",
+                                               "convective:2,0.5", "--bc-y-low", "flux:3", "--conductivity", "2",
+                                               "--heat-capacity", "4"};
+  auto cli_args = conditions;
+  cli_args.insert(cli_args.end(), {"--format", "hdf5", "--output", dir + "/cli", "--check"});
+  cli_args = bc_run(cli_args);
+  const auto cli = run_heatrk4(cli_args);
+  ASSERT_EQ(cli.exit_code, 0) << cli.output;
+  const std::string config = dir + "/bc.toml";
+  std::ofstream(config) << "bc = \"insulated\"\nbc-z-high = \"temperature:1\"\nbc-x-low = \"convective:2,0.5\"\n"
+                           "bc-y-low = \"flux:3\"\nconductivity = 2\nheat-capacity = 4\nalpha = 0.5\n";
+  auto toml_args = bc_run({"--config", config, "--format", "hdf5", "--output", dir + "/toml"});
+  // alpha with both K and C is refused, from the file too.
+  const auto refused = run_heatrk4(toml_args);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  std::ofstream(config) << "bc = \"insulated\"\nbc-z-high = \"temperature:1\"\nbc-x-low = \"convective:2,0.5\"\n"
+                           "bc-y-low = \"flux:3\"\nconductivity = 2\nheat-capacity = 4\n";
+  const auto toml = run_heatrk4(toml_args);
+  ASSERT_EQ(toml.exit_code, 0) << toml.output;
+  const std::string file = "/heat_000002.hdf";
+  EXPECT_EQ(run_heatrk4({"compare", dir + "/cli" + file, dir + "/toml" + file, "--rtol", "0", "--atol", "0"}).exit_code, 0);
+  // And the conditions matter: all insulated is another field.
+  const auto plain = run_heatrk4(bc_run({"--bc", "insulated", "--conductivity", "2", "--heat-capacity", "4",
+                                         "--format", "hdf5", "--output", dir + "/plain"}));
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_EQ(run_heatrk4({"compare", dir + "/cli" + file, dir + "/plain" + file}).exit_code, 1);
+}
+
+// alpha = K/C: K and C give the run --alpha K/C and K give; C scales only the heat, K only the
+// flux faces' gradient.
+TEST(BoundaryOptions, ConductivityOverHeatCapacityIsAlpha) {
+  const std::string dir = test::temp_directory("bc_material");
+  const auto run = [&](const std::string& name, std::vector<std::string> material) {
+    material.insert(material.end(), {"--bc", "insulated", "--bc-x-low", "flux:3", "--init", "randn", "--format", "hdf5",
+                                     "--output", dir + "/" + name});
+    const auto r = run_heatrk4(bc_run(material));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return dir + "/" + name + "/heat_000002.hdf";
+  };
+  const std::string k_and_c = run("k_and_c", {"--conductivity", "2", "--heat-capacity", "4"});
+  const std::string alpha_and_k = run("alpha_and_k", {"--alpha", "0.5", "--conductivity", "2"});
+  const std::string alpha_and_c = run("alpha_and_c", {"--alpha", "0.5", "--heat-capacity", "4"});
+  const std::string other_k = run("other_k", {"--alpha", "0.5", "--conductivity", "3"});
+  EXPECT_EQ(run_heatrk4({"compare", k_and_c, alpha_and_k, "--rtol", "0", "--atol", "0"}).exit_code, 0);
+  EXPECT_EQ(run_heatrk4({"compare", k_and_c, alpha_and_c, "--rtol", "0", "--atol", "0"}).exit_code, 0);
+  EXPECT_EQ(run_heatrk4({"compare", k_and_c, other_k}).exit_code, 1);
+}
+
+// A restart goes on with the stored conditions and material: 2 + 2 steps are 4.
+TEST(BoundaryOptions, RestartCarriesTheConditionsOn) {
+  const std::string dir = test::temp_directory("bc_restart");
+  const std::vector<std::string> conditions = {"--bc", "periodic", "--bc-x-low", "flux:2", "--bc-x-high",
+                                               "convective:1,0.25", "--conductivity", "3", "--init", "randn"};
+  auto whole = conditions;
+  whole.insert(whole.end(), {"--steps", "4", "--format", "hdf5", "--output", dir + "/whole"});
+  whole = bc_run(whole);
+  ASSERT_EQ(run_heatrk4(whole).exit_code, 0);
+  auto half = conditions;
+  half.insert(half.end(), {"--format", "hdf5", "--output", dir + "/parts"});
+  half = bc_run(half);
+  ASSERT_EQ(run_heatrk4(half).exit_code, 0);
+  const auto restarted = run_heatrk4({"--restart", dir + "/parts/heat_000002.hdf", "--steps", "2", "--quiet"});
+  ASSERT_EQ(restarted.exit_code, 0) << restarted.output;
+  EXPECT_EQ(run_heatrk4({"compare", dir + "/whole/heat_000004.hdf", dir + "/parts/heat_000004.hdf", "--rtol", "0",
+                         "--atol", "0"})
+                .exit_code,
+            0);
+}
+
+}  // namespace
+}  // namespace heat
