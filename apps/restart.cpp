@@ -30,16 +30,17 @@ RunOptions with_restart_implied(const RunOptions& given) {
   return o;
 }
 
-std::string lossy_start_note(const std::string& path) {
-  const StoredRunSettings stored = read_stored_run_settings(path);
+namespace {
+std::string lossy_start_note(const std::string& path, const StoredRunSettings& stored) {
   if (!stored.compress) return {};
   const Compression codec = parse_compression(*stored.compress);
   if (codec.lossless()) return {};
   return "from " + path + "'s values, stored by ZFP within " + number_text(codec.bound) +
          " of the run's: what follows is within about that of the run it continues, not bitwise the same";
 }
+}  // namespace
 
-std::vector<std::string> take_stored_settings(RunOptions& o) {
+TakenSettings take_stored_settings(RunOptions& o) {
   const StoredRunSettings stored = read_stored_run_settings(o.init_file);
   // Without them the run would start again at step 0, over the snapshots of the run it continues.
   for (const auto& [name, recorded] : {std::pair{"step", stored.step.has_value()}, {"time", stored.time.has_value()}})
@@ -118,7 +119,7 @@ std::vector<std::string> take_stored_settings(RunOptions& o) {
       note("--cfl " + number_text(o.cfl), was);
     }
   }
-  return overrides;
+  return {overrides, lossy_start_note(o.init_file, stored)};
 }
 
 }  // namespace heat

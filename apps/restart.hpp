@@ -19,12 +19,14 @@ RunOptions with_restart_implied(const RunOptions& given);
 // o.init_file for each that the command line (or --config) does not give (a file written before
 // the last three were stored leaves them as given). A stored ZFP codec with a --format that writes
 // .vti files (which ZFP does not compress) is InputError asking for --compress. Returns one line for each given option whose value differs from
-// the stored one, for the run to print.
-std::vector<std::string> take_stored_settings(RunOptions& o);
-
-// What starting from `path`'s values means where its snapshot stored them lossily (ZFP within an
-// absolute bound): the run goes on from values within the bound of those the first run had, so
-// it is not bitwise the run it continues. Empty for a lossless file (none, gzip, zfp:reversible).
-std::string lossy_start_note(const std::string& path);
+// the stored one, for the run to print, and what starting from the file's values means where its
+// snapshot stored them lossily (ZFP within an absolute bound): the run goes on from values within
+// the bound of those the first run had, so it is not bitwise the run it continues (empty for a
+// lossless file: none, gzip, zfp:reversible).
+struct TakenSettings {
+  std::vector<std::string> overrides;
+  std::string lossy_start;
+};
+TakenSettings take_stored_settings(RunOptions& o);
 
 }  // namespace heat

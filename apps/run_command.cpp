@@ -186,8 +186,9 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
       loaded = open_initial_field(options.init_file);  // its grid and run state; the values below
       require_grid_options_agree(options, loaded.grid);
       // Said at once on stderr (also under --quiet) and again in the summary.
-      report.overrides = take_stored_settings(options);
-      report.lossy_start = lossy_start_note(options.init_file);
+      TakenSettings taken = take_stored_settings(options);
+      report.overrides = std::move(taken.overrides);
+      report.lossy_start = std::move(taken.lossy_start);
       for (const auto& line : report.overrides)
         if (ranks.is_root()) std::fprintf(stderr, "heatrk4: note: %s\n", line.c_str());
     }

@@ -47,17 +47,41 @@ RunOption tolerance(const char* name, double RunOptions::*member, std::string he
   return o;
 }
 
+// What a row adds to its option's type and help, said where the row is written.
+RunOption said_also_by(std::vector<std::string> others, RunOption o) {
+  o.said_another_way = std::move(others);
+  return o;
+}
+RunOption with_alias(const char* alias, RunOption o) {
+  o.aliases = alias;
+  return o;
+}
+RunOption comma_list(RunOption o) {
+  o.comma_list = true;
+  return o;
+}
+RunOption integer_too(RunOption o) {
+  o.integer_too = true;
+  return o;
+}
+// --config: a file cannot name another, and the path is checked before the file is read.
+RunOption config_file(RunOption o) {
+  o.in_files = false;
+  o.problem = [](const OptionValue& value) { return config_file_problem(std::get<std::string>(value)); };
+  return o;
+}
+
 std::vector<RunOption> make_table() {
   std::vector<RunOption> table = {
-      option("config", &RunOptions::config, "read options from a TOML file (keys are the long option names)"),
+      config_file(option("config", &RunOptions::config, "read options from a TOML file (keys are the long option names)")),
       option("n", &RunOptions::n, "points along each axis (sets nx = ny = nz)", Default),
-      option("nx", &RunOptions::nx, "points along x (overrides --n)"),
-      option("ny", &RunOptions::ny, "points along y (overrides --n)"),
-      option("nz", &RunOptions::nz, "points along z (overrides --n)"),
+      said_also_by({"n"}, option("nx", &RunOptions::nx, "points along x (overrides --n)")),
+      said_also_by({"n"}, option("ny", &RunOptions::ny, "points along y (overrides --n)")),
+      said_also_by({"n"}, option("nz", &RunOptions::nz, "points along z (overrides --n)")),
       option("h", &RunOptions::h, "grid spacing on every axis (default 1/(n-1): a unit cube)"),
-      option("hx", &RunOptions::hx, "spacing along x"),
-      option("hy", &RunOptions::hy, "spacing along y"),
-      option("hz", &RunOptions::hz, "spacing along z"),
+      said_also_by({"h"}, option("hx", &RunOptions::hx, "spacing along x")),
+      said_also_by({"h"}, option("hy", &RunOptions::hy, "spacing along y")),
+      said_also_by({"h"}, option("hz", &RunOptions::hz, "spacing along z")),
       option("alpha", &RunOptions::alpha, "diffusivity", Default),
       option("conductivity", &RunOptions::conductivity,
              "thermal conductivity K (alpha = K/C; default alpha*C, read by flux and convective faces)"),
@@ -75,8 +99,8 @@ std::vector<RunOption> make_table() {
       option("bc-z-high", &RunOptions::bc_z_high, "condition on the high z face (overrides --bc)"),
       option("order", &RunOptions::order, "order of the stencil: 2, 4, 6 or 8", Default),
       option("steps", &RunOptions::steps, "RK4 steps", Default),
-      option("cfl", &RunOptions::cfl, "dt*alpha*(1/hx^2+1/hy^2+1/hz^2)", Default),
-      option("dt", &RunOptions::dt, "time step (instead of --cfl)"),
+      said_also_by({"dt"}, option("cfl", &RunOptions::cfl, "dt*alpha*(1/hx^2+1/hy^2+1/hz^2)", Default)),
+      said_also_by({"cfl"}, option("dt", &RunOptions::dt, "time step (instead of --cfl)")),
       option("allow-unstable", &RunOptions::allow_unstable, "run with a cfl above RK4's stability limit"),
       option("precision", &RunOptions::precision, "float or double", Default),
       option("backend", &RunOptions::backend, default_registry().names_text() + " or auto (see: heatrk4 backends)",
@@ -104,42 +128,29 @@ std::vector<RunOption> make_table() {
              "directory for snapshots. Not given: each run replaces the previous run's snapshots there; "
              "given: a directory holding another run's snapshots is refused unless --overwrite",
              Default),
-      option("format", &RunOptions::format,
-             "snapshot formats: hdf5, vtk, a comma list such as hdf5,vtk (both: the same), or none", Default),
+      comma_list(option("format", &RunOptions::format,
+             "snapshot formats: hdf5, vtk, a comma list such as hdf5,vtk (both: the same), or none", Default)),
       option("output-every", &RunOptions::output_every, "snapshot every K steps (0: the final state only)", Default),
       option("snapshot-buffers", &RunOptions::snapshot_buffers,
              "snapshots in flight while the run steps on, each a host copy of the field (0: write before "
              "stepping on; a GPU run writing ZFP .hdf alone keeps one on the device instead)",
              Default),
-      option("compress", &RunOptions::compress,
+      integer_too(option("compress", &RunOptions::compress,
              "0..9 or gzip:0..9: gzip level (zlib for .vti); zfp:BOUND: ZFP within an absolute error bound "
              "(zfp:1e-6); zfp:reversible: lossless ZFP (.hdf only); a restart takes the file's unless given",
-             Default),
+             Default)),
       option("check", &RunOptions::check,
              "compare with the fast cpu backend in double precision (with cpu_reference for a cpu run), which the "
              "tests hold to cpu_reference"),
       tolerance("rtol", &RunOptions::rtol, "relative tolerance of --check (default 1e-6 float, 1e-12 double)"),
       tolerance("atol", &RunOptions::atol, "absolute tolerance of --check (default 1e-6 float, 1e-12 double)"),
       option("json", &RunOptions::json, "write the summary as JSON to this file"),
-      option("quiet", &RunOptions::quiet, "no progress line and no summary"),
+      with_alias(",-q", option("quiet", &RunOptions::quiet, "no progress line and no summary")),
       option("restart", &RunOptions::restart,
              "continue a run from one of its snapshots: step, time and the settings stored in the file "
              "unless given here; the series in the file's directory is continued"),
       option("overwrite", &RunOptions::overwrite, "let a new run replace another run's snapshots in --output"),
   };
-  for (RunOption& o : table) {
-    if (o.name == "config") {
-      o.in_files = false;
-      o.problem = [](const OptionValue& value) { return config_file_problem(std::get<std::string>(value)); };
-    }
-    if (o.name == "quiet") o.aliases = ",-q";
-    if (o.name == "format") o.comma_list = true;
-    if (o.name == "compress") o.integer_too = true;
-    if (o.name == "cfl") o.said_another_way = {"dt"};
-    if (o.name == "dt") o.said_another_way = {"cfl"};
-    if (o.name == "nx" || o.name == "ny" || o.name == "nz") o.said_another_way = {"n"};
-    if (o.name == "hx" || o.name == "hy" || o.name == "hz") o.said_another_way = {"h"};
-  }
   return table;
 }
 

@@ -48,10 +48,11 @@ RunOptions run_options_from_keywords(const py::kwargs& keywords) {
       throw InputError(key + "=" + value_text(value) + ": heatrk4.run has no option --" + name +
                        " (`heatrk4 --help` lists them; keywords take '_' for '-')");
     if (value.is_none()) continue;
-    const OptionValue given = keyword_value(*option, value, key);
-    if (const std::string problem = option_value_problem(*option, given); !problem.empty())
-      throw InputError(key + "=" + value_text(value) + ": " + problem);
-    give_option(options, *option, given);
+    try {
+      give_option(options, *option, keyword_value(*option, value, key));
+    } catch (const InputError& e) {
+      throw InputError(key + "=" + value_text(value) + ": " + e.what());
+    }
   }
   if (options.was_given("config")) read_config_file(options);
   return options;

@@ -4,6 +4,7 @@
 // through the run's time loop (advance: upload, chunks of steps, download), and a CUDA array
 // becomes a CUDA backend's resident field where it lives (advance_in_place).
 
+#include <algorithm>
 #include <csignal>
 #include <cmath>
 #include <cstring>
@@ -22,6 +23,7 @@
 #include "python/fork_safety.hpp"
 #include "python/interrupts.hpp"
 #include "core/errors.hpp"
+#include "backends/cpu/first_nonfinite.hpp"
 #include "backends/registry.hpp"
 #include "core/time_loop.hpp"
 
@@ -95,10 +97,10 @@ LoopCallbacks<T> stopping_on(PendingSignals& signals) {
 // not a blow-up of the steps.
 template <typename T>
 void refuse_non_finite_input(const Field<T>& u) {
-  std::size_t count = 0, first = 0;
-  for (std::size_t n = 0; n < u.size(); ++n)
-    if (!std::isfinite(u.data()[n]) && count++ == 0) first = n;
-  if (count == 0) return;
+  const long long found = first_nonfinite_on_host(u.data(), u.size());
+  if (found < 0) return;
+  const std::size_t first = std::size_t(found);
+  const auto count = std::size_t(std::count_if(u.data() + first, u.data() + u.size(), [](T v) { return !std::isfinite(v); }));
   const std::size_t nx = std::size_t(u.nx()), ny = std::size_t(u.ny());
   throw InputError("u holds " + std::to_string(count) + " non-finite value" + (count > 1 ? "s" : "") +
                    ", the first at (i, j, k) = (" + std::to_string(first % nx) + ", " + std::to_string(first / nx % ny) +
