@@ -7,8 +7,10 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
+#include "core/boundary_stability.hpp"
 #include "core/errors.hpp"
 #include "core/grid_limits.hpp"
 #include "core/number_text.hpp"
@@ -118,6 +120,31 @@ void require_stable_cfl(double cfl, int order, bool allow_unstable, const std::s
                      number_text(std::floor(limit * 1e4) / 1e4) + " (add --allow-unstable to run it anyway)");
 }
 
+namespace {
+
+// InputError where a face's condition (a convective face's ghosts) lowers the stable cfl of `p`
+// below `cfl`, naming the face, its Biot number and the largest stable cfl and dt.
+void require_stable_at_faces(const Problem& p, double cfl, bool allow_unstable, const std::string& given) {
+  const int face = face_limiting_cfl(p);
+  if (face < 0 || allow_unstable) return;
+  const double limit = stable_cfl_limit(p);
+  if (cfl <= limit) return;
+  const double h = face / 2 == 0 ? p.grid.hx : face / 2 == 1 ? p.grid.hy : p.grid.hz;
+  const double floored = std::floor(limit * 1e4) / 1e4;
+  // The dt of the floored cfl, to 4 digits and rounded down, so that giving it is stable too.
+  const double dt = dt_from_cfl(p.grid, p.alpha, floored);
+  const double unit = std::pow(10.0, std::floor(std::log10(dt)) - 3);
+  char dt_text[32];
+  std::snprintf(dt_text, sizeof dt_text, "%.4g", std::floor(dt / unit) * unit);
+  throw InputError(given + " is unstable with --bc-" + face_name(face) + " " +
+                   boundary_condition_text(p.boundaries[face]) + " (Biot number H*h/K = " +
+                   number_text(p.boundaries[face].value * h / p.conductivity) + ") at order " +
+                   std::to_string(p.order) + ": the largest stable cfl is " + number_text(floored) + " (dt " +
+                   dt_text + "; add --allow-unstable to run it anyway)");
+}
+
+}  // namespace
+
 void require_positive_cfl(double cfl) { require_positive(cfl, "--cfl"); }
 
 CLI::Validator tolerance_check() {
@@ -208,8 +235,9 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
                                                       : "the dt " + number_text(o.dt) + " stored in " + o.dt_stored_in;
   const std::string cfl_named = " (cfl " + number_text(plan.cfl) +
                                 (o.dt_stored_in.empty() ? ")" : "; give --cfl or --dt for this run)");
-  require_stable_cfl(plan.cfl, o.order, o.allow_unstable,
-                     o.was_given("dt") ? dt_named + cfl_named : "--cfl " + number_text(plan.cfl));
+  const std::string given_step = o.was_given("dt") ? dt_named + cfl_named : "--cfl " + number_text(plan.cfl);
+  require_stable_cfl(plan.cfl, o.order, o.allow_unstable, given_step);
+  require_stable_at_faces(plan.problem, plan.cfl, o.allow_unstable, given_step);
 
   if (o.precision == "float") plan.precision = Precision::Float;
   else if (o.precision == "double") plan.precision = Precision::Double;
