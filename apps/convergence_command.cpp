@@ -58,13 +58,15 @@ int convergence(const ConvergenceOptions& o) {
   request.options.device = o.device;
   std::printf("convergence: backend %s, %s; a Fourier mode, error of its decay factor where it is exact\n",
               o.backend.c_str(), o.precision.c_str());
+  if (find_runnable_backend(o.backend).fills_boundaries)
+    std::printf("and each face condition: an exact solution along x, its largest error at t where the mode is e^-0.5\n");
   if (request.precision == Precision::Float)
     std::printf("note: float rounding (~1e-7) floors the errors, so the finer levels' orders are not meaningful\n");
   const auto studies = convergence_studies(request);
   std::printf("%s", format_convergence_table(studies).c_str());
   std::printf("observed order between the two finest levels:");
   for (const auto& s : studies)
-    std::printf(" %s p=%d: %.2f%s", study_name(s.kind), s.order, s.finest_order(), &s == &studies.back() ? "\n" : ",");
+    std::printf(" %s p=%d: %.2f%s", s.label().c_str(), s.order, s.finest_order(), &s == &studies.back() ? "\n" : ",");
 
   const std::string csv = convergence_csv_text(studies);
   if (!o.csv.empty()) {

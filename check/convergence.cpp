@@ -11,6 +11,7 @@
 #include "backends/registry.hpp"
 #include "core/time_loop.hpp"
 #include "check/analytic.hpp"
+#include "check/face_convergence.hpp"
 #include "check/shell_quote.hpp"
 
 namespace heat {
@@ -86,6 +87,8 @@ double measure(const ConvergenceRequest& request, const Problem& problem, const 
              : measure<double>(entry, request.options, problem, mode, steps, exact_decay);
 }
 
+}  // namespace
+
 void fill_observed_orders(ConvergenceStudy& study) {
   auto& levels = study.levels;
   for (std::size_t l = 1; l < levels.size(); ++l) {
@@ -94,8 +97,6 @@ void fill_observed_orders(ConvergenceStudy& study) {
     levels[l].observed_order = std::log(levels[l - 1].error / levels[l].error) / std::log(ratio);
   }
 }
-
-}  // namespace
 
 ConvergenceStudy spatial_convergence(const ConvergenceRequest& request, int order) {
   ConvergenceStudy study;
@@ -163,13 +164,15 @@ std::vector<ConvergenceStudy> convergence_studies(const ConvergenceRequest& requ
   std::vector<ConvergenceStudy> studies;
   for (int order : {2, 4, 6, 8}) studies.push_back(spatial_convergence(request, order));
   for (int order : {2, 4, 6, 8}) studies.push_back(temporal_convergence(request, order));
+  if (find_runnable_backend(request.backend).fills_boundaries)
+    for (ConvergenceStudy& s : face_convergence_studies(request)) studies.push_back(std::move(s));
   return studies;
 }
 
 std::string format_convergence_table(const std::vector<ConvergenceStudy>& studies) {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "%-6s %5s %9s %11s %11s %6s %6s %11s %9s\n", "study", "order", "expected",
+  std::snprintf(line, sizeof line, "%-11s %5s %9s %11s %11s %6s %6s %11s %9s\n", "study", "order", "expected",
                 "h", "dt", "steps", "n", "error", "observed");
   out += line;
   for (const auto& s : studies)
@@ -177,7 +180,7 @@ std::string format_convergence_table(const std::vector<ConvergenceStudy>& studie
       const auto& v = s.levels[l];
       char observed[32] = "-";
       if (l > 0) std::snprintf(observed, sizeof observed, "%.3f", v.observed_order);
-      std::snprintf(line, sizeof line, "%-6s %5d %9.0f %11.4e %11.4e %6d %6d %11.3e %9s\n", study_name(s.kind),
+      std::snprintf(line, sizeof line, "%-11s %5d %9.0f %11.4e %11.4e %6d %6d %11.3e %9s\n", s.label().c_str(),
                     s.order, s.expected_order, v.h, v.dt, v.steps, v.points, v.error, observed);
       out += line;
     }
@@ -190,7 +193,7 @@ std::string convergence_csv_text(const std::vector<ConvergenceStudy>& studies) {
   for (const auto& s : studies)
     for (std::size_t l = 0; l < s.levels.size(); ++l) {
       const auto& v = s.levels[l];
-      std::snprintf(line, sizeof line, "%s,%d,%g,%zu,%.17g,%.17g,%d,%d,%.17g,", study_name(s.kind), s.order,
+      std::snprintf(line, sizeof line, "%s,%d,%g,%zu,%.17g,%.17g,%d,%d,%.17g,", s.label().c_str(), s.order,
                     s.expected_order, l, v.h, v.dt, v.steps, v.points, v.error);
       csv += line;
       if (l > 0) {

@@ -34,12 +34,18 @@ struct ConvergenceLevel {
 
 struct ConvergenceStudy {
   StudyKind kind = StudyKind::Space;
+  std::string condition;         // a face condition's study (face_convergence.hpp); empty: the Fourier mode's
   int order = 2;                 // of the stencil
   double expected_order = 2;     // p in space, 4 in time
   std::vector<ConvergenceLevel> levels;
   // The order between the two finest levels: the one closest to the asymptotic regime.
   double finest_order() const { return levels.size() < 2 ? 0 : levels.back().observed_order; }
+  // "space", "time", or the face condition's name.
+  std::string label() const { return condition.empty() ? study_name(kind) : condition; }
 };
+
+// Each level's observed order from the one before it (by h in space, dt in time).
+void fill_observed_orders(ConvergenceStudy& study);
 
 struct ConvergenceRequest {
   std::string backend = "cpu";
@@ -53,7 +59,8 @@ const BackendEntry& find_runnable_backend(const std::string& name);
 // Throw InputError for an unknown backend, RunError when the backend fails.
 ConvergenceStudy spatial_convergence(const ConvergenceRequest& request, int order);
 ConvergenceStudy temporal_convergence(const ConvergenceRequest& request, int order);
-// Space and time for orders 2, 4, 6, 8.
+// Space and time for orders 2, 4, 6, 8, and each face condition's (face_convergence.hpp) where the
+// backend fills them.
 std::vector<ConvergenceStudy> convergence_studies(const ConvergenceRequest& request);
 
 // The table printed by `heatrk4 convergence`.

@@ -1,13 +1,11 @@
-// The boundary conditions by their physics (docs/design.md §1, "Boundary"): observed orders of
-// accuracy against exact solutions of u_t = alpha*u_xx, and the total heat an insulated, a
-// periodic and a heated box keep or gain. Every problem is effectively 1D along x for the orders
-// (y and z periodic with one point per period) and a 3D random field for the heat; each on both
-// backends that fill boundaries, cpu_reference (the stage form) and cpu (the quadratic factors).
+// The boundary conditions by their physics (docs/design.md §1, "Boundary"): the total heat an
+// insulated, a periodic and a heated box keep or gain, on a 3D random field, on both cpu backends,
+// cpu_reference (the stage form) and cpu (the quadratic factors); the fill itself. Their observed
+// orders are tests/test_convergence.cpp's, for every backend that fills them.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
-#include <functional>
 
 #include "backends/registry.hpp"
 #include "core/initial_conditions.hpp"
@@ -17,137 +15,7 @@
 namespace heat {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
-
-// x of point i along an axis whose low face point is index r.
-double face_x(int i, int r, double h) { return (i - r) * h; }
-
-struct ExactCase {
-  BoundaryCondition low, high;
-  bool periodic = false;
-  // The exact solution at (x, t) for a domain [0, L] with conductivity K and alpha.
-  std::function<double(double x, double t, double L)> solution;
-};
-
-constexpr double kAlpha = 0.7;
-constexpr double kConductivity = 2.0;  // heat capacity K/alpha
-
-// Max error over the domain points of a run of `c` with `cells` spacings across the domain, to
-// the time where its slowest mode has decayed to about e^-0.5.
-double max_error(const std::string& backend_name, const ExactCase& c, int order, int cells,
-                 double wavenumber_times_length) {
-  const int r = order / 2;
-  Problem p;
-  p.order = order;
-  const double length = 1.0;
-  const double h = length / cells;
-  // Reflected faces are points: cells + 1 of them. Periodic: cells points, the high face point
-  // one h short of the low one's image.
-  const int nx = (c.periodic ? cells : cells + 1) + 2 * r;
-  p.grid = {nx, 2 * r + 1, 2 * r + 1, h, h, h};
-  p.alpha = kAlpha;
-  p.conductivity = kConductivity;
-  p.heat_capacity = kConductivity / kAlpha;
-  const BoundaryCondition periodic{BoundaryKind::Periodic};
-  p.boundaries = {c.low, c.high, periodic, periodic, periodic, periodic};
-  const double k = wavenumber_times_length / length;
-  const double t_end = 0.5 / (kAlpha * k * k);
-  // Only x varies, so the x axis alone bounds dt: dt*alpha/h^2 = 0.2, and RK4's error (dt ~ h^2)
-  // falls as h^8, below the stencil's at every order.
-  const int steps = int(std::ceil(t_end / (0.2 * h * h / kAlpha)));
-  p.dt = t_end / steps;
-  Field<double> u(p.grid);
-  for (int k3 = 0; k3 < p.grid.nz; ++k3)
-    for (int j = 0; j < p.grid.ny; ++j)
-      for (int i = 0; i < nx; ++i) u(i, j, k3) = c.solution(face_x(i, r, h), 0.0, length);
-  auto backend = default_registry().find(backend_name)->make<double>(p, BackendOptions{});
-  advance(*backend, u, steps);
-  double error = 0;
-  for (int i = r; i < nx - r; ++i)
-    error = std::max(error, std::abs(u(i, r, r) - c.solution(face_x(i, r, h), t_end, length)));
-  return error;
-}
-
-double decay(double k, double t) { return std::exp(-kAlpha * k * k * t); }
-
-ExactCase periodic_case() {
-  ExactCase c{{BoundaryKind::Periodic}, {BoundaryKind::Periodic}, true, {}};
-  c.solution = [](double x, double t, double L) { const double k = 2 * kPi / L; return std::cos(k * x + 0.3) * decay(k, t); };
-  return c;
-}
-
-ExactCase insulated_case() {
-  ExactCase c{{BoundaryKind::Insulated}, {BoundaryKind::Insulated}, false, {}};
-  c.solution = [](double x, double t, double L) { const double k = 2 * kPi / L; return 0.25 + std::cos(k * x) * decay(k, t); };
-  return c;
-}
-
-ExactCase temperature_case() {
-  ExactCase c{{BoundaryKind::Temperature, 0.5}, {BoundaryKind::Temperature, 0.5}, false, {}};
-  c.solution = [](double x, double t, double L) { const double k = 2 * kPi / L; return 0.5 + std::sin(k * x) * decay(k, t); };
-  return c;
-}
-
-// Heat Q in at x = 0, none out at x = L: u = Q t/(C L) + Q (x - L)^2/(2 K L), plus a cosine mode.
-constexpr double kQ = 1.5;
-ExactCase flux_case() {
-  ExactCase c{{BoundaryKind::Flux, kQ}, {BoundaryKind::Insulated}, false, {}};
-  c.solution = [](double x, double t, double L) {
-    const double k = 2 * kPi / L;
-    const double capacity = kConductivity / kAlpha;
-    return kQ * t / (capacity * L) + kQ * (x - L) * (x - L) / (2 * kConductivity * L) + std::cos(k * x) * decay(k, t);
-  };
-  return c;
-}
-
-// cos(k (x - L/2)) is a Robin mode of both faces when H = K k tan(k L/2) (heat in -K u_x = H (T_INF - u)).
-constexpr double kRobinKL = 0.8 * kPi;
-constexpr double kTInf = 0.75;
-ExactCase convective_case() {
-  const double h_coefficient = kConductivity * kRobinKL * std::tan(kRobinKL / 2);  // for L = 1
-  ExactCase c{{BoundaryKind::Convective, h_coefficient, kTInf}, {BoundaryKind::Convective, h_coefficient, kTInf}, false, {}};
-  c.solution = [](double x, double t, double L) {
-    const double k = kRobinKL / L;
-    return kTInf + std::cos(k * (x - L / 2)) * decay(k, t);
-  };
-  return c;
-}
-
-// The observed order from the errors at `cells` and 2*cells spacings.
-double observed_order(const std::string& backend, const ExactCase& c, int order, int cells, double kl) {
-  const double coarse = max_error(backend, c, order, cells, kl);
-  const double fine = max_error(backend, c, order, 2 * cells, kl);
-  std::printf("%s, order %d: error %.3e at %d cells, %.3e at %d: observed %.2f\n", backend.c_str(), order, coarse,
-              cells, fine, 2 * cells, std::log2(coarse / fine));
-  return std::log2(coarse / fine);
-}
-
-// Grids coarse enough at high order that the finer error stays far above rounding.
-int coarse_cells(int order) { return order <= 4 ? 16 : 12; }
-
 const char* const kFillingBackends[] = {kCpuReferenceName, "cpu"};
-
-void expect_stencil_order(const ExactCase& c, double kl) {
-  for (const char* backend : kFillingBackends)
-    for (int order : {2, 4, 6, 8})
-      EXPECT_GT(observed_order(backend, c, order, coarse_cells(order), kl), order - 0.3) << backend << " " << order;
-}
-
-TEST(ObservedOrder, PeriodicReachesTheStencilsOrder) { expect_stencil_order(periodic_case(), 2 * kPi); }
-TEST(ObservedOrder, InsulatedReachesTheStencilsOrder) { expect_stencil_order(insulated_case(), 2 * kPi); }
-TEST(ObservedOrder, TemperatureReachesTheStencilsOrder) { expect_stencil_order(temperature_case(), 2 * kPi); }
-// A constant flux makes every odd derivative but the first vanish at the face (u_xxx = (u_x)_t/alpha),
-// so the corrected even reflection is exact to the stencil's order.
-TEST(ObservedOrder, ConstantFluxReachesTheStencilsOrder) { expect_stencil_order(flux_case(), 2 * kPi); }
-
-// The polynomial closure of convective_ghost_weights meets the condition in every odd derivative
-// the stencil sees, so convective reaches p too.
-TEST(ObservedOrder, ConvectiveReachesTheStencilsOrder) {
-  for (const char* backend : kFillingBackends)
-    for (int order : {2, 4, 6, 8})
-      EXPECT_GT(observed_order(backend, convective_case(), order, coarse_cells(order), kRobinKL), order - 0.3)
-          << backend << " " << order;
-}
 
 // Total heat C * sum(w u) dV, the weights the trapezoid rule's for reflected axes (a half at each
 // face point) and 1 for periodic ones: the quadrature the closures conserve exactly.
