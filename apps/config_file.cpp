@@ -50,14 +50,15 @@ std::string config_file_problem(const std::string& path) {
 namespace {
 
 std::string wanted(const RunOption& option) {
-  if (option.comma_list) return "a string or an array of strings";
+  if (option.comma_list || option.type == OptionType::TextList) return "a string or an array of strings";
   switch (option.type) {
     case OptionType::Flag: return "true or false";
     case OptionType::Integer: return "a whole number";
     case OptionType::Seed: return "a whole number from 0 up";
     case OptionType::Number: return "a number";
     case OptionType::ThreeIntegers: return "an array of 3 whole numbers";
-    case OptionType::Text: break;
+    case OptionType::Text:
+    case OptionType::TextList: break;
   }
   return "a string";
 }
@@ -111,6 +112,7 @@ Converted one_value(OptionType type, bool integer_too, const TomlValue& v, const
       if (v.type == T::Float) return {v.number, ""};
       break;
     case OptionType::Text:
+    case OptionType::TextList:
       if (v.type == T::String) return {v.text, ""};
       if (v.type == T::Integer && integer_too) return {v.text, ""};
       break;
@@ -123,7 +125,7 @@ Converted one_value(OptionType type, bool integer_too, const TomlValue& v, const
 Converted option_value(const RunOption& option, const TomlKey& entry) {
   const std::string not_that = " takes " + wanted(option) + ", not ";
   const std::string name = "--" + option.name;
-  const bool several = option.type == OptionType::ThreeIntegers || option.comma_list;
+  const bool several = option.type == OptionType::ThreeIntegers || option.comma_list || option.type == OptionType::TextList;
   if (entry.array && !several) return {std::nullopt, not_that + "an array"};
   if (!entry.array && option.type == OptionType::ThreeIntegers) return {std::nullopt, not_that + described(entry.values.front())};
   if (entry.array && option.type == OptionType::ThreeIntegers && entry.values.size() != 3)
@@ -147,6 +149,11 @@ Converted option_value(const RunOption& option, const TomlKey& entry) {
   }
   if (option.type == OptionType::ThreeIntegers)
     return {std::array<int, 3>{std::get<int>(items[0]), std::get<int>(items[1]), std::get<int>(items[2])}, ""};
+  if (option.type == OptionType::TextList) {
+    std::vector<std::string> texts;
+    for (const OptionValue& item : items) texts.push_back(std::get<std::string>(item));
+    return {texts, ""};
+  }
   if (option.comma_list) {
     std::string joined;
     for (const OptionValue& item : items) joined += (joined.empty() ? "" : ",") + std::get<std::string>(item);

@@ -8,6 +8,7 @@
 #include "io/run_settings.hpp"
 #include "io/snapshots.hpp"
 #include "core/errors.hpp"
+#include "core/heat_source.hpp"
 #include "core/number_text.hpp"
 
 namespace heat {
@@ -31,6 +32,13 @@ RunOptions with_restart_implied(const RunOptions& given) {
 }
 
 namespace {
+// Each --source as the snapshots record it (uniform:5.0 is uniform:5).
+std::vector<std::string> normalized_sources(const std::vector<std::string>& given) {
+  std::vector<std::string> texts;
+  for (const std::string& text : given) texts.push_back(source_spec_text(parse_source_spec(text)));
+  return texts;
+}
+
 std::string lossy_start_note(const std::string& path, const StoredRunSettings& stored) {
   if (!stored.compress) return {};
   const Compression codec = parse_compression(*stored.compress);
@@ -81,6 +89,22 @@ TakenSettings take_stored_settings(RunOptions& o) {
       o.given.insert(option);
     } else if ((o.was_given(option) ? value : o.bc) != *stored.boundaries[face]) {
       note("--" + option + " (or --bc)", stored_boundary_name(face) + " " + *stored.boundaries[face]);
+    }
+  }
+  // The sources, unless this run gives its own; a file source taken from the snapshot must still
+  // hold the array it recorded (apps/heat_sources.hpp checks its checksum when it reads it).
+  if (stored.sources) {
+    std::vector<std::string> texts;
+    for (const SourceRecord& source : *stored.sources) texts.push_back(source.text);
+    if (!o.was_given("source")) {
+      o.source = texts;
+      o.given.insert("source");
+      for (const SourceRecord& source : *stored.sources)
+        if (!source.checksum.empty()) o.source_checksums[source.text] = source.checksum;
+    } else if (normalized_sources(o.source) != texts) {
+      std::string was;
+      for (const std::string& text : texts) was += (was.empty() ? "" : " ") + text;
+      note("--source", "sources " + (was.empty() ? std::string("none") : was));
     }
   }
   if (stored.output_every) {

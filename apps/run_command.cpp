@@ -7,6 +7,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/config_file.hpp"
+#include "apps/heat_sources.hpp"
 #include "apps/initial_field.hpp"
 #include "apps/progress.hpp"
 #include "apps/restart.hpp"
@@ -207,6 +208,9 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     if (ranks.size() > 1 && !all_layer(plan.problem.boundaries))
       throw InputError("boundary conditions other than layer run on one rank so far: run without mpirun, or with "
                        "layer on every face");
+    if (ranks.size() > 1 && !plan.sources.empty())
+      throw InputError("heat sources run on one rank so far (--source " + shown_value(options.source.front()) +
+                       "): run without mpirun");
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos);
       clock.mark("gpu_route");  // on ranks: whether the ranks' GPUs reach each other as peers
@@ -217,6 +221,8 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     }
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output));
     require_host_memory(plan, *entry, slab, ranks);
+    add_heat_source(plan, options);
+    clock.mark("heat_source");
     // Each rank reads its box's planes of the file alone.
     if (from_file) read_initial_planes(loaded, options.init_file, options.init_array, slab.box_begin, slab.box_end);
     require_zfp_bound_holds(plan, slab, loaded);

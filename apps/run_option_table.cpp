@@ -20,6 +20,7 @@ constexpr OptionType type_of() {
   if constexpr (std::is_same_v<T, double>) return OptionType::Number;
   if constexpr (std::is_same_v<T, std::string>) return OptionType::Text;
   if constexpr (std::is_same_v<T, std::array<int, 3>>) return OptionType::ThreeIntegers;
+  if constexpr (std::is_same_v<T, std::vector<std::string>>) return OptionType::TextList;
 }
 
 enum Shown { Hidden, Default };
@@ -35,6 +36,9 @@ RunOption option(const char* name, T RunOptions::*member, std::string help, Show
   o.bind = [member](CLI::App& app, const std::string& names, const std::string& help, RunOptions& options) {
     if constexpr (std::is_same_v<T, bool>)
       return app.add_flag(names, options.*member, help);
+    else if constexpr (std::is_same_v<T, std::vector<std::string>>)
+      // One value each time it is given (a value may hold commas); the values add up.
+      return app.add_option(names, options.*member, help)->allow_extra_args(false);
     else
       return app.add_option(names, options.*member, help);
   };
@@ -97,6 +101,10 @@ std::vector<RunOption> make_table() {
       option("bc-y-high", &RunOptions::bc_y_high, "condition on the high y face (overrides --bc)"),
       option("bc-z-low", &RunOptions::bc_z_low, "condition on the low z face (overrides --bc)"),
       option("bc-z-high", &RunOptions::bc_z_high, "condition on the high z face (overrides --bc)"),
+      option("source", &RunOptions::source,
+             "a steady heat source, repeatable (summed): uniform:Q (W/m^3 in the whole body), "
+             "gaussian:X,Y,Z,SIGMA,POWER (POWER watts about the point X,Y,Z, point (i,j,k) lying at "
+             "(i*hx, j*hy, k*hz)) or file:F.hdf:ARRAY (q from a point array of a VTKHDF file of the run's grid)"),
       option("order", &RunOptions::order, "order of the stencil: 2, 4, 6 or 8", Default),
       option("steps", &RunOptions::steps, "RK4 steps", Default),
       said_also_by({"dt"}, option("cfl", &RunOptions::cfl, "dt*alpha*(1/hx^2+1/hy^2+1/hz^2)", Default)),
@@ -172,6 +180,9 @@ std::string option_value_problem(const RunOption& option, const OptionValue& val
   if (const double* number = std::get_if<double>(&value); number && !std::isfinite(*number))
     problem = not_a_decimal_number(number_text(*number));
   if (const std::string* text = std::get_if<std::string>(&value)) problem = text_value_problem(*text);
+  if (const auto* texts = std::get_if<std::vector<std::string>>(&value))
+    for (const std::string& text : *texts)
+      if (problem.empty()) problem = text_value_problem(text);
   if (problem.empty() && option.problem) problem = option.problem(value);
   return problem.empty() ? "" : "--" + option.name + ": " + problem;
 }
@@ -188,7 +199,7 @@ void add_run_options(CLI::App& app, RunOptions& options) {
     if (o.shows_default) added->capture_default_str();
     if (o.type == OptionType::Seed) added->check(uint64_check());
     if (o.type == OptionType::Number && o.problem) added->check(tolerance_check());
-    if (o.type == OptionType::Text && o.problem) {
+    if ((o.type == OptionType::Text || o.type == OptionType::TextList) && o.problem) {
       const auto problem = o.problem;
       added->check(CLI::Validator([problem](std::string& text) { return problem(OptionValue(text)); }, ""));
     }

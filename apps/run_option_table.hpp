@@ -18,8 +18,10 @@
 namespace heat {
 
 // A value of one option, of its RunOptions member's type; OptionType names the alternatives.
-using OptionValue = std::variant<bool, int, unsigned long long, double, std::string, std::array<int, 3>>;
-enum class OptionType { Flag, Integer, Seed, Number, Text, ThreeIntegers };
+// TextList: an option given any number of times, each value one text (--source).
+using OptionValue =
+    std::variant<bool, int, unsigned long long, double, std::string, std::array<int, 3>, std::vector<std::string>>;
+enum class OptionType { Flag, Integer, Seed, Number, Text, ThreeIntegers, TextList };
 
 struct RunOption {
   std::string name;     // without "--": the TOML key; the keyword, with '_' for '-'

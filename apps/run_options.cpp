@@ -1,8 +1,9 @@
 #include "apps/run_options.hpp"
 
 
-#include "apps/physics_options.hpp"
+#include "apps/heat_sources.hpp"
 #include "apps/option_values.hpp"
+#include "apps/physics_options.hpp"
 
 #include <cerrno>
 #include <climits>
@@ -80,10 +81,14 @@ InitKind parse_init(const std::string& name) {
 // auto: tiled where a CUDA device is present, else cpu; cpu where a face is not layer, since the
 // CUDA backends fill no boundaries yet. Asked before a rank knows its device, so without starting
 // a context on the one asked about (find_gpu).
-std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, std::string& note) {
+std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, bool sources, std::string& note) {
   const BackendRegistry& registry = default_registry();
   if (o.backend == "auto" && !all_layer(boundaries)) {
     note = "auto: a face's condition is not layer, which the cpu backends alone fill so far";
+    return "cpu";
+  }
+  if (o.backend == "auto" && sources) {
+    note = "auto: a heat source, which the cpu backends alone add so far";
     return "cpu";
   }
   if (o.backend == "auto") {
@@ -108,6 +113,9 @@ std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, s
       throw InputError("--backend " + o.backend + " does not fill boundary conditions yet (--bc-" + face_name(face) +
                        " is " + boundary_condition_text(boundaries[face]) +
                        "): use --backend cpu or cpu_reference, or layer on every face");
+  if (sources && !entry->adds_sources)
+    throw InputError("--backend " + o.backend + " does not add heat sources yet (--source " +
+                     shown_value(o.source.front()) + "): use --backend cpu or cpu_reference");
   return o.backend;
 }
 
@@ -245,7 +253,8 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
 
   plan.backend_options.device = o.device;
   require_device_ordinal(o.device);
-  plan.backend = resolve_backend(o, plan.problem.boundaries, plan.backend_note);
+  plan.sources = resolve_sources(o, plan.problem);
+  plan.backend = resolve_backend(o, plan.problem.boundaries, !plan.sources.empty(), plan.backend_note);
   plan.asked_gpu_halos = parse_gpu_halo_route(o.halo_exchange);
   plan.backend_options.halo_overlap = parse_halo_overlap(o.halo_overlap);
 

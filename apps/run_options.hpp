@@ -9,12 +9,14 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "io/snapshots.hpp"
 #include "core/backend.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "core/initial_conditions.hpp"
 #include "core/number_text.hpp"
+#include "core/heat_source.hpp"
 #include "core/problem.hpp"
 
 namespace heat {
@@ -37,6 +39,9 @@ struct RunOptions {
   // A face's condition (core/boundary_conditions.hpp) as text; a face not given takes --bc.
   std::string bc = "layer";
   std::string bc_x_low, bc_x_high, bc_y_low, bc_y_high, bc_z_low, bc_z_high;
+  std::vector<std::string> source;  // --source, each as core/heat_source.hpp's parse_source_spec reads it
+  // The checksum a restart's snapshot recorded for each file source it takes from there, by its text.
+  std::map<std::string, std::string> source_checksums;
   int order = 8;
   int steps = 10;
   double cfl = 0.05;
@@ -77,6 +82,11 @@ struct RunPlan {
   BackendOptions backend_options;
   std::optional<GpuHaloRoute> asked_gpu_halos;   // --halo-exchange; none: auto
   GpuHaloRoute gpu_halos = GpuHaloRoute::Peer;  // how GPU ranks exchange ghost planes (set-up resolves auto)
+  // --source, checked; add_heat_source (apps/heat_sources.hpp) then reads and sums them into
+  // problem.source, records each for the snapshots and their power sum(w q) dV (W).
+  std::vector<SourceSpec> sources;
+  std::vector<SourceRecord> source_records;
+  double source_power = 0;
   InitSpec init;
   std::string init_name;
   std::string init_file, init_array;

@@ -30,6 +30,11 @@ void print_summary(const RunReport& r) {
       std::printf(" %s %s%s", face_name(face), boundary_condition_text(p.boundaries[face]).c_str(),
                   face + 1 < kFaces ? "," : "\n");
   }
+  if (!r.plan.source_records.empty()) {
+    std::printf("  sources   total power %.6g W (sum(w q) dV):", r.plan.source_power);
+    for (const SourceRecord& source : r.plan.source_records) std::printf(" %s", source.text.c_str());
+    std::printf("\n");
+  }
   for (const auto& line : r.overrides) std::printf("  override  %s\n", line.c_str());
   if (!r.lossy_start.empty()) std::printf("  start     %s\n", r.lossy_start.c_str());
   std::printf("  backend   %s on %s%s%s\n", r.plan.backend.c_str(), r.device.c_str(),
@@ -88,6 +93,9 @@ std::string json_summary(const RunReport& r) {
   JsonObject boundaries;  // each face's condition as --bc-FACE takes it
   for (int face = 0; face < kFaces; ++face) boundaries.add(face_name(face), boundary_condition_text(p.boundaries[face]));
   problem.add("boundaries", boundaries);
+  std::vector<std::string> sources;  // each --source as it reads back
+  for (const SourceRecord& source : r.plan.source_records) sources.push_back(source.text);
+  problem.add("sources", sources).add("source_power", r.plan.source_power);
   JsonObject timing;
   timing.add("setup_s", r.setup_s).add("upload_s", r.loop.upload_s).add("compute_s", r.loop.compute_s);
   timing.add("download_s", r.loop.download_s).add("check_s", r.check_s);

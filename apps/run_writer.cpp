@@ -48,6 +48,7 @@ RunDescription describe_run(const RunPlan& plan, const Ranks& ranks) {
   run.start_time = plan.start_time;
   run.output_every = plan.output_every;
   run.formats = output_formats_name(plan.output.formats);
+  run.sources = plan.source_records;
   run.command_line = command_line_text();
   run.run_id = ranks.same_on_every_rank(new_run_id());
   return run;

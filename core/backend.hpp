@@ -212,6 +212,8 @@ struct BackendEntry {
   // Whether it fills the ghost points of faces whose condition is not layer (Problem::boundaries);
   // a run asks for such faces only from a backend that does.
   bool fills_boundaries = false;
+  // Whether it adds a steady heat source (Problem::source); a run with a source asks for none other.
+  bool adds_sources = false;
   // One row per order and precision where the backend's design depends on them, else empty.
   std::vector<OrderDefault> defaults;
   // Bytes that must cross main memory per interior point per step under this backend's design:

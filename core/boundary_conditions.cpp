@@ -15,8 +15,9 @@ const char* const kFaceNames[kFaces] = {"x-low", "x-high", "y-low", "y-high", "z
 const char* const kAxisPoints[3] = {"nx", "ny", "nz"};
 const char* const kAllowed = "layer, temperature:T, insulated, flux:Q, convective:H,T_INF or periodic";
 
-// The numbers after "name:", comma separated; InputError for text that is not `count` finite numbers.
-std::vector<double> parse_numbers(const std::string& text, std::size_t count, const std::string& option,
+}  // namespace
+
+std::vector<double> parse_spec_numbers(const std::string& text, std::size_t count, const std::string& option,
                                   const std::string& whole, const char* form) {
   std::vector<double> numbers;
   std::size_t begin = 0;
@@ -37,6 +38,8 @@ std::vector<double> parse_numbers(const std::string& text, std::size_t count, co
   return numbers;
 }
 
+namespace {
+
 std::string full_precision(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", v);
@@ -46,6 +49,15 @@ std::string full_precision(double v) {
 }  // namespace
 
 const char* face_name(int face) { return kFaceNames[face]; }
+
+Boundaries homogeneous(const Boundaries& b) {
+  Boundaries linear = b;
+  for (BoundaryCondition& c : linear) {
+    if (c.kind == BoundaryKind::Temperature || c.kind == BoundaryKind::Flux) c.value = 0;
+    c.t_inf = 0;
+  }
+  return linear;
+}
 
 BoundaryCondition parse_boundary_condition(const std::string& text, const std::string& option) {
   const std::size_t colon = text.find(':');
@@ -63,9 +75,9 @@ BoundaryCondition parse_boundary_condition(const std::string& text, const std::s
   else if (name == "temperature" || name == "flux") {
     const char* form = name == "flux" ? "flux:Q" : "temperature:T";
     c.kind = name == "flux" ? BoundaryKind::Flux : BoundaryKind::Temperature;
-    c.value = parse_numbers(numbers, 1, option, text, form)[0];
+    c.value = parse_spec_numbers(numbers, 1, option, text, form)[0];
   } else if (name == "convective") {
-    const std::vector<double> h_and_t = parse_numbers(numbers, 2, option, text, "convective:H,T_INF");
+    const std::vector<double> h_and_t = parse_spec_numbers(numbers, 2, option, text, "convective:H,T_INF");
     if (h_and_t[0] < 0)
       throw InputError(option + " " + shown_value(text) + ": the heat transfer coefficient H " +
                        full_precision(h_and_t[0]) + " must be 0 or more");

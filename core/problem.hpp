@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "core/boundary_conditions.hpp"
@@ -23,6 +24,8 @@ struct Grid {
   }
 };
 
+struct HeatSource;  // core/heat_source.hpp
+
 struct Problem {
   Grid grid;
   int order = 8;
@@ -32,6 +35,9 @@ struct Problem {
   double conductivity = 1.0;
   double heat_capacity = 1.0;
   Boundaries boundaries;  // all Layer: the outer r points keep their initial values
+  // A steady heat source q (W/m^3) as the backends take it; null: none. Shared, since a problem is
+  // copied freely and its source is two fields of the grid.
+  std::shared_ptr<const HeatSource> source;
 
   int radius() const { return order / 2; }
   // Points that are updated each step: the grid less the layer of width r (a face's ghost points

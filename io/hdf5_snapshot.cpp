@@ -81,6 +81,12 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
   // Each face's condition as its --bc-FACE option takes it ("bc_x_low" = "flux:2").
   for (int face = 0; face < kFaces; ++face)
     text(stored_boundary_name(face).c_str(), boundary_condition_text(p.boundaries[face]));
+  // Each --source as source_1 ... (file sources with source_N_checksum), their count beside them.
+  number("source_count", run.sources.size());
+  for (std::size_t n = 0; n < run.sources.size(); ++n) {
+    text(stored_source_name(n).c_str(), run.sources[n].text);
+    if (!run.sources[n].checksum.empty()) text((stored_source_name(n) + "_checksum").c_str(), run.sources[n].checksum);
+  }
   number("dt", p.dt);
   number("cfl", run.cfl);
   number("total_steps", run.total_steps);

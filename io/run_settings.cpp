@@ -8,6 +8,7 @@
 #include "io/hdf5_support.hpp"
 #include "io/snapshots.hpp"
 #include "core/errors.hpp"
+#include "core/heat_source.hpp"
 #include "core/number_text.hpp"
 
 namespace heat {
@@ -43,6 +44,8 @@ std::string stored_boundary_name(int face) {
   name[name.find('-')] = '_';
   return name;
 }
+
+std::string stored_source_name(std::size_t n) { return "source_" + std::to_string(n + 1); }
 
 StoredRunSettings read_stored_run_settings(const std::string& path) {
   h5::initialize_library();
@@ -81,6 +84,19 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
       const std::string name = stored_boundary_name(face);
       settings.boundaries[face] = read_text(g, name.c_str());
       if (settings.boundaries[face]) parse_boundary_condition(*settings.boundaries[face], name + " =");
+    }
+    if (h5::has_attribute(g, "source_count")) {
+      const double count = h5::read_number_attribute(g, "source_count", 1)[0];
+      if (!(count >= 0 && count <= 1000) || count != std::floor(count))
+        throw InputError("source_count = " + number_text(count) + " is not a whole number from 0 to 1000");
+      settings.sources.emplace();
+      for (std::size_t n = 0; n < std::size_t(count); ++n) {
+        const std::string name = stored_source_name(n);
+        const std::optional<std::string> text = read_text(g, name.c_str());
+        if (!text) throw InputError("source_count is " + number_text(count) + " but there is no " + name);
+        parse_source_spec(*text, name + " =");
+        settings.sources->push_back({*text, read_text(g, (name + "_checksum").c_str()).value_or("")});
+      }
     }
     settings.dt = read_positive(g, "dt");
     settings.cfl = read_positive(g, "cfl");

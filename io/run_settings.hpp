@@ -4,10 +4,13 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <vector>
 #include <optional>
 #include <string>
 
 #include "core/boundary_conditions.hpp"
+#include "io/snapshots.hpp"
 
 namespace heat {
 
@@ -23,6 +26,8 @@ struct StoredRunSettings {
   // Each face's condition as --bc-FACE takes it; none in files written before they were recorded
   // (whose runs had layer on every face).
   std::array<std::optional<std::string>, kFaces> boundaries;
+  // The run's sources (source_count and source_N); none in files written before they were recorded.
+  std::optional<std::vector<SourceRecord>> sources;
   // Where the snapshots go on: none in files written before they were recorded.
   std::optional<int> output_every;
   std::optional<std::string> format;  // as --format takes it ("hdf5,vtk")
@@ -41,5 +46,7 @@ StoredRunSettings read_stored_run_settings(const std::string& path);
 
 // The /heatrk4 attribute that records face `face`'s condition: "bc_x_low" ... "bc_z_high".
 std::string stored_boundary_name(int face);
+// The /heatrk4 attribute that records the run's source number `n` (from 0): "source_1", ...
+std::string stored_source_name(std::size_t n);
 
 }  // namespace heat

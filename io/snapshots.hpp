@@ -46,6 +46,14 @@ std::string output_formats_name(OutputFormats formats);
 // Empty when this build can write every format of the set, else why not (for an exit-2 message).
 std::string output_format_unavailable_reason(OutputFormats formats);
 
+// A --source as a snapshot records it: its text, and for a file source a checksum of the array
+// it read ("" for the others), so that a restart knows the source it continues with.
+struct SourceRecord {
+  std::string text;
+  std::string checksum;
+  bool operator==(const SourceRecord& o) const { return text == o.text && checksum == o.checksum; }
+};
+
 // What a snapshot records about the run besides the field (written to /heatrk4).
 struct RunDescription {
   Problem problem;
@@ -60,6 +68,7 @@ struct RunDescription {
   double start_time = 0;       // the physical time at start_step
   int output_every = 0;        // --output-every, for a restart to go on with
   std::string formats;         // --format as output_formats_name writes it ("hdf5,vtk"), likewise
+  std::vector<SourceRecord> sources;  // the run's --source values, in order
   std::string command_line;
   // Names this run in its snapshots and slab files, the same on every rank (a distributed
   // snapshot's reader checks that each slab file is this run's); SnapshotWriter draws one for a

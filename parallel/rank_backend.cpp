@@ -1,5 +1,7 @@
 #include "parallel/rank_backend.hpp"
 
+#include "core/heat_source.hpp"
+
 namespace heat {
 
 template <typename T>
@@ -7,6 +9,9 @@ RankBackend<T> make_rank_backend(const Ranks& ranks, const BackendEntry& entry, 
                                  const BackendOptions& options, const Slab& slab, GpuHaloRoute gpu_route) {
   Problem box_problem = problem;
   box_problem.grid = slab.box_grid(problem.grid);
+  // The box's planes of the whole grid's source: its step increment then needs no neighbour's.
+  if (problem.source)
+    box_problem.source = std::make_shared<const HeatSource>(problem.source->planes(slab.box_begin, slab.box_end));
   RankBackend<T> rank;
   // Alone, the registered backend itself: the fast cpu steps in pairs of passes, which no
   // exchange may come between.

@@ -18,6 +18,14 @@ std::array<int, 3> three_integers(py::handle value, const std::string& key) {
   return items;
 }
 
+// A str, or a list or tuple of them: one value or several of a repeatable option.
+std::vector<std::string> texts(py::handle value, const std::string& key) {
+  if (!py::isinstance<py::list>(value) && !py::isinstance<py::tuple>(value)) return {text_argument(value, key)};
+  std::vector<std::string> items;
+  for (py::handle item : value) items.push_back(text_argument(item, key));
+  return items;
+}
+
 OptionValue keyword_value(const RunOption& option, py::handle value, const std::string& key) {
   switch (option.type) {
     case OptionType::Flag: return bool_argument(value, key);
@@ -25,6 +33,7 @@ OptionValue keyword_value(const RunOption& option, py::handle value, const std::
     case OptionType::Seed: return uint64_argument(value, key);
     case OptionType::Number: return real_argument(value, key);
     case OptionType::ThreeIntegers: return three_integers(value, key);
+    case OptionType::TextList: return texts(value, key);
     case OptionType::Text: break;
   }
   return text_argument(value, key);

@@ -70,12 +70,15 @@ struct PassConstants {
 // One pass: out = base + c * a*Lap(in) on the interior; `in` is `base` itself for a pass that reads
 // one array. Every pass of Horner's form and of the factors has this shape (and reuse's middle
 // stages, base k1: backends/cuda/linear_stages.cuh); what runs it gathers the neighbours its own way.
+// `add`, where not null, is read at the point written and added after the pass: a steady source's
+// step increment s in a step's last pass (core/heat_source.hpp), one array read a step.
 template <typename T>
 struct BasePlusLap {
   const T* base;
   const T* in;
   T c;
   T* out;
+  const T* add = nullptr;
 };
 
 // A pass at one point, from a*Lap(in) there.
@@ -119,14 +122,15 @@ PassConstants<T> make_factored_constants(double dt) {
 constexpr int kFactoredStepArrays = 10;
 
 // One step through launch(pass), with two scratch fields: a holds each factor's inner pass, b the
-// first factor's result w = Q1 u.
+// first factor's result w = Q1 u; `source_step`, where not null, is added in the last pass.
 template <typename T, typename Launch>
-void factored_rk4_step(Launch&& launch, T* u, T* a, T* b, const PassConstants<T>& k) {
+void factored_rk4_step(Launch&& launch, T* u, T* a, T* b, const PassConstants<T>& k,
+                       const T* source_step = nullptr) {
   launch(BasePlusLap<T>{u, u, k.c[0], a});
   launch(BasePlusLap<T>{u, a, k.c[1], b});
   launch(BasePlusLap<T>{b, b, k.c[2], a});
   // The last pass writes u, which no pass of the second factor reads.
-  launch(BasePlusLap<T>{b, a, k.c[3], u});
+  launch(BasePlusLap<T>{b, a, k.c[3], u, source_step});
 }
 
 }  // namespace heat

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 
+#include "core/heat_source.hpp"
 #include "core/problem.hpp"
 
 namespace heat {
@@ -29,6 +30,9 @@ void for_face_rows(const Grid& g, int r, int axis, Body&& body) {
 // Fills the ghost points of every face of `p` whose condition is not layer, in `u` (the whole
 // grid). Temperature faces first set their face points, so the later axes' reflections mirror the
 // held values; where two faces share an edge point, the later axis (x, y, then z) sets it.
+// With a source, a temperature face's reflection keeps the curvature the source gives the field
+// there: u_t = 0 and u_yy = u_zz = 0 on the face leave u_xx = -q/K, so the ghost is
+// 2T - u[f+m] - (m h)^2 q/K, which a quadratic meets exactly (a uniform source's steady parabola).
 template <typename T>
 void fill_boundaries(const Problem& p, T* u) {
   using namespace boundary_fill_detail;
@@ -53,6 +57,7 @@ void fill_boundaries(const Problem& p, T* u) {
     const int outward = low ? -1 : 1;
     const int period = n[axis] - 2 * r;
     const std::size_t s = stride[axis];
+    const double* rate = p.source ? p.source->rate.data() : nullptr;  // q/C: q/K = rate/alpha
     const ConvectiveWeights convective =
         c.kind == BoundaryKind::Convective ? convective_ghost_weights(r, c.value / p.conductivity * h[axis])
                                            : ConvectiveWeights{};
@@ -81,7 +86,11 @@ void fill_boundaries(const Problem& p, T* u) {
             break;
           }
           case BoundaryKind::Insulated: value = mirror; break;
-          case BoundaryKind::Temperature: value = 2 * c.value - mirror; break;
+          case BoundaryKind::Temperature: {
+            const double curvature = rate ? -rate[base + std::size_t(face_point) * s] / p.alpha : 0.0;
+            value = 2 * c.value - mirror + double(m * m) * h[axis] * h[axis] * curvature;
+            break;
+          }
           default: value = mirror - 2 * m * h[axis] * inward_gradient; break;  // Flux
         }
         u[base + std::size_t(ghost) * s] = T(value);

@@ -22,6 +22,10 @@
 // Lap_bc v = A v + f, a factor Q_k v = v + a_k dt Lap_bc(v + (b_k/a_k) dt Lap_bc v) adds
 // dt (a_k + b_k z) f, and the two factors together dt (1 + z/2 + z^2/6 + z^3/24) f, z = dt A: the
 // stage form's, since a1 + a2 = 1, b1 + a1 a2 + b2 = 1/2, a1 b2 + a2 b1 = 1/6, b1 b2 = 1/24.
+//
+// A steady source adds dt phi(z) q/C a step the same way: the problem's step increment s
+// (core/heat_source.hpp), computed once in set-up, is added in the step's last pass (the second
+// sweep of a pair, or the last single pass), which then reads one array more.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +38,7 @@
 #include "backends/cpu/pass_sweep.hpp"
 #include "backends/cpu/host_copy.hpp"
 #include "core/dispatch.hpp"
+#include "core/heat_source.hpp"
 #include "core/step_planes.hpp"
 #include "stencils/rk4_forms.hpp"
 
@@ -62,7 +67,8 @@ class CpuFastBackend final : public Backend<T> {
         constants_(make_factored_constants<T>(p.dt)),
         u_(Field<T>::uninitialized(p.grid)),
         a_(Field<T>::uninitialized(p.grid)),
-        b_(Field<T>::uninitialized(p.grid)) {
+        b_(Field<T>::uninitialized(p.grid)),
+        source_step_(p.source ? field_cast<T>(p.source->step_increment) : Field<T>()) {
     if (fills_boundaries_ && exchange)
       throw InputError("--backend cpu fills boundary conditions on one rank only: run without mpirun");
     with_radius(p.order, [&](auto radius) {
@@ -110,7 +116,7 @@ class CpuFastBackend final : public Backend<T> {
   void step_in_pairs() {
     if (exchange_) exchange_->exchange(u_.data());
     run_sweep(u_.data(), u_.data(), b_.data(), 2, constants_.c[0], constants_.c[1]);
-    run_sweep(b_.data(), b_.data(), a_.data(), 2, constants_.c[2], constants_.c[3]);
+    run_sweep(b_.data(), b_.data(), a_.data(), 2, constants_.c[2], constants_.c[3], source_step());
     std::swap(u_, a_);
   }
 
@@ -131,7 +137,7 @@ class CpuFastBackend final : public Backend<T> {
           exchange_->finish();
           run_planes(pass, StepPart::BesideGhosts);
         },
-        u_.data(), a_.data(), b_.data(), constants_);
+        u_.data(), a_.data(), b_.data(), constants_, source_step());
   }
 
   // A whole grid (no exchange): each pass's operand filled before it is read.
@@ -141,7 +147,7 @@ class CpuFastBackend final : public Backend<T> {
           fill_boundaries(problem_, const_cast<T*>(pass.in));
           run_planes(pass, StepPart::Whole);
         },
-        u_.data(), a_.data(), b_.data(), constants_);
+        u_.data(), a_.data(), b_.data(), constants_, source_step());
     fill_boundaries(problem_, u_.data());
   }
 
@@ -160,18 +166,20 @@ class CpuFastBackend final : public Backend<T> {
     sweep.in = pass.in + offset;
     sweep.base = pass.base + offset;
     sweep.out = pass.out + offset;
+    sweep.add = pass.add ? pass.add + offset : nullptr;
     sweep.passes = 1;
     sweep.c[0] = pass.c;
     sweep.c[1] = T(0);
     run_pass_sweep(isa_, sweep);
   }
 
-  // `base`: what the passes add to (the factor's input).
-  void run_sweep(const T* in, const T* base, T* out, int passes, T c0, T c1) {
+  // `base`: what the passes add to (the factor's input); `add`: what the last adds after them.
+  void run_sweep(const T* in, const T* base, T* out, int passes, T c0, T c1, const T* add = nullptr) {
     CpuPassSweep<T> sweep = grid_;
     sweep.in = in;
     sweep.base = base;
     sweep.out = out;
+    sweep.add = add;
     sweep.passes = passes;
     sweep.c[0] = c0;
     sweep.c[1] = c1;
@@ -188,6 +196,9 @@ class CpuFastBackend final : public Backend<T> {
   PassConstants<T> constants_;
   CpuPassSweep<T> grid_{};  // the grid and the weights; each sweep adds its fields and constants
   Field<T> u_, a_, b_;
+  Field<T> source_step_;  // s, empty without a source
+
+  const T* source_step() const { return source_step_.size() ? source_step_.data() : nullptr; }
 };
 
 }  // namespace heat

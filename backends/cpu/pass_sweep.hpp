@@ -36,6 +36,7 @@ struct CpuPassSweep {
   const T* in;    // the operand of the first pass (`base` itself for a factor's first)
   const T* base;  // read at the point written (and, for two passes, r around it)
   T* out;         // may be `base` for one pass, never for two (a block's neighbours read it around it)
+  const T* add;   // null, or added at each point after the last pass (BasePlusLap::add)
   int passes;     // 1 or 2
   T c[2];
   int nx, ny, nz, radius;

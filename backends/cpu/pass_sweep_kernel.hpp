@@ -131,13 +131,21 @@ struct PassVectors {
     return base_plus_lap(load<V>(base + i), c, lap);
   }
 
-  // `width` points (at least a vector's) of a row into out. Where the width is not a whole number
-  // of vectors the last vector overlaps the one before; it is computed before any store of the
-  // row, so in place (out == base) it still reads the base as it was, and it stores the same values.
-  void row(const T* const* in, std::size_t in_row, const T* base, T* out, int width) const {
+  // `width` points (at least a vector's) of a row into out, plus `add` where it is not null. Where
+  // the width is not a whole number of vectors the last vector overlaps the one before; it is
+  // computed before any store of the row, so in place (out == base) it still reads the base as it
+  // was, and it stores the same values.
+  void row(const T* const* in, std::size_t in_row, const T* base, const T* add, T* out, int width) const {
     const int last = width - kLanes;
-    const V tail = at(in, in_row, base, last);
-    for (int i = 0; i < last; i += kLanes) store(out + i, at(in, in_row, base, i));
+    if (!add) {
+      const V tail = at(in, in_row, base, last);
+      for (int i = 0; i < last; i += kLanes) store(out + i, at(in, in_row, base, i));
+      store(out + last, tail);
+      return;
+    }
+    const auto added = [&](int i) { return at(in, in_row, base, i) + load<V>(add + i); };
+    const V tail = added(last);
+    for (int i = 0; i < last; i += kLanes) store(out + i, added(i));
     store(out + last, tail);
   }
 };
@@ -205,7 +213,7 @@ void one_pass(const CpuPassSweep<T>& s, const BlockLayout& b) {
         const std::size_t at = std::size_t(k) * plane + std::size_t(j) * nx + std::size_t(x0);
         const T* in[2 * R + 1];
         for (int dz = -R; dz <= R; ++dz) in[R + dz] = s.in + at + std::ptrdiff_t(dz) * std::ptrdiff_t(plane);
-        pass.row(in, nx, s.base + at, s.out + at, x1 - x0);
+        pass.row(in, nx, s.base + at, s.add ? s.add + at : nullptr, s.out + at, x1 - x0);
       }
   }
 }
@@ -266,7 +274,7 @@ bool two_passes(const CpuPassSweep<T>& s, const BlockLayout& b) {
             const T* in[2 * R + 1];
             for (int dz = -R; dz <= R; ++dz)
               in[R + dz] = s.in + at + std::ptrdiff_t(dz) * std::ptrdiff_t(plane) + start;
-            first.row(in, std::size_t(nx), base_row + start, ring_row + start, hi - start);
+            first.row(in, std::size_t(nx), base_row + start, nullptr, ring_row + start, hi - start);
             __builtin_memcpy(ring_row + xa, base_row + xa, std::size_t(lo - xa) * sizeof(T));
             __builtin_memcpy(ring_row + hi, base_row + hi, std::size_t(xb - hi) * sizeof(T));
           }
@@ -277,7 +285,7 @@ bool two_passes(const CpuPassSweep<T>& s, const BlockLayout& b) {
             const T* in[2 * R + 1];
             for (int dz = -R; dz <= R; ++dz) in[R + dz] = slot(zc + dz) + in_at;
             const std::size_t at = std::size_t(zc) * plane + std::size_t(y) * std::size_t(nx) + std::size_t(x0);
-            second.row(in, pitch, s.base + at, s.out + at, x1 - x0);
+            second.row(in, pitch, s.base + at, s.add ? s.add + at : nullptr, s.out + at, x1 - x0);
           }
         }
       }

@@ -13,6 +13,9 @@
 // Faces whose condition is not layer have their ghost points filled (boundary_fill.hpp) before
 // each stage's stencil reads them, and once more after the step, so that u as downloaded holds
 // its face values (a temperature face's T) and ghosts consistent with it.
+//
+// A steady source (Problem::source) is added as its rate q/C to every stage's alpha*Lap: the
+// straightforward form, which the fast backend's once-a-step increment is held to.
 #pragma once
 
 #include <utility>
@@ -21,7 +24,9 @@
 #include "backends/cpu/boundary_fill.hpp"
 #include "backends/cpu/first_nonfinite.hpp"
 #include "backends/cpu/host_copy.hpp"
+#include "backends/cpu/interior_points.hpp"
 #include "core/dispatch.hpp"
+#include "core/heat_source.hpp"
 #include "stencils/rk4_forms.hpp"
 #include "stencils/stencil.hpp"
 
@@ -42,7 +47,8 @@ class CpuReferenceBackend final : public Backend<T> {
         u_(Field<T>::uninitialized(p.grid)),
         stage_input_(Field<T>::uninitialized(p.grid)),
         k_(p.grid),
-        sum_(p.grid) {}
+        sum_(p.grid),
+        source_rate_(p.source ? field_cast<T>(p.source->rate) : Field<T>()) {}
 
   // The boundary layer of a stage input is the boundary of u, so both start as u.
   void upload(const Field<T>& u) override {
@@ -66,18 +72,9 @@ class CpuReferenceBackend final : public Backend<T> {
   long long first_nonfinite() override { return first_nonfinite_on_host(u_.data(), u_.size()); }
 
  private:
-  // Calls body(p) for the flat index p of every interior point.
   template <typename Body>
   void for_interior(Body&& body) const {
-    const Grid& g = problem_.grid;
-    const int r = problem_.radius();
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int k = r; k < g.nz - r; ++k)
-      for (int j = r; j < g.ny - r; ++j) {
-        const std::size_t row = g.index(0, j, k);
-#pragma omp simd
-        for (int i = r; i < g.nx - r; ++i) body(row + std::size_t(i));
-      }
+    for_interior_points(problem_.grid, problem_.radius(), body);
   }
 
   template <int R>
@@ -91,12 +88,18 @@ class CpuReferenceBackend final : public Backend<T> {
       if (fills_boundaries_) fill_boundaries(problem_, in);
       T* k = k_.data();
       T* sum = sum_.data();
-      for_interior([&](std::size_t p) {
-        const T ks = apply_stencil<R, T>(
+      const auto lap = [&](std::size_t p) {
+        return apply_stencil<R, T>(
             w, in[p], [&](int axis, int d) { return in[p + d * stride[axis]] + in[p - d * stride[axis]]; });
+      };
+      const auto stage_rate = [&](std::size_t p, T ks) {
         k[p] = ks;
         sum[p] = rk4_accumulate(sum[p], stage, ks);
-      });
+      };
+      if (const T* rate = source_rate_.data(); source_rate_.size())
+        for_interior([&](std::size_t p) { stage_rate(p, lap(p) + rate[p]); });
+      else
+        for_interior([&](std::size_t p) { stage_rate(p, lap(p)); });
       if (stage < 3) {
         const T stage_dt = rk_.stage_dt[stage];
         T* next = stage_input_.data();
@@ -117,6 +120,7 @@ class CpuReferenceBackend final : public Backend<T> {
   bool every_stage_;           // the exchange fills each stage's input, not only u
   Rk4Constants<T> rk_;
   Field<T> u_, stage_input_, k_, sum_;
+  Field<T> source_rate_;  // q/C, empty without a source
 };
 
 }  // namespace heat

@@ -50,10 +50,13 @@ void register_cpu_backends(BackendRegistry& registry) {
                      std::string(cpu_isa_name(best_cpu_isa())) + ")";
   fast.uses_cuda = false;
   fast.fills_boundaries = true;
-  // The first factor reads u and writes w; the second reads w and writes the new u. The first pass
-  // of each factor stays in cache.
-  fast.bytes_per_point = [](const Problem&, std::size_t size) { return 4.0 * double(size); };
-  fast.working_bytes = [](const Problem& p, std::size_t size) { return 3 * p.grid.points() * size; };
+  fast.adds_sources = true;
+  // The first factor reads u and writes w; the second reads w and writes the new u (and reads a
+  // source's step increment). The first pass of each factor stays in cache.
+  fast.bytes_per_point = [](const Problem& p, std::size_t size) { return (p.source ? 5.0 : 4.0) * double(size); };
+  fast.working_bytes = [](const Problem& p, std::size_t size) {
+    return (p.source ? 4 : 3) * p.grid.points() * size;
+  };
   set_cpu_factories<CpuFastBackend>(fast);
   registry.add(std::move(fast));
 
@@ -62,10 +65,15 @@ void register_cpu_backends(BackendRegistry& registry) {
   reference.description = "the reference: plain OpenMP loops on the host, one pass per RK4 stage";
   reference.uses_cuda = false;
   reference.fills_boundaries = true;
-  // Per stage: read the stage input and sum, write k and sum, then read u and k and write the
-  // next stage input (3 times); the final pass reads u and sum and writes u.
-  reference.bytes_per_point = [](const Problem&, std::size_t size) { return double(4 * 4 + 3 * 3 + 3) * double(size); };
-  reference.working_bytes = [](const Problem& p, std::size_t size) { return 4 * p.grid.points() * size; };
+  reference.adds_sources = true;
+  // Per stage: read the stage input and sum (and a source's rate), write k and sum, then read u and
+  // k and write the next stage input (3 times); the final pass reads u and sum and writes u.
+  reference.bytes_per_point = [](const Problem& p, std::size_t size) {
+    return double(4 * (p.source ? 5 : 4) + 3 * 3 + 3) * double(size);
+  };
+  reference.working_bytes = [](const Problem& p, std::size_t size) {
+    return (p.source ? 5 : 4) * p.grid.points() * size;
+  };
   set_cpu_factories<CpuReferenceBackend>(reference);
   registry.add(std::move(reference));
 }
