@@ -20,6 +20,8 @@
 namespace heat {
 namespace {
 
+constexpr Precision kPrecisions[] = {Precision::Float, Precision::Double};
+
 struct VerifyOptions {
   int n = 64;
   int steps = 10;
@@ -56,10 +58,7 @@ FieldDifference check_case(const BackendEntry& entry, const Problem& problem, co
   const Field<T> result = ranks.gather_on_root(u, slab, problem.grid);
   if (!ranks.is_root()) return FieldDifference{};
   const double tol = default_tolerance<T>();
-  const Field<double> reference = cpu_reference(problem, field_cast<double>(start), steps);
-  // Where a face is not layer, on the points the conditions' ghosts are made from (compare_interiors).
-  if (all_layer(problem.boundaries)) return compare_fields(result, reference, tol, tol);
-  return compare_interiors(result, reference, problem.radius(), tol, tol);
+  return compare_with_reference(result, cpu_reference(problem, field_cast<double>(start), steps), problem, tol, tol);
 }
 
 // Host memory one rank needs at most, in the double cases: the random field, its copy in the
@@ -113,7 +112,7 @@ void check_conditions(const VerifyOptions& o, const BackendOptions& options, Gpu
   for (const auto& entry : default_registry().entries()) {
     if (entry.uses_cuda && !has_gpu) continue;  // the table above says why
     for (const BoundaryCase& faces : boundary_cases())
-      for (Precision precision : {Precision::Float, Precision::Double}) {
+      for (Precision precision : kPrecisions) {
         WorstOrder worst;
         for (int order : {2, 4, 6, 8}) {
           Problem problem;
@@ -186,7 +185,7 @@ int verify(const VerifyOptions& o) {
       continue;
     }
     for (int order : {2, 4, 6, 8})
-      for (Precision precision : {Precision::Float, Precision::Double}) {
+      for (Precision precision : kPrecisions) {
         Problem problem;
         problem.grid = grid;
         problem.order = order;

@@ -31,7 +31,8 @@ class DeviceBoundaryFill {
 
   // Whether a face's condition is not layer: otherwise a fill does nothing.
   bool fills() const { return ghosts_.count > 0; }
-  // Fills the ghosts of `u` (the whole grid or box of the problem, in device memory) on `stream`.
+  // Fills the ghosts of `u` (the whole grid or box of the problem, in device memory) on `stream`;
+  // launches nothing where every face is layer.
   template <typename T>
   void operator()(T* u, cudaStream_t stream = 0) const;
 

@@ -277,10 +277,11 @@ class CudaBackend : public Backend<T>,
   virtual void prepare_resident_field() {}
   // Where the backend has swapped its second buffer in for u_ (release_device_field), swaps them back.
   virtual void swap_second_buffer_back() {}
-  // u's ghosts filled before the fields prepared from it copy its boundary layer.
+  // u's ghosts filled (where a face is not layer) before the fields prepared from it copy its
+  // boundary layer.
   void field_set() {
     ghosts_current_ = false;
-    if (boundary_fill_.fills()) boundary_fill_(u_.get());
+    boundary_fill_(u_.get());
     prepare_resident_field();
   }
   // For a backend that launches the passes of a step one by one (stencils/rk4_forms.hpp), where a
