@@ -97,7 +97,7 @@ bool check_finds_mismatch(RunReport& report, const Field<T>& u, const Field<doub
       progress.update(done, plan.steps, seconds_since(t0));
     });
     progress.finish();
-    report.check = compare_fields(result, reference.field, plan.rtol, plan.atol);
+    report.check = compare_with_reference(result, reference.field, plan.problem, plan.rtol, plan.atol);
     report.check_backend = reference.backend;
     mismatch = !report.check.pass();
   }

@@ -1,4 +1,5 @@
-// heatrk4 verify: every backend x order x precision against the double cpu reference.
+// heatrk4 verify: every backend x order x precision against the double cpu reference, then every
+// backend x boundary case x precision on a small grid.
 #include <cstdio>
 
 #include "apps/commands.hpp"
@@ -13,10 +14,13 @@
 #include "core/number_text.hpp"
 #include "backends/registry.hpp"
 #include "core/time_loop.hpp"
+#include "check/boundary_cases.hpp"
 #include "check/reference.hpp"
 
 namespace heat {
 namespace {
+
+constexpr Precision kPrecisions[] = {Precision::Float, Precision::Double};
 
 struct VerifyOptions {
   int n = 64;
@@ -54,7 +58,7 @@ FieldDifference check_case(const BackendEntry& entry, const Problem& problem, co
   const Field<T> result = ranks.gather_on_root(u, slab, problem.grid);
   if (!ranks.is_root()) return FieldDifference{};
   const double tol = default_tolerance<T>();
-  return compare_fields(result, cpu_reference(problem, field_cast<double>(start), steps), tol, tol);
+  return compare_with_reference(result, cpu_reference(problem, field_cast<double>(start), steps), problem, tol, tol);
 }
 
 // Host memory one rank needs at most, in the double cases: the random field, its copy in the
@@ -70,6 +74,64 @@ std::size_t verify_host_bytes_needed(const Grid& grid, const Slab& slab, bool ro
   std::size_t bytes = 2 * grid.points() * value + box.grid.points() * value + cpu.working_bytes(box, value);
   if (root) bytes += 3 * grid.points() * value + cpu.working_bytes(whole, value);
   return bytes;
+}
+
+// The worst of a condition case's orders: a failing one before any that passes, then the largest
+// max abs.
+struct WorstOrder {
+  FieldDifference d;
+  int order = 0;
+  void keep(const FieldDifference& candidate, int candidate_order) {
+    const bool worse = order == 0 || (!candidate.pass() && d.pass()) ||
+                       (candidate.pass() == d.pass() && candidate.max_abs > d.max_abs);
+    if (worse) d = candidate, order = candidate_order;
+  }
+};
+
+// Each boundary case (check/boundary_cases.hpp) of every backend that runs here, each precision
+// at every order, on a small grid with unequal spacings (every axis 3r + 1 points or more at
+// order 8): a row per backend, case and precision, with its worst order. One rank only: a
+// rank's box fills no conditions yet.
+void check_conditions(const VerifyOptions& o, const BackendOptions& options, GpuHaloRoute route, int& passed,
+                      int& failed) {
+  const Ranks& ranks = process_ranks();
+  const bool root = ranks.is_root();
+  if (ranks.size() > 1) {
+    if (root) std::printf("conditions: skipped on %d ranks (a rank's box fills no conditions yet)\n", ranks.size());
+    return;
+  }
+  Grid grid{21, 17, 19};
+  grid.hx = 1.0 / (grid.nx - 1);
+  grid.hy = 1.0 / (grid.ny - 1);
+  grid.hz = 1.0 / (grid.nz - 1);
+  const Field<double> initial = randn_field(grid, o.seed);
+  const bool has_gpu = query_gpu(options.device).available;
+  std::printf("conditions: %d x %d x %d points, each of orders 2 to 8, the worst shown\n", grid.nx, grid.ny, grid.nz);
+  std::printf("%-13s %-11s %-9s %-6s %11s %11s %11s  %s\n", "backend", "faces", "precision", "result", "max abs",
+              "max rel", "rel L2", "order (i,j,k)");
+  for (const auto& entry : default_registry().entries()) {
+    if (entry.uses_cuda && !has_gpu) continue;  // the table above says why
+    for (const BoundaryCase& faces : boundary_cases())
+      for (Precision precision : kPrecisions) {
+        WorstOrder worst;
+        for (int order : {2, 4, 6, 8}) {
+          Problem problem;
+          problem.grid = grid;
+          problem.order = order;
+          problem.boundaries = faces.faces;
+          problem.dt = dt_from_cfl(grid, problem.alpha, o.cfl);
+          worst.keep(precision == Precision::Float
+                         ? check_case<float>(entry, problem, initial, o.steps, options, route)
+                         : check_case<double>(entry, problem, initial, o.steps, options, route),
+                     order);
+        }
+        const FieldDifference& d = worst.d;
+        std::printf("%-13s %-11s %-9s %-6s %11.3e %11.3e %11.3e  %d (%d,%d,%d)\n", entry.name.c_str(), faces.name,
+                    precision_name(precision), d.pass() ? "pass" : "FAIL", d.max_abs, d.max_rel, d.rel_l2, worst.order,
+                    d.worst.i, d.worst.j, d.worst.k);
+        (d.pass() ? passed : failed)++;
+      }
+  }
 }
 
 int verify(const VerifyOptions& o) {
@@ -123,7 +185,7 @@ int verify(const VerifyOptions& o) {
       continue;
     }
     for (int order : {2, 4, 6, 8})
-      for (Precision precision : {Precision::Float, Precision::Double}) {
+      for (Precision precision : kPrecisions) {
         Problem problem;
         problem.grid = grid;
         problem.order = order;
@@ -137,6 +199,7 @@ int verify(const VerifyOptions& o) {
         (d.pass() ? passed : failed)++;
       }
   }
+  check_conditions(o, options, route, passed, failed);
   say("verify: %d passed, %d failed, %d backend(s) skipped\n", passed, failed, skipped);
   // Every rank exits with rank 0's verdict.
   return ranks.on_any_rank(root && failed > 0) ? exit_code::mismatch : exit_code::ok;
@@ -145,7 +208,8 @@ int verify(const VerifyOptions& o) {
 }  // namespace
 
 void add_verify_command(CLI::App& app, CommandAction& action) {
-  auto* sub = app.add_subcommand("verify", "every backend x order x precision against the cpu reference");
+  auto* sub = app.add_subcommand(
+      "verify", "every backend x order x precision, then x boundary condition, against the cpu reference");
   auto o = std::make_shared<VerifyOptions>();
   sub->add_option("--n", o->n, "points along each axis")->capture_default_str();
   sub->add_option("--steps", o->steps, "RK4 steps")->capture_default_str();

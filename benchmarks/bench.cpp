@@ -1,5 +1,5 @@
-// heatrk4-bench: every backend x order x precision x size, against the device-to-device copy
-// bandwidth measured in the same process. Validates before timing: a backend whose result
+// heatrk4-bench: every backend x order x precision x size (x the faces' condition, --faces),
+// against the device-to-device copy bandwidth measured in the same process. Validates before timing: a backend whose result
 // fails the check against the double cpu reference gets no numbers.
 //
 // Napkin math: a step must read u once and write it once, so the floor of one step is one
@@ -29,12 +29,13 @@ struct Options {
   std::vector<int> orders = {8};
   std::vector<std::string> precisions = {"float"};
   std::vector<std::string> backends = {"naive", "reuse", "tiled"};
+  std::vector<std::string> faces = {"layer"};  // each the condition of all six faces, as --bc takes it
   int steps = 10, repeats = 10, check_n = 64, device = 0;
   std::string csv, json;
 };
 
 struct Row {
-  std::string backend, precision;
+  std::string backend, precision, faces;
   int n = 0, order = 0;
   bool checked_ok = false;
   std::string check_note;
@@ -42,11 +43,13 @@ struct Row {
   double points_per_s() const { return ms_per_step > 0 ? double(n - order) * (n - order) * (n - order) / (ms_per_step * 1e-3) : 0; }
 };
 
-Problem reference_problem(int n, int order) {
+Problem reference_problem(int n, int order, const BoundaryCondition& faces) {
   Problem p;
   p.grid = Grid{n, n, n, 1.0 / (n - 1), 1.0 / (n - 1), 1.0 / (n - 1)};
   p.order = order;
   p.dt = dt_from_cfl(p.grid, p.alpha, 0.05);
+  p.boundaries.fill(faces);
+  require_consistent_boundaries(p.boundaries, {n, n, n}, p.radius());
   return p;
 }
 
@@ -56,19 +59,19 @@ double median(std::vector<double> v) {
 }
 
 template <typename T>
-Row measure(const Options& o, const BackendEntry& entry, int n, int order, double copy_bw,
-            const Field<double>& start_double, std::size_t l2_bytes) {
-  Row row{entry.name, sizeof(T) == 4 ? "float" : "double", n, order};
+Row measure(const Options& o, const BackendEntry& entry, const BoundaryCondition& faces, int n, int order,
+            double copy_bw, const Field<double>& start_double, std::size_t l2_bytes) {
+  Row row{entry.name, sizeof(T) == 4 ? "float" : "double", boundary_condition_text(faces), n, order};
   row.copy_gb_per_s = copy_bw / 1e9;
   const double tol = default_tolerance<T>();
-  const Problem small = reference_problem(o.check_n, order);
+  const Problem small = reference_problem(o.check_n, order, faces);
   const FieldDifference d =
       check_against_reference<T>(entry, small, randn_field(small.grid, 7), 10, tol, tol, o.device);
   row.checked_ok = d.pass();
   row.check_note = describe(d);
   if (!row.checked_ok) return row;
 
-  const Problem p = reference_problem(n, order);
+  const Problem p = reference_problem(n, order, faces);
   const Field<T> start = field_cast<T>(start_double);
   BackendOptions bo;
   bo.device = o.device;
@@ -96,12 +99,12 @@ Row measure(const Options& o, const BackendEntry& entry, int n, int order, doubl
 
 void print_row(const Row& r) {
   if (!r.checked_ok) {
-    std::printf("%-22s %-6s %5d %5d  FAILED the check, not timed: %s\n", r.backend.c_str(), r.precision.c_str(), r.n,
-                r.order, r.check_note.c_str());
+    std::printf("%-22s %-6s %-12s %5d %5d  FAILED the check, not timed: %s\n", r.backend.c_str(), r.precision.c_str(),
+                r.faces.c_str(), r.n, r.order, r.check_note.c_str());
     return;
   }
-  std::printf("%-22s %-6s %5d %5d %10.3f %10.3f %8.2f %10.3e %6.0f %9.1f %7.1f%%\n", r.backend.c_str(),
-              r.precision.c_str(), r.n, r.order, r.ms_per_step, r.floor_ms_per_step,
+  std::printf("%-22s %-6s %-12s %5d %5d %10.3f %10.3f %8.2f %10.3e %6.0f %9.1f %7.1f%%\n", r.backend.c_str(),
+              r.precision.c_str(), r.faces.c_str(), r.n, r.order, r.ms_per_step, r.floor_ms_per_step,
               r.ms_per_step / r.floor_ms_per_step, r.points_per_s(), r.bytes_per_point, r.gb_per_s,
               100.0 * r.gb_per_s / r.copy_gb_per_s);
 }
@@ -110,13 +113,13 @@ void write_outputs(const Options& o, const std::vector<Row>& rows, const GpuInfo
   if (!o.csv.empty()) {
     std::ofstream csv(o.csv);
     csv << "device,backend,precision,n,order,check,ms_per_step,floor_ms_per_step,ratio_to_floor,points_per_s,"
-           "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy\n";
+           "bytes_per_point,gb_per_s,copy_gb_per_s,fraction_of_copy,faces\n";
     for (const auto& r : rows)
       csv << '"' << gpu.name << "\"," << r.backend << ',' << r.precision << ',' << r.n << ',' << r.order << ','
           << (r.checked_ok ? "pass" : "fail") << ',' << r.ms_per_step << ',' << r.floor_ms_per_step << ','
           << (r.checked_ok ? r.ms_per_step / r.floor_ms_per_step : 0) << ',' << r.points_per_s() << ','
           << r.bytes_per_point << ',' << r.gb_per_s << ',' << r.copy_gb_per_s << ','
-          << (r.checked_ok ? r.gb_per_s / r.copy_gb_per_s : 0) << '\n';
+          << (r.checked_ok ? r.gb_per_s / r.copy_gb_per_s : 0) << ",\"" << r.faces << "\"\n";
   }
   if (!o.json.empty()) {
     std::ofstream json(o.json);
@@ -125,7 +128,8 @@ void write_outputs(const Options& o, const std::vector<Row>& rows, const GpuInfo
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const Row& r = rows[i];
       JsonObject j;
-      j.add("backend", r.backend).add("precision", r.precision).add("n", r.n).add("order", r.order);
+      j.add("backend", r.backend).add("precision", r.precision).add("faces", r.faces);
+      j.add("n", r.n).add("order", r.order);
       j.add("check", r.checked_ok).add("ms_per_step", r.ms_per_step).add("floor_ms_per_step", r.floor_ms_per_step);
       j.add("points_per_s", r.points_per_s()).add("bytes_per_point", r.bytes_per_point);
       j.add("gb_per_s", r.gb_per_s).add("copy_gb_per_s", r.copy_gb_per_s);
@@ -158,8 +162,10 @@ int run(const Options& o) {
   }
   std::printf("device: %s, %d SMs, L2 %.0f MB; %d steps per timing, median of %d\n", gpu.name.c_str(),
               gpu.multiprocessors, gpu.l2_bytes / 1e6, o.steps, o.repeats);
-  std::printf("%-22s %-6s %5s %5s %10s %10s %8s %10s %6s %9s %8s\n", "backend", "prec", "n", "order", "ms/step",
-              "floor ms", "x floor", "points/s", "B/pt", "GB/s", "of copy");
+  std::printf("%-22s %-6s %-12s %5s %5s %10s %10s %8s %10s %6s %9s %8s\n", "backend", "prec", "faces", "n", "order",
+              "ms/step", "floor ms", "x floor", "points/s", "B/pt", "GB/s", "of copy");
+  std::vector<BoundaryCondition> faces;
+  for (const std::string& text : o.faces) faces.push_back(parse_boundary_condition(text, "--faces"));
   std::vector<Row> rows;
   for (int n : o.sizes) {
     const Field<double> start = randn_field(Grid{n, n, n}, 42);
@@ -168,13 +174,14 @@ int run(const Options& o) {
       const double copy_bw = copy_bandwidth(std::size_t(n) * n * n * value, 20);
       std::printf("-- %d^3 %s: device-to-device copy %.1f GB/s (read + write)\n", n, precision.c_str(), copy_bw / 1e9);
       for (int order : o.orders)
-        for (const auto& name : o.backends) {
-          for (const BackendEntry& entry : entries_named(name, order, value == sizeof(float))) {
-            rows.push_back(value == sizeof(float) ? measure<float>(o, entry, n, order, copy_bw, start, gpu.l2_bytes)
-                                                  : measure<double>(o, entry, n, order, copy_bw, start, gpu.l2_bytes));
-            print_row(rows.back());
-          }
-        }
+        for (const auto& name : o.backends)
+          for (const BoundaryCondition& c : faces)
+            for (const BackendEntry& entry : entries_named(name, order, value == sizeof(float))) {
+              rows.push_back(value == sizeof(float)
+                                 ? measure<float>(o, entry, c, n, order, copy_bw, start, gpu.l2_bytes)
+                                 : measure<double>(o, entry, c, n, order, copy_bw, start, gpu.l2_bytes));
+              print_row(rows.back());
+            }
     }
   }
   write_outputs(o, rows, gpu);
@@ -192,6 +199,8 @@ int main(int argc, char** argv) {
   app.add_option("--orders", o.orders, "stencil orders")->capture_default_str();
   app.add_option("--precisions", o.precisions, "float and/or double")->capture_default_str();
   app.add_option("--backends", o.backends, "backends to time")->capture_default_str();
+  app.add_option("--faces", o.faces, "each timed as the condition of all six faces (as --bc takes it)")
+      ->capture_default_str();
   app.add_option("--steps", o.steps, "steps per timed run")->capture_default_str();
   app.add_option("--repeats", o.repeats, "timed runs; the median is reported")->capture_default_str();
   app.add_option("--check-n", o.check_n, "grid of the check that gates timing")->capture_default_str();

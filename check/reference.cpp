@@ -49,7 +49,7 @@ FieldDifference check_against_reference(const BackendEntry& backend, const Probl
   const Field<T> start = field_cast<T>(initial);
   const Field<T> result = run_backend<T>(backend, problem, start, steps, device);
   const Field<double> reference = cpu_reference(problem, field_cast<double>(start), steps);
-  return compare_fields(result, reference, rtol, atol);
+  return compare_with_reference(result, reference, problem, rtol, atol);
 }
 
 template <typename T>

@@ -1,7 +1,8 @@
 // The condition on each of the six faces of the domain (docs/design.md §1, "Boundary"): what a
 // run's options say and a snapshot records. The ghost points each condition needs are filled
-// between stages by one component (backends/cpu/boundary_fill.hpp), so the stencil code never
-// branches on them.
+// between stages (core/boundary_ghosts.hpp's formulas, by backends/cpu/boundary_fill.hpp on the
+// host and backends/cuda/boundary_fill.cuh on the device), so the stencil code never branches on
+// them.
 #pragma once
 
 #include <array>

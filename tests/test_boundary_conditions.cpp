@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "backends/cpu/boundary_fill.hpp"
 #include "backends/registry.hpp"
+#include "check/boundary_cases.hpp"
 #include "core/initial_conditions.hpp"
 #include "core/time_loop.hpp"
 #include "stencils/stencil.hpp"
@@ -157,6 +159,31 @@ TEST(Fill, CpuMatchesTheReferenceOnEveryCondition) {
               1e-6);
   }
 }
+// The fill is affine with the homogeneous fill as its linear part, which the CUDA backends' stage
+// fields rely on (backends/cuda/global_stencil.cuh): the full fill of u + c k is, at every ghost
+// and held face point, the full fill of u plus c times the homogeneous fill of k, to rounding.
+// Counting T, Q or T_INF in both (a homogeneous fill that fills in full) breaks it on every case
+// that has them.
+TEST(Fill, IsAffineWithTheHomogeneousFillAsItsLinearPart) {
+  const double c = 0.37;
+  for (const BoundaryCase& faces : boundary_cases())
+    for (int order : {2, 4, 6, 8}) {
+      Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Layer});
+      p.boundaries = faces.faces;
+      Field<double> u = randn_field<double>(p.grid, 21), k = randn_field<double>(p.grid, 22), sum(p.grid);
+      for (std::size_t i = 0; i < u.size(); ++i) sum.data()[i] = u.data()[i] + c * k.data()[i];
+      fill_boundaries(p, sum.data());
+      fill_boundaries(p, u.data());
+      fill_boundaries(p, k.data(), FillPart::Homogeneous);
+      double worst = 0;
+      for (std::size_t i = 0; i < u.size(); ++i) {
+        const double apart = sum.data()[i] - (u.data()[i] + c * k.data()[i]);
+        worst = std::max(worst, std::abs(apart) / (1 + std::abs(sum.data()[i])));
+      }
+      EXPECT_LT(worst, 1e-12) << faces.name << " order " << order;
+    }
+}
+
 // A random field under convective faces to T_INF = 0 on every side stays bounded by its start
 // (the heat equation's maximum principle, with a margin for the stencil's overshoot) at half of
 // RK4's stable cfl, for cell Biot numbers H h / K of 0.1 and 1. The stability check does not count

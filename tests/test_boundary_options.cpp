@@ -1,7 +1,7 @@
 // The boundary-condition and material options through the heatrk4 binary (docs/design.md §3):
-// every bad value is exit 2 naming it before any work, a backend that does not fill boundaries is
-// refused by name, --bc and a face's option combine, TOML gives the same run, and a restart
-// carries the conditions on.
+// every bad value is exit 2 naming it before any work, every backend fills them (the CUDA ones where
+// there is a GPU), --bc and a face's option combine, TOML gives the same run, and a restart carries
+// the conditions on.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -59,16 +59,19 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{{"--alpha", "1", "--conductivity", "2", "--heat-capacity", "3"},
                 "--alpha, --conductivity and --heat-capacity all given"}));
 
-// The CUDA backends fill no boundaries yet: refused by name (where a GPU lets them be asked for).
-TEST(BoundaryOptions, ABackendThatDoesNotFillIsRefusedByName) {
+// Every CUDA backend fills them, and auto takes tiled where there is a GPU (as for layer faces): a
+// run with each kind of condition passes --check, against the cpu backend in double.
+TEST(BoundaryOptions, EveryCudaBackendFillsThemAndAutoTakesTiled) {
   HEAT_REQUIRE_GPU();
-  for (const char* backend : {"naive", "reuse", "tiled"}) {
-    const auto r = run_heatrk4(bc_run({"--bc", "insulated", "--backend", backend}));
-    EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_NE(r.output.find(std::string("--backend ") + backend +
-                            " does not fill boundary conditions yet (--bc-x-low is insulated): use --backend cpu"),
-              std::string::npos)
-        << r.output;
+  const std::string json = test::temp_directory("bc_cuda") + "/run.json";
+  for (const char* backend : {"naive", "reuse", "tiled", "auto"}) {
+    const auto r = run_heatrk4(bc_run({"--bc-x-low", "temperature:1", "--bc-x-high", "flux:2", "--bc-y-low",
+                                       "convective:3,0.5", "--bc-y-high", "insulated", "--bc-z-low", "periodic",
+                                       "--bc-z-high", "periodic", "--init", "randn", "--check", "--backend", backend,
+                                       "--json", json}));
+    EXPECT_EQ(r.exit_code, 0) << backend << ":\n" << r.output;
+    const std::string ran = backend == std::string("auto") ? "tiled" : backend;
+    EXPECT_NE(test::read_text(json).find("\"backend\": \"" + ran + "\""), std::string::npos) << test::read_text(json);
   }
 }
 

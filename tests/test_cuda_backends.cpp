@@ -13,13 +13,6 @@
 namespace heat {
 namespace {
 
-std::vector<std::string> cuda_backend_names() {
-  std::vector<std::string> names;
-  for (const auto& e : default_registry().entries())
-    if (e.uses_cuda) names.push_back(e.name);
-  return names;
-}
-
 const Grid kAwkwardGrids[] = {{9, 9, 9, 0.5, 0.5, 0.5}, {23, 17, 29, 0.7, 1.3, 0.9}, {130, 67, 45, 1.0, 0.6, 1.7}};
 
 template <typename T>
@@ -68,7 +61,7 @@ TEST_P(CudaBackend, BoundaryBitwiseUnchangedAndRunsRepeatBitwise) {
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CudaBackend);
-INSTANTIATE_TEST_SUITE_P(Registry, CudaBackend, ::testing::ValuesIn(cuda_backend_names()),
+INSTANTIATE_TEST_SUITE_P(Registry, CudaBackend, ::testing::ValuesIn(test::cuda_backend_names()),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

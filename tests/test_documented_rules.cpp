@@ -2,13 +2,15 @@
 // of the rule changes: a restart applies every setting given beside --restart (section 4,
 // "Restart"); a restart from a bare file name continues the series in the directory it is in;
 // verify refuses a cfl unstable for any one order and checks every order and precision of every
-// backend (section 3); ZFP is refused beside .vti output (section 3, --compress).
+// backend, and every boundary case (section 3); ZFP is refused beside .vti output (section 3,
+// --compress).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
 
+#include "check/boundary_cases.hpp"
 #include "io/compression.hpp"
 #include "io/hdf5_snapshot.hpp"
 #include "io/vtk_snapshot.hpp"
@@ -81,6 +83,8 @@ TEST(VerifyRules, ACflUnstableForTheHighestOrderAloneIsRefused) {
   expect_mentions(r, "--cfl 0.45 is unstable for order 8");
 }
 
+// Every order and precision of each backend that runs here, and each boundary case
+// (check/boundary_cases.hpp) in each precision, its row naming its worst order.
 TEST(VerifyRules, EveryOrderAndPrecisionOfEveryBackendThatRunsIsChecked) {
   const auto r = run_heatrk4({"verify", "--n", "12", "--steps", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -89,10 +93,15 @@ TEST(VerifyRules, EveryOrderAndPrecisionOfEveryBackendThatRunsIsChecked) {
     const bool built = std::regex_search(r.output, std::regex("\n" + backend + " "));
     const bool skipped = std::regex_search(r.output, std::regex("\n" + backend + " +all +both +skip"));
     if (!built || skipped) continue;
-    for (const std::string order : {"2", "4", "6", "8"})
-      for (const std::string precision : {"float", "double"})
+    for (const std::string precision : {"float", "double"}) {
+      for (const std::string order : {"2", "4", "6", "8"})
         EXPECT_TRUE(std::regex_search(r.output, std::regex("\n" + backend + " +" + order + " " + precision + " +pass ")))
             << backend << " order " << order << " " << precision << " is missing from:\n" << r.output;
+      for (const BoundaryCase& faces : boundary_cases())
+        EXPECT_TRUE(std::regex_search(
+            r.output, std::regex("\n" + backend + " +" + faces.name + " +" + precision + " +pass +.* [2468] \\(")))
+            << backend << " " << faces.name << " " << precision << " is missing from:\n" << r.output;
+    }
   }
   EXPECT_TRUE(std::regex_search(r.output, std::regex("\ncpu +8 double +pass "))) << "the cpu backend must always run";
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <random>
 
+#include "backends/registry.hpp"
 #include "check/shell_quote.hpp"
 
 namespace heat::test {
@@ -33,6 +34,13 @@ std::string read_text(const std::string& path) {
   std::stringstream bytes;
   bytes << in.rdbuf();
   return bytes.str();
+}
+
+std::vector<std::string> cuda_backend_names() {
+  std::vector<std::string> names;
+  for (const auto& e : default_registry().entries())
+    if (e.uses_cuda) names.push_back(e.name);
+  return names;
 }
 
 std::string temp_directory(const std::string& tag) {

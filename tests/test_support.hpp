@@ -26,6 +26,9 @@ std::string temp_directory(const std::string& tag);
 // A file's bytes ("" when it cannot be read).
 std::string read_text(const std::string& path);
 
+// The registry's CUDA backends, by name (none in a build without CUDA).
+std::vector<std::string> cuda_backend_names();
+
 // The problem the GPU backend tests run: alpha 0.8 and cfl 0.2, well inside stability but large
 // enough that every stage changes the result.
 inline Problem gpu_test_problem(const Grid& g, int order) {

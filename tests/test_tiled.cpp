@@ -160,19 +160,56 @@ TEST(TiledConfigurations, DefaultsAreTheMeasuredOnes) {
         << "order " << d.order << " " << precision_name(d.precision);
 }
 
-// A default build compiles the default of each order and precision and nothing else; a sweep
-// build every configuration of tiled.cu's lists.
-TEST(TiledConfigurations, DefaultBuildCompilesOnlyTheDefaults) {
+// A default build compiles the default of each order and precision, and its single passes for
+// faces that are not layer where the default fuses passes, and nothing else; a sweep build every
+// configuration of tiled.cu's lists.
+TEST(TiledConfigurations, DefaultBuildCompilesOnlyTheDefaultsAndTheirSinglePasses) {
   for (int order : {2, 4, 6, 8})
     for (Precision precision : {Precision::Float, Precision::Double}) {
       const auto names = tiled_configurations(order, precision);
 #if defined(HEAT_TILED_SWEEP) && HEAT_TILED_SWEEP
       EXPECT_GT(names.size(), 1u) << "order " << order << " " << precision_name(precision);
 #else
-      EXPECT_EQ(names, std::vector<std::string>{tiled_default_configuration(order, precision)})
-          << "order " << order << " " << precision_name(precision);
+      std::vector<std::string> products{tiled_default_configuration(order, precision)};
+      if (tiled_boundary_configuration(order, precision) != products[0])
+        products.push_back(tiled_boundary_configuration(order, precision));
+      EXPECT_EQ(names, products) << "order " << order << " " << precision_name(precision);
 #endif
     }
+}
+
+// Where a face is not layer, tiled runs single passes ("factors/...", one_pass.cuh or its copy
+// engine's), each operand filled first: the default itself where it runs them.
+TEST(TiledConfigurations, FacesThatAreNotLayerRunSinglePasses) {
+  for (int order : {2, 4, 6, 8})
+    for (Precision precision : {Precision::Float, Precision::Double}) {
+      const std::string where = "order " + std::to_string(order) + " " + precision_name(precision);
+      const std::string chosen = tiled_boundary_configuration(order, precision);
+      const std::string default_one = tiled_default_configuration(order, precision);
+      EXPECT_EQ(chosen.rfind("factors/", 0), 0u) << where << ": " << chosen;
+      if (default_one.rfind("factors/", 0) == 0) EXPECT_EQ(chosen, default_one) << where;
+      const auto names = tiled_configurations(order, precision);
+      EXPECT_NE(std::find(names.begin(), names.end(), chosen), names.end()) << where << ": " << chosen << " not built";
+    }
+}
+
+// A configuration that applies the operator more than once per launch cannot fill the ghosts
+// between: asked for by name with a face that is not layer, it is refused, naming itself and the
+// configuration tiled runs instead.
+TEST(TiledConfigurations, FusedPassesAreRefusedWhereAFaceIsNotLayer) {
+  for (int order : {2, 4}) {
+    Problem p = test::gpu_test_problem(kGrids[2], order);
+    p.boundaries.fill({BoundaryKind::Insulated});
+    const std::string fused = tiled_default_configuration(order, Precision::Float);
+    try {
+      make_tiled_backend<float>(p, BackendOptions{}, fused);
+      FAIL() << fused << " was made for a problem with insulated faces";
+    } catch (const InputError& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(fused), std::string::npos) << message;
+      EXPECT_NE(message.find(tiled_boundary_configuration(order, Precision::Float)), std::string::npos) << message;
+    }
+  }
 }
 
 // `heatrk4 backends` prints the registry entry's table: a row per order and precision, each the

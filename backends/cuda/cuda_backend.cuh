@@ -1,6 +1,8 @@
 // What every CUDA backend shares: device selection, the memory check before allocation, the
 // resident field u, a step() that blocks and surfaces errors, and snapshots copied out while the
-// next steps run.
+// next steps run. Where a face's condition is not layer, u's ghosts are filled on the device
+// (boundary_fill.cuh) when it is set and after every step; each backend fills what its stencil
+// launches read between them (its stage fields, or its passes' operands).
 #pragma once
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <string>
 
 #include "core/backend.hpp"
+#include "backends/cuda/boundary_fill.cuh"
 #include "backends/cuda/device_buffer.cuh"
 #include "backends/cuda/device_initial_fields.hpp"
 #include "backends/cuda/gpu_info.hpp"
@@ -133,6 +136,8 @@ class CudaBackend : public Backend<T>,
       } else {
         step_with_edges_first();
       }
+      // u as a download, a snapshot or the next step reads it: face values held, ghosts filled.
+      if (boundary_fill_.fills()) boundary_fill_(u_.get());
     }
     // The compute stream only: a snapshot's copy to the host goes on meanwhile.
     HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
@@ -227,6 +232,7 @@ class CudaBackend : public Backend<T>,
     prepare_device(o, bytes_needed + (o.snapshots_while_stepping ? field_bytes : 0), name);
     if (!o.field_in_caller_memory) u_ = DeviceBuffer<T>(p.grid.points());
     if (o.snapshots_while_stepping) snapshots_ = std::make_unique<SnapshotCopies>(field_bytes, o.device);
+    boundary_fill_ = DeviceBoundaryFill(p, FillPart::Full);
   }
   // One rank's box, for `exchange` non-null (laid out for PerStep's or PerHalfStep's ghost planes):
   // the backend steps its box and has the exchange refresh the ghost planes; null: the whole grid.
@@ -271,13 +277,28 @@ class CudaBackend : public Backend<T>,
   virtual void prepare_resident_field() {}
   // Where the backend has swapped its second buffer in for u_ (release_device_field), swaps them back.
   virtual void swap_second_buffer_back() {}
+  // u's ghosts filled (where a face is not layer) before the fields prepared from it copy its
+  // boundary layer.
   void field_set() {
     ghosts_current_ = false;
+    boundary_fill_(u_.get());
     prepare_resident_field();
+  }
+  // For a backend that launches the passes of a step one by one (stencils/rk4_forms.hpp), where a
+  // face is not layer: whether `part` of the step fills pass `pass`'s operand (1 to 4) before
+  // launching it. Pass 1 reads u, filled after the last step. The others' operands are filled once,
+  // on the legacy stream, after the pass that wrote them and before any part of theirs: in the
+  // Whole part, or for a segment's passes in its LeadingLaunches part, which runs before the
+  // segment's last pass forks onto the Edges and Inside streams.
+  bool fills_operand(StepPart part, int pass) const {
+    if (!boundary_fill_.fills() || pass == 1) return false;
+    const int last = planes_.last_pass_of(segment_), passes = planes_.last_pass_of(0);
+    return part == StepPart::Whole || (part == StepPart::LeadingLaunches && pass <= last && pass > last - passes);
   }
 
   Problem problem_;
   DeviceBuffer<T> u_;
+  DeviceBoundaryFill boundary_fill_;  // the faces that are not layer, as the problem states them
 
  private:
   // `find`'s answer (a box index, or -1) over the box's own planes: its ghost planes hold whatever

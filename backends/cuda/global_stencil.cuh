@@ -176,6 +176,17 @@ namespace heat {
 
 // A backend whose stage fields live in global memory: u plus `Fields` stage arrays, prepared
 // as above, and the RK4 constants in the working precision.
+//
+// Faces that are not layer: u holds the full conditions (CudaBackend fills it), and each stage
+// field k is filled with their homogeneous part (T, Q and T_INF zero: stage_written) before a
+// stencil reads it. That is the stage form's fill of every stage input and operator. The fill G
+// is affine, G(v) = W v + b at each ghost and held face point (W: the mirror, its negative, the
+// convective weights or the periodic image; b from T, Q and T_INF alone), and the homogeneous fill
+// is W. So G(u + c k) = G(u) + c W k: naive's stage input u + c dt k_prev, formed at a ghost from
+// the two filled fields, is the filled stage input (to rounding). And the filled operator
+// L(v) = a*Lap(G v) = A v + f is affine, so L(u + c k) = L(u) + c A k, with A k = a*Lap(W k):
+// reuse's k_{s+1} = k1 + c dt a*Lap(k_s) with k_s filled by W is the stage form's k_{s+1}. A held
+// face point of a stage field is 0, its stage input's T.
 template <typename T, int Fields>
 class GlobalMemoryBackend : public CudaBackend<T> {
  public:
@@ -188,7 +199,13 @@ class GlobalMemoryBackend : public CudaBackend<T> {
       k = DeviceBuffer<T>(p.grid.points());
       prepare_stage_field(k, p.grid, p.radius());
     }
+    stage_fill_ = DeviceBoundaryFill(p, FillPart::Homogeneous);
     this->take_exchange(exchange);
+  }
+
+  // After a stage field is written and before a stencil reads it.
+  void stage_written(T* k) const {
+    if (stage_fill_.fills()) stage_fill_(k);
   }
 
   // Calls launch(weights) with the stencil weights of the problem's radius as a compile-time R.
@@ -203,6 +220,7 @@ class GlobalMemoryBackend : public CudaBackend<T> {
 
   Rk4Constants<T> rk_;
   DeviceBuffer<T> k_[Fields];
+  DeviceBoundaryFill stage_fill_;  // the conditions' homogeneous part
 };
 
 // The registry entry of a global-memory backend Impl, made as Impl<T>(problem, options, exchange);
@@ -214,6 +232,7 @@ void register_global_memory_backend(BackendRegistry& registry, const char* name,
   e.name = name;
   e.description = description;
   e.uses_cuda = true;
+  e.fills_boundaries = true;
   e.bytes_per_point = [arrays_moved](const Problem&, std::size_t size) { return arrays_moved * double(size); };
   e.working_bytes = [](const Problem& p, std::size_t size) {
     return std::size_t(Impl<float>::kResidentArrays) * p.grid.points() * size;

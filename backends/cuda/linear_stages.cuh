@@ -1,6 +1,7 @@
 // RK4 by linearity, as four stencil passes over one operand each: k1 = a*Lap(u), then
 // k_{s+1} = k1 + c*dt * a*Lap(k_s), and the last pass forms u + dt/6*(k1 + 2k2 + 2k3 + k4) in place.
-// Stage fields are zero on the boundary layer, which is what makes the identity hold there.
+// Stage fields are zero on a layer face's boundary layer and hold the homogeneous conditions beyond
+// the other faces (GlobalMemoryBackend says why), which is what makes the identity hold there.
 // The Ops follow global_stencil.cuh's interface (reuse runs them through its global-memory
 // kernel): value(p), the stencil's operand at flat index p; centre(p), the other arrays the result
 // needs at p, which a kernel may load ahead of time so their latency overlaps other work;
@@ -64,12 +65,16 @@ struct LastStage {
 // reads k2 and k1, writes k3 (3); stage 4 reads k3, k1, k2 and u, writes u (5).
 constexpr int kLinearStepArrays = 12;
 
-// Runs one step's four passes through launch(op), a stencil kernel's launcher.
-template <typename T, typename Rk, typename Launch>
-void linear_rk4_step(Launch&& launch, T* u, T* k1, T* k2, T* k3, const Rk& rk) {
+// Runs one step's four passes through launch(op), a stencil kernel's launcher, calling
+// stage_written(k) after each stage field a later pass reads around its points is written.
+template <typename T, typename Rk, typename Launch, typename StageWritten>
+void linear_rk4_step(Launch&& launch, StageWritten&& stage_written, T* u, T* k1, T* k2, T* k3, const Rk& rk) {
   launch(FirstStage<T>{u, k1});
+  stage_written(k1);
   launch(BasePlusLapOp<T>{{k1, k1, rk.stage_dt[0], k2}});
+  stage_written(k2);
   launch(BasePlusLapOp<T>{{k1, k2, rk.stage_dt[1], k3}});
+  stage_written(k3);
   launch(LastStage<T>{u, k1, k2, k3, rk.stage_dt[2], rk.dt_over_6});
 }
 

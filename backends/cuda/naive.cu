@@ -9,7 +9,8 @@
 namespace heat {
 namespace {
 
-// Stages 2-4 read u + stage_dt * k_prev; k_prev is zero on the boundary layer. The stage form: the
+// Stages 2-4 read u + stage_dt * k_prev; k_prev is zero on a layer face's boundary layer and the
+// homogeneous conditions' fill beyond other faces (GlobalMemoryBackend). The stage form: the
 // sum is formed at every neighbour before the stencil, where a pass (BasePlusLap) adds after it.
 template <typename T>
 struct LaterStage {
@@ -50,8 +51,10 @@ class NaiveBackend final : public GlobalMemoryBackend<T, 4> {
       T* u = this->u_.get();
       auto k = [&](int s) { return this->k_[s].get(); };
       launch_global_stencil<R, T>(g, w, FirstStage<T>{u, k(0)});
-      for (int s = 1; s < 4; ++s)
+      for (int s = 1; s < 4; ++s) {
+        this->stage_written(k(s - 1));
         launch_global_stencil<R, T>(g, w, LaterStage<T>{u, k(s - 1), rk.stage_dt[s - 1], k(s)});
+      }
       launch_interior_pointwise<T>(g, R, Combine<T>{u, k(0), k(1), k(2), k(3), rk.dt_over_6});
     });
   }

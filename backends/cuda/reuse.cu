@@ -20,8 +20,9 @@ class ReuseBackend final : public GlobalMemoryBackend<T, 3> {
     this->with_weights([&](const auto& w) {
       constexpr int R = std::decay_t<decltype(w)>::kRadius;
       const Grid& g = this->problem_.grid;
-      linear_rk4_step([&](const auto& op) { launch_global_stencil<R, T>(g, w, op); }, this->u_.get(), this->k_[0].get(),
-                      this->k_[1].get(), this->k_[2].get(), this->rk_);
+      linear_rk4_step([&](const auto& op) { launch_global_stencil<R, T>(g, w, op); },
+                      [&](T* k) { this->stage_written(k); }, this->u_.get(), this->k_[0].get(), this->k_[1].get(),
+                      this->k_[2].get(), this->rk_);
     });
   }
 };

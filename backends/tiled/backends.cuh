@@ -72,7 +72,9 @@ class PassFormBackend : public CudaBackend<T> {
   bool prepared_ = false;
 };
 
-// The factors' four passes one per kernel, with two scratch fields. Config::Launcher<FromU> runs
+// The factors' four passes one per kernel, with two scratch fields: the one kind that can step a
+// problem with a face that is not layer (the others apply the operator more than once per launch,
+// with no fill between). Config::Launcher<FromU> runs
 // the passes that read one array (the first of each factor) or those that also read their u:
 // one_pass.cuh's TileLauncher, or one_pass_copy_engine.cuh's launcher, which maps the fields the
 // passes read.
@@ -108,10 +110,17 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   }
   // factored_rk4_step: the second pass writes its third argument.
   T* output_of_pass(int pass) override { return pass == 2 ? v_[1].get() : Base::output_of_pass(pass); }
+  // Where a face is not layer, each pass's operand is filled before the pass reads it (as the
+  // fast cpu backend steps such a problem: RK4 of the affine system, fast_backend.hpp says why).
+  // The operands are this backend's own fields.
   void step_part(StepPart part) override {
     int number = 0;
-    factored_rk4_step([&](const BasePlusLap<T>& pass) { launch(pass, part, ++number); }, this->u_.get(), v_[0].get(),
-                      v_[1].get(), this->constants_);
+    factored_rk4_step(
+        [&](const BasePlusLap<T>& pass) {
+          if (this->fills_operand(part, ++number)) this->boundary_fill_(const_cast<T*>(pass.in));
+          launch(pass, part, number);
+        },
+        this->u_.get(), v_[0].get(), v_[1].get(), this->constants_);
   }
   void launch(const BasePlusLap<T>& pass, StepPart part, int number) {
     const PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.base, {pass.c}, pass.out};

@@ -11,9 +11,11 @@
 // The factors' form moves one array fewer than Horner's as single passes (11) and lets a kernel of
 // two passes read one array, not u beside its operand (5 for Horner's pairs).
 //
-// A default build compiles these eight and nothing else. -DHEAT_WITH_TILED_SWEEP=ON also builds the
-// other shapes of each family below (the "List"s), for tuning: `heatrk4-bench --backends tiled:all`
-// times every built configuration, and test_tiled checks each against the cpu reference.
+// Where a face's condition is not layer, every pass's operand must be filled before it is read, so
+// tiled runs single passes (BoundaryOf below). A default build compiles these eight, the single
+// passes of the five whose default fuses passes, and nothing else. -DHEAT_WITH_TILED_SWEEP=ON also
+// builds the other shapes of each family below (the "List"s), for tuning: `heatrk4-bench --backends
+// tiled:all` times every built configuration, and test_tiled checks each against the cpu reference.
 #include <algorithm>
 #include <string>
 #include <type_traits>
@@ -229,14 +231,29 @@ struct FourPassShapes<2, float> {
   using List = ConfigList<FourPassConfig<2, float, 32, 32, 1, 1>>;
 };
 
-// The configurations a build compiles for a radius and precision, and the registry's Default.
+// What the registry's tiled runs where a face is not layer: single passes, each operand filled
+// before it is read (backends.cuh's OnePassBackend). The default where it runs single passes, else
+// the one-pass shape of order 6 double's and order 8 float's defaults; not measured against the
+// other shapes, since the fills between its passes are the same for all.
+template <int R, typename T>
+struct BoundaryOf {
+  using Default = typename DefaultOf<R, T>::type;
+  using type = std::conditional_t<Default::kKernelsPerStep == 4, Default,
+                                  OnePassConfig<R, T, sizeof(T) == sizeof(float) ? 32 : 16, 16, 1, 2>>;
+};
+
+// The configurations a build compiles for a radius and precision (the two above in a default
+// build), and the registry's Default and Boundary.
 template <int R, typename T>
 struct Built {
   using Default = typename DefaultOf<R, T>::type;
+  using Boundary = typename BoundaryOf<R, T>::type;
+  using Products =
+      std::conditional_t<std::is_same_v<Default, Boundary>, ConfigList<Default>, ConfigList<Default, Boundary>>;
   using List = std::conditional_t<HEAT_TILED_SWEEP != 0,
                                   Joined<typename OnePassShapes<R, T>::List, typename TwoPassShapes<R, T>::List,
                                          typename FourPassShapes<R, T>::List>,
-                                  ConfigList<Default>>;
+                                  Products>;
 };
 
 template <typename T, typename F>
@@ -352,12 +369,25 @@ std::string tiled_default_configuration(int order, Precision precision) {
   return with_built(order, precision, [](auto built) { return decltype(built)::Default::name(); });
 }
 
+std::string tiled_boundary_configuration(int order, Precision precision) {
+  return with_built(order, precision, [](auto built) { return decltype(built)::Boundary::name(); });
+}
+
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
                                                const std::string& configuration, HaloExchange<T>* exchange) {
   std::unique_ptr<Backend<T>> made;
-  with_configuration<T>(problem.order, configuration,
-                        [&](auto config) { made = make_configured<T, decltype(config)>(problem, options, exchange); });
+  with_configuration<T>(problem.order, configuration, [&](auto config) {
+    using Config = decltype(config);
+    const Precision precision = sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
+    if (Config::kKernelsPerStep != 4 && !all_layer(problem.boundaries))
+      throw InputError("tiled configuration '" + configuration + "' applies the operator " +
+                       std::to_string(4 / Config::kKernelsPerStep) +
+                       " times per launch, with no boundary fill between: a face that is not layer needs single "
+                       "passes, as tiled's own choice for it (" +
+                       tiled_boundary_configuration(problem.order, precision) + ") runs");
+    made = make_configured<T, Config>(problem, options, exchange);
+  });
   return made;
 }
 
@@ -368,7 +398,15 @@ template std::unique_ptr<Backend<double>> make_tiled_backend<double>(const Probl
 
 namespace {
 
-// What a configuration moves and holds (the default of the order and precision when the name is empty).
+// The configuration the entry named by `configuration` runs for `p` (empty: the registry's tiled,
+// which runs the default, or where a face is not layer tiled_boundary_configuration).
+std::string configuration_for(const Problem& p, Precision precision, const std::string& configuration) {
+  if (!configuration.empty()) return configuration;
+  return all_layer(p.boundaries) ? tiled_default_configuration(p.order, precision)
+                                 : tiled_boundary_configuration(p.order, precision);
+}
+
+// What a configuration moves and holds.
 struct Footprint {
   int arrays_per_point;  // read or written per interior point per step: the byte model
   int working_arrays;    // resident on the device
@@ -376,21 +414,23 @@ struct Footprint {
 Footprint footprint(const Problem& p, std::size_t value_size, const std::string& configuration) {
   const Precision precision = value_size == sizeof(float) ? Precision::Float : Precision::Double;
   Footprint f{};
-  read_configuration(p.order, precision, configuration,
+  read_configuration(p.order, precision, configuration_for(p, precision, configuration),
                      [&](auto config) { f = {decltype(config)::kArraysPerPoint, decltype(config)::kWorkingArrays}; });
   return f;
 }
 
 // One entry for the default of each order and precision (configuration empty), or for one
-// named configuration.
+// named configuration. Both fill boundaries: a named configuration that cannot refuses
+// (make_tiled_backend).
 BackendEntry make_tiled_entry(const std::string& configuration) {
   BackendEntry e;
   e.name = configuration.empty() ? "tiled" : "tiled:" + configuration;
   e.description =
       "CUDA: 2.5D shared-memory kernels (tiles with halos, streamed along z): all four Horner passes in one kernel "
       "at order 2; otherwise the step's two quadratic factors, a factor per kernel at orders 4 and 6 in float, one "
-      "pass per kernel otherwise";
+      "pass per kernel otherwise, and wherever a face's condition is not layer";
   e.uses_cuda = true;
+  e.fills_boundaries = true;
   // The byte model: all four passes in one kernel read u once and write it once; a factor per
   // kernel moves 4 arrays, one pass per kernel 10.
   e.bytes_per_point = [configuration](const Problem& p, std::size_t size) {
@@ -404,13 +444,10 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   e.side_planes = [](int order) { return order / 2; };
   e.halo_overlap = tiled_halo_overlap;
   e.make_float = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<float>* exchange) {
-    return make_tiled_backend<float>(
-        p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Float) : configuration, exchange);
+    return make_tiled_backend<float>(p, o, configuration_for(p, Precision::Float, configuration), exchange);
   };
   e.make_double = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<double>* exchange) {
-    return make_tiled_backend<double>(
-        p, o, configuration.empty() ? tiled_default_configuration(p.order, Precision::Double) : configuration,
-        exchange);
+    return make_tiled_backend<double>(p, o, configuration_for(p, Precision::Double, configuration), exchange);
   };
   return e;
 }

@@ -23,10 +23,14 @@ std::vector<std::string> tiled_configurations(int order, Precision precision);
 
 // The configuration that the registry's "tiled" uses for an order and precision.
 std::string tiled_default_configuration(int order, Precision precision);
+// The one it uses where a face's condition is not layer: single passes, each operand's ghosts
+// filled before the pass reads them (the default itself where it runs single passes).
+std::string tiled_boundary_configuration(int order, Precision precision);
 // Whether a rank's box steps its interior while its ghost planes travel (BackendEntry::halo_overlap).
 HaloOverlap tiled_halo_overlap(int order);
 
-// A tiled backend with the named configuration; InputError if it is not built for the order.
+// A tiled backend with the named configuration; InputError if it is not built for the order, or
+// if it applies the operator more than once per launch and a face of `problem` is not layer.
 // `exchange` as for BackendEntry::make: null for a grid alone.
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,

@@ -1,0 +1,147 @@
+// The ghost values of each boundary condition (docs/design.md §1, "Boundary"), one face row at a
+// time, written once for the host's fill (backends/cpu/boundary_fill.hpp) and the device's
+// (backends/cuda/boundary_fill.cuh). A face row is the line along a face's axis through a point of
+// the face plane whose other two coordinates lie in [r, n - r): its r ghosts are the only ones of
+// that face a star stencil reads, and they read only the row's own points in [r, n - r).
+#pragma once
+
+#include "core/boundary_conditions.hpp"
+#include "core/heat_source.hpp"
+#include "core/problem.hpp"
+#include "stencils/host_device.hpp"
+
+namespace heat {
+
+// What a fill sets: the conditions as given, or their homogeneous part (T, Q and T_INF zero), the
+// fill of the difference of two fields that both meet them. Every fill is affine in the field
+// (ghost = linear in the row's points + a constant of T, Q or T_INF), and the homogeneous one is
+// its linear part.
+enum class FillPart { Full, Homogeneous };
+
+// One face's fill as plain numbers, which a kernel takes as they are.
+struct FaceFill {
+  BoundaryKind kind = BoundaryKind::Layer;
+  int axis = 0;
+  int radius = 0;
+  int face_point = 0;  // along the axis: r at a low face, n - 1 - r at a high one
+  int outward = 0;     // -1 at a low face, +1 at a high one
+  int period = 0;      // n - 2r: a periodic axis's period
+  long long stride = 0;                 // between neighbours along the axis
+  long long row_stride[2] = {0, 0};     // between neighbouring rows along the other two axes, lower first
+  int row_count[2] = {0, 0};            // rows along each of them: n - 2r
+  double value = 0;                     // temperature: the held T
+  double t_inf = 0;                     // convective
+  double spacing = 0;                   // flux, and temperature with a source: h along the axis
+  double inward_gradient = 0;           // flux: dT/dn_in = -Q/K (heat into the domain is -K dT/dn_in)
+  double weights[kMaxConvectiveRadius][kMaxConvectiveRadius + 1] = {};  // convective_ghost_weights
+  // Temperature with a heat source (full part only): the source's rate q/C at each point of the
+  // grid, in the memory of whoever fills (the host's: the CUDA backends take no source yet), and
+  // alpha. u_t = 0 and u_yy = u_zz = 0 on the face leave u_xx = -q/K there, which the reflection
+  // keeps: ghost m is 2T - u[f+m] - (m h)^2 q/K, exact for a uniform source's steady parabola.
+  const double* source_rate = nullptr;
+  double alpha = 1;
+
+  HD long long rows() const { return (long long)row_count[0] * row_count[1]; }
+  // The coordinate of row `row` along the lower (which 0) or higher (1) other axis; rows run
+  // along the lower one first.
+  HD int row_coordinate(long long row, int which) const {
+    return radius + int(which == 0 ? row % row_count[0] : row / row_count[0]);
+  }
+  // The flat index of row `row`'s point at index 0 along the axis.
+  HD long long row_base(long long row) const {
+    return row_coordinate(row, 0) * row_stride[0] + row_coordinate(row, 1) * row_stride[1];
+  }
+  HD long long at(long long base, int i) const { return base + i * stride; }
+};
+
+// The other two axes of `axis`, lower first.
+HD inline int lower_other_axis(int axis) { return axis == 0 ? 1 : 0; }
+HD inline int higher_other_axis(int axis) { return axis == 2 ? 1 : 2; }
+
+inline FaceFill face_fill(const Problem& p, int face, FillPart part) {
+  const BoundaryCondition& c = p.boundaries[face];
+  const Grid& g = p.grid;
+  const int n[3] = {g.nx, g.ny, g.nz};
+  const double h[3] = {g.hx, g.hy, g.hz};
+  const long long stride[3] = {1, (long long)g.nx, (long long)g.nx * g.ny};
+  const bool full = part == FillPart::Full;
+  FaceFill f;
+  f.kind = c.kind;
+  f.axis = face / 2;
+  f.radius = p.radius();
+  const bool low = face % 2 == 0;
+  f.face_point = low ? f.radius : n[f.axis] - 1 - f.radius;
+  f.outward = low ? -1 : 1;
+  f.period = n[f.axis] - 2 * f.radius;
+  f.stride = stride[f.axis];
+  const int others[2] = {lower_other_axis(f.axis), higher_other_axis(f.axis)};
+  for (int which = 0; which < 2; ++which) {
+    f.row_stride[which] = stride[others[which]];
+    f.row_count[which] = n[others[which]] - 2 * f.radius;
+  }
+  if (c.kind == BoundaryKind::Temperature && full) {
+    f.value = c.value;
+    if (p.source) {
+      f.source_rate = p.source->rate.data();
+      f.spacing = h[f.axis];
+      f.alpha = p.alpha;
+    }
+  }
+  if (c.kind == BoundaryKind::Flux) {
+    f.spacing = h[f.axis];
+    if (full) f.inward_gradient = -c.value / p.conductivity;
+  }
+  if (c.kind == BoundaryKind::Convective) {
+    if (full) f.t_inf = c.t_inf;
+    const ConvectiveWeights w = convective_ghost_weights(f.radius, c.value / p.conductivity * h[f.axis]);
+    for (int m = 0; m < f.radius; ++m)
+      for (int j = 0; j <= f.radius; ++j) f.weights[m][j] = w[m][j];
+  }
+  return f;
+}
+
+// A temperature face's point of the row whose index 0 along the axis is `base`, held at T.
+template <typename T>
+HD inline void hold_face_point(const FaceFill& f, T* u, long long base) {
+  u[f.at(base, f.face_point)] = T(f.value);
+}
+
+// Ghost m (1 to r) of the row whose index 0 along the axis is `base`, in double, from the row's
+// points in [r, n - r) (temperature faces' points already held).
+template <typename T>
+HD inline double ghost_value(const FaceFill& f, const T* u, long long base, int m) {
+  const int ghost = f.face_point + f.outward * m;
+  switch (f.kind) {
+    case BoundaryKind::Periodic: {
+      // Period n - 2r: the high face point is the last of the period, not a copy of the low one.
+      const int wrapped = f.radius + ((ghost - f.radius) % f.period + f.period) % f.period;
+      return double(u[f.at(base, wrapped)]);
+    }
+    case BoundaryKind::Convective: {
+      double value = f.t_inf;
+      for (int j = 0; j <= f.radius; ++j)
+        value += f.weights[m - 1][j] * (double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
+      return value;
+    }
+    default: break;
+  }
+  const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
+  switch (f.kind) {
+    case BoundaryKind::Insulated: return mirror;
+    case BoundaryKind::Temperature: {
+      if (!f.source_rate) return 2 * f.value - mirror;
+      const double curvature = -f.source_rate[f.at(base, f.face_point)] / f.alpha;
+      return 2 * f.value - mirror + double(m * m) * f.spacing * f.spacing * curvature;
+    }
+    default: return mirror - 2 * m * f.spacing * f.inward_gradient;  // Flux
+  }
+}
+
+// The r ghosts of the row whose index 0 along the axis is `base`, each computed in double and
+// rounded to T once.
+template <typename T>
+HD inline void fill_face_row(const FaceFill& f, T* u, long long base) {
+  for (int m = 1; m <= f.radius; ++m) u[f.at(base, f.face_point + f.outward * m)] = T(ghost_value(f, u, base, m));
+}
+
+}  // namespace heat

@@ -1,0 +1,158 @@
+// Every CUDA backend fills the faces' conditions as the cpu reference does (docs/design.md §1,
+// "Boundary"): each kind on every face, all kinds mixed and beside layer faces
+// (check/boundary_cases.hpp), at every order, in float and double, on grids of odd and even row
+// length with unequal spacings, from a smooth random field over several steps, within verify's
+// tolerances; the fill of a field as it is set gives the host fill's bits, and so does the fill
+// after the last step; a temperature face holds T exactly. Skipped (and reported so) on a machine
+// without a GPU.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "backends/cpu/boundary_fill.hpp"
+#include "backends/registry.hpp"
+#include "check/boundary_cases.hpp"
+#include "check/reference.hpp"
+#include "core/time_loop.hpp"
+#include "test_support.hpp"
+
+namespace heat {
+namespace {
+
+// Rows of odd and even length (the tiled kernels' scalar and pair accesses), spacings all unequal,
+// every axis at least 3r + 1 = 13 points at order 8. Spacings of a domain about a unit wide, so
+// that the cases' Q and H give the corrections and Biot numbers H h / K of such a domain.
+const Grid kGrids[] = {{23, 19, 29, 0.035, 0.065, 0.045}, {24, 20, 17, 0.05, 0.04, 0.06}};
+
+// 1 plus three plane waves of random direction, phase and amplitude, each a few points long at
+// the least: smooth, and zero nowhere.
+Field<double> smooth_random_field(const Grid& g, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  struct Wave {
+    double k[3], phase, amplitude;
+  } waves[3];
+  for (Wave& w : waves) {
+    for (double& k : w.k) k = 0.6 * uniform(random);
+    w.phase = 3 * uniform(random);
+    w.amplitude = 0.2 * uniform(random);
+  }
+  Field<double> u(g);
+  for (int k = 0; k < g.nz; ++k)
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) {
+        double value = 1;
+        for (const Wave& w : waves) value += w.amplitude * std::sin(w.k[0] * i + w.k[1] * j + w.k[2] * k + w.phase);
+        u(i, j, k) = value;
+      }
+  return u;
+}
+
+Problem problem_with(const Grid& g, int order, const Boundaries& faces) {
+  Problem p = test::gpu_test_problem(g, order);
+  p.conductivity = 1.5;
+  p.heat_capacity = p.conductivity / p.alpha;
+  p.boundaries = faces;
+  return p;
+}
+
+class CudaBoundaryFill : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override { HEAT_REQUIRE_GPU(); }
+};
+
+constexpr int kSteps = 6;
+
+// On the points the conditions' ghosts are made from (compare_interiors says why), within verify's
+// tolerances; and the field as downloaded has its ghosts filled after the last step, the host's
+// fill of its own interior bit for bit.
+template <typename T>
+void expect_matches_reference(const std::string& name) {
+  const double tol = default_tolerance<T>();
+  for (const Grid& g : kGrids)
+    for (int order : {2, 4, 6, 8})
+      for (const BoundaryCase& faces : boundary_cases()) {
+        const std::string where = name + " " + faces.name + " order " + std::to_string(order) + " " +
+                                  std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz);
+        const Problem p = problem_with(g, order, faces.faces);
+        const Field<T> start = field_cast<T>(smooth_random_field(g, 40 + order));
+        Field<T> u = start;
+        advance(*default_registry().find(name)->make<T>(p, BackendOptions{}), u, kSteps);
+        const Field<double> reference = cpu_reference(p, field_cast<double>(start), kSteps);
+        const FieldDifference d = compare_interiors(u, reference, p.radius(), tol, tol);
+        EXPECT_TRUE(d.pass()) << where << ": " << describe(d);
+        Field<T> filled = u;
+        fill_boundaries(p, filled.data());
+        EXPECT_EQ(std::memcmp(filled.data(), u.data(), u.size() * sizeof(T)), 0) << where << ": ghosts not filled";
+      }
+}
+
+TEST_P(CudaBoundaryFill, MatchesCpuReferenceOnEveryConditionFloat) { expect_matches_reference<float>(GetParam()); }
+TEST_P(CudaBoundaryFill, MatchesCpuReferenceOnEveryConditionDouble) { expect_matches_reference<double>(GetParam()); }
+
+// The field as the backend holds it once set, without a step.
+template <typename T>
+Field<T> uploaded(const std::string& name, const Problem& p, const Field<T>& start) {
+  auto backend = default_registry().find(name)->make<T>(p, BackendOptions{});
+  backend->upload(start);
+  Field<T> u(p.grid, T(-12345));  // poison the host copy: download must overwrite every point
+  backend->download(u);
+  return u;
+}
+
+// The device fill computes each ghost as the host's does, without contracted multiply-adds: the
+// same bits, and so every difference the steps show is the stencil kernels' rounding.
+template <typename T>
+void expect_fill_bitwise_the_hosts(const std::string& name) {
+  for (const Grid& g : kGrids)
+    for (int order : {2, 8})
+      for (const BoundaryCase& faces : boundary_cases()) {
+        const Problem p = problem_with(g, order, faces.faces);
+        const Field<T> start = field_cast<T>(smooth_random_field(g, 7));
+        const Field<T> device = uploaded(name, p, start), host = uploaded(kCpuReferenceName, p, start);
+        EXPECT_EQ(std::memcmp(device.data(), host.data(), device.size() * sizeof(T)), 0)
+            << name << " " << faces.name << " order " << order << " " << g.nx << "x" << g.ny << "x" << g.nz;
+      }
+}
+
+TEST_P(CudaBoundaryFill, FillsAsTheHostBitwise) {
+  expect_fill_bitwise_the_hosts<float>(GetParam());
+  expect_fill_bitwise_the_hosts<double>(GetParam());
+}
+
+// z-low held at 2.5 and x-high at -1.25 (both exact in float), the rest insulated: after the steps
+// their face points hold T exactly, z-low's on the edge they share (the later axis sets it).
+template <typename T>
+void expect_temperature_held(const std::string& name) {
+  for (int order : {2, 4, 6, 8}) {
+    Boundaries faces;
+    faces.fill({BoundaryKind::Insulated});
+    faces[1] = {BoundaryKind::Temperature, -1.25};
+    faces[4] = {BoundaryKind::Temperature, 2.5};
+    const Problem p = problem_with(kGrids[0], order, faces);
+    Field<T> u = field_cast<T>(smooth_random_field(p.grid, 5));
+    advance(*default_registry().find(name)->make<T>(p, BackendOptions{}), u, 7);
+    const Grid& g = p.grid;
+    const int r = p.radius();
+    for (int j = r; j < g.ny - r; ++j)
+      for (int i = r; i < g.nx - r; ++i)
+        ASSERT_EQ(u(i, j, r), T(2.5)) << name << " order " << order << " " << i << "," << j;
+    for (int k = r + 1; k < g.nz - r; ++k)
+      for (int j = r; j < g.ny - r; ++j)
+        ASSERT_EQ(u(g.nx - 1 - r, j, k), T(-1.25)) << name << " order " << order << " " << j << "," << k;
+  }
+}
+
+TEST_P(CudaBoundaryFill, TemperatureFacesHoldTheirValueExactly) {
+  expect_temperature_held<float>(GetParam());
+  expect_temperature_held<double>(GetParam());
+}
+
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CudaBoundaryFill);
+INSTANTIATE_TEST_SUITE_P(Registry, CudaBoundaryFill, ::testing::ValuesIn(test::cuda_backend_names()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace
+}  // namespace heat
