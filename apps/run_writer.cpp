@@ -80,6 +80,15 @@ OutputFormats formats_of_the_start_file(const RunPlan& plan) {
   return start_file;
 }
 
+std::unique_ptr<MonitorCsv> make_run_monitors(const RunPlan& plan) {
+  if (plan.monitor_every == 0) return nullptr;
+  const std::string path = (std::filesystem::path(plan.output.directory) / kMonitorFileName).string();
+  const std::string header = monitor_csv_header(plan.probes);
+  const bool continues = plan.start_step > 0 && !plan.output.replace_series;
+  const std::string kept = continues ? monitor_rows_kept(path, header, plan.start_step) : "";
+  return std::make_unique<MonitorCsv>(path, kept.empty() ? header : kept);
+}
+
 std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
                                                 bool uses_cuda) {
   if (plan.output.formats.empty()) return nullptr;

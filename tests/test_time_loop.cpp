@@ -36,6 +36,7 @@ class CountingBackend : public Backend<double>, public ForeignDeviceMemory<doubl
     checked_at.push_back(steps_taken);
     return blows_up_at >= 0 && steps_taken >= blows_up_at ? 7 : -1;
   }
+  void set_step_dt(double dt) override { dt_set.push_back({steps_taken, dt}); }
   void adopt_device_field(double* field) override { adopted = field; }
   void release_device_field() override { field_released_at.push_back(steps_taken); }
   long long steps_taken = 0;
@@ -43,6 +44,7 @@ class CountingBackend : public Backend<double>, public ForeignDeviceMemory<doubl
   std::vector<long long> checked_at;  // the steps taken at each blow-up check
   double* adopted = nullptr;          // the field stepped in place
   std::vector<long long> field_released_at;  // the steps taken at each release of it
+  std::vector<std::pair<long long, double>> dt_set;  // the steps taken at each set_step_dt, and its dt
   std::atomic<bool> released{false};
 };
 
@@ -371,6 +373,7 @@ TEST(TimeLoop, InPlaceRefusesABackendThatCannotStepDeviceMemory) {
     void step(int count) override { steps_taken += count; }
     void download(Field<double>&) override {}
     long long first_nonfinite() override { return -1; }
+    void set_step_dt(double) override {}
     long long steps_taken = 0;
   };
   const Grid g{4, 4, 4, 1, 1, 1};

@@ -191,6 +191,10 @@ class GlobalMemoryBackend : public CudaBackend<T> {
     this->take_exchange(exchange);
   }
 
+ public:
+  void set_step_dt(double dt) override { rk_ = make_rk4_constants<T>(dt); }
+
+ protected:
   // Calls launch(weights) with the stencil weights of the problem's radius as a compile-time R.
   template <typename Launch>
   void with_weights(Launch&& launch) {
