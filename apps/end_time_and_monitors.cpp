@@ -28,7 +28,9 @@ void plan_steps_to_end_time(RunPlan& plan) {
   const std::string from = plan.start_step ? "the snapshot's time " + number_text(start) : "the start time 0";
   if (!(end > start))
     throw InputError("--t-end " + number_text(end) + " is not past " + from +
-                     ": give a later time (--t-end is absolute, not the time to add)");
+                     ": give a later time (--t-end is absolute, not the time to add" +
+                     (plan.start_step ? "; a restart goes on to its file's t_end unless --steps or --t-end is given)"
+                                      : ")"));
   // A last step within a rounding of dt is dt's, not a step of almost nothing after it.
   const double whole_steps = std::ceil((end - start) / dt - 1e-9);
   if (!(whole_steps <= INT_MAX - plan.start_step))

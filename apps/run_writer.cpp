@@ -50,6 +50,9 @@ RunDescription describe_run(const RunPlan& plan, const Ranks& ranks) {
   run.formats = output_formats_name(plan.output.formats);
   run.command_line = command_line_text();
   run.run_id = ranks.same_on_every_rank(new_run_id());
+  run.t_end = plan.t_end;
+  run.probes = probes_text(plan.probes);
+  run.monitor_every = plan.monitor_every;
   return run;
 }
 

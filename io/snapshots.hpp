@@ -6,6 +6,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,10 @@ struct RunDescription {
   int output_every = 0;        // --output-every, for a restart to go on with
   std::string formats;         // --format as output_formats_name writes it ("hdf5,vtk"), likewise
   std::string command_line;
+  // End time and monitors: --t-end (none: --steps), --probe as a comma list, --monitor-every.
+  std::optional<double> t_end;
+  std::string probes;
+  int monitor_every = 0;
   // Names this run in its snapshots and slab files, the same on every rank (a distributed
   // snapshot's reader checks that each slab file is this run's); SnapshotWriter draws one for a
   // single rank when it is empty.
