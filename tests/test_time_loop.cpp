@@ -77,6 +77,35 @@ TEST(TimeLoop, EveryStepOnceAndEverySnapshotAtItsStep) {
     }
 }
 
+// Monitors add their steps to the snapshots' (each step once, in order), and a run to an end time
+// sets its last step's dt once, after every other step.
+TEST(TimeLoop, MonitorStepsJoinTheSnapshotStepsAndOnlyTheLastStepIsShortened) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (int steps : {1, 7, 40, 301})
+    for (int every : {0, 3, 10})
+      for (int monitor_every : {0, 1, 4, 6}) {
+        CountingBackend backend;
+        Field<double> u(g, 0.0);
+        std::vector<int> seen;
+        LoopSchedule schedule;
+        schedule.output_every = every;
+        schedule.monitor_every = monitor_every;
+        schedule.last_step_dt = 0.25;
+        LoopCallbacks<double> callbacks;
+        callbacks.snapshot = [&](const SnapshotSource<double>&, int done) { seen.push_back(done); };
+        advance(backend, u, steps, schedule, callbacks);
+        std::vector<int> expected;
+        for (int s = 0; s < steps; ++s)
+          if ((every && s % every == 0) || (monitor_every && s % monitor_every == 0)) expected.push_back(s);
+        expected.push_back(steps);
+        EXPECT_EQ(seen, expected) << steps << " steps, every " << every << ", monitors every " << monitor_every;
+        EXPECT_EQ(backend.steps_taken, steps);
+        ASSERT_EQ(backend.dt_set.size(), 1u);
+        EXPECT_EQ(backend.dt_set[0].first, steps - 1);
+        EXPECT_EQ(backend.dt_set[0].second, 0.25);
+      }
+}
+
 // The backend is given back once, while the final snapshot is written, when every earlier one
 // is written already; a snapshot still being written keeps it (its copy might still be landing).
 TEST(TimeLoop, ReleasesTheBackendWhileTheLastSnapshotIsWrittenOnlyWhenNoOtherIsPending) {
