@@ -85,6 +85,7 @@ std::shared_ptr<const RunOptions> build_command_line(CLI::App& app, CommandActio
   add_verify_command(app, action);
   add_compare_command(app, action);
   add_convergence_command(app, action);
+  add_plot_command(app, action);
   require_plain_values(app);
   return run_options;
 }

@@ -29,6 +29,7 @@ void add_backends_command(CLI::App& app, CommandAction& action);
 void add_verify_command(CLI::App& app, CommandAction& action);
 void add_compare_command(CLI::App& app, CommandAction& action);
 void add_convergence_command(CLI::App& app, CommandAction& action);
+void add_plot_command(CLI::App& app, CommandAction& action);
 
 // Builds the whole command line (used by main and by the tests of bad command lines); returns the
 // run's options, filled once `app` has parsed a run.

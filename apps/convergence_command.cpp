@@ -1,18 +1,11 @@
 // heatrk4 convergence: observed orders of accuracy in space and time for one backend
 // (check/convergence.hpp says how they are measured).
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <memory>
 
 #include "apps/commands.hpp"
 #include "apps/run_options.hpp"
+#include "apps/scratch_file.hpp"
 #include "io/output_paths.hpp"
 #include "io/output_target.hpp"
 #include "io/safe_write.hpp"
@@ -27,21 +20,6 @@ struct ConvergenceOptions {
   std::string precision = "double";
   int device = 0;
   std::string csv, plot;
-};
-
-// A file of its own in the system's temporary directory, removed with the object.
-struct ScratchFile {
-  std::string path;
-  explicit ScratchFile(const std::string& suffix) {
-    std::string name = (std::filesystem::temp_directory_path() / "heatrk4-convergence-XXXXXX").string() + suffix;
-    const int fd = ::mkstemps(name.data(), int(suffix.size()));
-    if (fd < 0) throw RunError("cannot create a scratch file " + name + ": " + std::strerror(errno));
-    ::close(fd);
-    path = name;
-  }
-  ~ScratchFile() { ::unlink(path.c_str()); }
-  ScratchFile(const ScratchFile&) = delete;
-  ScratchFile& operator=(const ScratchFile&) = delete;
 };
 
 int convergence(const ConvergenceOptions& o) {
@@ -79,10 +57,7 @@ int convergence(const ConvergenceOptions& o) {
     const ScratchFile table(".csv"), picture(".png");
     write_text_file_safely(table.path, csv);
     plot_convergence(table.path, picture.path);
-    std::ifstream drawn(picture.path, std::ios::binary);
-    const std::string png((std::istreambuf_iterator<char>(drawn)), std::istreambuf_iterator<char>());
-    if (png.empty()) throw RunError("the plotting script wrote no plot to " + picture.path);
-    write_named_output(o.plot, "--plot", png);
+    write_named_output(o.plot, "--plot", drawn_plot(picture.path));
     std::printf("wrote %s\n", o.plot.c_str());
   }
   return exit_code::ok;

@@ -48,6 +48,25 @@ std::string lossy_start_note(const std::string& path, const StoredRunSettings& s
 }
 }  // namespace
 
+namespace {
+// The end time unless --steps or --t-end says how far to go, the probes and the monitors' period
+// unless given: a restart of a run to an end time ends there, with the monitors it had.
+void take_stored_end_time_and_monitors(RunOptions& o, const StoredRunSettings& stored) {
+  if (stored.t_end && !o.was_given("t-end") && !o.was_given("steps")) {
+    o.t_end = *stored.t_end;
+    o.given.insert("t-end");
+  }
+  if (stored.probes && !o.was_given("probe")) {
+    o.probe = *stored.probes;
+    o.given.insert("probe");
+  }
+  if (stored.monitor_every && !o.was_given("monitor-every")) {
+    o.monitor_every = *stored.monitor_every;
+    o.given.insert("monitor-every");
+  }
+}
+}  // namespace
+
 TakenSettings take_stored_settings(RunOptions& o) {
   const StoredRunSettings stored = read_stored_run_settings(o.init_file);
   // Without them the run would start again at step 0, over the snapshots of the run it continues.
@@ -143,6 +162,7 @@ TakenSettings take_stored_settings(RunOptions& o) {
       note("--cfl " + number_text(o.cfl), was);
     }
   }
+  take_stored_end_time_and_monitors(o, stored);
   return {overrides, lossy_start_note(o.init_file, stored)};
 }
 

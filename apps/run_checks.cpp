@@ -61,7 +61,7 @@ void require_usable_values_in(const RunPlan& plan) {
       require_normal_in<T>(weight, "the stencil weight " + name, precision_fix);
       require_normal_in<T>(weight * p.dt, "the step's coefficient dt*" + name, precision_fix);
     }
-  const double final_time = plan.start_time + plan.steps * p.dt;
+  const double final_time = plan.time_after(plan.steps);
   if (!std::isfinite(final_time))
     throw InputError("the run's final time " + number_text(final_time) + " is not finite: " + scale_fix);
 }
@@ -108,7 +108,7 @@ std::size_t run_host_bytes_needed(const RunPlan& plan, const BackendEntry& entry
   std::size_t bytes = reads_final_field(plan, entry.uses_cuda) ? box * value : 0;
   // The snapshots' host buffers. Snapshots kept on the GPU touch a host box only where a chunk is
   // left to libzfp on the host (a GPU without memory for the encoder): not counted.
-  if (plan.output_every > 0 && !snapshots_stay_on_gpu(plan, entry.uses_cuda))
+  if ((plan.output_every > 0 || plan.monitor_every > 0) && !snapshots_stay_on_gpu(plan, entry.uses_cuda))
     bytes += std::size_t(plan.snapshot_buffers) * box * value;
   // A .vti piece on ranks: the rank's planes copied out with the next rank's first plane.
   if (slab.ranks > 1 && plan.output.formats.has(OutputFormat::Vtk)) bytes += box * value;
@@ -166,7 +166,7 @@ OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const RunOptions&
   if (!options.restart.empty()) inputs.push_back({"--restart", options.restart});
   else if (plan.init.kind == InitKind::File) inputs.push_back({"--init-file", plan.init_file});
   if (options.was_given("config")) inputs.push_back({"--config", options.config});
-  const bool writes_snapshots = !plan.output.formats.empty();
+  const bool writes_snapshots = !plan.output.formats.empty() || plan.monitor_every > 0;
   const std::string& directory = plan.output.directory;
   if (!plan.json.empty()) {
     require_output_apart({"--json", plan.json}, inputs, writes_snapshots ? directory : "");

@@ -8,6 +8,7 @@
 #include "apps/commands.hpp"
 #include "apps/config_file.hpp"
 #include "apps/heat_sources.hpp"
+#include "apps/end_time_and_monitors.hpp"
 #include "apps/initial_field.hpp"
 #include "apps/progress.hpp"
 #include "apps/restart.hpp"
@@ -77,6 +78,8 @@ LoopSchedule loop_schedule(const RunPlan& plan, const BackendEntry& entry, const
   schedule.final_field_read = plan.check;
   // No host buffer, no copy to the host and back, no page-locking before the first snapshot.
   schedule.snapshots_on_device = snapshots_stay_on_gpu(plan, entry.uses_cuda);
+  schedule.monitor_every = plan.monitor_every;
+  schedule.last_step_dt = plan.last_step_dt;
   return schedule;
 }
 
@@ -93,9 +96,9 @@ bool check_finds_mismatch(RunReport& report, const Field<T>& u, const Field<doub
     // The reference takes longer than the run (a cpu run's check, 13 times as long): its steps
     // are shown as the run's are.
     ProgressLine progress("check", !plan.quiet);
-    const CheckReference reference = check_reference(plan.backend, plan.problem, start, plan.steps, [&](int done) {
-      progress.update(done, plan.steps, seconds_since(t0));
-    });
+    const CheckReference reference = check_reference(
+        plan.backend, plan.problem, start, plan.steps,
+        [&](int done) { progress.update(done, plan.steps, seconds_since(t0)); }, plan.last_step_dt);
     progress.finish();
     report.check = compare_with_reference(result, reference.field, plan.problem, plan.rtol, plan.atol);
     report.check_backend = reference.backend;
@@ -109,7 +112,8 @@ bool check_finds_mismatch(RunReport& report, const Field<T>& u, const Field<doub
 // One rank's run after validation: prepare the initial field, make the writer, run the loop,
 // check and report.
 template <typename T>
-int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, const Slab& slab, SetupClock& clock) {
+int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, const Slab& slab, SetupClock& clock,
+            MonitorCsv* monitors) {
   const Ranks& ranks = process_ranks();
   const RunPlan& plan = report.plan;
   // NCCL's communicator is made beside the backend's allocation and the field's preparation;
@@ -137,7 +141,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   callbacks.progress = [&progress](int done, int total, double busy, int pending) {
     progress.update(done, total, busy, pending);
   };
-  callbacks.snapshot = snapshot_writes<T>(writer.get(), plan);
+  callbacks.snapshot = snapshot_writes<T>(writer.get(), monitors, plan);
   // A GPU run gives its device back while its last snapshot is written, instead of after it when
   // the process exits (on 4 ranks of one node their exits took 0.25-0.37 s); ranks once every rank
   // has stepped its last, as a neighbour's exchange reads this rank's memory until then. Kept:
@@ -162,6 +166,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   progress.finish();
 
   record_loop_outcome(report, outcome, ranks, entry, slab, rank.exchange_seconds(), writer.get());
+  if (monitors) report.monitors_file = monitors->path();
   // A stopped run has no answer to check.
   const bool mismatch =
       plan.check && !outcome.stop_signal && check_finds_mismatch(report, initial.u, initial.check_start, slab, ranks);
@@ -179,6 +184,7 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
   const BackendEntry* entry = nullptr;
   Slab slab;
   OutputDirectoryLock output_lock;  // held until the run's last file is written
+  std::unique_ptr<MonitorCsv> monitors;
   // Every rank validates; bad input on any of them ends all of them with exit 2 before any work.
   ranks.validate_everywhere([&] {
     RunOptions options = with_restart_implied(given);
@@ -202,8 +208,13 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
       plan.start_time = loaded.time;
       require_final_step_fits(plan.start_step, plan.steps);
     }
+    plan_steps_to_end_time(plan);
+    plan_monitor_period(plan, options);
     require_usable_derived_values(plan);
     output_lock = require_usable_output_paths(plan, options, from_file && loaded.has_run_state, ranks.is_root());
+    if (ranks.size() > 1 && plan.monitor_every > 0)
+      throw InputError("--monitor-every and --probe run on one rank so far: run without mpirun");
+    monitors = make_run_monitors(plan);
     entry = default_registry().find(plan.backend);
     if (ranks.size() > 1 && !all_layer(plan.problem.boundaries))
       throw InputError("boundary conditions other than layer run on one rank so far: run without mpirun, or with "
@@ -235,8 +246,9 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
   if (plan.init.kind == InitKind::File) record_input_bytes(report, ranks, loaded.bytes_read);
   clock.mark("device_query");
 
-  const int code = plan.precision == Precision::Float ? execute<float>(report, *entry, loaded, slab, clock)
-                                                      : execute<double>(report, *entry, loaded, slab, clock);
+  const int code = plan.precision == Precision::Float
+                       ? execute<float>(report, *entry, loaded, slab, clock, monitors.get())
+                       : execute<double>(report, *entry, loaded, slab, clock, monitors.get());
   if (report_out) *report_out = report;
   return code;
 }

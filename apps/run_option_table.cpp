@@ -64,6 +64,10 @@ RunOption comma_list(RunOption o) {
   o.comma_list = true;
   return o;
 }
+RunOption repeatable(RunOption o) {
+  o.repeatable = true;
+  return o;
+}
 RunOption integer_too(RunOption o) {
   o.integer_too = true;
   return o;
@@ -158,6 +162,16 @@ std::vector<RunOption> make_table() {
              "continue a run from one of its snapshots: step, time and the settings stored in the file "
              "unless given here; the series in the file's directory is continued"),
       option("overwrite", &RunOptions::overwrite, "let a new run replace another run's snapshots in --output"),
+      // End time and monitors.
+      option("t-end", &RunOptions::t_end,
+             "end the run at this time (absolute: a restart's too), the last step shortened to land on it; "
+             "instead of --steps"),
+      repeatable(comma_list(option("probe", &RunOptions::probe,
+             "X,Y,Z: a point whose interpolated value the monitors record, in the grid's coordinates (point "
+             "(i,j,k) at (i*hx, j*hy, k*hz)); give it once a point"))),
+      option("monitor-every", &RunOptions::monitor_every,
+             "write the monitors (probes, min, max, mean, total heat, heat in through each face) every K steps "
+             "and at the end to --output's monitors.csv (0: none; --probe alone: about 100 rows a run)"),
   };
   return table;
 }
@@ -197,6 +211,7 @@ void add_run_options(CLI::App& app, RunOptions& options) {
   for (const RunOption& o : run_option_table()) {
     CLI::Option* added = o.bind(app, "--" + o.name + o.aliases, o.help, options);
     if (o.shows_default) added->capture_default_str();
+    if (o.repeatable) added->join(',');
     if (o.type == OptionType::Seed) added->check(uint64_check());
     if (o.type == OptionType::Number && o.problem) added->check(tolerance_check());
     if ((o.type == OptionType::Text || o.type == OptionType::TextList) && o.problem) {

@@ -31,6 +31,7 @@ struct RunOption {
   bool shows_default = false;  // --help shows the default value
   bool comma_list = false;     // text that a file may also give as an array of strings (format)
   bool integer_too = false;    // text that a file may also give as a whole number (compress = 6)
+  bool repeatable = false;     // text given more than once on the command line: one comma list (probe)
   bool in_files = true;        // a --config file may give it (not --config itself)
   // Options that set what this one sets another way (dt for cfl, n for nx): where the command
   // line gave one of them, a file's value of this one gives way.

@@ -1,9 +1,8 @@
 #include "apps/run_options.hpp"
-
-
 #include "apps/heat_sources.hpp"
-#include "apps/option_values.hpp"
+#include "apps/end_time_and_monitors.hpp"
 #include "apps/physics_options.hpp"
+#include "apps/option_values.hpp"
 
 #include <cerrno>
 #include <climits>
@@ -221,8 +220,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   resolve_material(o, plan.problem);
   const double alpha = plan.problem.alpha;
   plan.problem.boundaries = resolve_boundaries(o, plan.problem.grid, o.order);
-  if (o.steps < 1) throw InputError("--steps " + std::to_string(o.steps) + " must be at least 1");
-  plan.steps = o.steps;
+  plan_steps_or_end_time(plan, o);
 
   if (o.was_given("cfl") && o.was_given("dt")) throw InputError("--dt and --cfl both given: give one (dt = cfl / (alpha*S))");
   if (o.was_given("dt")) {
@@ -281,8 +279,10 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   if (o.snapshot_buffers < 0 || o.snapshot_buffers > kMaxSnapshotBuffers)
     throw InputError("--snapshot-buffers " + std::to_string(o.snapshot_buffers) + " must be from 0 to " +
                      std::to_string(kMaxSnapshotBuffers));
-  plan.snapshot_buffers = plan.output.formats.empty() ? 0 : o.snapshot_buffers;
-  plan.backend_options.snapshots_while_stepping = plan.snapshot_buffers > 0 && plan.output_every > 0;
+  // Monitors read each monitored step's field from a snapshot, beside the loop like the files.
+  const bool monitors = o.monitor_every > 0 || !o.probe.empty();
+  plan.snapshot_buffers = plan.output.formats.empty() && !monitors ? 0 : o.snapshot_buffers;
+  plan.backend_options.snapshots_while_stepping = plan.snapshot_buffers > 0 && (plan.output_every > 0 || monitors);
 
   plan.check = o.check;
   const double tol = default_tolerance(plan.precision);
@@ -290,6 +290,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.atol = o.atol >= 0 ? o.atol : tol;
   plan.json = o.json;
   plan.quiet = o.quiet;
+  plan_probes(plan, o);
   return plan;
 }
 

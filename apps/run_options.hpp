@@ -13,6 +13,7 @@
 
 #include "io/snapshots.hpp"
 #include "core/backend.hpp"
+#include "core/monitors.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "core/initial_conditions.hpp"
 #include "core/number_text.hpp"
@@ -70,6 +71,11 @@ struct RunOptions {
   bool overwrite = false;  // replace another run's snapshots in --output
   std::string config;      // --config FILE.toml (apps/config_file.hpp)
   std::map<std::string, int> config_lines;  // the line of --config's file that gave each option it gave
+
+  // End time and monitors (docs/design.md §3, "End time and monitors").
+  double t_end = 0;        // --t-end T: the absolute time the run ends at, instead of --steps
+  std::string probe;       // --probe X,Y,Z (each one more point): every probe's numbers in one comma list
+  int monitor_every = 0;   // --monitor-every K: monitors every K steps (0: none unless --probe)
 };
 
 // A validated run: the problem and every choice resolved (auto backend, defaults, tolerances).
@@ -100,7 +106,19 @@ struct RunPlan {
   bool quiet = false;
   int start_step = 0;
   double start_time = 0;
+
+  // End time and monitors.
+  std::optional<double> t_end;  // --t-end; none: the run takes --steps steps
+  double last_step_dt = 0;      // > 0: the last step's dt, which lands on t_end (LoopSchedule::last_step_dt)
+  std::vector<Probe> probes;
+  int monitor_every = 0;  // 0: no monitors
+
+  // The physical time after `done` of the run's steps: t_end exactly after the last of a run to it.
+  double time_after(int done) const {
+    return t_end && done == steps ? *t_end : start_time + done * problem.dt;
+  }
 };
+
 
 // Whether the run's GPU encodes its snapshots (ZFP into HDF5 on a CUDA backend,
 // io/zfp/gpu_zfp_encoder.hpp).
@@ -112,7 +130,7 @@ inline bool gpu_encodes_snapshots(const RunPlan& plan, bool uses_cuda) {
 // (the backend's device copy), written beside the loop; no host buffer holds them.
 inline bool snapshots_stay_on_gpu(const RunPlan& plan, bool uses_cuda) {
   return gpu_encodes_snapshots(plan, uses_cuda) && plan.output.formats == OutputFormats(OutputFormat::Hdf5) &&
-         plan.backend_options.snapshots_while_stepping;
+         plan.backend_options.snapshots_while_stepping && plan.monitor_every == 0;
 }
 
 // Whether anything reads the run's final field on the host (--check, a snapshot written from the
@@ -120,7 +138,8 @@ inline bool snapshots_stay_on_gpu(const RunPlan& plan, bool uses_cuda) {
 // (Ranks whose MPI keeps the writer on the loop's thread write from the host all the same: their
 // final field then lands in untouched pages, which the memory check has not counted.)
 inline bool reads_final_field(const RunPlan& plan, bool uses_cuda) {
-  return plan.check || (!plan.output.formats.empty() && !snapshots_stay_on_gpu(plan, uses_cuda));
+  return plan.check || plan.monitor_every > 0 ||
+         (!plan.output.formats.empty() && !snapshots_stay_on_gpu(plan, uses_cuda));
 }
 
 // --halo-overlap's value: off, or auto and on (unset: the backend's own way to overlap); InputError

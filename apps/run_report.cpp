@@ -26,7 +26,7 @@ void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ra
   report.halo_exchange = !entry.uses_cuda ? "mpi" : gpu_halo_route_name(plan.gpu_halos);
   if (writer) report.files = writer->files();
   report.final_step = plan.start_step + outcome.steps_done;
-  report.final_time = plan.start_time + outcome.steps_done * plan.problem.dt;
+  report.final_time = plan.time_after(outcome.steps_done);
 }
 
 void record_input_bytes(RunReport& report, const Ranks& ranks, long long bytes_read) {

@@ -35,6 +35,11 @@ void print_summary(const RunReport& r) {
     for (const SourceRecord& source : r.plan.source_records) std::printf(" %s", source.text.c_str());
     std::printf("\n");
   }
+  if (r.plan.t_end && r.plan.last_step_dt > 0)
+    std::printf("            to t_end %.17g, the last step shortened to %.6g to land on it\n", *r.plan.t_end,
+                r.plan.last_step_dt);
+  else if (r.plan.t_end)
+    std::printf("            to t_end %.17g, which whole steps reach\n", *r.plan.t_end);
   for (const auto& line : r.overrides) std::printf("  override  %s\n", line.c_str());
   if (!r.lossy_start.empty()) std::printf("  start     %s\n", r.lossy_start.c_str());
   std::printf("  backend   %s on %s%s%s\n", r.plan.backend.c_str(), r.device.c_str(),
@@ -73,6 +78,9 @@ void print_summary(const RunReport& r) {
   if (!r.files.empty())
     std::printf("  output    %zu file(s) in %s, last %s, compression %s\n", r.files.size(),
                 r.plan.output.directory.c_str(), r.files.back().c_str(), compression_name(r.plan.output.compress).c_str());
+  if (!r.monitors_file.empty())
+    std::printf("  monitors  %s, every %d steps and at the end, %zu probe(s) (heatrk4 plot %s -o monitors.png)\n",
+                r.monitors_file.c_str(), r.plan.monitor_every, r.plan.probes.size(), r.monitors_file.c_str());
   if (r.stale_removal.files || r.stale_removal.seconds > 0)
     std::printf("  replaced  %zu file(s) of the previous run, removed beside the run in %.3f s (waited %.3f s at the "
                 "end)\n",
@@ -87,6 +95,7 @@ std::string json_summary(const RunReport& r) {
   problem.add("hx", p.grid.hx).add("hy", p.grid.hy).add("hz", p.grid.hz);
   problem.add("order", p.order).add("alpha", p.alpha).add("dt", p.dt).add("cfl", r.plan.cfl);
   problem.add("steps", r.plan.steps).add("start_step", r.plan.start_step);
+  if (r.plan.t_end) problem.add("t_end", *r.plan.t_end).add("last_step_dt", r.plan.last_step_dt > 0 ? r.plan.last_step_dt : p.dt);
   problem.add("precision", precision_name(r.plan.precision)).add("init", r.plan.init_name);
   problem.add("seed", static_cast<unsigned long long>(r.plan.init.seed));
   problem.add("conductivity", p.conductivity).add("heat_capacity", p.heat_capacity);
@@ -139,6 +148,11 @@ std::string json_summary(const RunReport& r) {
     root.add("check", check);
   }
   root.add("files", r.files).add("replaced_files", (long long)r.stale_removal.files);
+  if (!r.monitors_file.empty()) {
+    JsonObject monitors;
+    monitors.add("file", r.monitors_file).add("every", r.plan.monitor_every).add("probes", probes_text(r.plan.probes));
+    root.add("monitors", monitors);
+  }
   return root.str();
 }
 

@@ -37,6 +37,7 @@ struct RunReport {
   FieldDifference check;
   std::string check_backend;  // what the check ran in double: cpu, or cpu_reference for a cpu run
   std::vector<std::string> files;
+  std::string monitors_file;  // the monitors' CSV, "" without monitors
   StaleRemoval stale_removal;  // the files of the run this one replaced, removed beside it
   std::vector<std::string> overrides;  // options that replaced a setting stored in the input file
   // Where the input file's values were stored lossily (ZFP within a bound), what that means for

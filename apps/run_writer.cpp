@@ -51,6 +51,9 @@ RunDescription describe_run(const RunPlan& plan, const Ranks& ranks) {
   run.sources = plan.source_records;
   run.command_line = command_line_text();
   run.run_id = ranks.same_on_every_rank(new_run_id());
+  run.t_end = plan.t_end;
+  run.probes = probes_text(plan.probes);
+  run.monitor_every = plan.monitor_every;
   return run;
 }
 
@@ -79,6 +82,15 @@ OutputFormats formats_of_the_start_file(const RunPlan& plan) {
     if (same_path(first, plan.init_file)) start_file.add(format.format);
   }
   return start_file;
+}
+
+std::unique_ptr<MonitorCsv> make_run_monitors(const RunPlan& plan) {
+  if (plan.monitor_every == 0) return nullptr;
+  const std::string path = (std::filesystem::path(plan.output.directory) / kMonitorFileName).string();
+  const std::string header = monitor_csv_header(plan.probes);
+  const bool continues = plan.start_step > 0 && !plan.output.replace_series;
+  const std::string kept = continues ? monitor_rows_kept(path, header, plan.start_step) : "";
+  return std::make_unique<MonitorCsv>(path, kept.empty() ? header : kept);
 }
 
 std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks& ranks, const Slab& slab,

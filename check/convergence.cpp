@@ -12,6 +12,7 @@
 #include "core/time_loop.hpp"
 #include "check/analytic.hpp"
 #include "check/face_convergence.hpp"
+#include "check/python_plots.hpp"
 #include "check/shell_quote.hpp"
 
 namespace heat {
@@ -210,17 +211,11 @@ void plot_convergence(const std::string& csv_path, const std::string& png_path) 
   const std::string script = HEAT_PLOT_SCRIPT;
   if (!std::filesystem::exists(script))
     throw RunError("the plotting script " + script + " is missing (it is read from the source tree)");
-  // Debian's python3-matplotlib lives in /usr/bin/python3, which a pyenv or venv python3
-  // earlier on PATH does not see.
-  for (const char* python : {"python3", "/usr/bin/python3"}) {
-    const std::string probe = std::string(python) + " -c 'import matplotlib' >/dev/null 2>&1";
-    if (std::system(probe.c_str()) != 0) continue;
-    const std::string command =
-        std::string(python) + " " + shell_quote(script) + " " + shell_quote(csv_path) + " " + shell_quote(png_path);
-    if (std::system(command.c_str()) != 0) throw RunError("plotting failed: " + command);
-    return;
-  }
-  throw RunError("--plot needs matplotlib in python3 or /usr/bin/python3 (apt-get install python3-matplotlib)");
+  const std::string python = python_with_matplotlib();
+  if (python.empty()) throw RunError(std::string("--plot needs a python3 with matplotlib: ") + kMatplotlibFix);
+  const std::string command =
+      shell_quote(python) + " " + shell_quote(script) + " " + shell_quote(csv_path) + " " + shell_quote(png_path);
+  if (std::system(command.c_str()) != 0) throw RunError("plotting failed: " + command);
 }
 
 }  // namespace heat

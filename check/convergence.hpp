@@ -68,8 +68,8 @@ std::string format_convergence_table(const std::vector<ConvergenceStudy>& studie
 // The table as CSV, one row per level: study,order,expected_order,level,h,dt,steps,points,error,
 // observed_order (the command writes it where --csv says, by io/output_target.hpp's rules).
 std::string convergence_csv_text(const std::vector<ConvergenceStudy>& studies);
-// Draws the log-log plot from that CSV with check/plot_convergence.py, run by the first of
-// python3 and /usr/bin/python3 that imports matplotlib. Throws RunError when none does or the
+// Draws the log-log plot from that CSV with check/plot_convergence.py, run by
+// python_with_matplotlib (check/python_plots.hpp). Throws RunError when there is none or the
 // script fails.
 void plot_convergence(const std::string& csv_path, const std::string& png_path);
 

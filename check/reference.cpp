@@ -16,19 +16,21 @@ const BackendEntry& registry_entry(const std::string& name) {
 // `progress(done)`, where given, is called between the loop's chunks of steps.
 template <typename T>
 Field<T> run_backend(const BackendEntry& entry, const Problem& problem, Field<T> u, int steps, int device,
-                     const std::function<void(int done)>& progress = {}) {
+                     const std::function<void(int done)>& progress = {}, double last_step_dt = 0) {
   BackendOptions options;
   options.device = device;
   auto backend = entry.make<T>(problem, options);
   LoopCallbacks<T> callbacks;
   if (progress) callbacks.progress = [&progress](int done, int, double, int) { progress(done); };
-  advance(*backend, u, steps, {}, callbacks);
+  LoopSchedule schedule;
+  schedule.last_step_dt = last_step_dt;
+  advance(*backend, u, steps, schedule, callbacks);
   return u;
 }
 
 Field<double> run_backend_steps(const std::string& name, const Problem& problem, const Field<double>& initial,
-                                int steps, const std::function<void(int done)>& progress = {}) {
-  return run_backend<double>(registry_entry(name), problem, initial, steps, 0, progress);
+                                int steps, const std::function<void(int done)>& progress = {}, double last_step_dt = 0) {
+  return run_backend<double>(registry_entry(name), problem, initial, steps, 0, progress, last_step_dt);
 }
 }  // namespace
 
@@ -37,9 +39,9 @@ Field<double> cpu_reference(const Problem& problem, const Field<double>& initial
 }
 
 CheckReference check_reference(const std::string& run_backend, const Problem& problem, const Field<double>& initial,
-                               int steps, const std::function<void(int done)>& progress) {
+                               int steps, const std::function<void(int done)>& progress, double last_step_dt) {
   const std::string name = run_backend == "cpu" ? kCpuReferenceName : "cpu";
-  return {run_backend_steps(name, problem, initial, steps, progress), name};
+  return {run_backend_steps(name, problem, initial, steps, progress, last_step_dt), name};
 }
 
 template <typename T>

@@ -33,9 +33,10 @@ struct CheckReference {
   std::string backend;
 };
 // `progress(done)`, where given, is called with the steps done between the time loop's chunks
-// (--check's progress line).
+// (--check's progress line); `last_step_dt` > 0: the last step's dt (LoopSchedule::last_step_dt).
 CheckReference check_reference(const std::string& run_backend, const Problem& problem, const Field<double>& initial,
-                               int steps, const std::function<void(int done)>& progress = {});
+                               int steps, const std::function<void(int done)>& progress = {},
+                               double last_step_dt = 0);
 
 // Runs backend `name` in precision T from `initial` rounded to T, and the double cpu reference
 // from the same rounded field, and compares them under atol + rtol*|ref| (compare_with_reference).

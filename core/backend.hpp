@@ -73,6 +73,10 @@ class Backend {
   virtual void download(Field<T>& u) = 0;
   // The flat index (Grid::index) of the first non-finite value of the current field, or -1.
   virtual long long first_nonfinite() = 0;
+  // Makes the steps after it take `dt` instead of Problem::dt: the backend remakes the constants it
+  // made from Problem::dt exactly as its constructor did. A run to an end time calls it before its
+  // shortened last step (LoopSchedule::last_step_dt).
+  virtual void set_step_dt(double dt) = 0;
   // download(u), then first_nonfinite(); the run's last check, which then costs no time of its own
   // where the backend overlaps the two.
   virtual long long download_finding_nonfinite(Field<T>& u) {

@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <functional>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -58,6 +60,32 @@ struct LoopSchedule {
   // Snapshots are taken into the backend's device copy and written from there (the GPU's ZFP
   // encoder reads them; SnapshotPipeline's on_device), where the backend keeps one and buffers > 0.
   bool snapshots_on_device = false;
+  // K > 0: the field also goes to the snapshot callback every K steps (from the initial state),
+  // for the run's monitors; the callback tells the steps apart. 0: only output_every's.
+  int monitor_every = 0;
+  // > 0: the last step takes this dt instead of the problem's (a run to an end time; the backend
+  // keeps it after the loop, Backend::set_step_dt). 0: every step alike.
+  double last_step_dt = 0;
+
+  // Whether the field after `done` steps goes to the snapshot callback (besides the final one).
+  bool snapshot_due(int done) const {
+    return (output_every > 0 && done % output_every == 0) || (monitor_every > 0 && done % monitor_every == 0);
+  }
+  // The steps from `done` to the next step snapshot_due holds for; INT_MAX where there is none.
+  int steps_to_next_snapshot(int done) const {
+    int next = INT_MAX;
+    for (int every : {output_every, monitor_every})
+      if (every > 0) next = std::min(next, every - done % every);
+    return next;
+  }
+  // The steps in [0, steps) that snapshot_due holds for: those of either period, less those of both.
+  int snapshots_before(int steps) const {
+    const auto multiples = [steps](long long every) { return every > 0 ? int((steps + every - 1) / every) : 0; };
+    const long long both = output_every > 0 && monitor_every > 0
+                               ? (long long)output_every / std::gcd(output_every, monitor_every) * monitor_every
+                               : 0;
+    return multiples(output_every) + multiples(monitor_every) - multiples(both);
+  }
 };
 
 // What the run does at the loop's moments; each may be empty.
@@ -119,6 +147,15 @@ inline void require_finite(long long at, long long nx, long long ny, int first_s
                  ": is --cfl or --dt beyond stability?");
 }
 
+// `count` steps, the last of them of `last_dt` where that is > 0 (LoopSchedule::last_step_dt).
+template <typename T>
+void step_ending_with(Backend<T>& backend, int count, double last_dt) {
+  if (!(last_dt > 0)) return backend.step(count);
+  if (count > 1) backend.step(count - 1);
+  backend.set_step_dt(last_dt);
+  backend.step(1);
+}
+
 // Where a run's steps stand after a chunk, for its end and for the moments between chunks.
 struct ChunkedSteps {
   int done = 0;
@@ -138,19 +175,18 @@ template <typename T>
 ChunkedSteps step_in_chunks(Backend<T>& backend, int steps, const LoopSchedule& schedule, long long nx, long long ny,
                             const std::function<ChunkEnd(ChunkEnd)>& end_chunk,
                             const std::function<void(const ChunkedSteps&, bool snapshot_due)>& after_chunk) {
-  const int every = schedule.output_every;
   ChunkedSteps s;
   int chunk = 1;
   while (s.done < steps) {
-    int chunk_steps = std::min({chunk, steps - s.done, s.last_finite + kStepsBetweenFiniteChecks - s.done});
-    if (every > 0) chunk_steps = std::min(chunk_steps, every - s.done % every);
+    const int chunk_steps = std::min({chunk, steps - s.done, s.last_finite + kStepsBetweenFiniteChecks - s.done,
+                                      schedule.steps_to_next_snapshot(s.done)});
     const auto t0 = WallClock::now();
-    backend.step(chunk_steps);
+    step_ending_with(backend, chunk_steps, s.done + chunk_steps == steps ? schedule.last_step_dt : 0);
     const double dt = seconds_since(t0);
     s.done += chunk_steps;
     const ChunkEnd end = end_chunk ? end_chunk({dt, 0}) : ChunkEnd{dt, 0};
     const bool last_chunk = s.done == steps || end.stop_signal;
-    const bool snapshot_due = every > 0 && s.done % every == 0 && s.done < steps;
+    const bool snapshot_due = schedule.snapshot_due(s.done) && s.done < steps;
     // Before a snapshot of this field is taken (the writer may still be writing earlier ones).
     if (!last_chunk && (snapshot_due || s.done == s.last_finite + kStepsBetweenFiniteChecks)) {
       const auto t1 = WallClock::now();
@@ -184,9 +220,8 @@ LoopOutcome advance(Backend<T>& backend, Field<T>& u, int steps, const LoopSched
   LoopOutcome outcome;
   LoopTimings& t = outcome.timings;
   const bool output = bool(callbacks.snapshot);
-  const int every = schedule.output_every;
   // The snapshots before the final one, which the writer writes from u itself.
-  const int taken_while_stepping = every > 0 ? (steps + every - 1) / every : 0;
+  const int taken_while_stepping = schedule.snapshots_before(steps);
   SnapshotPipeline<T> pipeline(backend, u, output ? schedule.snapshot_buffers : 0, taken_while_stepping,
                                callbacks.snapshot, schedule.snapshots_on_device);
   // Mid-run snapshots: into a free buffer, the loop's own waits for one (or, with no buffers, for
@@ -207,7 +242,7 @@ LoopOutcome advance(Backend<T>& backend, Field<T>& u, int steps, const LoopSched
       else
         backend.upload(u);
     });
-    if (output && every > 0) take_snapshot(0);
+    if (output && schedule.snapshot_due(0)) take_snapshot(0);
 
     auto between_chunks = [&](const ChunkedSteps& now, bool snapshot_due) {
       t.compute_s = now.compute_s;

@@ -9,6 +9,7 @@
 #include "io/snapshots.hpp"
 #include "core/errors.hpp"
 #include "core/heat_source.hpp"
+#include "core/monitors.hpp"
 #include "core/number_text.hpp"
 
 namespace heat {
@@ -35,6 +36,23 @@ std::optional<std::string> read_text(hid_t group, const char* name) {
   std::string value = h5::read_string_attribute(group, name);
   if (value.empty()) throw InputError(std::string(name) + " is empty (--" + name + " never is)");
   return value;
+}
+
+// t_end (finite), probes (parse_probes' comma list) and monitor_every (a whole number, 0 or more).
+void read_end_time_and_monitors(hid_t g, StoredRunSettings& settings) {
+  if (h5::has_attribute(g, "t_end")) {
+    settings.t_end = h5::read_number_attribute(g, "t_end", 1)[0];
+    if (!std::isfinite(*settings.t_end)) throw InputError("t_end = " + number_text(*settings.t_end) + " is not finite");
+  }
+  settings.probes = read_text(g, "probes");
+  if (settings.probes) parse_probes(*settings.probes);
+  if (h5::has_attribute(g, "monitor_every")) {
+    const double every = h5::read_number_attribute(g, "monitor_every", 1)[0];
+    if (!(every >= 0 && every <= std::numeric_limits<int>::max()) || every != std::floor(every))
+      throw InputError("monitor_every = " + number_text(every) + " is not a whole number from 0 to " +
+                       std::to_string(std::numeric_limits<int>::max()));
+    settings.monitor_every = int(every);
+  }
 }
 
 }  // namespace
@@ -113,6 +131,7 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
     if (const auto codec = read_text(g, "compression"))
       settings.compress = *codec == "none" ? "0" : compression_name(parse_compression(*codec));
     if (h5::has_attribute(g, "command_line")) settings.command_line = h5::read_string_attribute(g, "command_line");
+    read_end_time_and_monitors(g, settings);
   } catch (const InputError& e) {
     throw InputError(path + ": /heatrk4: " + e.what() + ": this file cannot be restarted from");
   }

@@ -35,6 +35,11 @@ struct StoredRunSettings {
   // none in files written before it was recorded.
   std::optional<std::string> compress;
   std::string command_line;  // the command line of the run that wrote the file ("" if unknown)
+  // End time and monitors: none where the run had none (or in files written before they were
+  // recorded). probes as --probe's comma list.
+  std::optional<double> t_end;
+  std::optional<std::string> probes;
+  std::optional<int> monitor_every;
 };
 
 // Each setting the file's /heatrk4 group holds; none for a file without that group (a VTKHDF

@@ -6,6 +6,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -70,6 +71,10 @@ struct RunDescription {
   std::string formats;         // --format as output_formats_name writes it ("hdf5,vtk"), likewise
   std::vector<SourceRecord> sources;  // the run's --source values, in order
   std::string command_line;
+  // End time and monitors: --t-end (none: --steps), --probe as a comma list, --monitor-every.
+  std::optional<double> t_end;
+  std::string probes;
+  int monitor_every = 0;
   // Names this run in its snapshots and slab files, the same on every rank (a distributed
   // snapshot's reader checks that each slab file is this run's); SnapshotWriter draws one for a
   // single rank when it is empty.

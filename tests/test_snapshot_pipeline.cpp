@@ -42,6 +42,7 @@ class LateCopyBackend : public Backend<double>, public AsyncDownloads<double> {
   }
   void download(Field<double>& u) override { fill(u, steps_taken); }
   long long first_nonfinite() override { return -1; }  // its values are step counts
+  void set_step_dt(double) override {}
   std::unique_ptr<PendingDownload> start_download(Field<double>& u) override {
     fill(u, -1.0);
     return std::make_unique<LateCopy>(u, steps_taken);

@@ -36,6 +36,7 @@ class CountingBackend : public Backend<double>, public ForeignDeviceMemory<doubl
     checked_at.push_back(steps_taken);
     return blows_up_at >= 0 && steps_taken >= blows_up_at ? 7 : -1;
   }
+  void set_step_dt(double dt) override { dt_set.push_back({steps_taken, dt}); }
   void adopt_device_field(double* field) override { adopted = field; }
   void release_device_field() override { field_released_at.push_back(steps_taken); }
   long long steps_taken = 0;
@@ -43,6 +44,7 @@ class CountingBackend : public Backend<double>, public ForeignDeviceMemory<doubl
   std::vector<long long> checked_at;  // the steps taken at each blow-up check
   double* adopted = nullptr;          // the field stepped in place
   std::vector<long long> field_released_at;  // the steps taken at each release of it
+  std::vector<std::pair<long long, double>> dt_set;  // the steps taken at each set_step_dt, and its dt
   std::atomic<bool> released{false};
 };
 
@@ -73,6 +75,35 @@ TEST(TimeLoop, EveryStepOnceAndEverySnapshotAtItsStep) {
       EXPECT_EQ(backend.steps_taken, steps) << steps << " steps, a snapshot every " << every;
       EXPECT_EQ(seen, expected_snapshot_steps(steps, every)) << steps << " steps, a snapshot every " << every;
     }
+}
+
+// Monitors add their steps to the snapshots' (each step once, in order), and a run to an end time
+// sets its last step's dt once, after every other step.
+TEST(TimeLoop, MonitorStepsJoinTheSnapshotStepsAndOnlyTheLastStepIsShortened) {
+  const Grid g{4, 4, 4, 1, 1, 1};
+  for (int steps : {1, 7, 40, 301})
+    for (int every : {0, 3, 10})
+      for (int monitor_every : {0, 1, 4, 6}) {
+        CountingBackend backend;
+        Field<double> u(g, 0.0);
+        std::vector<int> seen;
+        LoopSchedule schedule;
+        schedule.output_every = every;
+        schedule.monitor_every = monitor_every;
+        schedule.last_step_dt = 0.25;
+        LoopCallbacks<double> callbacks;
+        callbacks.snapshot = [&](const SnapshotSource<double>&, int done) { seen.push_back(done); };
+        advance(backend, u, steps, schedule, callbacks);
+        std::vector<int> expected;
+        for (int s = 0; s < steps; ++s)
+          if ((every && s % every == 0) || (monitor_every && s % monitor_every == 0)) expected.push_back(s);
+        expected.push_back(steps);
+        EXPECT_EQ(seen, expected) << steps << " steps, every " << every << ", monitors every " << monitor_every;
+        EXPECT_EQ(backend.steps_taken, steps);
+        ASSERT_EQ(backend.dt_set.size(), 1u);
+        EXPECT_EQ(backend.dt_set[0].first, steps - 1);
+        EXPECT_EQ(backend.dt_set[0].second, 0.25);
+      }
 }
 
 // The backend is given back once, while the final snapshot is written, when every earlier one
@@ -371,6 +402,7 @@ TEST(TimeLoop, InPlaceRefusesABackendThatCannotStepDeviceMemory) {
     void step(int count) override { steps_taken += count; }
     void download(Field<double>&) override {}
     long long first_nonfinite() override { return -1; }
+    void set_step_dt(double) override {}
     long long steps_taken = 0;
   };
   const Grid g{4, 4, 4, 1, 1, 1};

@@ -36,6 +36,7 @@
 #include "backends/cpu/boundary_fill.hpp"
 #include "backends/cpu/first_nonfinite.hpp"
 #include "backends/cpu/pass_sweep.hpp"
+#include "backends/cpu/source_step.hpp"
 #include "backends/cpu/host_copy.hpp"
 #include "core/dispatch.hpp"
 #include "core/heat_source.hpp"
@@ -103,6 +104,13 @@ class CpuFastBackend final : public Backend<T> {
   }
 
   void download(Field<T>& u) override { copy_field_points(u_, u); }
+  // The source's increment s = dt phi(dt A) q/C depends on dt too: the shortened step's is computed
+  // as set-up computes the step's (a whole grid's: ranks take no source yet).
+  void set_step_dt(double dt) override {
+    constants_ = make_factored_constants<T>(dt);
+    problem_.dt = dt;
+    if (problem_.source) source_step_ = field_cast<T>(source_step_increment(problem_, problem_.source->rate));
+  }
 
   // In a rank's box, the index is the box's: the rank that finds one ends the job.
   long long first_nonfinite() override { return first_nonfinite_on_host(u_.data(), u_.size()); }

@@ -67,6 +67,7 @@ class CpuReferenceBackend final : public Backend<T> {
   }
 
   void download(Field<T>& u) override { copy_field_points(u_, u); }
+  void set_step_dt(double dt) override { rk_ = make_rk4_constants<T>(dt); }
 
   // In a rank's box, the index is the box's: the rank that finds one ends the job.
   long long first_nonfinite() override { return first_nonfinite_on_host(u_.data(), u_.size()); }

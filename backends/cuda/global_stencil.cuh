@@ -208,6 +208,10 @@ class GlobalMemoryBackend : public CudaBackend<T> {
     if (stage_fill_.fills()) stage_fill_(k);
   }
 
+ public:
+  void set_step_dt(double dt) override { rk_ = make_rk4_constants<T>(dt); }
+
+ protected:
   // Calls launch(weights) with the stencil weights of the problem's radius as a compile-time R.
   template <typename Launch>
   void with_weights(Launch&& launch) {

@@ -42,13 +42,20 @@ template <typename T, class Config>
 class PassFormBackend : public CudaBackend<T> {
  protected:
   using Tile = typename Config::Tile;
+  // `make_constants`: the passes' constants of a step of dt (the form's make_*_constants).
   PassFormBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange,
-                  const PassConstants<T>& constants)
+                  PassConstants<T> (*make_constants)(double dt))
       : CudaBackend<T>(p, o, Config::kWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
         weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
-        constants_(constants) {
+        make_constants_(make_constants),
+        constants_(make_constants(p.dt)) {
     this->take_exchange(exchange);
   }
+
+ public:
+  void set_step_dt(double dt) override { constants_ = make_constants_(dt); }
+
+ protected:
   // Poisoned when first prepared only: a backend given a new field to step (adopt_device_field
   // again) has already shown that its kernels write every interior point.
   void prepare_fields(std::initializer_list<DeviceBuffer<T>*> written) {
@@ -66,6 +73,7 @@ class PassFormBackend : public CudaBackend<T> {
   }
 
   StencilWeights<Tile::R, T> weights_;
+  PassConstants<T> (*make_constants_)(double dt);
   PassConstants<T> constants_;
 
  private:
@@ -87,7 +95,7 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
 
  public:
   OnePassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : Base(p, o, exchange, make_factored_constants<T>(p.dt)),
+      : Base(p, o, exchange, make_factored_constants<T>),
         device_(o.device),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
         later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {}
@@ -147,7 +155,7 @@ class FactorPairBackend final : public PassFormBackend<T, Config> {
 
  public:
   FactorPairBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : Base(p, o, exchange, make_factored_constants<T>(p.dt)), w_(p.grid.points()), factor_(p.grid, o.device) {}
+      : Base(p, o, exchange, make_factored_constants<T>), w_(p.grid.points()), factor_(p.grid, o.device) {}
 
   void prepare_resident_field() override { this->prepare_fields({&w_}); }
   T* output_of_pass(int pass) override { return pass == 2 ? w_.get() : Base::output_of_pass(pass); }
@@ -172,7 +180,7 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
 
  public:
   FourPassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : Base(p, o, exchange, make_horner_constants<T>(p.dt)), u_next_(p.grid.points()), step_(p.grid, o.device) {}
+      : Base(p, o, exchange, make_horner_constants<T>), u_next_(p.grid.points()), step_(p.grid, o.device) {}
 
   void prepare_resident_field() override { this->prepare_fields({&u_next_}); }
 

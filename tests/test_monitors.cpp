@@ -1,0 +1,189 @@
+// The monitors by their physics (core/monitors.hpp, docs/design.md §1, "Monitors"): the total
+// heat of an insulated box stays put, a flux face adds Q*A and says so, each face's rate is the
+// total heat's rate, and a probe on a Fourier mode reads the exact value to the interpolation's
+// order.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+#include "backends/registry.hpp"
+#include "check/analytic.hpp"
+#include "core/initial_conditions.hpp"
+#include "core/monitors.hpp"
+#include "core/time_loop.hpp"
+
+namespace heat {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+Problem box(int order, int n, const BoundaryCondition& every_face) {
+  Problem p;
+  p.order = order;
+  p.grid = {n, n + 1, n + 2, 0.1, 0.12, 0.09};
+  p.alpha = 0.6;
+  p.conductivity = 1.5;
+  p.heat_capacity = 2.5;
+  p.boundaries.fill(every_face);
+  p.dt = dt_from_cfl(p.grid, p.alpha, 0.2);
+  return p;
+}
+
+// The monitors of `u` after each `every` steps of `steps`, from the time loop's snapshots.
+std::vector<MonitorValues> monitored_run(const Problem& p, Field<double> u, int steps, int every,
+                                         const std::vector<Probe>& probes = {}) {
+  auto backend = default_registry().find("cpu")->make<double>(p, BackendOptions{});
+  LoopSchedule schedule;
+  schedule.monitor_every = every;
+  LoopCallbacks<double> callbacks;
+  std::vector<MonitorValues> rows;
+  callbacks.snapshot = [&](const SnapshotSource<double>& field, int) {
+    rows.push_back(measure_monitors(p, field.host().data(), probes));
+  };
+  advance(*backend, u, steps, schedule, callbacks);
+  return rows;
+}
+
+TEST(Monitors, AnInsulatedBoxKeepsItsTotalHeatAndNoFaceLetsAnyIn) {
+  for (int order : {2, 8}) {
+    const Problem p = box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+    const auto rows = monitored_run(p, randn_field<double>(p.grid, 11), 400, 50);
+    ASSERT_EQ(rows.size(), 9u);  // steps 0, 50, ..., 400
+    for (const MonitorValues& row : rows) {
+      EXPECT_NEAR(row.total_heat, rows.front().total_heat, 1e-12 * std::abs(rows.front().total_heat)) << order;
+      for (double rate : row.heat_in) EXPECT_EQ(rate, 0.0);
+      EXPECT_LE(row.min, row.mean);
+      EXPECT_LE(row.mean, row.max);
+    }
+    // The random field spreads out: its extremes draw in, its mean stays.
+    EXPECT_LT(rows.back().max - rows.back().min, rows.front().max - rows.front().min);
+    EXPECT_NEAR(rows.back().mean, rows.front().mean, 1e-12 * std::abs(rows.front().max));
+  }
+}
+
+// The face's area from the domain's extent: (n - 1 - 2r) cells of each other axis.
+TEST(Monitors, AFluxFaceAddsQTimesItsAreaAndItsColumnSaysSo) {
+  const double q = 3.5;
+  for (int order : {2, 4, 6, 8}) {
+    Problem p = box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+    p.boundaries[1] = {BoundaryKind::Flux, q};  // x-high
+    const int r = p.radius();
+    const double area = (p.grid.ny - 1 - 2 * r) * p.grid.hy * (p.grid.nz - 1 - 2 * r) * p.grid.hz;
+    const int steps = 300;
+    const auto rows = monitored_run(p, randn_field<double>(p.grid, 5), steps, steps);
+    ASSERT_EQ(rows.size(), 2u);
+    const double gained = rows.back().total_heat - rows.front().total_heat;
+    EXPECT_NEAR(gained, q * area * steps * p.dt, 1e-12 * q * area * steps * p.dt) << order;
+    for (const MonitorValues& row : rows) {
+      EXPECT_NEAR(row.heat_in[1], q * area, 1e-14 * q * area) << order;
+      for (int face : {0, 2, 3, 4, 5}) EXPECT_EQ(row.heat_in[face], 0.0);
+    }
+  }
+}
+
+// One RK4 step of a small dt changes the total heat by dt times its rate plus dt^2 terms (RK4 of a
+// linear system is u + dt (A u + b) + ...); two steps, of dt and 2 dt, give the rate to dt^2 by
+// Richardson's rule, and that rate is the faces' sum: the temperature faces' discrete flux at
+// every order, convective at order 2 (where its ghost is the flux closure's).
+TEST(Monitors, TheFacesRatesAddUpToTheTotalHeatsRate) {
+  struct Case {
+    const char* name;
+    std::vector<int> orders;
+    BoundaryCondition low, high;
+  };
+  const Case cases[] = {
+      {"temperature", {2, 4, 6, 8}, {BoundaryKind::Temperature, 0.4}, {BoundaryKind::Temperature, -0.3}},
+      {"convective", {2}, {BoundaryKind::Convective, 2.0, 0.7}, {BoundaryKind::Convective, 0.5, -0.2}},
+  };
+  for (const Case& c : cases)
+    for (int order : c.orders) {
+      Problem p = box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+      p.boundaries[0] = c.low;
+      p.boundaries[3] = c.high;  // y-high: two axes, so the held edge rows count too
+      const auto change_rate = [&](double dt) {
+        Problem step = p;
+        step.dt = dt;
+        const auto rows = monitored_run(step, randn_field<double>(p.grid, 9), 1, 1);
+        return std::pair{rows, (rows.back().total_heat - rows.front().total_heat) / dt};
+      };
+      const auto [rows, short_step] = change_rate(1e-5 * p.dt);
+      const double measured = 2 * short_step - change_rate(2e-5 * p.dt).second;
+      double rate = 0;
+      for (double face : rows.front().heat_in) rate += face;
+      std::printf("%s, order %d: faces %.12g, total heat's rate %.12g\n", c.name, order, rate, measured);
+      EXPECT_NEAR(measured, rate, 1e-6 * std::abs(rate)) << c.name << " " << order;
+      EXPECT_NE(rows.front().heat_in[0], 0.0);
+      EXPECT_NE(rows.front().heat_in[3], 0.0);
+    }
+}
+
+// A periodic box holding prod_a cos(k_a (x_a - r h) + phase_a): after n steps the field is the
+// mode times P(z)^n exactly, and a probe between points reads it to the trilinear
+// interpolation's error, O(h^2): halving h quarters it (the error taken relative to the decay,
+// which differs from level to level as dt does). Each probe lies a third or two thirds into
+// its cell along each axis at every level (x = (m + 1/3)/8), where that error's factor f(1 - f)
+// is the same; the mode is far from 0 at both, where that error, a multiple of u, would vanish.
+TEST(Monitors, AProbeOnAFourierModeReadsTheExactValueToSecondOrder) {
+  const int order = 8, r = order / 2, steps = 10;
+  const auto at = [](double m) { return (m + 1.0 / 3) / 8; };
+  const std::vector<Probe> probes = {{at(2), at(6), at(4)}, {at(7), at(2), at(5)}};
+  double previous[2] = {0, 0};
+  for (int period : {16, 32, 64}) {
+    Problem p;
+    p.order = order;
+    const double h = 1.0 / period;
+    p.grid = {period + 2 * r, period + 2 * r, period + 2 * r, h, h, h};
+    p.alpha = 0.3;
+    p.boundaries.fill({BoundaryKind::Periodic});
+    p.dt = dt_from_cfl(p.grid, p.alpha, 0.2);
+    FourierMode mode;
+    mode.wavenumber = {2 * kPi, 4 * kPi, 2 * kPi};
+    // The phases put the mode's origin at the low face points (index r).
+    mode.phase = {0.3 - 2 * kPi * r * h, -0.5 - 4 * kPi * r * h, 1.1 - 2 * kPi * r * h};
+    const double decay = discrete_decay(p, mode, steps);
+    std::vector<Probe> shifted;
+    for (const Probe& q : probes) shifted.push_back({q.x + r * h, q.y + r * h, q.z + r * h});
+    const auto rows = monitored_run(p, mode_field(p.grid, mode), steps, steps, shifted);
+    for (int n = 0; n < 2; ++n) {
+      const Probe& q = shifted[n];
+      double exact = decay;
+      const double at[3] = {q.x, q.y, q.z};
+      for (int a = 0; a < 3; ++a) exact *= std::cos(mode.wavenumber[a] * at[a] + mode.phase[a]);
+      const double error = std::abs(rows.back().probes[n] - exact) / decay;
+      if (previous[n] > 0) {
+        const double observed = std::log2(previous[n] / error);
+        std::printf("probe %d, %d points a period: error %.3e, observed order %.2f\n", n, period, error, observed);
+        EXPECT_GT(observed, 1.9);
+        EXPECT_LT(observed, 2.1);
+      }
+      previous[n] = error;
+    }
+  }
+}
+
+TEST(Monitors, AProbeOutsideTheDomainIsNamedWithTheBounds) {
+  Problem p = box(2, 12, {BoundaryKind::Insulated});
+  p.boundaries[0] = {BoundaryKind::Layer};
+  // x: the layer side ends at 0, the insulated one at its face point (n - 1 - r) h.
+  const auto extents = probe_extents(p);
+  EXPECT_EQ(extents[0].low, 0.0);
+  EXPECT_DOUBLE_EQ(extents[0].high, 10 * p.grid.hx);
+  EXPECT_NO_THROW(require_probes_inside(p, {{0.0, 0.5, 0.5}}));
+  try {
+    require_probes_inside(p, {{0.5, 0.5, 0.5}, {1.5, 0.5, 0.5}});
+    FAIL() << "a probe outside was taken";
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("--probe 1.5,0.5,0.5"), std::string::npos) << message;
+    EXPECT_NE(message.find("x in [0, 1]"), std::string::npos) << message;
+  }
+  EXPECT_THROW(parse_probes("1,2"), InputError);
+  EXPECT_THROW(parse_probes("1,nan,2"), InputError);
+  EXPECT_THROW(parse_probes("1,,2"), InputError);
+  EXPECT_EQ(probes_text(parse_probes("0.1,2,-3,4,5,6")), "0.1,2,-3,4,5,6");
+}
+
+}  // namespace
+}  // namespace heat
