@@ -20,6 +20,11 @@ void plan_steps_or_end_time(RunPlan& plan, const RunOptions& o) {
   if (!std::isfinite(o.t_end))
     throw InputError("--t-end " + number_text(o.t_end) + " is not a finite number: give the time the run ends at");
   plan.t_end = o.t_end;
+  // The file's plan holds only while the run keeps the file's dt.
+  if (o.stored_end_step && !o.dt_stored_in.empty()) {
+    plan.stored_end_step = o.stored_end_step;
+    plan.stored_last_step_dt = o.stored_last_step_dt;
+  }
 }
 
 void plan_steps_to_end_time(RunPlan& plan) {
@@ -37,6 +42,11 @@ void plan_steps_to_end_time(RunPlan& plan) {
     throw InputError("--t-end " + number_text(end) + " is " + number_text(whole_steps) + " steps of dt " +
                      number_text(dt) + " after " + from + ", past step " + std::to_string(INT_MAX) +
                      ", the last heatrk4 counts: give a larger --dt or --cfl, or an earlier --t-end");
+  if (plan.stored_end_step > plan.start_step) {
+    plan.steps = plan.stored_end_step - plan.start_step;
+    plan.last_step_dt = plan.stored_last_step_dt;
+    return;
+  }
   plan.steps = std::max(1, int(whole_steps));
   const double last = (end - start) - (plan.steps - 1) * dt;
   plan.last_step_dt = last == dt ? 0 : last;

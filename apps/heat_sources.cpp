@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "backends/cpu/source_step.hpp"
+#include "core/body_quadrature.hpp"
 #include "core/errors.hpp"
 #include "core/number_text.hpp"
 #include "io/input_file.hpp"

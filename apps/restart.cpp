@@ -55,6 +55,10 @@ void take_stored_end_time_and_monitors(RunOptions& o, const StoredRunSettings& s
   if (stored.t_end && !o.was_given("t-end") && !o.was_given("steps")) {
     o.t_end = *stored.t_end;
     o.given.insert("t-end");
+    if (stored.end_step) {
+      o.stored_end_step = *stored.end_step;
+      o.stored_last_step_dt = stored.last_step_dt;
+    }
   }
   if (stored.probes && !o.was_given("probe")) {
     o.probe = *stored.probes;

@@ -76,6 +76,10 @@ struct RunOptions {
   double t_end = 0;        // --t-end T: the absolute time the run ends at, instead of --steps
   std::string probe;       // --probe X,Y,Z (each one more point): every probe's numbers in one comma list
   int monitor_every = 0;   // --monitor-every K: monitors every K steps (0: none unless --probe)
+  // A restart going on to its file's t_end with its file's dt: the step the file's run reached t_end
+  // at and the dt of that last step, which the restart takes as they are (0: plan them).
+  int stored_end_step = 0;
+  double stored_last_step_dt = 0;
 };
 
 // A validated run: the problem and every choice resolved (auto backend, defaults, tolerances).
@@ -110,6 +114,9 @@ struct RunPlan {
   // End time and monitors.
   std::optional<double> t_end;  // --t-end; none: the run takes --steps steps
   double last_step_dt = 0;      // > 0: the last step's dt, which lands on t_end (LoopSchedule::last_step_dt)
+  // A restart's file's end step and last dt (RunOptions::stored_end_step), when its dt is the file's.
+  int stored_end_step = 0;
+  double stored_last_step_dt = 0;
   std::vector<Probe> probes;
   int monitor_every = 0;  // 0: no monitors
 

@@ -52,6 +52,8 @@ RunDescription describe_run(const RunPlan& plan, const Ranks& ranks) {
   run.command_line = command_line_text();
   run.run_id = ranks.same_on_every_rank(new_run_id());
   run.t_end = plan.t_end;
+  run.end_step = plan.start_step + plan.steps;
+  run.last_step_dt = plan.last_step_dt;
   run.probes = probes_text(plan.probes);
   run.monitor_every = plan.monitor_every;
   return run;

@@ -97,27 +97,6 @@ void add_source_values(const SourceSpec& s, const Problem& p, Field<double>& q) 
   }
 }
 
-double body_integral(const Problem& p, const Field<double>& f) {
-  const int r = p.radius();
-  const int n[3] = {p.grid.nx, p.grid.ny, p.grid.nz};
-  const auto weight = [&](int axis, int i) {
-    const bool reflected = p.boundaries[2 * axis].kind != BoundaryKind::Periodic;
-    return reflected && (i == r || i == n[axis] - 1 - r) ? 0.5 : 1.0;
-  };
-  // Plane by plane, then the planes in order: the same sum for any thread count.
-  std::vector<double> planes(std::size_t(n[2] > 2 * r ? n[2] - 2 * r : 0), 0.0);
-#pragma omp parallel for schedule(static)
-  for (int k = r; k < n[2] - r; ++k) {
-    double plane = 0;
-    for (int j = r; j < n[1] - r; ++j)
-      for (int i = r; i < n[0] - r; ++i) plane += weight(0, i) * weight(1, j) * f(i, j, k);
-    planes[std::size_t(k - r)] = weight(2, k) * plane;
-  }
-  double sum = 0;
-  for (double plane : planes) sum += plane;
-  return sum * p.grid.hx * p.grid.hy * p.grid.hz;
-}
-
 HeatSource HeatSource::planes(int z_begin, int z_end) const {
   const auto cut = [&](const Field<double>& whole) {
     auto part = Field<double>::uninitialized(whole.nx(), whole.ny(), z_end - z_begin);

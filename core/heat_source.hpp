@@ -4,7 +4,7 @@
 //
 // A point (i, j, k) lies at (i hx, j hy, k hz), as the snapshots place it (VTKHDF Origin 0). The
 // body is the box of the points a run updates, [r h, (n-1-r) h] on each axis: a source acts there
-// alone, and its power is counted there with the trapezoid weights of body_integral.
+// alone, and its power is counted there with the trapezoid weights of core/body_quadrature.hpp.
 #pragma once
 
 #include <memory>
@@ -41,10 +41,6 @@ void require_source_in_body(const SourceSpec& s, const Problem& p, const std::st
 
 // Adds a uniform or Gaussian source's q (W/m^3) at every point of the body to `q`.
 void add_source_values(const SourceSpec& s, const Problem& p, Field<double>& q);
-
-// The trapezoid rule over the body: sum(w f) hx hy hz, w a half at each face point of an axis that
-// is not periodic, else 1. C times it of u is the total heat, of q the total power.
-double body_integral(const Problem& p, const Field<double>& f);
 
 // What a backend is handed (Problem::source), on the problem's grid (a rank's box: its planes of
 // the whole grid's, so bitwise the same on any rank count).

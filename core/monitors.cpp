@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "core/body_quadrature.hpp"
 #include "core/errors.hpp"
 #include "core/number_text.hpp"
 #include "stencils/stencil.hpp"
@@ -48,14 +49,11 @@ struct Axis {
   BoundaryCondition low, high;
 
   bool periodic() const { return low.kind == BoundaryKind::Periodic; }
-  static bool reflects(const BoundaryCondition& c) {
-    return c.kind != BoundaryKind::Layer && c.kind != BoundaryKind::Periodic;
-  }
   // The first and last point the run steps.
   int first() const { return r; }
   int last() const { return n - 1 - r; }
   // The trapezoid weight of point i in [first, last].
-  double weight(int i) const { return (i == first() && reflects(low)) || (i == last() && reflects(high)) ? 0.5 : 1.0; }
+  double weight(int i) const { return trapezoid_weight(i, n, r, low, high); }
   // The weight of the rows through point i of a face of another axis: 0 where a temperature
   // face holds the point (its rate is 0, so no heat crosses there).
   double row_weight(int i) const {

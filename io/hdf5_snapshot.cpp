@@ -105,7 +105,11 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
   text("compression", compression_name(compression));
   number("compression_bound", compression.codec == Codec::ZfpAccuracy ? compression.bound : 0.0);
   // End time and monitors, for a restart to go on with (none where the run had none).
-  if (run.t_end) number("t_end", *run.t_end);
+  if (run.t_end) {
+    number("t_end", *run.t_end);
+    number("t_end_step", run.end_step);
+    number("t_end_last_dt", run.last_step_dt);
+  }
   if (!run.probes.empty()) text("probes", run.probes);
   number("monitor_every", run.monitor_every);
   file.check_status(group.close(), "group /heatrk4");

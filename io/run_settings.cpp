@@ -43,6 +43,18 @@ void read_end_time_and_monitors(hid_t g, StoredRunSettings& settings) {
   if (h5::has_attribute(g, "t_end")) {
     settings.t_end = h5::read_number_attribute(g, "t_end", 1)[0];
     if (!std::isfinite(*settings.t_end)) throw InputError("t_end = " + number_text(*settings.t_end) + " is not finite");
+    // Files written before the end step was recorded have none: a restart then plans its own.
+    if (h5::has_attribute(g, "t_end_step") && h5::has_attribute(g, "t_end_last_dt")) {
+      const double step = h5::read_number_attribute(g, "t_end_step", 1)[0];
+      const double last = h5::read_number_attribute(g, "t_end_last_dt", 1)[0];
+      if (!(step >= 1 && step <= std::numeric_limits<int>::max()) || step != std::floor(step))
+        throw InputError("t_end_step = " + number_text(step) + " is not a step number from 1 to " +
+                         std::to_string(std::numeric_limits<int>::max()));
+      if (!(last >= 0 && std::isfinite(last)))
+        throw InputError("t_end_last_dt = " + number_text(last) + " is not a finite time step, 0 or more");
+      settings.end_step = int(step);
+      settings.last_step_dt = last;
+    }
   }
   settings.probes = read_text(g, "probes");
   if (settings.probes) parse_probes(*settings.probes);

@@ -38,6 +38,9 @@ struct StoredRunSettings {
   // End time and monitors: none where the run had none (or in files written before they were
   // recorded). probes as --probe's comma list.
   std::optional<double> t_end;
+  // With t_end: the step the run reaches it at and the dt of that last step (0: a whole one).
+  std::optional<int> end_step;
+  double last_step_dt = 0;
   std::optional<std::string> probes;
   std::optional<int> monitor_every;
 };

@@ -73,6 +73,10 @@ struct RunDescription {
   std::string command_line;
   // End time and monitors: --t-end (none: --steps), --probe as a comma list, --monitor-every.
   std::optional<double> t_end;
+  // With t_end: the step it is reached at and that step's dt, for a restart to land on the same
+  // bits (its own arithmetic from a later start would round the last dt differently).
+  int end_step = 0;
+  double last_step_dt = 0;
   std::string probes;
   int monitor_every = 0;
   // Names this run in its snapshots and slab files, the same on every rank (a distributed

@@ -13,6 +13,7 @@ namespace py = pybind11;
 // Python values as given, converted (and their types checked) by step.
 struct StepArguments {
   py::object dt, cfl, alpha, h, steps, order, backend, device, allow_unstable;  // dt, cfl, h, device: None when not given
+  py::object bc, conductivity, heat_capacity;                                    // None when not given
 };
 void step(py::object u, const StepArguments& arguments);
 // heatrk4.release(): gives back the device memory step() keeps for its next call of the same

@@ -13,10 +13,14 @@ using heat::python::StepArguments;
 
 namespace {
 
-constexpr const char* kStepDoc = R"(step(u, *, dt=None, cfl=None, alpha=1.0, h=None, steps=1, order=8, backend="auto", device=None, allow_unstable=False)
+constexpr const char* kStepDoc = R"(step(u, *, dt=None, cfl=None, alpha=None, h=None, steps=1, order=8, backend="auto", device=None, allow_unstable=False, bc=None, conductivity=None, heat_capacity=None)
 
 Advances u in place by `steps` classical RK4 steps of u_t = alpha * Lap(u), the outer order/2
-planes of each face held fixed (Dirichlet data, as on the command line).
+planes of each face held fixed (Dirichlet data, as on the command line) unless bc says otherwise:
+bc is one condition for every face ("insulated", "temperature:T", "flux:Q", "convective:H,T_INF",
+"periodic", "layer") or a dict of them by face ("x_low" ... "z_high", "-" or "_"; faces left out
+are layer); alpha (default 1), conductivity K and heat_capacity C (alpha = K/C: give two at
+most) as --alpha, --conductivity and --heat-capacity, K for flux and convective faces.
 
 u: a 3D C-contiguous float32 or float64 array indexed [z, y, x]: a NumPy array, or a CUDA
 array (PyTorch tensor, CuPy array: __cuda_array_interface__), which is stepped where it lives,
@@ -86,13 +90,15 @@ PYBIND11_MODULE(heatrk4, m) {
   m.def(
       "step",
       [](py::object u, py::object dt, py::object cfl, py::object alpha, py::object h, py::object steps, py::object order,
-         py::object backend, py::object device, py::object allow_unstable) {
-        StepArguments s{dt, cfl, alpha, h, steps, order, backend, device, allow_unstable};
+         py::object backend, py::object device, py::object allow_unstable, py::object bc, py::object conductivity,
+         py::object heat_capacity) {
+        StepArguments s{dt, cfl, alpha, h, steps, order, backend, device, allow_unstable, bc, conductivity, heat_capacity};
         heat::python::step(std::move(u), s);
       },
-      py::arg("u"), py::kw_only(), py::arg("dt") = py::none(), py::arg("cfl") = py::none(), py::arg("alpha") = 1.0,
+      py::arg("u"), py::kw_only(), py::arg("dt") = py::none(), py::arg("cfl") = py::none(), py::arg("alpha") = py::none(),
       py::arg("h") = py::none(), py::arg("steps") = 1, py::arg("order") = 8, py::arg("backend") = "auto",
-      py::arg("device") = py::none(), py::arg("allow_unstable") = false, kStepDoc);
+      py::arg("device") = py::none(), py::arg("allow_unstable") = false, py::arg("bc") = py::none(),
+      py::arg("conductivity") = py::none(), py::arg("heat_capacity") = py::none(), kStepDoc);
   m.attr("__version__") = HEATRK4_VERSION;  // project()'s VERSION, as `heatrk4 --version` prints it
   heat::python::note_forks();
   py::class_<heat::GpuInfo>(m, "Gpu", kGpuDoc)

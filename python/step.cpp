@@ -13,6 +13,7 @@
 #include <string>
 #include <tuple>
 
+#include "apps/physics_options.hpp"
 #include "apps/run_checks.hpp"
 #include "apps/run_options.hpp"
 #include "python/arguments.hpp"
@@ -45,6 +46,29 @@ void set_spacing(RunOptions& o, const py::object& h) {
   o.given.insert({"hx", "hy", "hz"});
 }
 
+// bc: one condition for every face (--bc), or a dict of conditions by face (--bc-x-low ...).
+void set_boundaries(RunOptions& o, const py::object& bc) {
+  if (py::isinstance<py::str>(bc)) {
+    o.bc = text_argument(bc, "bc");
+    o.given.insert("bc");
+    return;
+  }
+  if (!py::isinstance<py::dict>(bc))
+    throw py::type_error("bc = " + value_text(bc) + ": give a condition for every face (a str) or a dict of them by face");
+  for (const auto& [key, value] : bc.cast<py::dict>()) {
+    std::string face = text_argument(py::reinterpret_borrow<py::object>(key), "a key of bc");
+    std::replace(face.begin(), face.end(), '_', '-');
+    int found = -1;
+    for (int f = 0; f < kFaces; ++f)
+      if (face == face_name(f)) found = f;
+    if (found < 0)
+      throw InputError("bc has the key " + value_text(py::reinterpret_borrow<py::object>(key)) +
+                       ": the faces are x_low, x_high, y_low, y_high, z_low and z_high");
+    face_option(o, found) = text_argument(py::reinterpret_borrow<py::object>(value), "bc[" + face + "]");
+    o.given.insert(std::string("bc-") + face_name(found));
+  }
+}
+
 // The command line's options for this call: the array gives the grid and the precision.
 RunOptions run_options_for(const ArrayArgument& a, const StepArguments& s) {
   RunOptions o;
@@ -53,7 +77,11 @@ RunOptions run_options_for(const ArrayArgument& a, const StepArguments& s) {
   if (!s.h.is_none()) set_spacing(o, s.h);
   if (!s.dt.is_none()) o.dt = real_argument(s.dt, "dt"), o.given.insert("dt");
   if (!s.cfl.is_none()) o.cfl = real_argument(s.cfl, "cfl"), o.given.insert("cfl");
-  o.alpha = real_argument(s.alpha, "alpha");
+  if (!s.alpha.is_none()) o.alpha = real_argument(s.alpha, "alpha"), o.given.insert("alpha");
+  if (!s.conductivity.is_none()) o.conductivity = real_argument(s.conductivity, "conductivity"), o.given.insert("conductivity");
+  if (!s.heat_capacity.is_none())
+    o.heat_capacity = real_argument(s.heat_capacity, "heat_capacity"), o.given.insert("heat-capacity");
+  if (!s.bc.is_none()) set_boundaries(o, s.bc);
   o.order = int_argument(s.order, "order");
   o.steps = int_argument(s.steps, "steps");
   o.allow_unstable = bool_argument(s.allow_unstable, "allow_unstable");
@@ -160,7 +188,8 @@ std::string backend_key(const RunPlan& plan, const ArrayArgument& a) {
   std::ostringstream key;
   key << std::hexfloat << plan.backend << ' ' << int(a.precision) << ' ' << a.device << ' ' << p.grid.nx << ' '
       << p.grid.ny << ' ' << p.grid.nz << ' ' << p.grid.hx << ' ' << p.grid.hy << ' ' << p.grid.hz << ' ' << p.alpha
-      << ' ' << p.dt << ' ' << p.order;
+      << ' ' << p.dt << ' ' << p.order << ' ' << p.conductivity;
+  for (const BoundaryCondition& c : p.boundaries) key << ' ' << boundary_condition_text(c);
   return key.str();
 }
 

@@ -8,7 +8,7 @@
 #   scripts/device_check.sh build bench     # only the named phases, in the order given
 # Phases: build test verify sanitize reference bench sweep cpu e2e results profile pipeline
 #         time_to_solution sweep_build sweep_test tiled_sweep distributed mission_timeline scaling
-#         python baseline_build baseline_bench baseline_scaling mutations scaling_no_overlap
+#         python baseline_build baseline_bench baseline_scaling mutations scaling_no_overlap faces
 # The build phase builds the product: the default tiled configuration of each order and precision.
 # sweep_build builds every tiled configuration (-DHEAT_WITH_TILED_SWEEP=ON) in a second directory
 # ($SWEEP_BUILD), which sweep_test and tiled_sweep bring up to date first and then use.
@@ -314,6 +314,24 @@ phase_baseline_bench() {
       TAIL_LINES=12 step "bench-$round-$(basename "$build")" "$build/benchmarks/heatrk4-bench" "${args[@]}"
     done
   done
+}
+
+# Faces that are not layer on the GPU (docs/design.md §1, "Boundary"): memcheck on each CUDA
+# backend with every kind of condition, --t-end's shortened last step with --check on each backend
+# and precision, and the tiled step with each condition on all six faces beside layer.
+phase_faces() {
+  local faces=(--bc-x-low temperature:1 --bc-x-high flux:2 --bc-y-low convective:3,0.5 --bc-y-high insulated
+               --bc-z-low periodic --bc-z-high periodic)
+  for backend in "${CUDA_BACKENDS[@]}"; do
+    TAIL_LINES=2 step "faces-memcheck-$backend" compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN" --nx 37 \
+      --ny 29 --nz 23 --order 8 --steps 2 --init randn --backend "$backend" "${faces[@]}" --format none --quiet
+    for precision in float double; do
+      TAIL_LINES=3 step "t-end-$backend-$precision" "$BIN" --n 40 --order 6 --t-end 0.00123 --check --backend "$backend" \
+        --precision "$precision" "${faces[@]}" --format none
+    done
+  done
+  TAIL_LINES=12 step faces-bench "$BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 8 2 --precisions float \
+    --backends tiled --repeats 5 --faces layer insulated periodic convective:1,0 --csv "$OUT/faces.csv"
 }
 
 # The baseline tree's own benchmarks/scaling.sh on its build, results under $OUT/baseline, for

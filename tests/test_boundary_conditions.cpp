@@ -9,6 +9,7 @@
 
 #include "backends/cpu/boundary_fill.hpp"
 #include "backends/registry.hpp"
+#include "core/body_quadrature.hpp"
 #include "check/boundary_cases.hpp"
 #include "core/initial_conditions.hpp"
 #include "core/time_loop.hpp"
@@ -19,21 +20,8 @@ namespace {
 
 const char* const kFillingBackends[] = {kCpuReferenceName, "cpu"};
 
-// Total heat C * sum(w u) dV, the weights the trapezoid rule's for reflected axes (a half at each
-// face point) and 1 for periodic ones: the quadrature the closures conserve exactly.
-double total_heat(const Problem& p, const Field<double>& u) {
-  const int r = p.radius();
-  const int n[3] = {p.grid.nx, p.grid.ny, p.grid.nz};
-  const auto weight = [&](int axis, int i) {
-    const bool reflected = p.boundaries[2 * axis].kind != BoundaryKind::Periodic;
-    return reflected && (i == r || i == n[axis] - 1 - r) ? 0.5 : 1.0;
-  };
-  double sum = 0;
-  for (int k = r; k < n[2] - r; ++k)
-    for (int j = r; j < n[1] - r; ++j)
-      for (int i = r; i < n[0] - r; ++i) sum += weight(0, i) * weight(1, j) * weight(2, k) * u(i, j, k);
-  return p.heat_capacity * sum * p.grid.hx * p.grid.hy * p.grid.hz;
-}
+// Total heat C * sum(w u) dV (core/body_quadrature.hpp).
+double total_heat(const Problem& p, const Field<double>& u) { return p.heat_capacity * body_integral(p, u); }
 
 Problem box(int order, int n, const BoundaryCondition& every_face) {
   Problem p;

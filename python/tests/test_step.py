@@ -82,5 +82,52 @@ class GilReleased(unittest.TestCase):
                                            "heatrk4.step computed: is the GIL held?")
 
 
+class FaceConditions(unittest.TestCase):
+    """bc=, conductivity= and heat_capacity= mean what the command line's options do, tested by physics."""
+
+    @staticmethod
+    def total_heat(u, r):
+        # The trapezoid rule over the stepped points, a half at each face point of a reflecting face
+        # (docs/design.md §1, "Heat"); u is indexed [z, y, x].
+        body = u[r:-r, r:-r, r:-r].copy()
+        for axis in range(3):
+            edge = [slice(None)] * 3
+            for end in (0, -1):
+                edge[axis] = end
+                body[tuple(edge)] *= 0.5
+        return body.sum()
+
+    def test_an_insulated_box_keeps_its_heat(self):
+        for order in (2, 8):
+            with self.subTest(order=order):
+                r = order // 2
+                u = random_field(shape=(19, 17, 21))
+                heatrk4.step(u, cfl=0.2, order=order, bc="insulated")  # ghosts as the fill leaves them
+                before = self.total_heat(u, r)
+                heatrk4.step(u, cfl=0.2, steps=300, order=order, bc="insulated")
+                self.assertAlmostEqual(self.total_heat(u, r), before, delta=1e-12 * abs(before) + 1e-12)
+
+    def test_a_flux_face_adds_q_times_area_times_time(self):
+        r, q, h = 1, 3.0, 0.1
+        u = random_field(shape=(14, 13, 12))
+        faces = {"x_low": "insulated", "x_high": "insulated", "y_low": "insulated", "y_high": "insulated",
+                 "z-low": "insulated", "z_high": f"flux:{q}"}
+        heatrk4.step(u, dt=1e-4, h=h, order=2, bc=faces, conductivity=2.0, heat_capacity=4.0)
+        before = 4.0 * self.total_heat(u, r) * h ** 3
+        heatrk4.step(u, dt=1e-4, h=h, steps=500, order=2, bc=faces, conductivity=2.0, heat_capacity=4.0)
+        area = (u.shape[2] - 1 - 2 * r) * h * (u.shape[1] - 1 - 2 * r) * h
+        gained = 4.0 * self.total_heat(u, r) * h ** 3 - before
+        self.assertAlmostEqual(gained, q * area * 500 * 1e-4, delta=1e-10)
+
+    def test_bad_faces_are_refused(self):
+        u = random_field()
+        with self.assertRaisesRegex(ValueError, "the faces are x_low"):
+            heatrk4.step(u, bc={"top": "insulated"})
+        with self.assertRaisesRegex(ValueError, "periodic"):
+            heatrk4.step(u, bc={"x_low": "periodic"})
+        with self.assertRaises(TypeError):
+            heatrk4.step(u, bc=3)
+
+
 if __name__ == "__main__":
     unittest.main()
