@@ -21,6 +21,7 @@
 #include "io/input_file.hpp"
 #include "parallel/rank_backend.hpp"
 #include "parallel/ranks.hpp"
+#include "parallel/slab_field.hpp"
 #include "core/errors.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "backends/cuda/process_gpu.hpp"
@@ -169,6 +170,20 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   return mismatch ? exit_code::mismatch : exit_code::ok;
 }
 
+// Reads the rank's box of the input file's planes into `loaded`: in one read, or one per run of
+// a box that wraps (box_sources).
+void read_box_planes(LoadedField& loaded, const RunOptions& o, const Slab& slab) {
+  const auto read = [&](const Planes& run) {
+    read_initial_planes(loaded, o.init_file, o.init_array, run.first, run.first + run.count);
+  };
+  const std::vector<Planes> runs = box_sources(slab, loaded.grid);
+  if (runs.size() == 1) return read(runs[0]);
+  loaded.values = box_from_runs<double>(slab, loaded.grid, [&](const Planes& run) {
+    read(run);
+    return std::move(loaded.values);
+  });
+}
+
 int run_with_options(const RunOptions& given, RunReport* report_out) {
   const Ranks& ranks = process_ranks();
   const StopSignalScope stop_signals;  // from here a signal stops the run between chunks of steps
@@ -204,21 +219,19 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     require_usable_derived_values(plan);
     output_lock = require_usable_output_paths(plan, options, from_file && loaded.has_run_state, ranks.is_root());
     entry = default_registry().find(plan.backend);
-    if (ranks.size() > 1 && !all_layer(plan.problem.boundaries))
-      throw InputError("boundary conditions other than layer run on one rank so far: run without mpirun, or with "
-                       "layer on every face");
     if (entry->uses_cuda) {
-      plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos);
+      plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos, z_periodic(plan.problem));
       clock.mark("gpu_route");  // on ranks: whether the ranks' GPUs reach each other as peers
       plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
       clock.mark("gpu_select");
     } else {
       process_gpu().give_back();  // a context a rank started early, in case the run took a GPU
     }
-    slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output));
+    slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output),
+                     z_periodic(plan.problem));
     require_host_memory(plan, *entry, slab, ranks);
     // Each rank reads its box's planes of the file alone.
-    if (from_file) read_initial_planes(loaded, options.init_file, options.init_array, slab.box_begin, slab.box_end);
+    if (from_file) read_box_planes(loaded, options, slab);
     require_zfp_bound_holds(plan, slab, loaded);
     report.device = device_description(plan, *entry);
   });
