@@ -228,7 +228,7 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
       process_gpu().give_back();  // a context a rank started early, in case the run took a GPU
     }
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output),
-                     z_periodic(plan.problem));
+                     plan.problem.boundaries);
     require_host_memory(plan, *entry, slab, ranks);
     // Each rank reads its box's planes of the file alone.
     if (from_file) read_box_planes(loaded, options, slab);

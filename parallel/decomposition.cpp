@@ -63,7 +63,7 @@ int owned_begin_of(int k, int ranks, int r, int interior, int ghost, int alignme
 }  // namespace
 
 Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme, int part_alignment,
-               int side_planes, bool z_periodic) {
+               int side_planes, const Boundaries& boundaries) {
   if (ranks < 1 || rank < 0 || rank >= ranks)
     throw std::invalid_argument("rank " + std::to_string(rank) + " of " + std::to_string(ranks) + " does not exist");
   const int r = order / 2;
@@ -80,7 +80,9 @@ Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme s
   s.rank = rank;
   s.ranks = ranks;
   s.radius = r;
-  s.wraps = z_periodic && ranks > 1;
+  const int z_low = 2 * 2;  // face 2a is axis a's low face
+  s.wraps = boundaries[z_low].kind == BoundaryKind::Periodic && ranks > 1;
+  s.fills_ghosts = !all_layer(boundaries) || s.wraps;
   // Wrapped, every rank has two neighbours: the even split is the balanced one.
   if (s.wraps) side_planes = 0;
   s.scheme = scheme;
@@ -101,7 +103,7 @@ Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme s
 Problem box_problem(const Problem& whole, const Slab& slab) {
   Problem box = whole;
   box.grid = slab.box_grid(whole.grid);
-  const int z_low = 2 * 2, z_high = z_low + 1;  // face 2a is axis a's low face
+  const int z_low = 2 * 2, z_high = z_low + 1;
   if (slab.has_lower_neighbour()) box.boundaries[z_low] = BoundaryCondition{};
   if (slab.has_upper_neighbour()) box.boundaries[z_high] = BoundaryCondition{};
   return box;

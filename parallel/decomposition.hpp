@@ -25,6 +25,9 @@ struct Slab {
   int ranks = 1;
   int radius = 0;
   bool wraps = false;  // z is periodic across ranks (never on one rank)
+  // The ranks fill ghosts around every pass: a face's condition is not layer, or z wraps. The same
+  // on every rank, as the exchanges are (GhostSides::fills_ghosts), whatever its box's faces.
+  bool fills_ghosts = false;
   GhostScheme scheme = GhostScheme::PerStage;  // the scheme the ghost planes are laid out for
   int ghost = 0;        // ghost planes on each side that has a neighbour, exchanged with it
   int owned_begin = 0;  // global z of the first plane this rank computes
@@ -61,8 +64,8 @@ struct Slab {
 // copied from them alone. Never less than 1 (one rank has no neighbours).
 int max_ranks(int nz, int radius, int ghost);
 
-// The slab of `rank` out of `ranks` at the stencil radius of `order`; `z_periodic`: the problem's z
-// faces are periodic, so that several ranks wrap. Throws InputError naming
+// The slab of `rank` out of `ranks` at the stencil radius of `order`, for a problem with
+// `boundaries` (several ranks wrap where z is periodic). Throws InputError naming
 // the limit when the grid has fewer interior planes than the ranks need. `part_alignment` > 1:
 // each boundary between two ranks' parts moves to the nearest multiple of it, as long as every
 // rank keeps the planes it needs (else the parts stay as even as they can be): what makes a
@@ -71,7 +74,7 @@ int max_ranks(int nz, int radius, int ghost);
 // rank's own planes plus its sides' are split as evenly as they can be (a middle rank owns about
 // side_planes fewer than an end one).
 Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme = GhostScheme::PerStage,
-               int part_alignment = 1, int side_planes = 0, bool z_periodic = false);
+               int part_alignment = 1, int side_planes = 0, const Boundaries& boundaries = Boundaries{});
 
 // The problem a rank's box is stepped as: the box's grid, the whole problem's x and y faces (every
 // box spans x and y), its z faces at the grid's ends, and layer on a side with a neighbour, whose

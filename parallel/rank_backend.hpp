@@ -14,15 +14,15 @@
 namespace heat {
 
 // This rank's slab of `grid` at `order`, laid out for `entry`'s ghost scheme, the parts' boundaries
-// at multiples of `part_alignment` where the grid allows, wrapped where `z_periodic` (decompose).
+// at multiples of `part_alignment` where the grid allows, for faces `boundaries` (decompose).
 // InputError where the grid is too thin for the ranks.
 inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid& grid, int order,
-                      int part_alignment = 1, bool z_periodic = false) {
+                      int part_alignment = 1, const Boundaries& boundaries = Boundaries{}) {
   return decompose(grid, order, ranks.size(), ranks.rank(), entry.ghost_scheme(order), part_alignment,
-                   entry.side_planes ? entry.side_planes(order) : 0, z_periodic);
+                   entry.side_planes ? entry.side_planes(order) : 0, boundaries);
 }
 
-// Whether a problem's z faces are periodic, so that its ranks wrap (decompose).
+// Whether a problem's z faces are periodic, so that several ranks wrap (decompose).
 inline bool z_periodic(const Problem& p) { return p.boundaries[2 * 2].kind == BoundaryKind::Periodic; }
 
 template <typename T>

@@ -56,7 +56,7 @@ class CpuFastBackend final : public Backend<T> {
   CpuFastBackend(const Problem& p, HaloExchange<T>* exchange, CpuPassGrouping grouping = CpuPassGrouping::Pairs,
                  CpuIsa isa = best_cpu_isa(), HaloOverlap overlap = HaloOverlap::InteriorFirst)
       : problem_(p),
-        fills_boundaries_(!all_layer(p.boundaries)),
+        fills_ghosts_(fills_ghosts(p.boundaries, exchange)),
         exchange_(exchange),
         overlap_(overlap),
         planes_(p.grid.nz, p.radius(), exchange ? exchange->sides() : GhostSides{}),
@@ -86,13 +86,13 @@ class CpuFastBackend final : public Backend<T> {
   // where the problem fills its faces in a rank's box.
   void upload(const Field<T>& u) override {
     copy_field_points(u, u_);
-    if (fills_boundaries_) fill_boundaries(problem_, u_.data(), exchange_);
+    if (fills_ghosts_) fill_boundaries(problem_, u_.data(), exchange_);
     for (Field<T>* f : {&a_, &b_}) copy_field_points(u_, *f);
   }
 
   void step(int count) override {
     for (int n = 0; n < count; ++n) {
-      if (fills_boundaries_) step_filling_boundaries();
+      if (fills_ghosts_) step_filling_ghosts();
       else if (grouping_ == CpuPassGrouping::Pairs) step_in_pairs();
       else step_in_single_passes();
     }
@@ -139,7 +139,7 @@ class CpuFastBackend final : public Backend<T> {
   // Each pass's operand filled before it is read, but u's, filled after the step before; with
   // g ghost planes the exchange fills every (g / r)-th pass's operand, the others' inner ghost
   // planes stepped here as the neighbour steps them.
-  void step_filling_boundaries() {
+  void step_filling_ghosts() {
     const int passes_per_exchange = exchange_ ? exchange_->sides().planes / problem_.radius() : 1;
     int pass_index = 0;
     factored_rk4_step(
@@ -189,7 +189,7 @@ class CpuFastBackend final : public Backend<T> {
   }
 
   Problem problem_;        // its boundaries, for the fill (a box's: layer on a side with a neighbour)
-  bool fills_boundaries_;  // a face's condition is not layer
+  bool fills_ghosts_;  // around each pass, and after the step (fills_ghosts)
   HaloExchange<T>* exchange_;
   HaloOverlap overlap_;
   StepPlanes planes_;  // of single passes, one exchange each

@@ -39,7 +39,7 @@ class CpuReferenceBackend final : public Backend<T> {
   CpuReferenceBackend(const Problem& p, HaloExchange<T>* exchange)
       : problem_(p),
         exchange_(exchange),
-        fills_boundaries_(!all_layer(p.boundaries)),
+        fills_ghosts_(fills_ghosts(p.boundaries, exchange)),
         stages_per_exchange_(exchange ? exchange->sides().planes / p.radius() : 1),
         rk_(make_rk4_constants<T>(p.dt)),
         u_(Field<T>::uninitialized(p.grid)),
@@ -51,7 +51,7 @@ class CpuReferenceBackend final : public Backend<T> {
   // the problem fills its faces in a rank's box.
   void upload(const Field<T>& u) override {
     copy_field_points(u, u_);
-    if (fills_boundaries_) fill_boundaries(problem_, u_.data(), exchange_);
+    if (fills_ghosts_) fill_boundaries(problem_, u_.data(), exchange_);
     copy_field_points(u_, stage_input_);
   }
 
@@ -93,8 +93,8 @@ class CpuReferenceBackend final : public Backend<T> {
       T* in = stage == 0 ? u_.data() : stage_input_.data();
       HaloExchange<T>* due = stage % stages_per_exchange_ == 0 ? exchange_ : nullptr;
       // u's ghosts were filled after the step before.
-      if (fills_boundaries_ && stage > 0) fill_boundaries(problem_, in, due);
-      else if (!fills_boundaries_ && due) due->exchange(in);
+      if (fills_ghosts_ && stage > 0) fill_boundaries(problem_, in, due);
+      else if (!fills_ghosts_ && due) due->exchange(in);
       T* k = k_.data();
       T* sum = sum_.data();
       for_interior([&](std::size_t p) {
@@ -114,12 +114,12 @@ class CpuReferenceBackend final : public Backend<T> {
     const T* sum = sum_.data();
     const T dt6 = rk_.dt_over_6;
     for_interior([&](std::size_t p) { u[p] = rk4_finish(u[p], dt6, sum[p]); });
-    if (fills_boundaries_) fill_boundaries(problem_, u, exchange_);
+    if (fills_ghosts_) fill_boundaries(problem_, u, exchange_);
   }
 
   Problem problem_;
   HaloExchange<T>* exchange_;  // null: the whole grid, no neighbours
-  bool fills_boundaries_;      // a face's condition is not layer
+  bool fills_ghosts_;          // around each stage, and after the step (fills_ghosts)
   int stages_per_exchange_;    // the exchange fills the input of every so many stages
   Rk4Constants<T> rk_;
   Field<T> u_, stage_input_, k_, sum_;
