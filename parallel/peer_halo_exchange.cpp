@@ -64,7 +64,7 @@ void wait_all(std::vector<MPI_Request>& requests) {
 
 template <typename T>
 PeerHaloExchange<T>::PeerHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm)
-    : SlabHaloExchange<T>(slab, global), rank_(slab.rank) {
+    : SlabHaloExchange<T>(slab, global) {
   HEAT_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   auto add_neighbour = [&](int rank, bool below, std::size_t ghost_at) {
     Neighbour& n = neighbours_[std::size_t(count_++)];

@@ -87,7 +87,6 @@ class PeerHaloExchange final : public SlabHaloExchange<T> {
             std::vector<MPI_Request>& requests);
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // a duplicate: its messages meet no one else's
-  int rank_;
   using SlabHaloExchange<T>::layout_;
   std::array<Neighbour, 2> neighbours_{};  // those this rank has, the lower one first
   int count_ = 0;
