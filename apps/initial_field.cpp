@@ -1,6 +1,25 @@
 #include "apps/initial_field.hpp"
 
+#include <vector>
+
+#include "parallel/slab_field.hpp"
+
 namespace heat {
+
+namespace {
+
+// Puts the generated field of the rank's box on `backend`: made there where the box is one run
+// of the grid's planes, else (a box that wraps) made here run by run and uploaded.
+template <typename T>
+void upload_generated_box(Backend<T>& backend, const RunPlan& plan, const Slab& slab) {
+  const Grid& grid = plan.problem.grid;
+  const std::vector<Planes> runs = box_sources(slab, grid);
+  if (runs.size() == 1) return backend.upload_generated(grid, plan.init, runs[0]);
+  backend.upload(
+      box_from_runs<T>(slab, grid, [&](const Planes& run) { return make_initial_field<T>(grid, plan.init, run); }));
+}
+
+}  // namespace
 
 template <typename T>
 InitialField<T> prepare_initial_field(const RunPlan& plan, Backend<T>& backend, LoadedField& loaded, const Slab& slab,
@@ -19,17 +38,16 @@ InitialField<T> prepare_initial_field(const RunPlan& plan, Backend<T>& backend, 
   // downloads: zeroed here by every OpenMP thread, so its pages are not first touched one by one
   // inside the driver's copy of the final field. Where nothing reads the final field (no check,
   // no snapshot written from the host: the loop downloads nothing), its pages are never touched.
-  const Planes box{slab.box_begin, slab.box_planes()};
   const Grid box_grid = slab.box_grid(plan.problem.grid);
   initial.u = reads_final_field(plan, takes_device_snapshots(backend))
                   ? Field<T>(box_grid)
                   : Field<T>::uninitialized(box_grid.nx, box_grid.ny, box_grid.nz);
   if (!plan.check) {
-    initial.upload = [&plan, box](Backend<T>& b) { b.upload_generated(plan.problem.grid, plan.init, box); };
+    initial.upload = [&plan, slab](Backend<T>& b) { upload_generated_box(b, plan, slab); };
     return initial;
   }
   // --check: the backend makes its field now, for the reference's copy; the loop uploads nothing.
-  backend.upload_generated(plan.problem.grid, plan.init, box);
+  upload_generated_box(backend, plan, slab);
   backend.download(initial.u);
   const Field<T> whole = ranks.gather_on_root(initial.u, slab, plan.problem.grid);
   if (ranks.is_root()) initial.check_start = field_cast<double>(whole);

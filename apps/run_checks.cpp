@@ -1,5 +1,6 @@
 #include "apps/run_checks.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <limits>
 
 #include "core/initial_magnitude.hpp"
+#include "parallel/slab_field.hpp"
 #include "io/compression.hpp"
 #include "io/output_paths.hpp"
 #include "io/stale_files.hpp"
@@ -150,10 +152,10 @@ void require_zfp_bound_holds(const RunPlan& plan, const Slab& slab, const Loaded
     for (std::int64_t n = 0; n < count; ++n)
       largest = std::max(largest, std::abs(is_float ? double(float(values[n])) : values[n]));
   } else {
-    const Planes planes{slab.box_begin, slab.box_end - slab.box_begin};
     const Grid& grid = plan.problem.grid;
-    largest = is_float ? largest_initial_magnitude<float>(grid, plan.init, planes, unheld)
-                       : largest_initial_magnitude<double>(grid, plan.init, planes, unheld);
+    for (const Planes& planes : box_sources(slab, grid))
+      largest = std::max(largest, is_float ? largest_initial_magnitude<float>(grid, plan.init, planes, unheld)
+                                           : largest_initial_magnitude<double>(grid, plan.init, planes, unheld));
   }
   if (largest < unheld) return;
   throw InputError(unheld_bound_reason(c, is_float, largest) + " (the initial field's largest values; no later " +

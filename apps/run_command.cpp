@@ -23,6 +23,7 @@
 #include "io/input_file.hpp"
 #include "parallel/rank_backend.hpp"
 #include "parallel/ranks.hpp"
+#include "parallel/slab_field.hpp"
 #include "core/errors.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "backends/cuda/process_gpu.hpp"
@@ -175,6 +176,28 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   return mismatch ? exit_code::mismatch : exit_code::ok;
 }
 
+// "--bc-FACE CONDITION" for the first face whose condition is not layer.
+std::string first_filled_face(const Boundaries& b) {
+  for (int face = 0; face < kFaces; ++face)
+    if (b[face].kind != BoundaryKind::Layer)
+      return "--bc-" + std::string(face_name(face)) + " " + boundary_condition_text(b[face]);
+  return "";
+}
+
+// Reads the rank's box of the input file's planes into `loaded`: in one read, or one per run of
+// a box that wraps (box_sources).
+void read_box_planes(LoadedField& loaded, const RunOptions& o, const Slab& slab) {
+  const auto read = [&](const Planes& run) {
+    read_initial_planes(loaded, o.init_file, o.init_array, run.first, run.first + run.count);
+  };
+  const std::vector<Planes> runs = box_sources(slab, loaded.grid);
+  if (runs.size() == 1) return read(runs[0]);
+  loaded.values = box_from_runs<double>(slab, loaded.grid, [&](const Planes& run) {
+    read(run);
+    return std::move(loaded.values);
+  });
+}
+
 int run_with_options(const RunOptions& given, RunReport* report_out) {
   const Ranks& ranks = process_ranks();
   const StopSignalScope stop_signals;  // from here a signal stops the run between chunks of steps
@@ -216,26 +239,29 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
       throw InputError("--monitor-every and --probe run on one rank so far: run without mpirun");
     monitors = make_run_monitors(plan);
     entry = default_registry().find(plan.backend);
-    if (ranks.size() > 1 && !all_layer(plan.problem.boundaries))
-      throw InputError("boundary conditions other than layer run on one rank so far: run without mpirun, or with "
-                       "layer on every face");
     if (ranks.size() > 1 && !plan.sources.empty())
       throw InputError("heat sources run on one rank so far (--source " + shown_value(options.source.front()) +
                        "): run without mpirun");
     if (entry->uses_cuda) {
-      plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos);
+      plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos, z_periodic(plan.problem));
       clock.mark("gpu_route");  // on ranks: whether the ranks' GPUs reach each other as peers
       plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
       clock.mark("gpu_select");
     } else {
       process_gpu().give_back();  // a context a rank started early, in case the run took a GPU
     }
-    slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output));
+    slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output),
+                     plan.problem.boundaries);
+    if (entry->uses_cuda && slab.ranks > 1 && slab.fills_ghosts)
+      throw InputError("--backend " + plan.backend + " on " + std::to_string(slab.ranks) +
+                       " ranks with a face that is not layer (" + first_filled_face(plan.problem.boundaries) +
+                       "): GPU ranks do not yet fill ghosts around their passes (docs/design.md §7); use --backend "
+                       "cpu, or one rank");
     require_host_memory(plan, *entry, slab, ranks);
     add_heat_source(plan, options);
     clock.mark("heat_source");
     // Each rank reads its box's planes of the file alone.
-    if (from_file) read_initial_planes(loaded, options.init_file, options.init_array, slab.box_begin, slab.box_end);
+    if (from_file) read_box_planes(loaded, options, slab);
     require_zfp_bound_holds(plan, slab, loaded);
     report.device = device_description(plan, *entry);
   });

@@ -2,7 +2,8 @@
 // time, written once for the host's fill (backends/cpu/boundary_fill.hpp) and the device's
 // (backends/cuda/boundary_fill.cuh). A face row is the line along a face's axis through a point of
 // the face plane whose other two coordinates lie in [r, n - r): its r ghosts are the only ones of
-// that face a star stencil reads, and they read only the row's own points in [r, n - r).
+// that face a star stencil reads, and they read only the row's own points in [r, n - r) (a
+// periodic face's rows also cross the earlier axes' ghosts: face_fill).
 #pragma once
 
 #include "core/boundary_conditions.hpp"
@@ -28,7 +29,8 @@ struct FaceFill {
   int period = 0;      // n - 2r: a periodic axis's period
   long long stride = 0;                 // between neighbours along the axis
   long long row_stride[2] = {0, 0};     // between neighbouring rows along the other two axes, lower first
-  int row_count[2] = {0, 0};            // rows along each of them: n - 2r
+  int row_first[2] = {0, 0};            // the first row along each of them: r, or 0 (below)
+  int row_count[2] = {0, 0};            // rows along each of them: n - 2r, or n
   double value = 0;                     // temperature: the held T
   double t_inf = 0;                     // convective
   double spacing = 0;                   // flux, and temperature with a source: h along the axis
@@ -45,7 +47,7 @@ struct FaceFill {
   // The coordinate of row `row` along the lower (which 0) or higher (1) other axis; rows run
   // along the lower one first.
   HD int row_coordinate(long long row, int which) const {
-    return radius + int(which == 0 ? row % row_count[0] : row / row_count[0]);
+    return row_first[which] + int(which == 0 ? row % row_count[0] : row / row_count[0]);
   }
   // The flat index of row `row`'s point at index 0 along the axis.
   HD long long row_base(long long row) const {
@@ -76,8 +78,13 @@ inline FaceFill face_fill(const Problem& p, int face, FillPart part) {
   f.stride = stride[f.axis];
   const int others[2] = {lower_other_axis(f.axis), higher_other_axis(f.axis)};
   for (int which = 0; which < 2; ++which) {
+    // A periodic face's rows also cross the ghosts of the axes filled before it (x, then y, then
+    // z), as the halo exchange copies whole planes where z wraps across ranks: what a rank's
+    // ghost planes receive is then what a single process's z fill copies, corners included.
+    const bool whole = c.kind == BoundaryKind::Periodic && others[which] < f.axis;
     f.row_stride[which] = stride[others[which]];
-    f.row_count[which] = n[others[which]] - 2 * f.radius;
+    f.row_first[which] = whole ? 0 : f.radius;
+    f.row_count[which] = whole ? n[others[which]] : n[others[which]] - 2 * f.radius;
   }
   if (c.kind == BoundaryKind::Temperature && full) {
     f.value = c.value;

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/boundary_conditions.hpp"
+
 namespace heat {
 
 // How the ghost planes are kept right (benchmarks/distributed_model.md models them). Each
@@ -44,6 +46,10 @@ struct GhostSides {
   bool lower = false;
   bool upper = false;
   int planes = 0;
+  // The ranks fill ghosts around every pass (fills_ghosts): a face's condition is not layer, or z
+  // is periodic across ranks (the ghost planes beyond a grid's end are then planes of the field
+  // a rank writes, which must hold the step's values after every step). The same on every rank.
+  bool fills_ghosts = false;
 };
 
 // Whether a backend computes what reads no ghost plane while an exchange travels (between its
@@ -102,5 +108,15 @@ class HaloExchange {
   // device implementation may wait for its last exchange here.
   virtual double seconds_spent() = 0;
 };
+
+// Whether a backend for a problem with `boundaries` (a whole grid, or a rank's box made with
+// `exchange`) fills ghosts around its passes: each operand's before it is read, and u's after
+// every step and the upload, so that a downloaded field holds ghosts of its own step, and a box's
+// exchanges of u follow the fill, not the step. A box asks its exchange, so that every rank,
+// whatever its box's faces, exchanges alike.
+template <typename T>
+bool fills_ghosts(const Boundaries& boundaries, HaloExchange<T>* exchange) {
+  return exchange ? exchange->sides().fills_ghosts : !all_layer(boundaries);
+}
 
 }  // namespace heat

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/errors.hpp"
+#include "core/heat_source.hpp"
 
 namespace heat {
 
@@ -12,6 +13,14 @@ Grid Slab::box_grid(const Grid& global) const {
   Grid g = global;
   g.nz = box_planes();
   return g;
+}
+
+int Slab::ring_plane(int z, int nz) const {
+  const int period = nz - 2 * radius;
+  if (!wraps) return z;
+  if (z < radius) return z + period;
+  if (z >= nz - radius) return z - period;
+  return z;
 }
 
 int max_ranks(int nz, int radius, int ghost) {
@@ -55,7 +64,7 @@ int owned_begin_of(int k, int ranks, int r, int interior, int ghost, int alignme
 }  // namespace
 
 Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme, int part_alignment,
-               int side_planes) {
+               int side_planes, const Boundaries& boundaries) {
   if (ranks < 1 || rank < 0 || rank >= ranks)
     throw std::invalid_argument("rank " + std::to_string(rank) + " of " + std::to_string(ranks) + " does not exist");
   const int r = order / 2;
@@ -71,6 +80,12 @@ Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme s
   Slab s;
   s.rank = rank;
   s.ranks = ranks;
+  s.radius = r;
+  const int z_low = 2 * 2;  // face 2a is axis a's low face
+  s.wraps = boundaries[z_low].kind == BoundaryKind::Periodic && ranks > 1;
+  s.fills_ghosts = !all_layer(boundaries) || s.wraps;
+  // Wrapped, every rank has two neighbours: the even split is the balanced one.
+  if (s.wraps) side_planes = 0;
   s.scheme = scheme;
   s.ghost = ghost;
   s.part_alignment = part_alignment;
@@ -79,9 +94,22 @@ Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme s
   s.owned_end = owned_begin_of(rank + 1, ranks, r, interior, ghost, part_alignment, side_planes);
   s.box_begin = s.has_lower_neighbour() ? s.owned_begin - ghost : 0;
   s.box_end = s.has_upper_neighbour() ? s.owned_end + ghost : global.nz;
-  s.part_begin = s.has_lower_neighbour() ? s.owned_begin : 0;
-  s.part_end = s.has_upper_neighbour() ? s.owned_end : global.nz;
+  // The parts tile [0, nz) in rank order, wrapped or not: the end ranks' hold the planes beyond
+  // the faces.
+  s.part_begin = rank > 0 ? s.owned_begin : 0;
+  s.part_end = rank + 1 < ranks ? s.owned_end : global.nz;
   return s;
+}
+
+Problem box_problem(const Problem& whole, const Slab& slab) {
+  Problem box = whole;
+  box.grid = slab.box_grid(whole.grid);
+  const int z_low = 2 * 2, z_high = z_low + 1;
+  if (slab.has_lower_neighbour()) box.boundaries[z_low] = BoundaryCondition{};
+  if (slab.has_upper_neighbour()) box.boundaries[z_high] = BoundaryCondition{};
+  // The box's planes of the whole grid's source: its step increment then needs no neighbour's.
+  if (whole.source) box.source = std::make_shared<const HeatSource>(whole.source->planes(slab.box_begin, slab.box_end));
+  return box;
 }
 
 }  // namespace heat

@@ -3,7 +3,11 @@
 // The interior planes [r, nz - r) are dealt out in contiguous runs, as evenly as possible. Each
 // rank holds its own planes plus ghost planes on each side that has a neighbour: copies of the
 // neighbour's planes that the halo exchange refreshes. At the two ends of the grid a box ends with
-// the r planes of the global boundary layer, which never change.
+// the r planes beyond the global face: the layer, or the ghosts of the face's condition, which
+// the box's own fill sets (box_problem). Where z is periodic across ranks the ends wrap instead:
+// rank 0's lower neighbour is the last rank, whose last own planes are one period (nz - 2r) below
+// rank 0's first, and every side has a neighbour. One rank alone never wraps: its box is the
+// grid, and the fill wraps it as it wraps a single process's.
 //
 // A rank's box is a grid of its own (nx, ny, box_planes) that a backend steps as it steps a whole
 // problem: it updates the box's planes [r, box_planes - r) and leaves the outer r planes alone.
@@ -19,12 +23,20 @@ namespace heat {
 struct Slab {
   int rank = 0;
   int ranks = 1;
+  int radius = 0;
+  bool wraps = false;  // z is periodic across ranks (never on one rank)
+  // The ranks fill ghosts around every pass: a face's condition is not layer, or z wraps. The same
+  // on every rank, as the exchanges are (GhostSides::fills_ghosts), whatever its box's faces.
+  bool fills_ghosts = false;
   GhostScheme scheme = GhostScheme::PerStage;  // the scheme the ghost planes are laid out for
   int ghost = 0;        // ghost planes on each side that has a neighbour, exchanged with it
   int owned_begin = 0;  // global z of the first plane this rank computes
   int owned_end = 0;    // one past the last
-  int box_begin = 0;    // global z of the first plane this rank holds
-  int box_end = 0;      // one past the last
+  // Global z of the first plane this rank holds, and one past the last. Where the box wraps with
+  // more than r ghost planes, rank 0's begins below 0 and the last rank's ends past nz: those
+  // planes stand for the planes one period away (ring_plane).
+  int box_begin = 0;
+  int box_end = 0;
 
   // The planes this rank contributes to the whole field: its own planes, plus the global
   // boundary layer at either end of the grid. The parts of all ranks tile [0, nz) in rank order.
@@ -36,8 +48,13 @@ struct Slab {
   int owned_planes() const { return owned_end - owned_begin; }
   int box_planes() const { return box_end - box_begin; }
   int part_planes() const { return part_end - part_begin; }
-  bool has_lower_neighbour() const { return rank > 0; }
-  bool has_upper_neighbour() const { return rank + 1 < ranks; }
+  bool has_lower_neighbour() const { return rank > 0 || wraps; }
+  bool has_upper_neighbour() const { return rank + 1 < ranks || wraps; }
+  int lower_neighbour() const { return (rank + ranks - 1) % ranks; }
+  int upper_neighbour() const { return (rank + 1) % ranks; }
+  // The plane of the grid whose values global plane `z` of a box holds: z itself, or where the
+  // box wraps and z lies beyond the interior, the interior plane one period away.
+  int ring_plane(int z, int nz) const;
   // The box as a grid: the global nx, ny and spacing, box_planes() planes in z.
   Grid box_grid(const Grid& global) const;
 };
@@ -47,7 +64,8 @@ struct Slab {
 // copied from them alone. Never less than 1 (one rank has no neighbours).
 int max_ranks(int nz, int radius, int ghost);
 
-// The slab of `rank` out of `ranks` at the stencil radius of `order`. Throws InputError naming
+// The slab of `rank` out of `ranks` at the stencil radius of `order`, for a problem with
+// `boundaries` (several ranks wrap where z is periodic). Throws InputError naming
 // the limit when the grid has fewer interior planes than the ranks need. `part_alignment` > 1:
 // each boundary between two ranks' parts moves to the nearest multiple of it, as long as every
 // rank keeps the planes it needs (else the parts stay as even as they can be): what makes a
@@ -56,6 +74,12 @@ int max_ranks(int nz, int radius, int ghost);
 // rank's own planes plus its sides' are split as evenly as they can be (a middle rank owns about
 // side_planes fewer than an end one).
 Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme scheme = GhostScheme::PerStage,
-               int part_alignment = 1, int side_planes = 0);
+               int part_alignment = 1, int side_planes = 0, const Boundaries& boundaries = Boundaries{});
+
+// The problem a rank's box is stepped as: the box's grid, the whole problem's x and y faces (every
+// box spans x and y), its z faces at the grid's ends, and layer on a side with a neighbour, whose
+// ghost planes the exchange fills. A backend made with it fills what its box must and knows no
+// ranks.
+Problem box_problem(const Problem& whole, const Slab& slab);
 
 }  // namespace heat

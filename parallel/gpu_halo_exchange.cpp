@@ -44,11 +44,12 @@ int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route) {
   return device;
 }
 
-bool rank_gpus_reach_their_neighbours(int local_size) {
+bool rank_gpus_reach_their_neighbours(int local_size, bool wraps) {
   const int devices = gpu_count();
   if (devices == 0) return false;
-  for (int rank = 0; rank + 1 < local_size; ++rank) {
-    const int lower = gpu_of_rank(rank, devices), upper = gpu_of_rank(rank + 1, devices);
+  const int pairs = wraps && local_size > 1 ? local_size : local_size - 1;
+  for (int rank = 0; rank < pairs; ++rank) {
+    const int lower = gpu_of_rank(rank, devices), upper = gpu_of_rank((rank + 1) % local_size, devices);
     if (lower == upper) continue;
     // Each side copies from the other's memory.
     int up = 0, down = 0;

@@ -22,9 +22,10 @@ void start_rank_gpu(int local_rank);
 int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route);
 
 // Whether `local_size` ranks of one node, taking its GPUs in turn as the peer route has them, can
-// each copy from its neighbours' GPUs (peer access, or the same GPU). The same answer on every
-// rank of the node: it asks about every neighbouring pair, not only its own.
-bool rank_gpus_reach_their_neighbours(int local_size);
+// each copy from its neighbours' GPUs (peer access, or the same GPU); where z `wraps`, the last
+// rank and rank 0 are neighbours too. The same answer on every rank of the node: it asks about
+// every neighbouring pair, not only its own.
+bool rank_gpus_reach_their_neighbours(int local_size, bool wraps);
 
 // Collective over `comm`, whose rank i holds slab i: the exchange of `slab`'s ghost planes in
 // device memory, in the legacy default stream's order, where the CUDA backends' kernels run.

@@ -75,7 +75,7 @@ inline HaloLayout halo_layout(const Slab& s, const Grid& global) {
 }
 
 inline GhostSides ghost_sides(const Slab& s) {
-  return GhostSides{s.has_lower_neighbour(), s.has_upper_neighbour(), s.ghost};
+  return GhostSides{s.has_lower_neighbour(), s.has_upper_neighbour(), s.ghost, s.fills_ghosts};
 }
 
 // Bytes one rank sends per exchange: a ghost-wide block to each neighbour it has.

@@ -9,8 +9,8 @@ namespace heat {
 template <typename T>
 MpiHaloExchange<T>::MpiHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm)
     : SlabHaloExchange<T>(slab, global), comm_(comm) {
-  if (slab.has_lower_neighbour()) lower_ = slab.rank - 1;
-  if (slab.has_upper_neighbour()) upper_ = slab.rank + 1;
+  if (slab.has_lower_neighbour()) lower_ = slab.lower_neighbour();
+  if (slab.has_upper_neighbour()) upper_ = slab.upper_neighbour();
   side_type_ = make_planes_type<T>(global, slab.ghost);
 }
 
@@ -29,8 +29,9 @@ void MpiHaloExchange<T>::start(T* box) {
 
 template <typename T>
 void MpiHaloExchange<T>::start_blocks(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost) {
-  // Upwards (tag 1) and downwards (tag 2); a missing neighbour is MPI_PROC_NULL, for which MPI
-  // completes the request at once. Receives first, so a send never waits for its buffer.
+  // Upwards (tag 1) and downwards (tag 2), so that two ranks that wrap are each other's lower and
+  // upper neighbour and still match each block; a missing neighbour is MPI_PROC_NULL, for which
+  // MPI completes the request at once. Receives first, so a send never waits for its buffer.
   constexpr int kUpTag = 1, kDownTag = 2;
   timed(seconds_, [&] {
     HEAT_MPI_CHECK(MPI_Irecv(lower_ghost, 1, side_type_, lower_, kUpTag, comm_, &requests_[0]));

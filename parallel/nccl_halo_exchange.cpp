@@ -58,8 +58,8 @@ constexpr ncclDataType_t nccl_value_type() {
 template <typename T>
 NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, NcclCommunicator& comm, cudaStream_t stream)
     : SlabHaloExchange<T>(slab, global), comm_(comm), stream_(stream) {
-  if (slab.has_lower_neighbour()) lower_ = slab.rank - 1;
-  if (slab.has_upper_neighbour()) upper_ = slab.rank + 1;
+  if (slab.has_lower_neighbour()) lower_ = slab.lower_neighbour();
+  if (slab.has_upper_neighbour()) upper_ = slab.upper_neighbour();
   HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
 }
 
@@ -75,20 +75,19 @@ double NcclHaloExchange<T>::seconds_spent() {
 
 template <typename T>
 void NcclHaloExchange<T>::enqueue(const T* lower_edge, const T* upper_edge, T* lower_ghost, T* upper_ghost) {
-  // One group: NCCL pairs each send with the neighbour's matching receive, in either order,
-  // without the deadlock that separate blocking calls would risk.
+  // One group: NCCL pairs each send with the neighbour's matching receive without the deadlock
+  // that separate blocking calls would risk. Between two ranks it matches sends and receives in
+  // the order each issues them, which matters where they are each other's lower and upper
+  // neighbour (2 ranks that wrap): every rank sends its lower edge, then its upper one, and
+  // receives the ghosts those fill on the other side, the upper one first.
   const std::size_t count = layout_.side_values;
   constexpr ncclDataType_t type = nccl_value_type<T>();
   ncclComm_t comm = comm_.get();
   HEAT_NCCL_CHECK(ncclGroupStart());
-  if (lower_ >= 0) {
-    HEAT_NCCL_CHECK(ncclSend(lower_edge, count, type, lower_, comm, stream_));
-    HEAT_NCCL_CHECK(ncclRecv(lower_ghost, count, type, lower_, comm, stream_));
-  }
-  if (upper_ >= 0) {
-    HEAT_NCCL_CHECK(ncclSend(upper_edge, count, type, upper_, comm, stream_));
-    HEAT_NCCL_CHECK(ncclRecv(upper_ghost, count, type, upper_, comm, stream_));
-  }
+  if (lower_ >= 0) HEAT_NCCL_CHECK(ncclSend(lower_edge, count, type, lower_, comm, stream_));
+  if (upper_ >= 0) HEAT_NCCL_CHECK(ncclSend(upper_edge, count, type, upper_, comm, stream_));
+  if (upper_ >= 0) HEAT_NCCL_CHECK(ncclRecv(upper_ghost, count, type, upper_, comm, stream_));
+  if (lower_ >= 0) HEAT_NCCL_CHECK(ncclRecv(lower_ghost, count, type, lower_, comm, stream_));
   HEAT_NCCL_CHECK(ncclGroupEnd());
 }
 

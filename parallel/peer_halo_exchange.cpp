@@ -15,6 +15,9 @@ namespace {
 
 constexpr int kHandshakeTag = 1, kEdgesTag = 2, kFilledTag = 3;
 
+// A message's tag: its kind and whether it travels up (to the upper neighbour) or down.
+int travelling_tag(int tag, bool up) { return 2 * tag + (up ? 1 : 0); }
+
 // What neighbours tell each other once, in connect().
 struct Handshake {
   cudaIpcEventHandle_t edges_written{}, ghosts_filled{};
@@ -61,15 +64,17 @@ void wait_all(std::vector<MPI_Request>& requests) {
 
 template <typename T>
 PeerHaloExchange<T>::PeerHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm)
-    : SlabHaloExchange<T>(slab, global), rank_(slab.rank) {
+    : SlabHaloExchange<T>(slab, global) {
   HEAT_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
-  auto add_neighbour = [&](int rank, std::size_t ghost_at) {
+  auto add_neighbour = [&](int rank, bool below, std::size_t ghost_at) {
     Neighbour& n = neighbours_[std::size_t(count_++)];
     n.rank = rank;
+    n.below = below;
     n.ghost_at = ghost_at;
+    n.shares_opened = count_ == 2 && neighbours_[0].rank == rank;
   };
-  if (slab.has_lower_neighbour()) add_neighbour(rank_ - 1, layout_.lower_ghost);
-  if (slab.has_upper_neighbour()) add_neighbour(rank_ + 1, layout_.upper_ghost);
+  if (slab.has_lower_neighbour()) add_neighbour(slab.lower_neighbour(), true, layout_.lower_ghost);
+  if (slab.has_upper_neighbour()) add_neighbour(slab.upper_neighbour(), false, layout_.upper_ghost);
   if (count_ == 0) return;
   edges_written_ = make_event(cudaEventInterprocess);
   ghosts_filled_ = make_event(cudaEventInterprocess);
@@ -84,12 +89,16 @@ PeerHaloExchange<T>::~PeerHaloExchange() {
     Neighbour& n = neighbours_[i];
     // Its copies read the neighbour's memory: they end before the mapping does.
     if (n.copies) cudaStreamSynchronize(n.copies);
+    if (n.copies) cudaStreamDestroy(n.copies);
+  }
+  for (int i = 0; i < count_; ++i) {
+    Neighbour& n = neighbours_[i];
+    if (n.shares_opened) continue;
     for (std::size_t a = 0; a < n.opened.size(); ++a)
       if (std::find(n.opened.begin(), n.opened.begin() + long(a), n.opened[a]) == n.opened.begin() + long(a))
         cudaIpcCloseMemHandle(n.opened[a]);
     if (n.edges_written) cudaEventDestroy(n.edges_written);
     if (n.ghosts_filled) cudaEventDestroy(n.ghosts_filled);
-    if (n.copies) cudaStreamDestroy(n.copies);
   }
   for (cudaEvent_t e : {edges_written_, ghosts_filled_, second_side_begins_, second_side_ends_})
     if (e) cudaEventDestroy(e);
@@ -100,9 +109,11 @@ template <typename T>
 void PeerHaloExchange<T>::post(int tag, void* const (&incoming)[2], const void* const (&outgoing)[2], std::size_t bytes,
                                std::vector<MPI_Request>& requests) {
   for (int i = 0; i < count_; ++i) {
+    const Neighbour& n = neighbours_[i];
+    // From the lower neighbour a message travels up; to it, down.
     MPI_Request r[2];
-    HEAT_MPI_CHECK(MPI_Irecv(incoming[i], int(bytes), MPI_BYTE, neighbours_[i].rank, tag, comm_, &r[0]));
-    HEAT_MPI_CHECK(MPI_Isend(outgoing[i], int(bytes), MPI_BYTE, neighbours_[i].rank, tag, comm_, &r[1]));
+    HEAT_MPI_CHECK(MPI_Irecv(incoming[i], int(bytes), MPI_BYTE, n.rank, travelling_tag(tag, n.below), comm_, &r[0]));
+    HEAT_MPI_CHECK(MPI_Isend(outgoing[i], int(bytes), MPI_BYTE, n.rank, travelling_tag(tag, !n.below), comm_, &r[1]));
     requests.insert(requests.end(), r, r + 2);
   }
 }
@@ -118,7 +129,7 @@ void PeerHaloExchange<T>::connect() {
     HEAT_CUDA_CHECK(cudaIpcGetEventHandle(&mine[i].edges_written, edges_written_));
     HEAT_CUDA_CHECK(cudaIpcGetEventHandle(&mine[i].ghosts_filled, ghosts_filled_));
     // The lower neighbour reads this rank's first owned planes, the upper one its last.
-    mine[i].edge_at = neighbours_[i].rank < rank_ ? layout_.lower_edge : layout_.upper_edge;
+    mine[i].edge_at = neighbours_[i].below ? layout_.lower_edge : layout_.upper_edge;
     HEAT_CUDA_CHECK(cudaDeviceGetPCIBusId(mine[i].gpu_bus_id, sizeof(mine[i].gpu_bus_id), device));
   }
   std::vector<MPI_Request> requests;
@@ -133,9 +144,14 @@ void PeerHaloExchange<T>::connect() {
     if (their_device != device && !reachable)
       throw RunError("rank " + std::to_string(n.rank) + "'s GPU (" + theirs[i].gpu_bus_id +
                      ") cannot be reached from this rank's as a peer: use --halo-exchange nccl");
+    n.edge_at = std::size_t(theirs[i].edge_at);
+    if (n.shares_opened) {
+      n.edges_written = neighbours_[0].edges_written;
+      n.ghosts_filled = neighbours_[0].ghosts_filled;
+      continue;
+    }
     HEAT_CUDA_CHECK(cudaIpcOpenEventHandle(&n.edges_written, theirs[i].edges_written));
     HEAT_CUDA_CHECK(cudaIpcOpenEventHandle(&n.ghosts_filled, theirs[i].ghosts_filled));
-    n.edge_at = std::size_t(theirs[i].edge_at);
   }
 }
 
@@ -156,21 +172,22 @@ int PeerHaloExchange<T>::index_of(T* box) {
 template <typename T>
 const T* PeerHaloExchange<T>::edges_of(Neighbour& n) {
   const BoxNotice& box = n.notice;
+  Neighbour& o = opener_of(n);
   const auto known = std::size_t(box.index);
-  if (box.index < 0 || known > n.opened.size())
+  if (box.index < 0 || known > o.opened.size())
     throw RunError("rank " + std::to_string(n.rank) + " sent box " + std::to_string(box.index) + " out of order");
-  if (known == n.opened.size()) {
+  if (known == o.opened.size()) {
     // A second box in an allocation already opened (a handle opens once per process) shares it.
     void* opened = nullptr;
-    for (std::size_t i = 0; i < n.handles.size(); ++i)
-      if (std::memcmp(&n.handles[i], &box.allocation, sizeof(box.allocation)) == 0) opened = n.opened[i];
+    for (std::size_t i = 0; i < o.handles.size(); ++i)
+      if (std::memcmp(&o.handles[i], &box.allocation, sizeof(box.allocation)) == 0) opened = o.opened[i];
     if (!opened) HEAT_CUDA_CHECK(cudaIpcOpenMemHandle(&opened, box.allocation, cudaIpcMemLazyEnablePeerAccess));
-    n.handles.push_back(box.allocation);
-    n.opened.push_back(opened);
-    n.offsets.push_back(box.offset);
+    o.handles.push_back(box.allocation);
+    o.opened.push_back(opened);
+    o.offsets.push_back(box.offset);
   }
-  const auto* base = static_cast<const unsigned char*>(n.opened[known]);
-  return reinterpret_cast<const T*>(base + n.offsets[known]) + n.edge_at;
+  const auto* base = static_cast<const unsigned char*>(o.opened[known]);
+  return reinterpret_cast<const T*>(base + o.offsets[known]) + n.edge_at;
 }
 
 template <typename T>

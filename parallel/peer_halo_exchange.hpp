@@ -16,6 +16,8 @@
 //             read: they may be written again).
 // Neither side can record an event again before the other has enqueued its wait on it: the next
 // start() of each follows its finish(), which waits for the other's message sent after that wait.
+// Where z wraps, 2 ranks are each other's lower and upper neighbour: each message's tag says which
+// way it travels, and the neighbour's events and boxes are opened once for both sides.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -59,6 +61,8 @@ class PeerHaloExchange final : public SlabHaloExchange<T> {
   };
   struct Neighbour {
     int rank = -1;
+    bool below = false;        // the lower neighbour
+    bool shares_opened = false;  // the same rank as neighbours_[0], whose events and boxes it uses
     std::size_t edge_at = 0;   // where its edge block for this rank sits in its box (values)
     std::size_t ghost_at = 0;  // where this rank's ghost block from it sits in this rank's box
     cudaEvent_t edges_written = nullptr, ghosts_filled = nullptr;  // its events, opened
@@ -70,18 +74,19 @@ class PeerHaloExchange final : public SlabHaloExchange<T> {
   };
   // The neighbour's edge block of the exchange in flight, its box opened the first time it comes.
   const T* edges_of(Neighbour& n);
+  // The neighbour that opens `n`'s events and boxes: itself, or the first where both are one rank.
+  Neighbour& opener_of(Neighbour& n) { return n.shares_opened ? neighbours_[0] : n; }
   // This rank's box's index, a notice made the first time it comes.
   int index_of(T* box);
   // Tells the neighbours which box this exchange is of (message "edges"); their answers land in
   // each neighbour's `notice`.
   void swap_notices(int index);
   // Posts, with each neighbour i, the receive of `bytes` into incoming[i] and the send of
-  // outgoing[i]; the requests are added to `requests`.
+  // outgoing[i], tagged `tag` and the way each travels; the requests are added to `requests`.
   void post(int tag, void* const (&incoming)[2], const void* const (&outgoing)[2], std::size_t bytes,
             std::vector<MPI_Request>& requests);
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // a duplicate: its messages meet no one else's
-  int rank_;
   using SlabHaloExchange<T>::layout_;
   std::array<Neighbour, 2> neighbours_{};  // those this rank has, the lower one first
   int count_ = 0;

@@ -14,13 +14,16 @@
 namespace heat {
 
 // This rank's slab of `grid` at `order`, laid out for `entry`'s ghost scheme, the parts' boundaries
-// at multiples of `part_alignment` where the grid allows (decompose). InputError where the grid
-// is too thin for the ranks.
+// at multiples of `part_alignment` where the grid allows, for faces `boundaries` (decompose).
+// InputError where the grid is too thin for the ranks.
 inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid& grid, int order,
-                      int part_alignment = 1) {
+                      int part_alignment = 1, const Boundaries& boundaries = Boundaries{}) {
   return decompose(grid, order, ranks.size(), ranks.rank(), entry.ghost_scheme(order), part_alignment,
-                   entry.side_planes ? entry.side_planes(order) : 0);
+                   entry.side_planes ? entry.side_planes(order) : 0, boundaries);
 }
+
+// Whether a problem's z faces are periodic, so that several ranks wrap (decompose).
+inline bool z_periodic(const Problem& p) { return p.boundaries[2 * 2].kind == BoundaryKind::Periodic; }
 
 template <typename T>
 struct RankBackend {
@@ -49,7 +52,8 @@ struct RankBackend {
   double released_exchange_seconds = 0;
 };
 
-// Collective. `entry`'s backend for `slab`'s box of `problem` (rank_slab), with its exchange:
+// Collective. `entry`'s backend for `slab`'s box of `problem` (rank_slab, box_problem), with its
+// exchange:
 // in host memory over MPI for cpu backends, in device memory by `gpu_route` for CUDA ones.
 template <typename T>
 RankBackend<T> make_rank_backend(const Ranks& ranks, const BackendEntry& entry, const Problem& problem,

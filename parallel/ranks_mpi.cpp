@@ -144,11 +144,13 @@ int Ranks::end_every_rank(int exit_code) const {
   return exit_code;
 }
 
-GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked) const {
+GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked, bool wraps) const {
   if (asked) return *asked;
   if (!joined_mpi_ || size_ == 1) return GpuHaloRoute::Peer;
 #if HEAT_HAVE_CUDA
-  if (session()->local_size() == size_ && rank_gpus_reach_their_neighbours(size_)) return GpuHaloRoute::Peer;
+  if (session()->local_size() == size_ && rank_gpus_reach_their_neighbours(size_, wraps)) return GpuHaloRoute::Peer;
+#else
+  (void)wraps;
 #endif
   return GpuHaloRoute::Nccl;
 }

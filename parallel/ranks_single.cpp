@@ -28,7 +28,9 @@ int Ranks::select_gpu(int device_option, GpuHaloRoute) const {
   return device_option;
 }
 
-GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked) const { return asked.value_or(GpuHaloRoute::Peer); }
+GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked, bool) const {
+  return asked.value_or(GpuHaloRoute::Peer);
+}
 
 template <typename T>
 std::unique_ptr<HaloExchange<T>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const {

@@ -18,7 +18,10 @@
 //
 // Faces whose condition is not layer need their ghosts filled before every application of the
 // operator (boundary_fill.hpp), so such a problem steps in single passes, each operand filled
-// first, and u is filled after the step. That is RK4 of the affine system too: with
+// first, and u is filled after the step and the upload (so the next step's first operand is
+// ready). In a rank's box the fill runs the exchange: each operand's where the scheme exchanges it
+// (every pass's with r ghost planes), and u's after every step, so that a downloaded box holds
+// ghost planes of the same step, which a wrapped box's part shows (docs/design.md §7). That is RK4 of the affine system too: with
 // Lap_bc v = A v + f, a factor Q_k v = v + a_k dt Lap_bc(v + (b_k/a_k) dt Lap_bc v) adds
 // dt (a_k + b_k z) f, and the two factors together dt (1 + z/2 + z^2/6 + z^3/24) f, z = dt A: the
 // stage form's, since a1 + a2 = 1, b1 + a1 a2 + b2 = 1/2, a1 b2 + a2 b1 = 1/6, b1 b2 = 1/24.
@@ -59,7 +62,7 @@ class CpuFastBackend final : public Backend<T> {
   CpuFastBackend(const Problem& p, HaloExchange<T>* exchange, CpuPassGrouping grouping = CpuPassGrouping::Pairs,
                  CpuIsa isa = best_cpu_isa(), HaloOverlap overlap = HaloOverlap::InteriorFirst)
       : problem_(p),
-        fills_boundaries_(!all_layer(p.boundaries)),
+        fills_ghosts_(fills_ghosts(p.boundaries, exchange)),
         exchange_(exchange),
         overlap_(overlap),
         planes_(p.grid.nz, p.radius(), exchange ? exchange->sides() : GhostSides{}),
@@ -70,8 +73,6 @@ class CpuFastBackend final : public Backend<T> {
         a_(Field<T>::uninitialized(p.grid)),
         b_(Field<T>::uninitialized(p.grid)),
         source_step_(p.source ? field_cast<T>(p.source->step_increment) : Field<T>()) {
-    if (fills_boundaries_ && exchange)
-      throw InputError("--backend cpu fills boundary conditions on one rank only: run without mpirun");
     with_radius(p.order, [&](auto radius) {
       constexpr int R = decltype(radius)::value;
       const auto w = make_weights<R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz);
@@ -88,16 +89,17 @@ class CpuFastBackend final : public Backend<T> {
   // The instruction set the sweeps run on.
   CpuIsa isa() const { return isa_; }
 
-  // The boundary layer of every pass's result is u's, so every field starts as u.
+  // The boundary layer of every pass's result is u's, so every field starts as u. Collective
+  // where the problem fills its faces in a rank's box.
   void upload(const Field<T>& u) override {
     copy_field_points(u, u_);
-    if (fills_boundaries_) fill_boundaries(problem_, u_.data());
+    if (fills_ghosts_) fill_boundaries(problem_, u_.data(), exchange_);
     for (Field<T>* f : {&a_, &b_}) copy_field_points(u_, *f);
   }
 
   void step(int count) override {
     for (int n = 0; n < count; ++n) {
-      if (fills_boundaries_) step_filling_boundaries();
+      if (fills_ghosts_) step_filling_ghosts();
       else if (grouping_ == CpuPassGrouping::Pairs) step_in_pairs();
       else step_in_single_passes();
     }
@@ -148,15 +150,23 @@ class CpuFastBackend final : public Backend<T> {
         u_.data(), a_.data(), b_.data(), constants_, source_step());
   }
 
-  // A whole grid (no exchange): each pass's operand filled before it is read.
-  void step_filling_boundaries() {
+  // Each pass's operand filled before it is read, but u's, filled after the step before; with
+  // g ghost planes the exchange fills every (g / r)-th pass's operand, the others' inner ghost
+  // planes stepped here as the neighbour steps them.
+  void step_filling_ghosts() {
+    const int passes_per_exchange = exchange_ ? exchange_->sides().planes / problem_.radius() : 1;
+    int pass_index = 0;
     factored_rk4_step(
         [&](const BasePlusLap<T>& pass) {
-          fill_boundaries(problem_, const_cast<T*>(pass.in));
+          if (pass_index > 0) {
+            const bool exchanged = pass_index % passes_per_exchange == 0;
+            fill_boundaries(problem_, const_cast<T*>(pass.in), exchanged ? exchange_ : nullptr);
+          }
+          ++pass_index;
           run_planes(pass, StepPart::Whole);
         },
         u_.data(), a_.data(), b_.data(), constants_, source_step());
-    fill_boundaries(problem_, u_.data());
+    fill_boundaries(problem_, u_.data(), exchange_);
   }
 
   // One pass on its planes of `part` (StepPlanes) alone.
@@ -194,8 +204,8 @@ class CpuFastBackend final : public Backend<T> {
     run_pass_sweep(isa_, sweep);
   }
 
-  Problem problem_;        // its boundaries, for the fill
-  bool fills_boundaries_;  // a face's condition is not layer
+  Problem problem_;        // its boundaries, for the fill (a box's: layer on a side with a neighbour)
+  bool fills_ghosts_;  // around each pass, and after the step (fills_ghosts)
   HaloExchange<T>* exchange_;
   HaloOverlap overlap_;
   StepPlanes planes_;  // of single passes, one exchange each

@@ -11,8 +11,10 @@
 // bitwise the single process's.
 //
 // Faces whose condition is not layer have their ghost points filled (boundary_fill.hpp) before
-// each stage's stencil reads them, and once more after the step, so that u as downloaded holds
-// its face values (a temperature face's T) and ghosts consistent with it.
+// each stage's stencil reads them, and once more after the step and the upload, so that u as
+// downloaded holds its face values (a temperature face's T) and ghosts consistent with it (and
+// the first stage finds them). In a rank's box the fill runs the exchange: of the stage inputs the
+// scheme exchanges, and of u after the step instead of before the next.
 //
 // A steady source (Problem::source) is added as its rate q/C to every stage's alpha*Lap: the
 // straightforward form, which the fast backend's once-a-step increment is held to.
@@ -37,12 +39,13 @@ class CpuReferenceBackend final : public Backend<T> {
  public:
   CpuReferenceBackend(const Problem& p, const BackendOptions&) : CpuReferenceBackend(p, nullptr) {}
   // `exchange`: null for a whole grid, else the one that fills the box's ghost planes (outliving
-  // the backend): u's before the first stage, and with PerStage's r planes each stage's input too.
+  // the backend): u's before the first stage, and every (g / r)-th stage's input with g ghost
+  // planes (each stage's with PerStage's r).
   CpuReferenceBackend(const Problem& p, HaloExchange<T>* exchange)
       : problem_(p),
         exchange_(exchange),
-        fills_boundaries_(!all_layer(p.boundaries)),
-        every_stage_(exchange && exchange->scheme() == GhostScheme::PerStage),
+        fills_ghosts_(fills_ghosts(p.boundaries, exchange)),
+        stages_per_exchange_(exchange ? exchange->sides().planes / p.radius() : 1),
         rk_(make_rk4_constants<T>(p.dt)),
         u_(Field<T>::uninitialized(p.grid)),
         stage_input_(Field<T>::uninitialized(p.grid)),
@@ -50,10 +53,11 @@ class CpuReferenceBackend final : public Backend<T> {
         sum_(p.grid),
         source_rate_(p.source ? field_cast<T>(p.source->rate) : Field<T>()) {}
 
-  // The boundary layer of a stage input is the boundary of u, so both start as u.
+  // The boundary layer of a stage input is the boundary of u, so both start as u. Collective where
+  // the problem fills its faces in a rank's box.
   void upload(const Field<T>& u) override {
     copy_field_points(u, u_);
-    if (fills_boundaries_) fill_boundaries(problem_, u_.data());
+    if (fills_ghosts_) fill_boundaries(problem_, u_.data(), exchange_);
     copy_field_points(u_, stage_input_);
   }
 
@@ -85,8 +89,10 @@ class CpuReferenceBackend final : public Backend<T> {
     for (int stage = 0; stage < 4; ++stage) {
       // k_s = alpha*Lap(stage input); the stage input of stage 1 is u itself.
       T* in = stage == 0 ? u_.data() : stage_input_.data();
-      if (exchange_ && (stage == 0 || every_stage_)) exchange_->exchange(in);
-      if (fills_boundaries_) fill_boundaries(problem_, in);
+      HaloExchange<T>* due = stage % stages_per_exchange_ == 0 ? exchange_ : nullptr;
+      // u's ghosts were filled after the step before.
+      if (fills_ghosts_ && stage > 0) fill_boundaries(problem_, in, due);
+      else if (!fills_ghosts_ && due) due->exchange(in);
       T* k = k_.data();
       T* sum = sum_.data();
       const auto lap = [&](std::size_t p) {
@@ -112,13 +118,13 @@ class CpuReferenceBackend final : public Backend<T> {
     const T* sum = sum_.data();
     const T dt6 = rk_.dt_over_6;
     for_interior([&](std::size_t p) { u[p] = rk4_finish(u[p], dt6, sum[p]); });
-    if (fills_boundaries_) fill_boundaries(problem_, u);
+    if (fills_ghosts_) fill_boundaries(problem_, u, exchange_);
   }
 
   Problem problem_;
   HaloExchange<T>* exchange_;  // null: the whole grid, no neighbours
-  bool fills_boundaries_;      // a face's condition is not layer
-  bool every_stage_;           // the exchange fills each stage's input, not only u
+  bool fills_ghosts_;          // around each stage, and after the step (fills_ghosts)
+  int stages_per_exchange_;    // the exchange fills the input of every so many stages
   Rk4Constants<T> rk_;
   Field<T> u_, stage_input_, k_, sum_;
   Field<T> source_rate_;  // q/C, empty without a source

@@ -56,21 +56,21 @@ DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part) {
     if (kind == BoundaryKind::Layer) continue;
     const FaceFill f = face_fill(p, face, part);
     if (f.source_rate) throw InputError("the CUDA backends add no heat source: run --backend cpu");
-    add_face(ghosts_, f);
+    add_face(ghosts_[f.axis], f);
     if (kind != BoundaryKind::Temperature) continue;
     add_face(held_, f);
     held_.held_point[f.axis][face % 2] = f.face_point;
   }
   if (!fills()) return;
-  lists_ = DeviceBuffer<FaceFillList>(2);
-  const FaceFillList both[2] = {held_, ghosts_};
-  lists_.copy_from_host(both);
+  lists_ = DeviceBuffer<FaceFillList>(4);
+  const FaceFillList all[4] = {held_, ghosts_[0], ghosts_[1], ghosts_[2]};
+  lists_.copy_from_host(all);
 }
 
 template <typename T>
 void DeviceBoundaryFill::operator()(T* u, cudaStream_t stream) const {
   launch_fill<T, true>(held_, lists_.get(), u, stream);
-  launch_fill<T, false>(ghosts_, lists_.get() + 1, u, stream);
+  for (int axis = 0; axis < 3; ++axis) launch_fill<T, false>(ghosts_[axis], lists_.get() + 1 + axis, u, stream);
 }
 
 template void DeviceBoundaryFill::operator()<float>(float*, cudaStream_t) const;

@@ -1,8 +1,9 @@
 // The boundary fill of a device field (docs/design.md §1, "Boundary"), with the host's semantics
 // (backends/cpu/boundary_fill.hpp) and core/boundary_ghosts.hpp's formulas: the ghosts of every
-// face whose condition is not layer, in two launches at most. The first holds the temperature
-// faces' points; the second fills every face's ghosts at once, since a row's ghosts read only the
-// row's points in [r, n - r), never another face's ghosts. Compiled without contracting
+// face whose condition is not layer, in four launches at most. The first holds the temperature
+// faces' points; then each axis's faces, x, y and z, a launch each: a periodic face's rows read
+// the ghosts of the axes before it (its corners), which the launches before it have filled, and
+// no face's rows read its own axis's other face's ghosts. Compiled without contracting
 // multiply-adds (backends/CMakeLists.txt), so each ghost rounds as the host's does: the same bits.
 #pragma once
 
@@ -30,14 +31,14 @@ class DeviceBoundaryFill {
   DeviceBoundaryFill(const Problem& p, FillPart part);
 
   // Whether a face's condition is not layer: otherwise a fill does nothing.
-  bool fills() const { return ghosts_.count > 0; }
+  bool fills() const { return ghosts_[0].count + ghosts_[1].count + ghosts_[2].count > 0; }
   // Fills the ghosts of `u` (the whole grid or box of the problem, in device memory) on `stream`;
   // launches nothing where every face is layer.
   template <typename T>
   void operator()(T* u, cudaStream_t stream = 0) const;
 
  private:
-  FaceFillList held_, ghosts_;           // the temperature faces; every face that is not layer
+  FaceFillList held_, ghosts_[3];        // the temperature faces; each axis's faces that are not layer
   DeviceBuffer<FaceFillList> lists_;     // held_ and ghosts_ on the device, where the kernels read them
 };
 

@@ -33,15 +33,18 @@ inline long long from_rank0(long long value) {
   return value;
 }
 
-// This rank's box of a random whole field on `g`, as the job's decomposition cuts it.
+// This rank's box of a random whole field on `g`, as the job's decomposition cuts it (wrapped,
+// as for periodic z, where `wraps`).
 template <typename T>
 struct RankBox {
   Slab slab;
   Field<T> values;
 };
 template <typename T>
-RankBox<T> random_rank_box(const Grid& g, int order, GhostScheme scheme, std::uint64_t seed) {
-  const Slab slab = decompose(g, order, world_size(), world_rank(), scheme);
+RankBox<T> random_rank_box(const Grid& g, int order, GhostScheme scheme, std::uint64_t seed, bool wraps = false) {
+  Boundaries faces;
+  if (wraps) faces[4] = faces[5] = BoundaryCondition{BoundaryKind::Periodic};
+  const Slab slab = decompose(g, order, world_size(), world_rank(), scheme, 1, 0, faces);
   return {slab, box_of(field_cast<T>(randn_field(g, seed)), slab)};
 }
 

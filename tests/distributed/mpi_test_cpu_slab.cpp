@@ -2,10 +2,13 @@
 // with an MPI halo exchange (the registry's entry with an exchange: before every pass or stage,
 // or once per step with wide ghosts; the fast backend's single passes with their interior computed
 // while the ghost planes travel, and without); the gathered field is bitwise the same backend's in
-// a single process for every order and precision, on any rank count the grid allows.
+// a single process for every order and precision, on any rank count the grid allows. The same
+// with boundary conditions: each kind on the z faces (periodic wrapping across ranks) and on the
+// x and y faces, the box's problem as a run makes it (box_problem), ghost planes included.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "mpi_support.hpp"
@@ -20,9 +23,11 @@ namespace {
 
 constexpr int kSteps = 3;
 
+// `boundaries`: the whole problem's faces (all layer unless given); `steps`: how many.
 template <typename T>
 void check_against_one_process(const std::string& backend_name, int order, int nz, GhostScheme scheme,
-                               HaloOverlap overlap) {
+                               HaloOverlap overlap, const Boundaries& boundaries = {}, int steps = kSteps,
+                               const std::string& faces = "") {
   const int r = order / 2;
   Problem p;
   p.grid.nx = 2 * r + 6;
@@ -33,41 +38,45 @@ void check_against_one_process(const std::string& backend_name, int order, int n
   p.grid.hz = 0.7;
   p.order = order;
   p.alpha = 0.8;
+  p.conductivity = 1.6;
+  p.heat_capacity = 2.0;
+  p.boundaries = boundaries;
   p.dt = dt_from_cfl(p.grid, p.alpha, 0.2);
   const Field<T> start = field_cast<T>(randn_field(p.grid, 7 + std::uint64_t(order * nz)));
 
-  const Slab slab = decompose(p.grid, order, test::world_size(), test::world_rank(), scheme);
-  Problem box_problem = p;
-  box_problem.grid = slab.box_grid(p.grid);
+  const Slab slab = decompose(p.grid, order, test::world_size(), test::world_rank(), scheme, 1, 0, boundaries);
   MpiHaloExchange<T> exchange(slab, p.grid, MPI_COMM_WORLD);
   exchange.connect();
   const BackendEntry& entry = *default_registry().find(backend_name);
   BackendOptions options;
   options.halo_overlap = overlap;
-  auto backend = entry.make<T>(box_problem, options, &exchange);
+  auto backend = entry.make<T>(box_problem(p, slab), options, &exchange);
   Field<T> box = box_of(start, slab);
   backend->upload(box);
   backend->step(1);
-  backend->step(kSteps - 1);
+  backend->step(steps - 1);
   backend->download(box);
   const Field<T> distributed = gather_whole_field(box, slab, p.grid, MPI_COMM_WORLD);
 
-  long long differences = 0, changed = 0;
+  long long differences = 0, changed = 0, non_finite = 0;
   if (test::world_rank() == 0) {
     auto reference = entry.make<T>(p, BackendOptions{});
     Field<T> expected = start;
     reference->upload(start);
-    reference->step(kSteps);
+    reference->step(steps);
     reference->download(expected);
     differences = test::bitwise_differences(distributed, expected);
     changed = test::bitwise_differences(distributed, start);
+    non_finite = std::count_if(distributed.data(), distributed.data() + distributed.size(),
+                               [](T v) { return !std::isfinite(v); });
   }
   const std::string label = backend_name + " " +
                             std::string(precision_name(sizeof(T) == 4 ? Precision::Float : Precision::Double)) +
                             " order " + std::to_string(order) + " nz " + std::to_string(nz) + " on " +
                             std::to_string(test::world_size()) + " ranks, ghost " + std::to_string(slab.ghost) +
-                            (overlap == HaloOverlap::Off ? ", no overlap" : ", interior first");
+                            (overlap == HaloOverlap::Off ? ", no overlap" : ", interior first") + faces;
   EXPECT_EQ(test::from_rank0(differences), 0) << label << ": points that differ from one process";
+  EXPECT_EQ(test::from_rank0(non_finite), 0) << label << ": blew up";
   // A backend that did nothing would differ from the start at no point.
   EXPECT_GT(test::from_rank0(changed), (long long)p.interior_points() / 2) << label << ": the interior barely changed";
 }
@@ -87,6 +96,44 @@ void check_every_order(const std::string& backend_name) {
         check_against_one_process<T>(backend_name, order, nz, GhostScheme::PerStep, overlap);
     }
   }
+}
+
+// Each kind of condition on the z faces (the end ranks' boxes fill them; periodic wraps the ranks)
+// and on the x and y faces (every box fills them), with r and 4r ghost planes, on slabs as thin as
+// the ghosts allow and on thicker ones (odd plane counts: uneven slabs), for 40 steps.
+template <typename T>
+void check_boundary_conditions(const std::string& backend_name) {
+  const int ranks = std::max(3, test::world_size());
+  const BoundaryCondition kinds[] = {
+      {BoundaryKind::Temperature, 0.75}, {BoundaryKind::Insulated}, {BoundaryKind::Flux, -1.5},
+      {BoundaryKind::Convective, 2.5, 0.25}, {BoundaryKind::Periodic}};
+  for (int order : {2, 8}) {
+    const int r = order / 2;
+    for (const BoundaryCondition& kind : kinds)
+      for (int axes : {0b100, 0b011}) {
+        Boundaries b;
+        for (int axis = 0; axis < 3; ++axis)
+          if (axes >> axis & 1) b[2 * axis] = b[2 * axis + 1] = kind;
+        // The high faces of a reflecting kind another kind's: each face filled on its own.
+        if (kind.kind != BoundaryKind::Periodic)
+          for (int axis = 0; axis < 3; ++axis)
+            if (axes >> axis & 1) b[2 * axis + 1] = BoundaryCondition{BoundaryKind::Insulated};
+        const std::string faces = ", " + boundary_condition_text(kind) + (axes == 0b100 ? " on z" : " on x and y");
+        for (int nz : {(ranks + 2) * r + 1, (3 * ranks + 2) * r + 3})
+          check_against_one_process<T>(backend_name, order, nz, GhostScheme::PerStage, HaloOverlap::Off, b, 40, faces);
+        check_against_one_process<T>(backend_name, order, (4 * ranks + 2) * r + 1, GhostScheme::PerStep,
+                                     HaloOverlap::Off, b, 40, faces);
+      }
+  }
+}
+
+TEST(CpuSlabBackend, BoundaryConditionsBitwiseEqualToTheCpuBackendFloat) { check_boundary_conditions<float>("cpu"); }
+TEST(CpuSlabBackend, BoundaryConditionsBitwiseEqualToTheCpuBackendDouble) { check_boundary_conditions<double>("cpu"); }
+TEST(CpuSlabBackend, BoundaryConditionsBitwiseEqualToTheCpuReferenceFloat) {
+  check_boundary_conditions<float>(kCpuReferenceName);
+}
+TEST(CpuSlabBackend, BoundaryConditionsBitwiseEqualToTheCpuReferenceDouble) {
+  check_boundary_conditions<double>(kCpuReferenceName);
 }
 
 TEST(CpuSlabBackend, BitwiseEqualToTheCpuBackendFloat) { check_every_order<float>("cpu"); }

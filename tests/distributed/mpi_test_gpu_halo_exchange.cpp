@@ -3,7 +3,8 @@
 // filled from the neighbours' own planes, whether connect() and open() paid the start first
 // (writing no own plane, counting no time) or the first exchange does. Through host memory and by the copy
 // engines wherever the machine has a GPU (ranks share it); through NCCL only where every rank has a
-// GPU of its own.
+// GPU of its own. Wrapped too (periodic z): the end ranks' outer ghost planes then hold the planes
+// one period away, and on 2 ranks each is the other's lower and upper neighbour.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,13 +24,13 @@ namespace {
 bool on_every_rank(bool value) { return test::sum_over_ranks(value ? 0 : 1) == 0; }
 
 template <typename T>
-void check_exchange(GpuHaloRoute route, GhostScheme scheme, int order, int nz, bool connect_first) {
+void check_exchange(GpuHaloRoute route, GhostScheme scheme, int order, int nz, bool connect_first, bool wraps) {
   Grid g;
   g.nx = 33;
   g.ny = 7;
   g.nz = nz;
   const int ranks = test::world_size();
-  const auto [slab, expected] = test::random_rank_box<T>(g, order, scheme, 200 + std::uint64_t(nz));
+  const auto [slab, expected] = test::random_rank_box<T>(g, order, scheme, 200 + std::uint64_t(nz), wraps);
 
   // Poison the whole box, then write back all but the ghost planes: only the exchange fills those.
   DeviceBuffer<T> box(expected.size());
@@ -42,7 +43,8 @@ void check_exchange(GpuHaloRoute route, GhostScheme scheme, int order, int nz, b
 
   auto exchange = make_gpu_halo_exchange<T>(slab, g, MPI_COMM_WORLD, route);
   const std::string label = "order " + std::to_string(order) + " nz " + std::to_string(nz) +
-                            (connect_first ? ", connected first" : ", connected by the first exchange");
+                            (connect_first ? ", connected first" : ", connected by the first exchange") +
+                            (slab.wraps ? ", wrapped" : "");
   Field<T> result = Field<T>::uninitialized(g.nx, g.ny, slab.box_planes());
   if (connect_first) {
     // The start as a run pays it in set-up, before the box holds the field: on buffers of its own
@@ -69,11 +71,12 @@ void check_every_order(GpuHaloRoute route) {
   for (GhostScheme scheme : {GhostScheme::PerStage, GhostScheme::PerStep})
     for (int order : {2, 4, 6, 8}) {
       const int ghost = ghost_planes(scheme, order / 2);
-      for (int nz : {order + 3 * ghost + 1, 3 * ghost + 40}) {
-        const bool connect_first = nz % 2 == 1;
-        check_exchange<float>(route, scheme, order, nz, connect_first);
-        check_exchange<double>(route, scheme, order, nz, !connect_first);
-      }
+      for (int nz : {order + 3 * ghost + 1, 3 * ghost + 40})
+        for (bool wraps : {false, true}) {
+          const bool connect_first = nz % 2 == 1;
+          check_exchange<float>(route, scheme, order, nz, connect_first, wraps);
+          check_exchange<double>(route, scheme, order, nz, !connect_first, wraps);
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 // planes, its ghost planes (poisoned before) filled from the neighbours' own planes; started and
 // finished apart, with the planes it neither sends nor receives rewritten in between (as a backend
 // computes its interior while the planes travel), and after a connect() that touches no box.
+// Wrapped (periodic z), the end ranks' outer ghost planes hold the planes one period away.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -28,12 +29,13 @@ struct PoisonedBox {
 };
 
 template <typename T>
-PoisonedBox<T> poisoned_box(int nx, int ny, int nz, int order, GhostScheme scheme, std::uint64_t seed) {
+PoisonedBox<T> poisoned_box(int nx, int ny, int nz, int order, GhostScheme scheme, std::uint64_t seed,
+                            bool wraps = false) {
   PoisonedBox<T> c;
   c.grid.nx = nx;
   c.grid.ny = ny;
   c.grid.nz = nz;
-  auto [slab, expected] = test::random_rank_box<T>(c.grid, order, scheme, seed);
+  auto [slab, expected] = test::random_rank_box<T>(c.grid, order, scheme, seed, wraps);
   c.slab = slab;
   c.expected = expected;
   c.box = expected;
@@ -42,21 +44,22 @@ PoisonedBox<T> poisoned_box(int nx, int ny, int nz, int order, GhostScheme schem
   T* box = c.box.data();
   if (slab.has_lower_neighbour()) std::fill(box, box + c.ghost_values, poison);
   if (slab.has_upper_neighbour()) std::fill(box + c.box.size() - c.ghost_values, box + c.box.size(), poison);
-  c.label = "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ghost " + std::to_string(slab.ghost);
+  c.label = "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ghost " + std::to_string(slab.ghost) +
+            (slab.wraps ? ", wrapped" : "");
   return c;
 }
 
 template <typename T>
-void check_exchange(int order, int nz, GhostScheme scheme) {
+void check_exchange(int order, int nz, GhostScheme scheme, bool wraps = false) {
   const int ranks = test::world_size();
-  PoisonedBox<T> c = poisoned_box<T>(9, 5, nz, order, scheme, 100 + std::uint64_t(nz));
+  PoisonedBox<T> c = poisoned_box<T>(9, 5, nz, order, scheme, 100 + std::uint64_t(nz), wraps);
   const Field<T>& expected = c.expected;
   Field<T>& box = c.box;
   const std::string& label = c.label;
 
   MpiHaloExchange<T> exchange(c.slab, c.grid, MPI_COMM_WORLD);
-  EXPECT_EQ(test::sum_over_ranks((long long)exchange.bytes_sent()),
-            (long long)(2 * (ranks - 1) * c.ghost_values * sizeof(T)));
+  const int pairs = c.slab.wraps ? ranks : ranks - 1;  // of neighbours
+  EXPECT_EQ(test::sum_over_ranks((long long)exchange.bytes_sent()), (long long)(2 * pairs * c.ghost_values * sizeof(T)));
   exchange.exchange(box.data());
   EXPECT_EQ(test::sum_over_ranks(test::bitwise_differences(box, expected)), 0) << label;
   // A second exchange finds every plane already right and changes nothing.
@@ -102,6 +105,21 @@ void check_every_order() {
     for (int nz : {(4 * ranks + 2) * r + 1, 70 * ranks / 3}) check_exchange<T>(order, nz, GhostScheme::PerStep);
   }
 }
+
+// Periodic z: rank 0 and the last rank exchange too (on 2 ranks, each is the other's lower and
+// upper neighbour), with slabs as thin as the ghosts allow and thicker ones.
+template <typename T>
+void check_wrapped_exchanges() {
+  const int ranks = std::max(3, test::world_size());
+  for (int order : {2, 8}) {
+    const int r = order / 2;
+    for (int nz : {(ranks + 2) * r, 3 * ranks * r + 1}) check_exchange<T>(order, nz, GhostScheme::PerStage, true);
+    for (int nz : {(4 * ranks + 2) * r, (4 * ranks + 2) * r + 3}) check_exchange<T>(order, nz, GhostScheme::PerStep, true);
+  }
+}
+
+TEST(MpiHaloExchange, WrappedFillsTheEndRanksGhostPlanesAcrossThePeriodFloat) { check_wrapped_exchanges<float>(); }
+TEST(MpiHaloExchange, WrappedFillsTheEndRanksGhostPlanesAcrossThePeriodDouble) { check_wrapped_exchanges<double>(); }
 
 TEST(MpiHaloExchange, FillsGhostPlanesWithTheNeighboursPlanesFloat) { check_every_order<float>(); }
 TEST(MpiHaloExchange, FillsGhostPlanesWithTheNeighboursPlanesDouble) { check_every_order<double>(); }

@@ -13,6 +13,12 @@
 namespace heat {
 namespace {
 
+Boundaries periodic_z() {
+  Boundaries b;
+  b[4] = b[5] = BoundaryCondition{BoundaryKind::Periodic};
+  return b;
+}
+
 Grid grid_with_nz(int nz) {
   Grid g;
   g.nx = 7;
@@ -134,6 +140,71 @@ TEST(Decomposition, SidePlanesEvenTheWorkOfEndAndMiddleRanks) {
   EXPECT_GT(balanced_layouts, 500);
 }
 
+// Periodic z on several ranks: every rank has both neighbours, rank 0's lower one the last rank,
+// and each box holds `ghost` planes past its own on either side, standing for the planes one
+// period (nz - 2r) away where they lie beyond the interior; the parts still tile [0, nz). One
+// rank never wraps (the fill wraps its grid), nor does a problem whose z is not periodic.
+TEST(Decomposition, PeriodicZWrapsEveryRankBetweenTwoNeighbours) {
+  for (GhostScheme scheme : {GhostScheme::PerStage, GhostScheme::PerHalfStep, GhostScheme::PerStep})
+    for (int order : {2, 8}) {
+      const int r = order / 2, ghost = ghost_planes(scheme, r);
+      for (int nz = 2 * r + 1; nz <= 80; nz += 3) {
+        const Grid g = grid_with_nz(nz);
+        const int period = nz - 2 * r;
+        EXPECT_FALSE(decompose(g, order, 1, 0, scheme, 1, 0, periodic_z()).wraps);
+        for (int ranks = 2; ranks <= max_ranks(nz, r, ghost); ++ranks) {
+          const std::string label = "order " + std::to_string(order) + " nz " + std::to_string(nz) + " ranks " +
+                                    std::to_string(ranks) + " ghost " + std::to_string(ghost);
+          int next_part = 0;
+          for (int rank = 0; rank < ranks; ++rank) {
+            const Slab s = decompose(g, order, ranks, rank, scheme, 1, 4, periodic_z());
+            const Slab plain = decompose(g, order, ranks, rank, scheme);
+            EXPECT_TRUE(s.wraps) << label;
+            EXPECT_EQ(s.owned_begin, plain.owned_begin) << label << ": the even split";
+            EXPECT_EQ(s.owned_end, plain.owned_end) << label;
+            EXPECT_EQ(s.lower_neighbour(), (rank + ranks - 1) % ranks) << label;
+            EXPECT_EQ(s.upper_neighbour(), (rank + 1) % ranks) << label;
+            EXPECT_EQ(s.box_begin, s.owned_begin - ghost) << label;
+            EXPECT_EQ(s.box_end, s.owned_end + ghost) << label;
+            EXPECT_EQ(s.part_begin, next_part) << label;
+            next_part = s.part_end;
+            for (int z = s.box_begin; z < s.box_end; ++z) {
+              const int source = s.ring_plane(z, nz);
+              EXPECT_TRUE(source >= r && source < nz - r) << label << ": plane " << z;
+              EXPECT_EQ((source - z) % period, 0) << label << ": plane " << z;
+            }
+            EXPECT_FALSE(plain.wraps);
+            EXPECT_EQ(plain.ring_plane(0, nz), 0);
+          }
+          EXPECT_EQ(next_part, nz) << label;
+        }
+      }
+    }
+}
+
+// A rank's box problem: the x and y faces as the whole problem's, a z face the whole problem's
+// at the grid's end and layer towards a neighbour.
+TEST(Decomposition, ABoxKeepsTheFacesAtTheGridsEndsAndLayerTowardsNeighbours) {
+  Problem whole;
+  whole.grid = grid_with_nz(30);
+  whole.order = 4;
+  for (int face = 0; face < kFaces; ++face) whole.boundaries[face] = {BoundaryKind::Temperature, double(face)};
+  for (int rank = 0; rank < 3; ++rank) {
+    const Slab s = decompose(whole.grid, whole.order, 3, rank, GhostScheme::PerStage, 1, 0, whole.boundaries);
+    EXPECT_TRUE(s.fills_ghosts) << "every rank, its box's faces layer or not";
+    const Problem box = box_problem(whole, s);
+    EXPECT_EQ(box.grid.nz, s.box_planes());
+    for (int face = 0; face < 4; ++face) EXPECT_EQ(box.boundaries[face], whole.boundaries[face]) << face;
+    EXPECT_EQ(box.boundaries[4].kind, rank == 0 ? BoundaryKind::Temperature : BoundaryKind::Layer) << rank;
+    EXPECT_EQ(box.boundaries[5].kind, rank == 2 ? BoundaryKind::Temperature : BoundaryKind::Layer) << rank;
+  }
+  whole.boundaries[4] = whole.boundaries[5] = {BoundaryKind::Periodic};
+  const Problem wrapped = box_problem(whole, decompose(whole.grid, whole.order, 2, 0, GhostScheme::PerStage, 1, 0, whole.boundaries));
+  EXPECT_TRUE(wrapped.boundaries[4].kind == BoundaryKind::Layer && wrapped.boundaries[5].kind == BoundaryKind::Layer);
+  const Problem alone = box_problem(whole, decompose(whole.grid, whole.order, 1, 0, GhostScheme::PerStage, 1, 0, whole.boundaries));
+  EXPECT_EQ(alone.boundaries, whole.boundaries) << "one rank's box is the grid, which its fill wraps";
+}
+
 TEST(Decomposition, OddPlaneCountsGiveTheExtraPlanesToTheFirstRanks) {
   // order 2: 23 - 2 = 21 interior planes over 4 ranks: 6, 5, 5, 5.
   const Grid g = grid_with_nz(23);
@@ -206,6 +277,27 @@ TEST(Decomposition, HaloLayoutPointsAtTheEdgeAndGhostPlanes) {
   EXPECT_EQ(w.side_values, 4 * plane);
   EXPECT_EQ(w.lower_edge, 4 * plane);
   EXPECT_EQ(w.upper_edge, 0u) << "no upper neighbour";
+}
+
+// A box that wraps with 4r ghost planes reaches past the grid: box_of fills those planes, and
+// those beyond the interior, from the planes one period away.
+TEST(Decomposition, BoxOfAWrappedBoxTakesThePlanesOnePeriodAway) {
+  const Grid g = grid_with_nz(29);
+  const Field<double> whole = randn_field(g, 9);
+  const int r = 2, period = g.nz - 2 * r;
+  for (int rank : {0, 1}) {
+    const Slab s = decompose(g, 2 * r, 2, rank, GhostScheme::PerStep, 1, 0, periodic_z());
+    const Field<double> box = box_of(whole, s);
+    ASSERT_EQ(box.nz(), s.box_planes());
+    EXPECT_EQ(box_sources(s, g).size(), 2u) << "rank " << rank << ": its own run and the wrapped one";
+    for (int k = 0; k < box.nz(); ++k) {
+      int z = s.box_begin + k;
+      if (z < r) z += period;
+      if (z >= g.nz - r) z -= period;
+      for (int j = 0; j < g.ny; ++j)
+        for (int i = 0; i < g.nx; ++i) ASSERT_EQ(box(i, j, k), whole(i, j, z)) << "rank " << rank << " plane " << k;
+    }
+  }
 }
 
 TEST(Decomposition, BoxOfCopiesTheBoxPlanes) {

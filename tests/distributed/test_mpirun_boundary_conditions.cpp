@@ -1,0 +1,134 @@
+// Boundary conditions on cpu ranks under mpirun (docs/design.md §7, "Conditions on ranks"): the
+// same run on 1, 2 and 3 ranks writes bitwise the same snapshots, ghost planes included, with
+// each kind of condition on the z faces (periodic z wrapping the ranks) and on the x and y faces,
+// for cpu and cpu_reference, float and double, orders 2 and 8; periodic z on as few planes as the
+// ranks allow; a periodic run's snapshot restarts on other rank counts as a straight run goes on.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mpirun_support.hpp"
+
+namespace heat {
+namespace {
+
+using test::bitwise_differences;
+using test::expect_same_snapshots;
+using test::run_on;
+
+// Each kind on z, and each on x or y, across the two sets.
+const std::vector<std::vector<std::string>> kFaceSets = {
+    {"--bc-z-low", "periodic", "--bc-z-high", "periodic", "--bc-x-low", "convective:2,0.5", "--bc-x-high",
+     "flux:-1.5", "--bc-y-low", "temperature:0.25", "--bc-y-high", "insulated"},
+    {"--bc-z-low", "temperature:0.75", "--bc-z-high", "convective:3,-0.5", "--bc-x-low", "periodic", "--bc-x-high",
+     "periodic", "--bc-y-low", "flux:2", "--bc-y-high", "insulated"},
+    {"--bc-z-low", "flux:1", "--bc-z-high", "insulated", "--bc-x-low", "insulated", "--bc-x-high", "insulated",
+     "--bc-y-low", "periodic", "--bc-y-high", "periodic"},
+};
+
+// An odd grid, reflecting faces' 3r + 1 points on each axis, and planes for 3 ranks (r each and a
+// few over, so that the slabs are uneven).
+std::vector<std::string> run_args(const std::string& backend, int order, const std::string& precision,
+                                  const std::vector<std::string>& faces, const std::string& output, int steps = 30,
+                                  int output_every = 10) {
+  const int r = order / 2;
+  std::vector<std::string> args = {"--backend", backend, "--order", std::to_string(order), "--precision", precision,
+                                   "--nx", std::to_string(3 * r + 2), "--ny", std::to_string(3 * r + 3), "--nz",
+                                   std::to_string((5 * r + 3) | 1), "--conductivity", "1.5", "--heat-capacity", "2",
+                                   "--init", "randn", "--cfl", "0.2", "--steps", std::to_string(steps),
+                                   "--output-every", std::to_string(output_every),
+                                   "--output", output, "--quiet"};
+  args.insert(args.end(), faces.begin(), faces.end());
+  return args;
+}
+
+// `args_of(output)` on 1, 2 and 3 ranks: the same snapshots, and the run changed the field.
+template <typename ArgsOf>
+void expect_same_on_1_2_and_3_ranks(const ArgsOf& args_of, const std::string& label, const std::string& last) {
+  std::string one;
+  for (int ranks : {1, 2, 3}) {
+    const std::string out = test::temp_directory("bc-ranks" + std::to_string(ranks));
+    const auto result = run_on(ranks, args_of(out));
+    ASSERT_EQ(result.exit_code, 0) << label << " on " << ranks << " ranks:\n" << result.output;
+    if (ranks == 1) {
+      one = out;
+      const PointArray start = read_point_array(out + "/heat_000000.hdf", "u");
+      const PointArray end = read_point_array(out + "/" + last, "u");
+      EXPECT_GT(bitwise_differences(start.values, end.values), 0) << label;
+    } else {
+      expect_same_snapshots(one, out, label + " on " + std::to_string(ranks) + " ranks");
+    }
+  }
+}
+
+void expect_every_face_set_the_same_on_1_2_and_3_ranks(const std::string& backend, const std::string& precision) {
+  for (int order : {2, 8})
+    for (std::size_t set = 0; set < kFaceSets.size(); ++set) {
+      const std::string label = backend + " " + precision + " order " + std::to_string(order) + " faces " +
+                                std::to_string(set);
+      expect_same_on_1_2_and_3_ranks(
+          [&](const std::string& out) { return run_args(backend, order, precision, kFaceSets[set], out); }, label,
+          "heat_000030.hdf");
+    }
+}
+
+TEST(MpirunBoundaryConditions, CpuBitwiseEqualOn1To3RanksFloat) {
+  expect_every_face_set_the_same_on_1_2_and_3_ranks("cpu", "float");
+}
+TEST(MpirunBoundaryConditions, CpuBitwiseEqualOn1To3RanksDouble) {
+  expect_every_face_set_the_same_on_1_2_and_3_ranks("cpu", "double");
+}
+TEST(MpirunBoundaryConditions, CpuReferenceBitwiseEqualOn1To3RanksFloat) {
+  expect_every_face_set_the_same_on_1_2_and_3_ranks("cpu_reference", "float");
+}
+TEST(MpirunBoundaryConditions, CpuReferenceBitwiseEqualOn1To3RanksDouble) {
+  expect_every_face_set_the_same_on_1_2_and_3_ranks("cpu_reference", "double");
+}
+
+// Periodic z with every rank owning r planes or about: 3 ranks on 3r interior planes, 2 ranks each
+// the other's lower and upper neighbour.
+TEST(MpirunBoundaryConditions, PeriodicZOnAsFewPlanesAsTheRanksAllow) {
+  for (int order : {2, 4}) {
+    const int r = order / 2;
+    const std::string label = "order " + std::to_string(order);
+    expect_same_on_1_2_and_3_ranks(
+        [&](const std::string& out) {
+          return std::vector<std::string>{"--backend", "cpu", "--order", std::to_string(order), "--nx", "9", "--ny",
+                                          "8", "--nz", std::to_string(5 * r), "--bc", "periodic", "--init", "randn",
+                                          "--steps", "20", "--output-every", "10", "--output", out, "--quiet"};
+        },
+        label, "heat_000020.hdf");
+  }
+  // 4 ranks need 4r interior planes.
+  const auto result = run_on(4, {"--backend", "cpu", "--order", "2", "--n", "9", "--nz", "5", "--bc", "periodic",
+                                 "--format", "none", "--quiet"});
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("at most 3 ranks"), std::string::npos) << result.output;
+}
+
+// Periodic z and convective x and y faces: a 2-rank run's step-3 snapshot (its conditions stored
+// in it) continued on 1 and 3 ranks to step 6 is bitwise the straight 1-rank run.
+TEST(MpirunBoundaryConditions, APeriodicRunRestartsOnOtherRankCountsAsAStraightRunGoesOn) {
+  for (const std::string precision : {"float", "double"}) {
+    const auto args = [&](const std::string& out, int steps) {
+      return run_args("cpu", 4, precision, kFaceSets[0], out, steps, 3);
+    };
+    const std::string straight = test::temp_directory("bc-straight");
+    ASSERT_EQ(run_on(1, args(straight, 6)).exit_code, 0);
+    const std::string first_half = test::temp_directory("bc-first-half");
+    ASSERT_EQ(run_on(2, args(first_half, 3)).exit_code, 0);
+    const PointArray expected = read_point_array(straight + "/heat_000006.hdf", "u");
+    for (int ranks : {1, 3}) {
+      const std::string out = test::temp_directory("bc-continued");
+      const auto result = run_on(ranks, {"--backend", "cpu", "--restart", first_half + "/heat_000003.hdf", "--steps",
+                                         "3", "--output", out, "--quiet"});
+      ASSERT_EQ(result.exit_code, 0) << result.output;
+      const PointArray got = read_point_array(out + "/heat_000006.hdf", "u");
+      EXPECT_EQ(bitwise_differences(got.values, expected.values), 0) << precision << " continued on " << ranks;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace heat
