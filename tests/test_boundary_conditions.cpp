@@ -162,7 +162,7 @@ TEST(Fill, IsAffineWithTheHomogeneousFillAsItsLinearPart) {
       for (std::size_t i = 0; i < u.size(); ++i) sum.data()[i] = u.data()[i] + c * k.data()[i];
       fill_boundaries(p, sum.data());
       fill_boundaries(p, u.data());
-      fill_boundaries(p, k.data(), nullptr, FillPart::Homogeneous);
+      fill_boundaries<double>(p, k.data(), nullptr, FillPart::Homogeneous);
       double worst = 0;
       for (std::size_t i = 0; i < u.size(); ++i) {
         const double apart = sum.data()[i] - (u.data()[i] + c * k.data()[i]);

@@ -29,7 +29,7 @@ class StepArgumentTypes(unittest.TestCase):
 
     def test_wrong_types_name_the_argument_the_value_and_what_is_accepted(self):
         cases = [("dt", "0.001", "a number"), ("cfl", "0.1", "a number"), ("h", "abc", "a number"),
-                 ("alpha", None, "a number"), ("device", "cuda:0", "a whole number"), ("steps", 2.0, "a whole number"),
+                 ("alpha", "0.5", "a number"), ("device", "cuda:0", "a whole number"), ("steps", 2.0, "a whole number"),
                  ("order", "8", "a whole number"), ("steps", True, "a whole number"), ("dt", True, "a number"),
                  ("backend", 3, "a str"), ("allow_unstable", 1, "True or False")]
         for key, value, accepted in cases:
