@@ -14,6 +14,7 @@
 #include "core/initial_conditions.hpp"
 #include "core/time_loop.hpp"
 #include "stencils/stencil.hpp"
+#include "test_support.hpp"
 
 namespace heat {
 namespace {
@@ -22,18 +23,6 @@ const char* const kFillingBackends[] = {kCpuReferenceName, "cpu"};
 
 // Total heat C * sum(w u) dV (core/body_quadrature.hpp).
 double total_heat(const Problem& p, const Field<double>& u) { return p.heat_capacity * body_integral(p, u); }
-
-Problem box(int order, int n, const BoundaryCondition& every_face) {
-  Problem p;
-  p.order = order;
-  p.grid = {n, n + 1, n + 2, 0.1, 0.12, 0.09};
-  p.alpha = 0.6;
-  p.conductivity = 1.5;
-  p.heat_capacity = 2.5;
-  p.boundaries.fill(every_face);
-  p.dt = dt_from_cfl(p.grid, p.alpha, 0.2);
-  return p;
-}
 
 // The heat after `steps` of a random field, and before.
 std::pair<double, double> heat_before_and_after(const std::string& backend_name, const Problem& p, int steps) {
@@ -50,7 +39,7 @@ constexpr int kConservationSteps = 10000;
 
 TEST(Conservation, AnInsulatedBoxKeepsItsHeatToRounding) {
   for (int order : {2, 8}) {
-    const Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
+    const Problem p = test::material_box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
     for (const char* backend : kFillingBackends) {
       const auto [before, after] = heat_before_and_after(backend, p, kConservationSteps);
       std::printf("%s, insulated, order %d: heat %.17g -> %.17g (relative change %.2e)\n", backend, order, before,
@@ -62,7 +51,7 @@ TEST(Conservation, AnInsulatedBoxKeepsItsHeatToRounding) {
 
 TEST(Conservation, APeriodicBoxKeepsItsHeatToRounding) {
   for (int order : {2, 8}) {
-    const Problem p = box(order, order + 6, {BoundaryKind::Periodic});
+    const Problem p = test::material_box(order, order + 6, {BoundaryKind::Periodic});
     for (const char* backend : kFillingBackends) {
       const auto [before, after] = heat_before_and_after(backend, p, kConservationSteps);
       std::printf("%s, periodic, order %d: heat %.17g -> %.17g (relative change %.2e)\n", backend, order, before,
@@ -74,7 +63,7 @@ TEST(Conservation, APeriodicBoxKeepsItsHeatToRounding) {
 
 TEST(Conservation, AFluxFaceAddsQTimesAreaTimesTime) {
   for (int order : {2, 4, 6, 8}) {
-    Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
+    Problem p = test::material_box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
     const double q = 3.0;
     p.boundaries[3] = {BoundaryKind::Flux, q};  // y-high
     const int r = p.radius();
@@ -107,7 +96,7 @@ void expect_temperature_face(const Problem& p, const std::string& backend_name) 
 
 // A temperature face's points hold T through the steps, and ghosts are its odd reflection.
 TEST(Fill, TemperatureFacePointsHoldTheirValue) {
-  Problem p = box(4, 9, {BoundaryKind::Layer});
+  Problem p = test::material_box(4, 9, {BoundaryKind::Layer});
   p.boundaries[4] = {BoundaryKind::Temperature, 2.5};  // z-low
   for (const char* backend_name : kFillingBackends) {
     SCOPED_TRACE(backend_name);
@@ -119,7 +108,7 @@ TEST(Fill, TemperatureFacePointsHoldTheirValue) {
 // stage form to rounding at every order, in double and float.
 TEST(Fill, CpuMatchesTheReferenceOnEveryCondition) {
   for (int order : {2, 4, 6, 8}) {
-    Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Layer});
+    Problem p = test::material_box(order, 3 * order / 2 + 2, {BoundaryKind::Layer});
     p.boundaries = {BoundaryCondition{BoundaryKind::Convective, 4.0, 0.5}, BoundaryCondition{BoundaryKind::Flux, -2.0},
                     BoundaryCondition{BoundaryKind::Periodic}, BoundaryCondition{BoundaryKind::Periodic},
                     BoundaryCondition{BoundaryKind::Temperature, 1.5}, BoundaryCondition{BoundaryKind::Insulated}};
@@ -156,7 +145,7 @@ TEST(Fill, IsAffineWithTheHomogeneousFillAsItsLinearPart) {
   const double c = 0.37;
   for (const BoundaryCase& faces : boundary_cases())
     for (int order : {2, 4, 6, 8}) {
-      Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Layer});
+      Problem p = test::material_box(order, 3 * order / 2 + 2, {BoundaryKind::Layer});
       p.boundaries = faces.faces;
       Field<double> u = randn_field<double>(p.grid, 21), k = randn_field<double>(p.grid, 22), sum(p.grid);
       for (std::size_t i = 0; i < u.size(); ++i) sum.data()[i] = u.data()[i] + c * k.data()[i];
@@ -179,7 +168,7 @@ TEST(Fill, IsAffineWithTheHomogeneousFillAsItsLinearPart) {
 TEST(Stability, ConvectiveFacesStayBounded) {
   for (int order : {2, 4, 6, 8})
     for (double biot : {0.1, 1.0}) {
-      Problem p = box(order, 3 * order / 2 + 4, {BoundaryKind::Layer});
+      Problem p = test::material_box(order, 3 * order / 2 + 4, {BoundaryKind::Layer});
       p.grid.hx = p.grid.hy = p.grid.hz = 0.1;
       p.boundaries.fill({BoundaryKind::Convective, biot * p.conductivity / 0.1, 0.0});
       p.dt = dt_from_cfl(p.grid, p.alpha, 0.5 * max_stable_cfl(order));

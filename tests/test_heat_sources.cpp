@@ -13,23 +13,12 @@
 #include "core/heat_source.hpp"
 #include "core/initial_conditions.hpp"
 #include "core/time_loop.hpp"
+#include "test_support.hpp"
 
 namespace heat {
 namespace {
 
 const char* const kSourceBackends[] = {kCpuReferenceName, "cpu"};
-
-Problem box(int order, int n, const BoundaryCondition& every_face) {
-  Problem p;
-  p.order = order;
-  p.grid = {n, n + 1, n + 2, 0.1, 0.12, 0.09};
-  p.alpha = 0.6;
-  p.conductivity = 1.5;
-  p.heat_capacity = 2.5;
-  p.boundaries.fill(every_face);
-  p.dt = dt_from_cfl(p.grid, p.alpha, 0.2);
-  return p;
-}
 
 // q = mean + spread * (a standard normal field): random, and never zero for mean >> spread.
 Field<double> random_source(const Grid& g, double mean, double spread, unsigned seed) {
@@ -40,7 +29,7 @@ Field<double> random_source(const Grid& g, double mean, double spread, unsigned 
 
 TEST(Sources, AnInsulatedBoxGainsThePowerTimesTheTime) {
   for (int order : {2, 4, 6, 8}) {
-    Problem p = box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
+    Problem p = test::material_box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
     const Field<double> q = random_source(p.grid, 3.0, 1.0, 21);
     p.source = make_heat_source(p, q);
     const double power = body_integral(p, q);
@@ -117,7 +106,7 @@ TEST(Sources, TheStepIncrementAgreesWithTheStageForm) {
   const int steps = 20;
   for (int order : {2, 4, 6, 8}) {
     for (bool layer : {true, false}) {
-      Problem p = box(order, 3 * order / 2 + 3, {BoundaryKind::Layer});
+      Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Layer});
       if (!layer)
         p.boundaries = {BoundaryCondition{BoundaryKind::Convective, 4.0, 0.5},
                         BoundaryCondition{BoundaryKind::Flux, -2.0},
@@ -150,7 +139,7 @@ TEST(Sources, TheStepIncrementAgreesWithTheStageForm) {
 // (dt - last) * q/C.
 TEST(Sources, AShortenedLastStepTakesAnIncrementOfItsOwn) {
   for (int order : {2, 8}) {
-    Problem p = box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+    Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
     p.boundaries[4] = {BoundaryKind::Temperature, 1.5};
     p.source = make_heat_source(p, random_source(p.grid, 2.0, 5.0, 37));
     LoopSchedule schedule;

@@ -13,23 +13,12 @@
 #include "core/initial_conditions.hpp"
 #include "core/monitors.hpp"
 #include "core/time_loop.hpp"
+#include "test_support.hpp"
 
 namespace heat {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-Problem box(int order, int n, const BoundaryCondition& every_face) {
-  Problem p;
-  p.order = order;
-  p.grid = {n, n + 1, n + 2, 0.1, 0.12, 0.09};
-  p.alpha = 0.6;
-  p.conductivity = 1.5;
-  p.heat_capacity = 2.5;
-  p.boundaries.fill(every_face);
-  p.dt = dt_from_cfl(p.grid, p.alpha, 0.2);
-  return p;
-}
 
 // The monitors of `u` after each `every` steps of `steps`, from the time loop's snapshots.
 std::vector<MonitorValues> monitored_run(const Problem& p, Field<double> u, int steps, int every,
@@ -48,7 +37,7 @@ std::vector<MonitorValues> monitored_run(const Problem& p, Field<double> u, int 
 
 TEST(Monitors, AnInsulatedBoxKeepsItsTotalHeatAndNoFaceLetsAnyIn) {
   for (int order : {2, 8}) {
-    const Problem p = box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+    const Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
     const auto rows = monitored_run(p, randn_field<double>(p.grid, 11), 400, 50);
     ASSERT_EQ(rows.size(), 9u);  // steps 0, 50, ..., 400
     for (const MonitorValues& row : rows) {
@@ -67,7 +56,7 @@ TEST(Monitors, AnInsulatedBoxKeepsItsTotalHeatAndNoFaceLetsAnyIn) {
 TEST(Monitors, AFluxFaceAddsQTimesItsAreaAndItsColumnSaysSo) {
   const double q = 3.5;
   for (int order : {2, 4, 6, 8}) {
-    Problem p = box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+    Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
     p.boundaries[1] = {BoundaryKind::Flux, q};  // x-high
     const int r = p.radius();
     const double area = (p.grid.ny - 1 - 2 * r) * p.grid.hy * (p.grid.nz - 1 - 2 * r) * p.grid.hz;
@@ -99,7 +88,7 @@ TEST(Monitors, TheFacesRatesAddUpToTheTotalHeatsRate) {
   };
   for (const Case& c : cases)
     for (int order : c.orders) {
-      Problem p = box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+      Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
       p.boundaries[0] = c.low;
       p.boundaries[3] = c.high;  // y-high: two axes, so the held edge rows count too
       const auto change_rate = [&](double dt) {
@@ -164,7 +153,7 @@ TEST(Monitors, AProbeOnAFourierModeReadsTheExactValueToSecondOrder) {
 }
 
 TEST(Monitors, AProbeOutsideTheDomainIsNamedWithTheBounds) {
-  Problem p = box(2, 12, {BoundaryKind::Insulated});
+  Problem p = test::material_box(2, 12, {BoundaryKind::Insulated});
   p.boundaries[0] = {BoundaryKind::Layer};
   // x: the layer side ends at 0, the insulated one at its face point (n - 1 - r) h.
   const auto extents = probe_extents(p);

@@ -29,6 +29,20 @@ std::string read_text(const std::string& path);
 // The registry's CUDA backends, by name (none in a build without CUDA).
 std::vector<std::string> cuda_backend_names();
 
+// A box of n x (n+1) x (n+2) points, unequal spacings and a material (alpha 0.6, K 1.5, C 2.5),
+// every face `every_face`, dt at cfl 0.2: the physics tests' box of boundary conditions.
+inline Problem material_box(int order, int n, const BoundaryCondition& every_face) {
+  Problem p;
+  p.order = order;
+  p.grid = {n, n + 1, n + 2, 0.1, 0.12, 0.09};
+  p.alpha = 0.6;
+  p.conductivity = 1.5;
+  p.heat_capacity = 2.5;
+  p.boundaries.fill(every_face);
+  p.dt = dt_from_cfl(p.grid, p.alpha, 0.2);
+  return p;
+}
+
 // The problem the GPU backend tests run: alpha 0.8 and cfl 0.2, well inside stability but large
 // enough that every stage changes the result.
 inline Problem gpu_test_problem(const Grid& g, int order) {
