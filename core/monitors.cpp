@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/body_quadrature.hpp"
+#include "core/comma_numbers.hpp"
 #include "core/errors.hpp"
 #include "core/number_text.hpp"
 #include "stencils/stencil.hpp"
@@ -13,19 +14,10 @@
 namespace heat {
 
 std::vector<Probe> parse_probes(const std::string& text) {
-  std::vector<double> numbers;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    const std::string item = text.substr(at, comma - at);
-    char* end = nullptr;
-    const double value = std::strtod(item.c_str(), &end);
-    if (item.empty() || *end != '\0' || !std::isfinite(value))
-      throw InputError("--probe " + text + ": '" + item + "' is not a finite number: give X,Y,Z (physical " +
-                       "coordinates), one --probe a point");
-    numbers.push_back(value);
-    at = comma + 1;
-  }
+  const std::vector<double> numbers = finite_comma_numbers(text, [&](const std::string& item) {
+    return "--probe " + text + ": '" + item + "' is not a finite number: give X,Y,Z (physical coordinates), one " +
+           "--probe a point";
+  });
   if (numbers.size() % 3 != 0)
     throw InputError("--probe " + text + " holds " + std::to_string(numbers.size()) +
                      " numbers: give X,Y,Z, three numbers a point");
