@@ -176,14 +176,6 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   return mismatch ? exit_code::mismatch : exit_code::ok;
 }
 
-// "--bc-FACE CONDITION" for the first face whose condition is not layer.
-std::string first_filled_face(const Boundaries& b) {
-  for (int face = 0; face < kFaces; ++face)
-    if (b[face].kind != BoundaryKind::Layer)
-      return "--bc-" + std::string(face_name(face)) + " " + boundary_condition_text(b[face]);
-  return "";
-}
-
 // Reads the rank's box of the input file's planes into `loaded`: in one read, or one per run of
 // a box that wraps (box_sources).
 void read_box_planes(LoadedField& loaded, const RunOptions& o, const Slab& slab) {
@@ -252,11 +244,6 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     }
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output),
                      plan.problem.boundaries);
-    if (entry->uses_cuda && slab.ranks > 1 && slab.fills_ghosts)
-      throw InputError("--backend " + plan.backend + " on " + std::to_string(slab.ranks) +
-                       " ranks with a face that is not layer (" + first_filled_face(plan.problem.boundaries) +
-                       "): GPU ranks do not yet fill ghosts around their passes (docs/design.md §7); use --backend "
-                       "cpu, or one rank");
     require_host_memory(plan, *entry, slab, ranks);
     add_heat_source(plan, options);
     clock.mark("heat_source");

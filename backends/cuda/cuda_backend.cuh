@@ -129,15 +129,16 @@ class CudaBackend : public Backend<T>,
       if (!exchange_) {
         step_once();
       } else if (!steps_in_parts()) {
-        exchange_->exchange(u_.get());
+        exchange_u_unless_current();
         step_once();
+        ghosts_current_ = false;
       } else if (!part_streams_) {
         step_with_exchanges_first();
       } else {
         step_with_edges_first();
       }
       // u as a download, a snapshot or the next step reads it: face values held, ghosts filled.
-      if (boundary_fill_.fills()) boundary_fill_(u_.get());
+      if (fills_ghosts_) fill_u();
     }
     // The compute stream only: a snapshot's copy to the host goes on meanwhile.
     HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
@@ -145,16 +146,18 @@ class CudaBackend : public Backend<T>,
   // Without overlap: each segment of a step (StepPlanes) after the exchange of the field it reads.
   void step_with_exchanges_first() {
     for (segment_ = 0; segment_ < planes_.segments(); ++segment_) {
-      exchange_->exchange(segment_ == 0 ? u_.get() : output_of_pass(planes_.last_pass_of(segment_ - 1)));
+      if (segment_ == 0) exchange_u_unless_current();
+      else exchange_->exchange(output_of_pass(planes_.last_pass_of(segment_ - 1)));
       for (StepPart part : {StepPart::LeadingLaunches, StepPart::Edges, StepPart::Inside}) step_part(part);
     }
     segment_ = 0;
+    ghosts_current_ = false;
   }
   // EdgesFirst: each segment of a step (StepPlanes) leaves the ghost planes its output needs
   // filled for the next, from the planes its last launch wrote first; only the first step after the
   // field is set exchanges before it.
   void step_with_edges_first() {
-    if (!ghosts_current_) exchange_->exchange(u_.get());
+    exchange_u_unless_current();
     for (segment_ = 0; segment_ < planes_.segments(); ++segment_) {
       step_part(StepPart::LeadingLaunches);
       part_streams_->fork();
@@ -233,6 +236,7 @@ class CudaBackend : public Backend<T>,
     if (!o.field_in_caller_memory) u_ = DeviceBuffer<T>(p.grid.points());
     if (o.snapshots_while_stepping) snapshots_ = std::make_unique<SnapshotCopies>(field_bytes, o.device);
     boundary_fill_ = DeviceBoundaryFill(p, FillPart::Full);
+    fills_ghosts_ = fills_ghosts<T>(p.boundaries, nullptr);
   }
   // One rank's box, for `exchange` non-null (laid out for PerStep's or PerHalfStep's ghost planes):
   // the backend steps its box and has the exchange refresh the ghost planes; null: the whole grid.
@@ -243,6 +247,7 @@ class CudaBackend : public Backend<T>,
     if (exchange->scheme() == GhostScheme::PerStage)
       throw std::logic_error("a backend that steps its box whole needs PerStep's or PerHalfStep's ghost planes");
     exchange_ = exchange;
+    fills_ghosts_ = fills_ghosts(problem_.boundaries, exchange);
     planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange->sides());
     if (overlap_ && steps_in_parts()) part_streams_ = std::make_unique<PartStreams>(device_);
   }
@@ -301,6 +306,22 @@ class CudaBackend : public Backend<T>,
   DeviceBoundaryFill boundary_fill_;  // the faces that are not layer, as the problem states them
 
  private:
+  // u's ghost planes from the neighbours, unless the last exchange of u brought them and no step
+  // has written u since.
+  void exchange_u_unless_current() {
+    if (!ghosts_current_) exchange_->exchange(u_.get());
+    ghosts_current_ = true;
+  }
+  // After a step where u's ghosts are filled: in a rank's box u's exchange first, so that its ghost
+  // planes hold this step's values, as a downloaded box (a wrapped box's part holds ghost planes)
+  // and the z faces' fill read them; then the whole fill. The fill of a plane reads that plane
+  // alone, but for the z faces, so filling the x and y faces of the planes just received gives
+  // what the neighbour's fill gave them: the host's order (x and y, the exchange, z) in two calls.
+  void fill_u() {
+    if (exchange_) exchange_u_unless_current();
+    boundary_fill_(u_.get());
+  }
+
   // `find`'s answer (a box index, or -1) over the box's own planes: its ghost planes hold whatever
   // the step left there (StepPlanes writes only those the step reads), which the next exchange
   // replaces.
@@ -316,7 +337,10 @@ class CudaBackend : public Backend<T>,
   std::unique_ptr<SnapshotCopies> snapshots_;
   StepPlanes planes_;
   bool overlap_;  // EdgesFirst, where the backend steps in parts: the only way CUDA backends overlap
-  bool ghosts_current_ = false;  // EdgesFirst: the last step filled the ghost planes of u_
+  // Around each step and after the field is set: a face is not layer, or z wraps the ranks
+  // (fills_ghosts), so u's ghost planes are exchanged after the step, not before the next.
+  bool fills_ghosts_ = false;
+  bool ghosts_current_ = false;  // the last exchange of u_ filled its ghost planes, and no step has written u_ since
   int segment_ = 0;              // EdgesFirst: the segment of the step being launched
   int device_;
   std::unique_ptr<PartStreams> part_streams_;  // only for a box stepped in parts around its exchange

@@ -380,7 +380,7 @@ std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const Bac
   with_configuration<T>(problem.order, configuration, [&](auto config) {
     using Config = decltype(config);
     const Precision precision = sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
-    if (Config::kKernelsPerStep != 4 && !all_layer(problem.boundaries))
+    if (Config::kKernelsPerStep != 4 && fills_ghosts(problem.boundaries, exchange))
       throw InputError("tiled configuration '" + configuration + "' applies the operator " +
                        std::to_string(4 / Config::kKernelsPerStep) +
                        " times per launch, with no boundary fill between: a face that is not layer needs single "
@@ -399,11 +399,15 @@ template std::unique_ptr<Backend<double>> make_tiled_backend<double>(const Probl
 namespace {
 
 // The configuration the entry named by `configuration` runs for `p` (empty: the registry's tiled,
-// which runs the default, or where a face is not layer tiled_boundary_configuration).
-std::string configuration_for(const Problem& p, Precision precision, const std::string& configuration) {
+// which runs the default, or where ghosts are filled tiled_boundary_configuration). A rank's box
+// (`exchange` not null) asks its exchange, so that every rank runs the configuration of one
+// process, whatever its own box's faces (a middle rank's are all layer).
+template <typename T>
+std::string configuration_for(const Problem& p, Precision precision, const std::string& configuration,
+                              HaloExchange<T>* exchange) {
   if (!configuration.empty()) return configuration;
-  return all_layer(p.boundaries) ? tiled_default_configuration(p.order, precision)
-                                 : tiled_boundary_configuration(p.order, precision);
+  return fills_ghosts(p.boundaries, exchange) ? tiled_boundary_configuration(p.order, precision)
+                                              : tiled_default_configuration(p.order, precision);
 }
 
 // What a configuration moves and holds.
@@ -414,7 +418,7 @@ struct Footprint {
 Footprint footprint(const Problem& p, std::size_t value_size, const std::string& configuration) {
   const Precision precision = value_size == sizeof(float) ? Precision::Float : Precision::Double;
   Footprint f{};
-  read_configuration(p.order, precision, configuration_for(p, precision, configuration),
+  read_configuration(p.order, precision, configuration_for<float>(p, precision, configuration, nullptr),
                      [&](auto config) { f = {decltype(config)::kArraysPerPoint, decltype(config)::kWorkingArrays}; });
   return f;
 }
@@ -444,10 +448,11 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   e.side_planes = [](int order) { return order / 2; };
   e.halo_overlap = tiled_halo_overlap;
   e.make_float = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<float>* exchange) {
-    return make_tiled_backend<float>(p, o, configuration_for(p, Precision::Float, configuration), exchange);
+    return make_tiled_backend<float>(p, o, configuration_for(p, Precision::Float, configuration, exchange), exchange);
   };
   e.make_double = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<double>* exchange) {
-    return make_tiled_backend<double>(p, o, configuration_for(p, Precision::Double, configuration), exchange);
+    return make_tiled_backend<double>(p, o, configuration_for(p, Precision::Double, configuration, exchange),
+                                       exchange);
   };
   return e;
 }

@@ -1,14 +1,17 @@
-// Boundary conditions on cpu ranks under mpirun (docs/design.md §7, "Conditions on ranks"): the
+// Boundary conditions on ranks under mpirun (docs/design.md §7, "Conditions on ranks"): the
 // same run on 1, 2 and 3 ranks writes bitwise the same snapshots, ghost planes included, with
 // each kind of condition on the z faces (periodic z wrapping the ranks) and on the x and y faces,
-// for cpu and cpu_reference, float and double, orders 2 and 8; periodic z on as few planes as the
-// ranks allow; a periodic run's snapshot restarts on other rank counts as a straight run goes on.
+// for cpu and cpu_reference, float and double, orders 2 and 8; for the CUDA backends' ranks over
+// each exchange route (ranks sharing one GPU through host memory and by the copy engines, one GPU
+// each through NCCL; skipped without GPUs); periodic z on as few planes as the ranks allow; a
+// periodic run's snapshot restarts on other rank counts as a straight run goes on.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "mpirun_support.hpp"
+#include "backends/cuda/gpu_info.hpp"
 
 namespace heat {
 namespace {
@@ -27,15 +30,16 @@ const std::vector<std::vector<std::string>> kFaceSets = {
      "--bc-y-low", "periodic", "--bc-y-high", "periodic"},
 };
 
-// An odd grid, reflecting faces' 3r + 1 points on each axis, and planes for 3 ranks (r each and a
-// few over, so that the slabs are uneven).
+// An odd grid, reflecting faces' 3r + 1 points on each axis, and planes for 3 ranks of `ghosts` r
+// ghost planes (the cpu's r, and a few over, so that the slabs are uneven).
 std::vector<std::string> run_args(const std::string& backend, int order, const std::string& precision,
                                   const std::vector<std::string>& faces, const std::string& output, int steps = 30,
-                                  int output_every = 10) {
+                                  int output_every = 10, int ghosts = 1) {
   const int r = order / 2;
   std::vector<std::string> args = {"--backend", backend, "--order", std::to_string(order), "--precision", precision,
                                    "--nx", std::to_string(3 * r + 2), "--ny", std::to_string(3 * r + 3), "--nz",
-                                   std::to_string((5 * r + 3) | 1), "--conductivity", "1.5", "--heat-capacity", "2",
+                                   std::to_string((3 * ghosts * r + 2 * r + 3) | 1), "--conductivity", "1.5",
+                                   "--heat-capacity", "2",
                                    "--init", "randn", "--cfl", "0.2", "--steps", std::to_string(steps),
                                    "--output-every", std::to_string(output_every),
                                    "--output", output, "--quiet"};
@@ -84,6 +88,61 @@ TEST(MpirunBoundaryConditions, CpuReferenceBitwiseEqualOn1To3RanksFloat) {
 }
 TEST(MpirunBoundaryConditions, CpuReferenceBitwiseEqualOn1To3RanksDouble) {
   expect_every_face_set_the_same_on_1_2_and_3_ranks("cpu_reference", "double");
+}
+
+// The CUDA backends' ranks over `route` (--halo-overlap `overlap`): each kernel family, a ghost
+// scheme each (naive, reuse and tiled at order 2: 4r ghost planes, one exchange a step; tiled at
+// orders 4 and 8: 2r, two), float and double, every face set. The grid holds 4r ghost planes and
+// more for each of 3 ranks. Ranks share the machine's GPUs on the host and peer routes; NCCL needs
+// one each (fewer GPUs: those rank counts are left out).
+void expect_every_face_set_the_same_on_gpu_ranks(const std::string& route, const std::string& overlap) {
+  struct GpuRun {
+    std::string backend;
+    int order;
+    std::string precision;
+  };
+  const GpuRun runs[] = {{"naive", 2, "float"},
+                         {"reuse", 8, "double"},
+                         {"tiled", 2, "float"},
+                         {"tiled", 4, "double"},
+                         {"tiled", 8, "float"}};
+  for (const GpuRun& run : runs)
+    for (std::size_t set = 0; set < kFaceSets.size(); ++set) {
+      const std::string label = run.backend + " " + run.precision + " order " + std::to_string(run.order) +
+                                " faces " + std::to_string(set) + " over " + route + ", overlap " + overlap;
+      std::string one;
+      for (int ranks : {1, 2, 3}) {
+        if (route == "nccl" && ranks > 1 && gpu_count() < ranks) continue;
+        const std::string out = test::temp_directory("bc-gpu-ranks" + std::to_string(ranks));
+        std::vector<std::string> args =
+            run_args(run.backend, run.order, run.precision, kFaceSets[set], out, 12, 4, 5);
+        if (ranks > 1) args.insert(args.end(), {"--halo-exchange", route, "--halo-overlap", overlap});
+        const auto result = run_on(ranks, args);
+        ASSERT_EQ(result.exit_code, 0) << label << " on " << ranks << " ranks:\n" << result.output;
+        if (ranks == 1) {
+          one = out;
+          continue;
+        }
+        expect_same_snapshots(one, out, label + " on " + std::to_string(ranks) + " ranks");
+      }
+    }
+}
+
+TEST(MpirunBoundaryConditions, GpuRanksBitwiseEqualOn1To3RanksSharingAGpuThroughHostMemory) {
+  HEAT_REQUIRE_GPU();
+  expect_every_face_set_the_same_on_gpu_ranks("host", "on");
+}
+TEST(MpirunBoundaryConditions, GpuRanksBitwiseEqualOn1To3RanksSharingAGpuByTheCopyEngines) {
+  HEAT_REQUIRE_GPU();
+  expect_every_face_set_the_same_on_gpu_ranks("peer", "on");
+}
+TEST(MpirunBoundaryConditions, GpuRanksBitwiseEqualOn1To3RanksSharingAGpuByTheCopyEnginesWithoutOverlap) {
+  HEAT_REQUIRE_GPU();
+  expect_every_face_set_the_same_on_gpu_ranks("peer", "off");
+}
+TEST(MpirunBoundaryConditions, GpuRanksBitwiseEqualOn1To3RanksWithAGpuEachThroughNccl) {
+  if (gpu_count() < 2) GTEST_SKIP() << "fewer than 2 CUDA GPUs on this machine";
+  expect_every_face_set_the_same_on_gpu_ranks("nccl", "on");
 }
 
 // Periodic z with every rank owning r planes or about: 3 ranks on 3r interior planes, 2 ranks each
