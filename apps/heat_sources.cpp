@@ -92,7 +92,7 @@ void add_heat_source(RunPlan& plan, const RunOptions& o) {
     plan.source_records.push_back(record);
   }
   plan.source_power = body_integral(p, q);
-  p.source = make_heat_source(p, q);
+  p.source = make_heat_source(p, q, plan.last_step_dt);
 }
 
 }  // namespace heat

@@ -117,9 +117,10 @@ std::size_t run_host_bytes_needed(const RunPlan& plan, const BackendEntry& entry
   // A file's values: the box's planes, held in double.
   if (plan.init.kind == InitKind::File) bytes += box * (sizeof(double) + value);
   if (!entry.uses_cuda) bytes += entry.working_bytes(box_problem, value);
-  // Sources: the whole grid's q, rate and step increment in double (and a Horner operand while
-  // they are made), and the backend's copy of what it adds.
-  if (!plan.sources.empty()) bytes += 4 * n * sizeof(double) + box * value;
+  // Sources, on every rank: the whole grid's q, rate and step increment in double (and a Horner
+  // operand while they are made), the shortened last step's increment, and the backend's copy of
+  // what it adds.
+  if (!plan.sources.empty()) bytes += (plan.last_step_dt > 0 ? 5 : 4) * n * sizeof(double) + box * value;
   if (plan.check && root)
     bytes += n * (value + sizeof(double)) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
   return bytes;

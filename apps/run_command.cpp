@@ -231,9 +231,6 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
       throw InputError("--monitor-every and --probe run on one rank so far: run without mpirun");
     monitors = make_run_monitors(plan);
     entry = default_registry().find(plan.backend);
-    if (ranks.size() > 1 && !plan.sources.empty())
-      throw InputError("heat sources run on one rank so far (--source " + shown_value(options.source.front()) +
-                       "): run without mpirun");
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos, z_periodic(plan.problem));
       clock.mark("gpu_route");  // on ranks: whether the ranks' GPUs reach each other as peers

@@ -97,16 +97,4 @@ void add_source_values(const SourceSpec& s, const Problem& p, Field<double>& q) 
   }
 }
 
-HeatSource HeatSource::planes(int z_begin, int z_end) const {
-  const auto cut = [&](const Field<double>& whole) {
-    auto part = Field<double>::uninitialized(whole.nx(), whole.ny(), z_end - z_begin);
-    const std::size_t plane = std::size_t(whole.nx()) * std::size_t(whole.ny());
-    const double* from = whole.data() + std::size_t(z_begin) * plane;
-    double* to = part.data();
-    parallel_for_points(part.size(), [&](std::size_t n) { to[n] = from[n]; });
-    return part;
-  };
-  return {cut(rate), cut(step_increment)};
-}
-
 }  // namespace heat

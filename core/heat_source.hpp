@@ -51,12 +51,22 @@ void add_source_values(const SourceSpec& s, const Problem& p, Field<double>& q);
 //   the homogeneous problem (homogeneous(Boundaries)): one RK4 step of the linear system with a
 //   steady source is P(z) u + s, so the pass form adds s once a step, in its last pass (cpu; a CUDA
 //   backend's last pass). Computed once in set-up in double (backends/cpu/source_step.hpp).
+// - last_step_dt, last_step_increment: a run whose last step is shortened (--t-end), that step's
+//   dt and its increment, computed in set-up as step_increment is; 0 and empty otherwise. A rank's
+//   box cannot compute an increment from its planes alone (phi(dt A) reaches 3r planes across its
+//   ends), so it takes its planes of the whole grid's, as of step_increment.
 struct HeatSource {
   Field<double> rate;
   Field<double> step_increment;
+  double last_step_dt = 0;
+  Field<double> last_step_increment;
 
-  // The planes [z_begin, z_end) of both, for a rank's box.
-  HeatSource planes(int z_begin, int z_end) const;
+  // The source with each field f as cut(f): a rank's box of it (parallel/decomposition.hpp).
+  template <typename Cut>
+  HeatSource cut(Cut&& cut) const {
+    return {cut(rate), cut(step_increment), last_step_dt,
+            last_step_increment.size() ? cut(last_step_increment) : Field<double>()};
+  }
 };
 
 }  // namespace heat

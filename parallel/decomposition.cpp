@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/heat_source.hpp"
+#include "parallel/slab_field.hpp"
 
 namespace heat {
 
@@ -107,8 +108,11 @@ Problem box_problem(const Problem& whole, const Slab& slab) {
   const int z_low = 2 * 2, z_high = z_low + 1;
   if (slab.has_lower_neighbour()) box.boundaries[z_low] = BoundaryCondition{};
   if (slab.has_upper_neighbour()) box.boundaries[z_high] = BoundaryCondition{};
-  // The box's planes of the whole grid's source: its step increment then needs no neighbour's.
-  if (whole.source) box.source = std::make_shared<const HeatSource>(whole.source->planes(slab.box_begin, slab.box_end));
+  // The box's planes of the whole grid's source (a wrapped box's beyond the interior one period
+  // away, as its field's): its step increment then needs no neighbour's.
+  if (whole.source)
+    box.source = std::make_shared<const HeatSource>(
+        whole.source->cut([&](const Field<double>& f) { return box_of(f, slab); }));
   return box;
 }
 

@@ -106,12 +106,12 @@ class CpuFastBackend final : public Backend<T> {
   }
 
   void download(Field<T>& u) override { copy_field_points(u_, u); }
-  // The source's increment s = dt phi(dt A) q/C depends on dt too: the shortened step's is computed
-  // as set-up computes the step's (a whole grid's: ranks take no source yet).
+  // The source's increment s = dt phi(dt A) q/C depends on dt too: the shortened step's, which
+  // set-up computed over the whole grid (a rank's box takes its planes of it).
   void set_step_dt(double dt) override {
     constants_ = make_factored_constants<T>(dt);
     problem_.dt = dt;
-    if (problem_.source) source_step_ = field_cast<T>(source_step_increment(problem_, problem_.source->rate));
+    if (problem_.source) source_step_ = field_cast<T>(source_step_increment_of_dt(problem_, exchange_ == nullptr));
   }
 
   // In a rank's box, the index is the box's: the rank that finds one ends the job.

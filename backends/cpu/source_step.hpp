@@ -7,6 +7,8 @@
 #pragma once
 
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "backends/cpu/boundary_fill.hpp"
@@ -54,15 +56,35 @@ inline Field<double> source_step_increment(const Problem& p, const Field<double>
 }
 
 // The source of q (W/m^3 at each point of p's grid; only the body's are read) as a backend takes
-// it: rate = q/C on the body, and its step increment.
-inline std::shared_ptr<const HeatSource> make_heat_source(const Problem& p, const Field<double>& q) {
+// it: rate = q/C on the body, and its step increment; where `last_step_dt` > 0 (a last step
+// shortened to land on --t-end), that step's increment too.
+inline std::shared_ptr<const HeatSource> make_heat_source(const Problem& p, const Field<double>& q,
+                                                          double last_step_dt = 0) {
   auto source = std::make_shared<HeatSource>();
   source->rate = Field<double>(p.grid);
   const double* from = q.data();
   double* rate = source->rate.data();
   for_interior_points(p.grid, p.radius(), [&](std::size_t n) { rate[n] = from[n] / p.heat_capacity; });
   source->step_increment = source_step_increment(p, source->rate);
+  if (last_step_dt > 0) {
+    Problem last = p;
+    last.dt = last_step_dt;
+    source->last_step_dt = last_step_dt;
+    source->last_step_increment = source_step_increment(last, source->rate);
+  }
   return source;
+}
+
+// The increment of a step of p.dt of p's source (Backend::set_step_dt): the one set-up computed
+// for that dt, which a rank's box (`whole_grid` false) must take; on a whole grid any other dt's
+// computed here.
+inline Field<double> source_step_increment_of_dt(const Problem& p, bool whole_grid) {
+  const HeatSource& source = *p.source;
+  if (p.dt == source.last_step_dt) return source.last_step_increment;
+  if (!whole_grid)
+    throw std::logic_error("a rank's box takes its source's increment for a step of dt " + std::to_string(p.dt) +
+                           " from set-up (make_heat_source's last_step_dt), which computed none");
+  return source_step_increment(p, source.rate);
 }
 
 }  // namespace heat

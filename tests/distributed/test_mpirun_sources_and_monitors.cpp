@@ -1,0 +1,127 @@
+// Heat sources on cpu ranks under mpirun (docs/design.md §7, "Sources on ranks"): the same run on
+// 1, 2 and 3 ranks writes bitwise the same snapshots with a source (its step increment computed
+// once over the whole grid, each rank stepping its planes of it), a shortened last step (--t-end)
+// included.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "mpirun_support.hpp"
+
+namespace heat {
+namespace {
+
+using test::run_on;
+
+constexpr double kSpacing = 0.1;
+constexpr double kDt = 2e-4;  // alpha dt / h^2 = 0.015: stable at every order
+
+// Faces with a temperature face on z (the rank that holds it measures its heat, reading the planes
+// inward of it), and periodic z wrapping the ranks beside flux, convective and temperature faces.
+const std::vector<std::vector<std::string>> kFaceSets = {
+    {"--bc-z-low", "temperature:0.75", "--bc-z-high", "convective:3,-0.5", "--bc-x-low", "flux:2", "--bc-x-high",
+     "insulated", "--bc-y-low", "periodic", "--bc-y-high", "periodic"},
+    {"--bc-z-low", "periodic", "--bc-z-high", "periodic", "--bc-x-low", "temperature:0.25", "--bc-x-high",
+     "convective:2,0.5", "--bc-y-low", "flux:-1.5", "--bc-y-high", "insulated"},
+};
+
+struct Grid3 {
+  int nx, ny, nz;
+};
+
+// An odd grid with planes for 3 ranks of r ghost planes and a few over.
+Grid3 grid_of(int order) {
+  const int r = order / 2;
+  return {3 * r + 2, 3 * r + 3, (5 * r + 3) | 1};
+}
+
+std::string number(double v) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.17g", v);
+  return text;
+}
+
+// A Gaussian source inside the body and a uniform one, spacing kSpacing.
+std::vector<std::string> source_args(int order) {
+  const int r = order / 2;
+  const Grid3 g = grid_of(order);
+  const double centre_z = (r + 0.4 * (g.nz - 1 - 2 * r)) * kSpacing;
+  return {"--source",
+          "gaussian:" + number((g.nx - 1) * kSpacing / 2) + "," + number((g.ny - 1) * kSpacing / 2) + "," +
+              number(centre_z) + "," + number(2 * kSpacing) + ",3",
+          "--source", "uniform:0.5"};
+}
+
+std::vector<std::string> run_args(const std::string& backend, int order, const std::string& precision,
+                                  const std::vector<std::string>& faces, const std::string& output) {
+  const Grid3 g = grid_of(order);
+  std::vector<std::string> args = {"--backend", backend, "--order", std::to_string(order), "--precision", precision,
+                                   "--nx", std::to_string(g.nx), "--ny", std::to_string(g.ny), "--nz",
+                                   std::to_string(g.nz), "--h", number(kSpacing), "--conductivity", "1.5",
+                                   "--heat-capacity", "2", "--init", "randn", "--dt", number(kDt), "--output", output,
+                                   "--quiet"};
+  args.insert(args.end(), faces.begin(), faces.end());
+  return args;
+}
+
+// `args_of(output)` on 1, 2 and 3 ranks: `check(one, out, label)` compares each run's output
+// directory with the one-rank run's.
+template <typename ArgsOf, typename Check>
+void expect_same_on_1_2_and_3_ranks(const ArgsOf& args_of, const std::string& label, const Check& check) {
+  std::string one;
+  for (int ranks : {1, 2, 3}) {
+    const std::string out = test::temp_directory("src-mon-ranks" + std::to_string(ranks));
+    const auto result = run_on(ranks, args_of(out));
+    ASSERT_EQ(result.exit_code, 0) << label << " on " << ranks << " ranks:\n" << result.output;
+    if (ranks == 1) one = out;
+    else check(one, out, label + " on " + std::to_string(ranks) + " ranks");
+  }
+}
+
+void expect_same_snapshots(const std::string& one, const std::string& out, const std::string& label) {
+  test::expect_same_snapshots(one, out, label);
+}
+
+// Sources with each face set, cpu and cpu_reference, float and double, orders 2 and 8: 20 steps and
+// a last one shortened to land on --t-end.
+TEST(MpirunSources, BitwiseEqualOn1To3Ranks) {
+  for (const char* backend : {"cpu", "cpu_reference"})
+    for (const char* precision : {"float", "double"})
+      for (int order : {2, 8})
+        for (std::size_t set = 0; set < kFaceSets.size(); ++set) {
+          const std::string label = std::string(backend) + " " + precision + " order " + std::to_string(order) +
+                                    " faces " + std::to_string(set);
+          expect_same_on_1_2_and_3_ranks(
+              [&](const std::string& out) {
+                std::vector<std::string> args = run_args(backend, order, precision, kFaceSets[set], out);
+                const std::vector<std::string> sources = source_args(order);
+                args.insert(args.end(), sources.begin(), sources.end());
+                args.insert(args.end(), {"--steps", "20", "--output-every", "10"});
+                return args;
+              },
+              label, expect_same_snapshots);
+        }
+}
+
+// --t-end past a whole number of steps: the last step is shortened, and takes the increment set-up
+// computed for it over the whole grid.
+TEST(MpirunSources, ShortenedLastStepBitwiseEqualOn1To3Ranks) {
+  for (const char* backend : {"cpu", "cpu_reference"})
+    for (std::size_t set = 0; set < kFaceSets.size(); ++set) {
+      const std::string label = std::string(backend) + " faces " + std::to_string(set) + " to --t-end";
+      expect_same_on_1_2_and_3_ranks(
+          [&](const std::string& out) {
+            std::vector<std::string> args = run_args(backend, 4, "double", kFaceSets[set], out);
+            const std::vector<std::string> sources = source_args(4);
+            args.insert(args.end(), sources.begin(), sources.end());
+            args.insert(args.end(), {"--t-end", number(7.5 * kDt), "--output-every", "3"});
+            return args;
+          },
+          label, expect_same_snapshots);
+    }
+}
+
+}  // namespace
+}  // namespace heat
