@@ -142,7 +142,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   callbacks.progress = [&progress](int done, int total, double busy, int pending) {
     progress.update(done, total, busy, pending);
   };
-  callbacks.snapshot = snapshot_writes<T>(writer.get(), monitors, plan);
+  callbacks.snapshot = snapshot_writes<T>(writer.get(), monitors, plan, ranks, slab);
   // A GPU run gives its device back while its last snapshot is written, instead of after it when
   // the process exits (on 4 ranks of one node their exits took 0.25-0.37 s); ranks once every rank
   // has stepped its last, as a neighbour's exchange reads this rank's memory until then. Kept:
@@ -227,9 +227,7 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     plan_monitor_period(plan, options);
     require_usable_derived_values(plan);
     output_lock = require_usable_output_paths(plan, options, from_file && loaded.has_run_state, ranks.is_root());
-    if (ranks.size() > 1 && plan.monitor_every > 0)
-      throw InputError("--monitor-every and --probe run on one rank so far: run without mpirun");
-    monitors = make_run_monitors(plan);
+    monitors = make_run_monitors(plan, ranks.is_root());
     entry = default_registry().find(plan.backend);
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos, z_periodic(plan.problem));

@@ -86,8 +86,20 @@ OutputFormats formats_of_the_start_file(const RunPlan& plan) {
   return start_file;
 }
 
-std::unique_ptr<MonitorCsv> make_run_monitors(const RunPlan& plan) {
-  if (plan.monitor_every == 0) return nullptr;
+template <typename T>
+std::optional<MonitorValues> measure_on_ranks(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
+                                              const Field<T>& box) {
+  const std::vector<double> every_plane = ranks.gather_between_snapshot_writers(measure_plane_shares(
+      plan.problem, box.data(), slab.box_begin, slab.part_begin, slab.part_end, plan.probes));
+  if (!ranks.is_root()) return std::nullopt;
+  return combine_plane_shares(plan.problem, every_plane, plan.probes.size());
+}
+
+template std::optional<MonitorValues> measure_on_ranks(const RunPlan&, const Ranks&, const Slab&, const Field<float>&);
+template std::optional<MonitorValues> measure_on_ranks(const RunPlan&, const Ranks&, const Slab&, const Field<double>&);
+
+std::unique_ptr<MonitorCsv> make_run_monitors(const RunPlan& plan, bool root) {
+  if (plan.monitor_every == 0 || !root) return nullptr;
   const std::string path = (std::filesystem::path(plan.output.directory) / kMonitorFileName).string();
   const std::string header = monitor_csv_header(plan.probes);
   const bool continues = plan.start_step > 0 && !plan.output.replace_series;

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "apps/run_options.hpp"
 #include "io/monitor_csv.hpp"
@@ -26,29 +27,40 @@ std::unique_ptr<SnapshotWriter> make_run_writer(const RunPlan& plan, const Ranks
 // formats (a .vti beside a restart from an .hdf) are written at that step as at every other.
 OutputFormats formats_of_the_start_file(const RunPlan& plan);
 
+// Collective over the snapshot writers (docs/design.md §7, "Monitors on ranks"): the monitors of
+// the field whose box `box` (`slab`'s) is, on rank 0: each rank measures its part's planes
+// (measure_plane_shares), rank 0 gathers them and adds them in plane order, as one process adds
+// its own, so the numbers are the same to the bit on any rank count. Nothing on the other ranks.
+template <typename T>
+std::optional<MonitorValues> measure_on_ranks(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
+                                              const Field<T>& box);
+
 // The loop's snapshot callback: at the steps of --output-every and the last, writes the field of
 // `done` steps at the series' step and time, at the first step in every format but the one whose
-// file the run starts from; at the steps of --monitor-every and the last, adds the monitors' row.
-// Empty without a writer and monitors.
+// file the run starts from; at the steps of --monitor-every and the last, measures the monitors
+// on every rank and rank 0 adds their row to `monitors` (its alone; null on the others). Empty
+// without a writer and monitors.
 template <typename T>
 std::function<void(const SnapshotSource<T>&, int)> snapshot_writes(SnapshotWriter* writer, MonitorCsv* monitors,
-                                                                   const RunPlan& plan) {
-  if (!writer && !monitors) return {};
+                                                                   const RunPlan& plan, const Ranks& ranks,
+                                                                   const Slab& slab) {
+  if (!writer && plan.monitor_every == 0) return {};
   const OutputFormats start_file = formats_of_the_start_file(plan);
-  return [writer, monitors, &plan, start_file](const SnapshotSource<T>& snapshot, int done) {
+  return [writer, monitors, &plan, &ranks, &slab, start_file](const SnapshotSource<T>& snapshot, int done) {
     const bool last = done == plan.steps;
     const int step = plan.start_step + done;
     if (writer && (last || (plan.output_every > 0 && done % plan.output_every == 0)))
       writer->write(snapshot, step, plan.time_after(done), done == 0 ? start_file : OutputFormats{});
-    if (monitors && (last || done % plan.monitor_every == 0))
-      monitors->append(monitor_csv_row(step, plan.time_after(done),
-                                       measure_monitors(plan.problem, snapshot.host().data(), plan.probes)));
+    if (plan.monitor_every > 0 && (last || done % plan.monitor_every == 0)) {
+      const std::optional<MonitorValues> values = measure_on_ranks(plan, ranks, slab, snapshot.host());
+      if (monitors) monitors->append(monitor_csv_row(step, plan.time_after(done), *values));
+    }
   };
 }
 
-// The run's monitors file (--output's monitors.csv), null without monitors. A run that continues
-// the directory's series keeps the file's rows before its start (InputError where the file's
-// columns are not this run's); any other starts it anew.
-std::unique_ptr<MonitorCsv> make_run_monitors(const RunPlan& plan);
+// The run's monitors file (--output's monitors.csv), made by rank 0 alone (`root`); null elsewhere
+// and without monitors. A run that continues the directory's series keeps the file's rows before
+// its start (InputError where the file's columns are not this run's); any other starts it anew.
+std::unique_ptr<MonitorCsv> make_run_monitors(const RunPlan& plan, bool root);
 
 }  // namespace heat

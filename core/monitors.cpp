@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <stdexcept>
 
 #include "core/body_quadrature.hpp"
 #include "core/comma_numbers.hpp"
@@ -71,11 +72,23 @@ std::array<Axis, 3> axes_of(const Problem& p) {
   return axes;
 }
 
-const std::size_t kNoPoint = std::numeric_limits<std::size_t>::max();
-
-// Trilinear interpolation of u at q, within probe_extents.
+// A box of the grid's z-planes from global plane `first_plane` on (the whole grid: 0), read at
+// global indices.
 template <typename T>
-double interpolate(const Problem& p, const std::array<Axis, 3>& axes, const T* u, const Probe& q) {
+struct PlanesView {
+  const T* u;
+  const Grid& grid;
+  int first_plane;
+  std::size_t at(int i, int j, int k) const {
+    return grid.index(i, j, 0) + std::size_t(k - first_plane) * std::size_t(grid.nx) * std::size_t(grid.ny);
+  }
+  double operator()(int i, int j, int k) const { return double(u[at(i, j, k)]); }
+};
+
+// The corners of the trilinear interpolation at q that lie in plane k, weighted and summed in
+// corner order: the probe's share of plane k (within probe_extents, a probe reads two planes).
+template <typename T>
+double probe_share(const std::array<Axis, 3>& axes, const PlanesView<T>& u, const Probe& q, int k) {
   const double at[3] = {q.x, q.y, q.z};
   int below[3], above[3];
   double fraction[3];
@@ -95,26 +108,27 @@ double interpolate(const Problem& p, const std::array<Axis, 3>& axes, const T* u
       index[a] = up ? above[a] : below[a];
       weight *= up ? fraction[a] : 1 - fraction[a];
     }
-    if (weight != 0) sum += weight * double(u[p.grid.index(index[0], index[1], index[2])]);
+    if (weight != 0 && index[2] == k) sum += weight * u(index[0], index[1], index[2]);
   }
   return sum;
 }
 
-// Calls body(base, area) for each row of face `face`'s axis through the points the run steps:
-// `base` the flat index of the row's point at index 0 of the axis, `area` the trapezoid rule's
-// share of the face it stands for.
+// Calls body(i, j, k, area) for each row of face `face`'s axis through the points the run steps,
+// (i, j, k) its point at index 0 of the axis, `area` the trapezoid rule's share of the face it
+// stands for: of an x or y face the rows in plane k alone, of a z face every row.
 template <typename Body>
-void for_face_rows(const Problem& p, const std::array<Axis, 3>& axes, int face, Body&& body) {
+void for_face_rows(const std::array<Axis, 3>& axes, int face, int k, Body&& body) {
   const int axis = face / 2;
   const int b = axis == 0 ? 1 : 0, c = axis == 2 ? 1 : 2;
-  for (int j = axes[c].first(); j <= axes[c].last(); ++j)
+  const int c_first = axis == 2 ? axes[c].first() : k, c_last = axis == 2 ? axes[c].last() : k;
+  for (int j = c_first; j <= c_last; ++j)
     for (int i = axes[b].first(); i <= axes[b].last(); ++i) {
       const double area = axes[b].row_weight(i) * axes[b].h * axes[c].row_weight(j) * axes[c].h;
       if (area == 0) continue;
-      int index[3] = {0, 0, 0};
+      int index[3] = {0, 0, k};
       index[b] = i;
       index[c] = j;
-      body(p.grid.index(index[0], index[1], index[2]), area);
+      body(index[0], index[1], index[2], area);
     }
 }
 
@@ -122,9 +136,9 @@ void for_face_rows(const Problem& p, const std::array<Axis, 3>& axes, int face, 
 // change its rows' points other than the held face point f get from the stencil's reach across
 // f. Summing the Laplacian over a row telescopes into a term at each end; with the odd reflection
 // (v = u - T: v[f] = 0, v[f-m] = -v[f+m]) the low end's is -sum_k c_k (v[f+k] + 2 sum_{m<k} v[f+m]).
-template <typename T>
-double temperature_face_term(const T* row, std::size_t stride, int face_point, int inward, int r, double held) {
-  const auto v = [&](int m) { return double(row[std::size_t(face_point + inward * m) * stride]) - held; };
+// `v(m)`: u - T at m points inward of f.
+template <typename Inward>
+double temperature_face_term(const Inward& v, int r) {
   double term = 0;
   for (int k = 1; k <= r; ++k) {
     double inner = 0;
@@ -134,35 +148,63 @@ double temperature_face_term(const T* row, std::size_t stride, int face_point, i
   return term;
 }
 
+// Face `face`'s rows in plane k (all of a z face's, where k is its face point's plane), summed:
+// the area for a flux face, area (T_INF - u) for a convective one, area times the temperature
+// term for a temperature one; 0 for the others (heat_in_from_sum gives them their rate).
 template <typename T>
-double heat_in_through(const Problem& p, const std::array<Axis, 3>& axes, const T* u, int face) {
+double face_share(const Problem& p, const std::array<Axis, 3>& axes, const PlanesView<T>& u, int face, int k) {
   const BoundaryCondition& c = p.boundaries[face];
   const int axis = face / 2;
   const bool low = face % 2 == 0;
   const Axis& a = axes[axis];
-  const int face_point = low ? a.first() : a.last();
-  const std::size_t stride = axis == 0 ? 1 : axis == 1 ? std::size_t(p.grid.nx) : std::size_t(p.grid.nx) * p.grid.ny;
+  const int face_point = low ? a.first() : a.last(), inward = low ? 1 : -1;
+  if (axis == 2 && k != face_point) return 0;
   double sum = 0;
+  switch (c.kind) {
+    case BoundaryKind::Layer:
+    case BoundaryKind::Insulated:
+    case BoundaryKind::Periodic: return 0;
+    case BoundaryKind::Flux:
+      for_face_rows(axes, face, k, [&](int, int, int, double area) { sum += area; });
+      return sum;
+    case BoundaryKind::Convective:
+      for_face_rows(axes, face, k, [&](int i, int j, int l, double area) {
+        int at[3] = {i, j, l};
+        at[axis] = face_point;
+        sum += area * (c.t_inf - u(at[0], at[1], at[2]));
+      });
+      return sum;
+    case BoundaryKind::Temperature:
+      for_face_rows(axes, face, k, [&](int i, int j, int l, double area) {
+        const auto v = [&](int m) {
+          int at[3] = {i, j, l};
+          at[axis] = face_point + inward * m;
+          return u(at[0], at[1], at[2]) - c.value;
+        };
+        sum += area * temperature_face_term(v, a.r);
+      });
+      return sum;
+  }
+  return 0;
+}
+
+// The heat per unit time through face `face` from its rows' sum (face_share over every plane).
+double heat_in_from_sum(const Problem& p, const std::array<Axis, 3>& axes, int face, double sum) {
+  const BoundaryCondition& c = p.boundaries[face];
   switch (c.kind) {
     case BoundaryKind::Layer: return std::numeric_limits<double>::quiet_NaN();
     case BoundaryKind::Insulated:
     case BoundaryKind::Periodic: return 0;
     case BoundaryKind::Flux:
-      for_face_rows(p, axes, face, [&](std::size_t, double area) { sum += area; });
-      return c.value * sum;
-    case BoundaryKind::Convective:
-      for_face_rows(p, axes, face, [&](std::size_t base, double area) {
-        sum += area * (c.t_inf - double(u[base + std::size_t(face_point) * stride]));
-      });
-      return c.value * sum;
-    case BoundaryKind::Temperature:
-      for_face_rows(p, axes, face, [&](std::size_t base, double area) {
-        sum += area * temperature_face_term(u + base, stride, face_point, low ? 1 : -1, a.r, c.value);
-      });
-      return p.conductivity / a.h * sum;
+    case BoundaryKind::Convective: return c.value * sum;
+    case BoundaryKind::Temperature: return p.conductivity / axes[face / 2].h * sum;
   }
   return 0;
 }
+
+// A plane's share's values (monitor_share_size): its extremes, its weighted sum and weights,
+// each face's, then each probe's.
+enum ShareColumn : std::size_t { kMin, kMax, kWeighted, kWeights, kFaces0, kProbes0 = kFaces0 + kFaces };
 
 }  // namespace
 
@@ -193,35 +235,80 @@ void require_probes_inside(const Problem& p, const std::vector<Probe>& probes) {
   }
 }
 
+std::size_t monitor_share_size(std::size_t probes) { return kProbes0 + probes; }
+
 template <typename T>
-MonitorValues measure_monitors(const Problem& p, const T* u, const std::vector<Probe>& probes) {
+std::vector<double> measure_plane_shares(const Problem& p, const T* u, int box_begin, int first, int last,
+                                         const std::vector<Probe>& probes) {
   const std::array<Axis, 3> axes = axes_of(p);
-  MonitorValues m;
-  for (const Probe& q : probes) m.probes.push_back(interpolate(p, axes, u, q));
   const Axis &x = axes[0], &y = axes[1], &z = axes[2];
-  double low = std::numeric_limits<double>::infinity(), high = -low, weighted = 0, weights = 0;
-#pragma omp parallel for collapse(2) reduction(min : low) reduction(max : high) reduction(+ : weighted, weights)
-  for (int k = z.first(); k <= z.last(); ++k)
-    for (int j = y.first(); j <= y.last(); ++j) {
-      const double row_weight = z.weight(k) * y.weight(j);
-      const T* row = u + p.grid.index(0, j, k);
-      for (int i = x.first(); i <= x.last(); ++i) {
-        const double value = double(row[i]);
-        low = std::min(low, value);
-        high = std::max(high, value);
-        weighted += row_weight * x.weight(i) * value;
-        weights += row_weight * x.weight(i);
+  const PlanesView<T> box{u, p.grid, box_begin};
+  const std::size_t size = monitor_share_size(probes.size());
+  std::vector<double> shares(std::size_t(std::max(0, last - first)) * size);
+  // A plane's sums in one order whatever the thread count: each plane is one thread's.
+#pragma omp parallel for schedule(dynamic)
+  for (int k = first; k < last; ++k) {
+    double* share = shares.data() + std::size_t(k - first) * size;
+    const bool body_plane = k >= z.first() && k <= z.last();
+    double low = std::numeric_limits<double>::infinity(), high = -low, weighted = 0, weights = 0;
+    if (body_plane)
+      for (int j = y.first(); j <= y.last(); ++j) {
+        const double row_weight = z.weight(k) * y.weight(j);
+        for (int i = x.first(); i <= x.last(); ++i) {
+          const double value = box(i, j, k);
+          low = std::min(low, value);
+          high = std::max(high, value);
+          weighted += row_weight * x.weight(i) * value;
+          weights += row_weight * x.weight(i);
+        }
       }
-    }
-  m.min = low;
-  m.max = high;
+    share[kMin] = low;
+    share[kMax] = high;
+    share[kWeighted] = weighted;
+    share[kWeights] = weights;
+    for (int face = 0; face < kFaces; ++face)
+      share[kFaces0 + face] = body_plane ? face_share(p, axes, box, face, k) : 0;
+    for (std::size_t q = 0; q < probes.size(); ++q) share[kProbes0 + q] = probe_share(axes, box, probes[q], k);
+  }
+  return shares;
+}
+
+MonitorValues combine_plane_shares(const Problem& p, const std::vector<double>& shares, std::size_t probes) {
+  const std::array<Axis, 3> axes = axes_of(p);
+  const std::size_t size = monitor_share_size(probes);
+  if (shares.size() != std::size_t(p.grid.nz) * size)
+    throw std::logic_error("the monitors' shares are not one a plane of the grid");
+  MonitorValues m;
+  m.min = std::numeric_limits<double>::infinity();
+  m.max = -m.min;
+  m.probes.assign(probes, 0.0);
+  double weighted = 0, weights = 0, face_sums[kFaces] = {};
+  for (int k = 0; k < p.grid.nz; ++k) {
+    const double* share = shares.data() + std::size_t(k) * size;
+    m.min = std::min(m.min, share[kMin]);
+    m.max = std::max(m.max, share[kMax]);
+    weighted += share[kWeighted];
+    weights += share[kWeights];
+    for (int face = 0; face < kFaces; ++face) face_sums[face] += share[kFaces0 + face];
+    for (std::size_t q = 0; q < probes; ++q) m.probes[q] += share[kProbes0 + q];
+  }
+  const Axis &x = axes[0], &y = axes[1], &z = axes[2];
   m.mean = weighted / weights;
   m.total_heat = p.heat_capacity * weighted * x.h * y.h * z.h;
-  for (int face = 0; face < kFaces; ++face) m.heat_in[face] = heat_in_through(p, axes, u, face);
+  for (int face = 0; face < kFaces; ++face) m.heat_in[face] = heat_in_from_sum(p, axes, face, face_sums[face]);
   return m;
+}
+
+template <typename T>
+MonitorValues measure_monitors(const Problem& p, const T* u, const std::vector<Probe>& probes) {
+  return combine_plane_shares(p, measure_plane_shares(p, u, 0, 0, p.grid.nz, probes), probes.size());
 }
 
 template MonitorValues measure_monitors<float>(const Problem&, const float*, const std::vector<Probe>&);
 template MonitorValues measure_monitors<double>(const Problem&, const double*, const std::vector<Probe>&);
+template std::vector<double> measure_plane_shares<float>(const Problem&, const float*, int, int, int,
+                                                         const std::vector<Probe>&);
+template std::vector<double> measure_plane_shares<double>(const Problem&, const double*, int, int, int,
+                                                          const std::vector<Probe>&);
 
 }  // namespace heat

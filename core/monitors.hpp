@@ -45,6 +45,23 @@ struct MonitorValues {
   std::array<double, kFaces> heat_in{};
 };
 
+// The monitors are summed plane by plane, so that ranks holding different z-planes give one
+// process's numbers to the bit (docs/design.md §7, "Monitors on ranks"): each plane's share (its
+// extremes, its weighted sum and its weights, its rows of each x and y face, the whole of a z face
+// where it holds the face point, its corners of each probe's interpolation) is measured alone, in
+// one order whatever the thread count, and the shares are added in plane order.
+
+// The values of one plane's share with `probes` probes.
+std::size_t monitor_share_size(std::size_t probes);
+// The shares of global planes [first, last) of p's grid, one after the other, from `u`: a box of
+// the grid's planes from global plane `box_begin` on (the whole grid: 0), holding those planes
+// and, for a temperature z face's plane, the r planes inward of it.
+template <typename T>
+std::vector<double> measure_plane_shares(const Problem& p, const T* u, int box_begin, int first, int last,
+                                         const std::vector<Probe>& probes);
+// The monitors from the shares of every plane of p's grid, in plane order.
+MonitorValues combine_plane_shares(const Problem& p, const std::vector<double>& shares, std::size_t probes);
+
 // The monitors of field `u` (the whole grid, its ghosts as the fill leaves them) of problem `p`.
 template <typename T>
 MonitorValues measure_monitors(const Problem& p, const T* u, const std::vector<Probe>& probes);

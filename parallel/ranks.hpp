@@ -53,6 +53,9 @@ class Ranks {
   // Collective over the snapshot writers, on their communicator: sends `bytes` at `to_lower` to the
   // rank below and receives the rank above's into `from_upper` (none on rank 0 and the last rank).
   void pass_down_between_snapshot_writers(const void* to_lower, void* from_upper, std::size_t bytes) const;
+  // Collective over the snapshot writers, on their communicator: every rank's `values` (as many as
+  // it has) one after the other in rank order on rank 0; empty on the others.
+  std::vector<double> gather_between_snapshot_writers(const std::vector<double>& values) const;
   // True when snapshots may be written on a thread of their own while the loop steps on: always on
   // one rank; on several, where MPI lets any thread call it (MPI_THREAD_MULTIPLE).
   bool snapshots_beside_the_loop() const;

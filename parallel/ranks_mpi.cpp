@@ -42,6 +42,17 @@ void start_likely_rank_gpu(bool may_take_a_gpu) {
   gpu_count();
 }
 
+// Waits for `requests` of the snapshot writers' communicator, polled with short sleeps: a
+// blocking call would spin a core for as long as the slowest rank's writer takes, a core the
+// loop's threads step and exchange halos on.
+void wait_polling(int count, MPI_Request* requests) {
+  for (int done = 0;;) {
+    HEAT_MPI_CHECK(MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE));
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+}
+
 }  // namespace
 
 Ranks::Ranks() = default;
@@ -110,30 +121,42 @@ std::string Ranks::same_on_every_rank(const std::string& text) const {
 
 void Ranks::wait_for_every_snapshot_writer() const {
   if (!joined_mpi_) return;
-  // Polled with short sleeps: MPI_Barrier would spin a core for as long as the slowest rank's
-  // writer takes, a core the loop's threads step and exchange halos on.
   MPI_Request request = MPI_REQUEST_NULL;
   HEAT_MPI_CHECK(MPI_Ibarrier(session()->snapshot_writers(), &request));
-  for (int done = 0;;) {
-    HEAT_MPI_CHECK(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
-    if (done) return;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
+  wait_polling(1, &request);
 }
 
 void Ranks::pass_down_between_snapshot_writers(const void* to_lower, void* from_upper, std::size_t bytes) const {
   if (!joined_mpi_ || size_ == 1) return;
   if (bytes > std::size_t(INT_MAX)) throw std::logic_error("a plane of more than INT_MAX bytes to pass down");
-  // Polled with short sleeps, as the writers' barrier above is.
   const MPI_Comm writers = session()->snapshot_writers();
   MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   if (rank_ + 1 < size_) HEAT_MPI_CHECK(MPI_Irecv(from_upper, int(bytes), MPI_BYTE, rank_ + 1, 0, writers, &requests[0]));
   if (rank_ > 0) HEAT_MPI_CHECK(MPI_Isend(to_lower, int(bytes), MPI_BYTE, rank_ - 1, 0, writers, &requests[1]));
-  for (int done = 0;;) {
-    HEAT_MPI_CHECK(MPI_Testall(2, requests, &done, MPI_STATUSES_IGNORE));
-    if (done) return;
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  wait_polling(2, requests);
+}
+
+std::vector<double> Ranks::gather_between_snapshot_writers(const std::vector<double>& values) const {
+  if (!joined_mpi_ || size_ == 1) return values;
+  if (values.size() > std::size_t(INT_MAX)) throw std::logic_error("more than INT_MAX values to gather");
+  const MPI_Comm writers = session()->snapshot_writers();
+  const int count = int(values.size());
+  std::vector<int> counts(is_root() ? std::size_t(size_) : 0);
+  MPI_Request request = MPI_REQUEST_NULL;
+  HEAT_MPI_CHECK(MPI_Igather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, writers, &request));
+  wait_polling(1, &request);
+  std::vector<int> offsets(counts.size());
+  long long total = 0;
+  for (std::size_t rank = 0; rank < counts.size(); ++rank) {
+    offsets[rank] = int(total);
+    total += counts[rank];
   }
+  if (total > INT_MAX) throw std::logic_error("more than INT_MAX values to gather");
+  std::vector<double> gathered(static_cast<std::size_t>(total));
+  HEAT_MPI_CHECK(MPI_Igatherv(values.data(), count, MPI_DOUBLE, gathered.data(), counts.data(), offsets.data(),
+                              MPI_DOUBLE, 0, writers, &request));
+  wait_polling(1, &request);
+  return gathered;
 }
 
 // An MPI without MPI_THREAD_MULTIPLE leaves the writes in the loop on several ranks.

@@ -3,8 +3,10 @@
 // total heat's rate, and a probe on a Fourier mode reads the exact value to the interpolation's
 // order.
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -13,6 +15,7 @@
 #include "core/initial_conditions.hpp"
 #include "core/monitors.hpp"
 #include "core/time_loop.hpp"
+#include "io/monitor_csv.hpp"
 #include "test_support.hpp"
 
 namespace heat {
@@ -149,6 +152,44 @@ TEST(Monitors, AProbeOnAFourierModeReadsTheExactValueToSecondOrder) {
       }
       previous[n] = error;
     }
+  }
+}
+
+// The monitors are measured plane by plane (measure_plane_shares) so that ranks holding other
+// planes give the same numbers: the shares of any split of the planes into boxes, each read from a
+// box of its own planes and r planes more on each side, combine to the whole grid's bits; and a
+// plane's share is one thread's, so the thread count changes nothing.
+TEST(Monitors, AnySplitOfThePlanesAndAnyThreadCountGiveTheSameBits) {
+  const BoundaryCondition faces[] = {{BoundaryKind::Temperature, 0.4}, {BoundaryKind::Convective, 2, 0.5},
+                                     {BoundaryKind::Flux, -1}, {BoundaryKind::Temperature, -0.3}};
+  for (int order : {2, 8}) {
+    Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+    for (int face = 0; face < kFaces; ++face) p.boundaries[face] = faces[(face + order) % 4];
+    p.boundaries[2] = p.boundaries[3] = {BoundaryKind::Periodic};  // y
+    const Field<double> u = randn_field<double>(p.grid, 23);
+    const int r = p.radius(), nz = p.grid.nz;
+    std::vector<Probe> probes;
+    for (double z = (r + 0.3) * p.grid.hz; z < (nz - 1 - r) * p.grid.hz; z += 0.7 * p.grid.hz)
+      probes.push_back({(r + 0.6) * p.grid.hx, (p.grid.ny - r - 0.4) * p.grid.hy, z});
+    const MonitorValues whole = measure_monitors(p, u.data(), probes);
+    const std::size_t plane = std::size_t(p.grid.nx) * std::size_t(p.grid.ny);
+    for (const std::vector<int>& cuts : std::vector<std::vector<int>>{{0, nz}, {0, nz / 2, nz}, {0, r + 1, nz - r - 2, nz}}) {
+      std::vector<double> shares;
+      for (std::size_t part = 0; part + 1 < cuts.size(); ++part) {
+        const int box_begin = std::max(0, cuts[part] - r), box_end = std::min(nz, cuts[part + 1] + r);
+        const std::vector<double> box(u.data() + std::size_t(box_begin) * plane, u.data() + std::size_t(box_end) * plane);
+        const std::vector<double> mine =
+            measure_plane_shares(p, box.data(), box_begin, cuts[part], cuts[part + 1], probes);
+        shares.insert(shares.end(), mine.begin(), mine.end());
+      }
+      const MonitorValues split = combine_plane_shares(p, shares, probes.size());
+      EXPECT_EQ(monitor_csv_row(0, 0, split), monitor_csv_row(0, 0, whole)) << order << ", " << cuts.size() - 1 << " parts";
+    }
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(3);
+    const MonitorValues three = measure_monitors(p, u.data(), probes);
+    omp_set_num_threads(threads);
+    EXPECT_EQ(monitor_csv_row(0, 0, three), monitor_csv_row(0, 0, whole)) << order;
   }
 }
 

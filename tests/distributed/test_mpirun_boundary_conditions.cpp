@@ -92,8 +92,8 @@ TEST(MpirunBoundaryConditions, CpuReferenceBitwiseEqualOn1To3RanksDouble) {
 
 // The CUDA backends' ranks over `route` (--halo-overlap `overlap`): each kernel family, a ghost
 // scheme each (naive, reuse and tiled at order 2: 4r ghost planes, one exchange a step; tiled at
-// orders 4 and 8: 2r, two), float and double, every face set. The grid holds 4r ghost planes and
-// more for each of 3 ranks. Ranks share the machine's GPUs on the host and peer routes; NCCL needs
+// orders 4 and 8: 2r, two), float and double, every face set, the monitors' CSV too. The grid holds
+// 4r ghost planes and more for each of 3 ranks. Ranks share the machine's GPUs on the host and peer routes; NCCL needs
 // one each (fewer GPUs: those rank counts are left out).
 void expect_every_face_set_the_same_on_gpu_ranks(const std::string& route, const std::string& overlap) {
   struct GpuRun {
@@ -116,6 +116,7 @@ void expect_every_face_set_the_same_on_gpu_ranks(const std::string& route, const
         const std::string out = test::temp_directory("bc-gpu-ranks" + std::to_string(ranks));
         std::vector<std::string> args =
             run_args(run.backend, run.order, run.precision, kFaceSets[set], out, 12, 4, 5);
+        args.insert(args.end(), {"--monitor-every", "3", "--probe", "0.41,0.47,0.53", "--probe", "0.5,0.5,0.77"});
         if (ranks > 1) args.insert(args.end(), {"--halo-exchange", route, "--halo-overlap", overlap});
         const auto result = run_on(ranks, args);
         ASSERT_EQ(result.exit_code, 0) << label << " on " << ranks << " ranks:\n" << result.output;
@@ -124,6 +125,8 @@ void expect_every_face_set_the_same_on_gpu_ranks(const std::string& route, const
           continue;
         }
         expect_same_snapshots(one, out, label + " on " + std::to_string(ranks) + " ranks");
+        EXPECT_EQ(test::read_text(out + "/monitors.csv"), test::read_text(one + "/monitors.csv"))
+            << label << " on " << ranks << " ranks: monitors.csv";
       }
     }
 }

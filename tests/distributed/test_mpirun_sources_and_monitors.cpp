@@ -1,7 +1,9 @@
-// Heat sources on cpu ranks under mpirun (docs/design.md §7, "Sources on ranks"): the same run on
-// 1, 2 and 3 ranks writes bitwise the same snapshots with a source (its step increment computed
-// once over the whole grid, each rank stepping its planes of it), a shortened last step (--t-end)
-// included.
+// Heat sources and monitors on cpu ranks under mpirun (docs/design.md §7, "Sources on ranks" and
+// "Monitors on ranks"): the same run on 1, 2 and 3 ranks writes bitwise the same snapshots with a
+// source (its step increment computed once over the whole grid, each rank stepping its planes of
+// it), a shortened last step (--t-end) included, and byte for byte the same monitors.csv: probes
+// spread along z across the ranks' boundaries (one in a wrapped period's last cell), the extremes,
+// the mean, the total heat and each face's heat.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -54,6 +56,22 @@ std::vector<std::string> source_args(int order) {
           "--source", "uniform:0.5"};
 }
 
+// Probes at odd fractions of a cell, spread along z from the low face point to the high one's
+// cell (on a periodic z, the wrapped cell from the last interior point to the low face point's
+// image).
+std::vector<std::string> probe_args(int order) {
+  const int r = order / 2;
+  const Grid3 g = grid_of(order);
+  std::vector<std::string> args;
+  const int interior = g.nz - 1 - 2 * r;
+  for (int k = 0; k < 5; ++k) {
+    const double z = (r + 0.37 + k * (interior - 0.37) / 4.6) * kSpacing;
+    args.insert(args.end(), {"--probe", number((r + 0.3) * kSpacing) + "," + number((r + 1.7) * kSpacing) + "," +
+                                            number(z)});
+  }
+  return args;
+}
+
 std::vector<std::string> run_args(const std::string& backend, int order, const std::string& precision,
                                   const std::vector<std::string>& faces, const std::string& output) {
   const Grid3 g = grid_of(order);
@@ -82,6 +100,12 @@ void expect_same_on_1_2_and_3_ranks(const ArgsOf& args_of, const std::string& la
 
 void expect_same_snapshots(const std::string& one, const std::string& out, const std::string& label) {
   test::expect_same_snapshots(one, out, label);
+}
+
+void expect_same_monitors(const std::string& one, const std::string& out, const std::string& label) {
+  const std::string expected = test::read_text(one + "/monitors.csv");
+  EXPECT_GT(expected.size(), 0u) << label;
+  EXPECT_EQ(test::read_text(out + "/monitors.csv"), expected) << label;
 }
 
 // Sources with each face set, cpu and cpu_reference, float and double, orders 2 and 8: 20 steps and
@@ -116,11 +140,60 @@ TEST(MpirunSources, ShortenedLastStepBitwiseEqualOn1To3Ranks) {
             std::vector<std::string> args = run_args(backend, 4, "double", kFaceSets[set], out);
             const std::vector<std::string> sources = source_args(4);
             args.insert(args.end(), sources.begin(), sources.end());
-            args.insert(args.end(), {"--t-end", number(7.5 * kDt), "--output-every", "3"});
+            args.insert(args.end(), {"--t-end", number(7.5 * kDt),
+                                     "--output-every", "3", "--probe",
+                                     number(2.5 * kSpacing) + "," + number(2.5 * kSpacing) + "," +
+                                         number(5.5 * kSpacing)});
             return args;
           },
-          label, expect_same_snapshots);
+          label, [](const std::string& one, const std::string& out, const std::string& l) {
+            expect_same_snapshots(one, out, l);
+            expect_same_monitors(one, out, l);
+          });
     }
+}
+
+// The monitors' CSV of each face set, with a source, probes across the ranks' boundaries, every
+// 3 steps and the last, and no snapshots (a run without a writer measures on every rank too).
+TEST(MpirunMonitors, CsvByteForByteEqualOn1To3Ranks) {
+  for (const char* backend : {"cpu", "cpu_reference"})
+    for (int order : {2, 8})
+      for (std::size_t set = 0; set < kFaceSets.size(); ++set) {
+        const std::string precision = order == 2 ? "float" : "double";
+        const std::string label = std::string(backend) + " " + precision + " order " + std::to_string(order) +
+                                  " faces " + std::to_string(set);
+        expect_same_on_1_2_and_3_ranks(
+            [&](const std::string& out) {
+              std::vector<std::string> args = run_args(backend, order, precision, kFaceSets[set], out);
+              const std::vector<std::string> sources = source_args(order), probes = probe_args(order);
+              args.insert(args.end(), sources.begin(), sources.end());
+              args.insert(args.end(), probes.begin(), probes.end());
+              args.insert(args.end(), {"--steps", "10", "--monitor-every", "3", "--format", "none"});
+              return args;
+            },
+            label, expect_same_monitors);
+      }
+}
+
+// Layer faces (the default): the ghost planes are stale between steps, so a probe beside a rank's
+// last plane must not read them; probes in the layer's planes too.
+TEST(MpirunMonitors, LayerFacesCsvByteForByteEqualOn1To3Ranks) {
+  const Grid3 g = grid_of(2);
+  std::vector<std::string> probes;
+  for (int k = 0; k < g.nz - 1; ++k)
+    probes.insert(probes.end(), {"--probe", number(0.5 * kSpacing) + "," + number(1.25 * kSpacing) + "," +
+                                                number((k + 0.6) * kSpacing)});
+  expect_same_on_1_2_and_3_ranks(
+      [&](const std::string& out) {
+        std::vector<std::string> args = run_args("cpu", 2, "double", {}, out);
+        args.insert(args.end(), probes.begin(), probes.end());
+        args.insert(args.end(), {"--steps", "6", "--monitor-every", "2", "--output-every", "3"});
+        return args;
+      },
+      "layer faces", [](const std::string& one, const std::string& out, const std::string& label) {
+        expect_same_snapshots(one, out, label);
+        expect_same_monitors(one, out, label);
+      });
 }
 
 }  // namespace
