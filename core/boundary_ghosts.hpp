@@ -6,6 +6,8 @@
 // periodic face's rows also cross the earlier axes' ghosts: face_fill).
 #pragma once
 
+#include <type_traits>
+
 #include "core/boundary_conditions.hpp"
 #include "core/heat_source.hpp"
 #include "core/problem.hpp"
@@ -44,15 +46,13 @@ struct FaceFill {
   double alpha = 1;
 
   HD long long rows() const { return (long long)row_count[0] * row_count[1]; }
-  // The coordinate of row `row` along the lower (which 0) or higher (1) other axis; rows run
-  // along the lower one first.
-  HD int row_coordinate(long long row, int which) const {
-    return row_first[which] + int(which == 0 ? row % row_count[0] : row / row_count[0]);
+  // The flat index of the point at index 0 along the axis of the row i0-th along the lower other
+  // axis and i1-th along the higher, counted from their first rows.
+  HD long long row_base(int i0, int i1) const {
+    return (long long)(row_first[0] + i0) * row_stride[0] + (long long)(row_first[1] + i1) * row_stride[1];
   }
-  // The flat index of row `row`'s point at index 0 along the axis.
-  HD long long row_base(long long row) const {
-    return row_coordinate(row, 0) * row_stride[0] + row_coordinate(row, 1) * row_stride[1];
-  }
+  // The same of row `row`: rows run along the lower other axis first.
+  HD long long row_base(long long row) const { return row_base(int(row % row_count[0]), int(row / row_count[0])); }
   HD long long at(long long base, int i) const { return base + i * stride; }
 };
 
@@ -113,42 +113,66 @@ HD inline void hold_face_point(const FaceFill& f, T* u, long long base) {
   u[f.at(base, f.face_point)] = T(f.value);
 }
 
-// Ghost m (1 to r) of the row whose index 0 along the axis is `base`, in double, from the row's
-// points in [r, n - r) (temperature faces' points already held).
-template <typename T>
-HD inline double ghost_value(const FaceFill& f, const T* u, long long base, int m) {
-  const int ghost = f.face_point + f.outward * m;
-  switch (f.kind) {
-    case BoundaryKind::Periodic: {
-      // Period n - 2r: the high face point is the last of the period, not a copy of the low one.
-      const int wrapped = f.radius + ((ghost - f.radius) % f.period + f.period) % f.period;
-      return double(u[f.at(base, wrapped)]);
-    }
-    case BoundaryKind::Convective: {
-      double value = f.t_inf;
-      for (int j = 0; j <= f.radius; ++j)
-        value += f.weights[m - 1][j] * (double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
-      return value;
-    }
-    default: break;
-  }
-  const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
-  switch (f.kind) {
-    case BoundaryKind::Insulated: return mirror;
-    case BoundaryKind::Temperature: {
+// Ghost m (1 to r) of the row whose index 0 along the axis is `base`, of a face of kind K, in
+// double, from the row's points in [r, n - r) (temperature faces' points already held).
+template <BoundaryKind K, typename T>
+HD inline double ghost_of_kind(const FaceFill& f, const T* u, long long base, int m) {
+  if constexpr (K == BoundaryKind::Periodic) {
+    // Period n - 2r: the high face point is the last of the period, not a copy of the low one.
+    const int ghost = f.face_point + f.outward * m;
+    const int wrapped = f.radius + ((ghost - f.radius) % f.period + f.period) % f.period;
+    return double(u[f.at(base, wrapped)]);
+  } else if constexpr (K == BoundaryKind::Convective) {
+    double value = f.t_inf;
+    for (int j = 0; j <= f.radius; ++j)
+      value += f.weights[m - 1][j] * (double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
+    return value;
+  } else {
+    const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
+    if constexpr (K == BoundaryKind::Insulated) {
+      return mirror;
+    } else if constexpr (K == BoundaryKind::Temperature) {
       if (!f.source_rate) return 2 * f.value - mirror;
       const double curvature = -f.source_rate[f.at(base, f.face_point)] / f.alpha;
       return 2 * f.value - mirror + double(m * m) * f.spacing * f.spacing * curvature;
+    } else {
+      return mirror - 2 * m * f.spacing * f.inward_gradient;  // Flux
     }
-    default: return mirror - 2 * m * f.spacing * f.inward_gradient;  // Flux
   }
 }
 
-// The r ghosts of the row whose index 0 along the axis is `base`, each computed in double and
-// rounded to T once.
+// act(kind) with a face's kind as a compile-time constant (std::integral_constant), so that a
+// loop over a row's ghosts inside it does not branch on the kind; any kind not filled otherwise is
+// flux's.
+template <class Act>
+HD inline decltype(auto) with_ghost_kind(BoundaryKind kind, Act&& act) {
+  using K = BoundaryKind;
+  switch (kind) {
+    case K::Periodic: return act(std::integral_constant<K, K::Periodic>{});
+    case K::Convective: return act(std::integral_constant<K, K::Convective>{});
+    case K::Insulated: return act(std::integral_constant<K, K::Insulated>{});
+    case K::Temperature: return act(std::integral_constant<K, K::Temperature>{});
+    default: return act(std::integral_constant<K, K::Flux>{});
+  }
+}
+
+// Ghost m of the row whose index 0 along the axis is `base`, computed in double and rounded to T
+// once. It reads the row's points in [r, n - r) along the axis alone, none of that axis's ghosts:
+// a fill may set an axis's ghosts in any order, or all at once.
+template <typename T>
+HD inline void fill_ghost(const FaceFill& f, T* u, long long base, int m) {
+  const double value =
+      with_ghost_kind(f.kind, [&](auto kind) { return ghost_of_kind<decltype(kind)::value>(f, u, base, m); });
+  u[f.at(base, f.face_point + f.outward * m)] = T(value);
+}
+
+// The r ghosts of the row whose index 0 along the axis is `base`.
 template <typename T>
 HD inline void fill_face_row(const FaceFill& f, T* u, long long base) {
-  for (int m = 1; m <= f.radius; ++m) u[f.at(base, f.face_point + f.outward * m)] = T(ghost_value(f, u, base, m));
+  with_ghost_kind(f.kind, [&](auto kind) {
+    for (int m = 1; m <= f.radius; ++m)
+      u[f.at(base, f.face_point + f.outward * m)] = T(ghost_of_kind<decltype(kind)::value>(f, u, base, m));
+  });
 }
 
 }  // namespace heat

@@ -332,6 +332,18 @@ phase_faces() {
   done
   TAIL_LINES=12 step faces-bench "$BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 8 2 --precisions float \
     --backends tiled --repeats 5 --faces layer insulated periodic convective:1,0 --csv "$OUT/faces.csv"
+  # Each fill launch alone, its time and DRAM bytes (the field's first fill, then four fills a step:
+  # u's, whole, and three operands', StencilRead), against the fill's byte model (design.md §1).
+  step faces-fills ncu --clock-control none --kernel-name regex:"fill_ghosts|hold_face_points" --csv \
+    --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum --log-file "$OUT/faces_fills.csv" \
+    "$BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 8 --precisions float --backends tiled --repeats 1 \
+    --steps 1 --faces insulated periodic convective:1,0 temperature:1
+  TAIL_LINES=80 step faces-fills-table python3 -c 'import collections, csv, re, sys
+launches = collections.OrderedDict()
+for r in csv.DictReader(line for line in open(sys.argv[1]) if line.startswith("\"")):
+    kernel = re.search(r"(fill_ghosts|hold_face_points)<[^>]*>", r["Kernel Name"]).group(0)
+    launches.setdefault((r["ID"], kernel, r["Grid Size"]), []).append(r["Metric Name"] + " " + r["Metric Value"] + " " + r["Metric Unit"])
+for (launch, kernel, grid), metrics in launches.items(): print(launch, kernel, grid, "; ".join(metrics))' "$OUT/faces_fills.csv"
 }
 
 # The baseline tree's own benchmarks/scaling.sh on its build, results under $OUT/baseline, for

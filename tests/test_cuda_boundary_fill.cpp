@@ -11,6 +11,11 @@
 #include <cstring>
 #include <random>
 
+#if defined(HEAT_HAVE_CUDA)
+#include "backends/cuda/boundary_fill.cuh"
+#include "backends/cuda/device_buffer.cuh"
+#endif
+
 #include "backends/cpu/boundary_fill.hpp"
 #include "backends/registry.hpp"
 #include "check/boundary_cases.hpp"
@@ -149,6 +154,108 @@ TEST_P(CudaBoundaryFill, TemperatureFacesHoldTheirValueExactly) {
   expect_temperature_held<float>(GetParam());
   expect_temperature_held<double>(GetParam());
 }
+
+#if defined(HEAT_HAVE_CUDA)
+// An axis's faces (low, high): every kind on each side, a periodic pair, and temperature beside
+// temperature and beside other kinds, with values that differ from axis to axis; the product over
+// the axes holds every edge of two temperature faces and periodic rows across every kind's ghosts.
+std::vector<std::pair<BoundaryCondition, BoundaryCondition>> axis_faces(int axis) {
+  using K = BoundaryKind;
+  const double a = axis;
+  const BoundaryCondition layer{}, periodic{K::Periodic}, insulated{K::Insulated}, flux{K::Flux, 2.0 - a},
+      convective{K::Convective, 1.5 + 0.25 * a, 0.75 - a}, held_low{K::Temperature, 1.5 + a},
+      held_high{K::Temperature, -0.5 - a};
+  return {{layer, layer},     {periodic, periodic},    {held_low, held_high}, {insulated, flux},
+          {flux, convective}, {convective, held_high}, {held_low, insulated}, {layer, convective}};
+}
+
+std::string faces_text(const Boundaries& faces) {
+  std::string text;
+  for (int face = 0; face < kFaces; ++face)
+    text += std::string(face_name(face)) + " " + boundary_condition_text(faces[face]) + " ";
+  return text;
+}
+
+// Whether a point lies outside [r, n - r) on two axes or three: the edges that only a periodic
+// face's whole rows (FillRows::Whole) write.
+bool on_an_edge(const Grid& g, int r, int i, int j, int k) {
+  auto outside = [r](int at, int n) { return at < r || at >= n - r ? 1 : 0; };
+  return outside(i, g.nx) + outside(j, g.ny) + outside(k, g.nz) >= 2;
+}
+
+// The host's fill of `start`; with FillRows::StencilRead, the edges kept as they were.
+template <typename T>
+Field<T> host_fill(const Problem& p, const Field<T>& start, FillPart part, FillRows rows) {
+  Field<T> filled = start;
+  fill_boundaries<T>(p, filled.data(), nullptr, part);
+  if (rows == FillRows::Whole) return filled;
+  const Grid& g = p.grid;
+  for (int k = 0; k < g.nz; ++k)
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i)
+        if (on_an_edge(g, p.radius(), i, j, k)) filled(i, j, k) = start(i, j, k);
+  return filled;
+}
+
+template <typename T>
+bool device_fill_gives_the_hosts_bits(const Problem& p, const DeviceBoundaryFill& fill, FillPart part, FillRows rows,
+                                      const Field<double>& random) {
+  const Field<T> start = field_cast<T>(random);
+  DeviceBuffer<T> on_device(start.size());
+  on_device.copy_from_host(start.data());
+  fill(on_device.get());
+  Field<T> filled(p.grid);
+  on_device.copy_to_host(filled.data());
+  const Field<T> expected = host_fill(p, start, part, rows);
+  return std::memcmp(filled.data(), expected.data(), filled.size() * sizeof(T)) == 0;
+}
+
+// DeviceBoundaryFill against the host's fill_boundaries, bit for bit on every point, on fields
+// random everywhere (their boundary layers too, so a ghost left unwritten shows): both parts, both
+// row sets, float and double, orders 2 and 8, on grids of odd sizes whose axes are, at order 8,
+// exactly 3r + 1 = 13 points (a convective face reads the other face's point), more, or fewer
+// (where only periodic or layer faces are allowed), and every combination of axis_faces.
+TEST(DeviceBoundaryFill, GivesTheHostFillsBitsOnEveryFaceCombination) {
+  HEAT_REQUIRE_GPU();
+  const Grid grids[] = {{13, 17, 11, 0.05, 0.04, 0.06}, {17, 13, 15, 0.045, 0.055, 0.035}};
+  std::vector<std::string> failures;
+  int problems = 0;
+  for (const Grid& g : grids)
+    for (int order : {2, 8})
+      for (const auto& x : axis_faces(0))
+        for (const auto& y : axis_faces(1))
+          for (const auto& z : axis_faces(2)) {
+            Problem p = problem_with(g, order, {x.first, x.second, y.first, y.second, z.first, z.second});
+            try {
+              require_consistent_boundaries(p.boundaries, {g.nx, g.ny, g.nz}, p.radius());
+            } catch (const InputError&) {
+              continue;  // a reflected face on an axis shorter than 3r + 1
+            }
+            std::mt19937 generator{unsigned(problems)};
+            std::uniform_real_distribution<double> between(1.0, 2.0);
+            Field<double> values(g);
+            for (std::size_t n = 0; n < values.size(); ++n) values.data()[n] = between(generator);
+            for (FillPart part : {FillPart::Full, FillPart::Homogeneous})
+              for (FillRows rows : {FillRows::Whole, FillRows::StencilRead}) {
+                const DeviceBoundaryFill fill(p, part, rows);
+                EXPECT_EQ(fill.fills(), !all_layer(p.boundaries));
+                for (bool single : {true, false}) {
+                  const bool same = single ? device_fill_gives_the_hosts_bits<float>(p, fill, part, rows, values)
+                                           : device_fill_gives_the_hosts_bits<double>(p, fill, part, rows, values);
+                  if (!same)
+                    failures.push_back(faces_text(p.boundaries) + " order " + std::to_string(order) + " " +
+                                       std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) +
+                                       (single ? " float" : " double") +
+                                       (part == FillPart::Full ? " full" : " homogeneous") +
+                                       (rows == FillRows::Whole ? " whole rows" : " stencil rows"));
+                }
+              }
+            ++problems;
+          }
+  EXPECT_GT(problems, 1000);
+  EXPECT_TRUE(failures.empty()) << failures.size() << " fills differ from the host's, the first: " << failures[0];
+}
+#endif
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CudaBoundaryFill);
 INSTANTIATE_TEST_SUITE_P(Registry, CudaBoundaryFill, ::testing::ValuesIn(test::cuda_backend_names()),

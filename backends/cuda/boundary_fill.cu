@@ -1,76 +1,153 @@
 #include "backends/cuda/boundary_fill.cuh"
 
+#include <algorithm>
+
+#include "core/dispatch.hpp"
 #include "core/errors.hpp"
 
 namespace heat {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr unsigned long long kMostBlocksX = 1 << 14;
+constexpr int kMostBlocksY = 65535;  // CUDA's limit on gridDim.y
 
-// Whether a temperature face of a later axis holds the point of row `row` of face f (its face
+// The threads an x face's row takes, a ghost each: r rounded up to a power of two.
+__host__ __device__ constexpr int x_row_lanes(int radius) { return radius > 2 ? 4 : radius; }
+
+// The rows a block of fill_ghosts takes of a face of `axis`: an x face's rows run along x, so a
+// row's ghosts are neighbours and a warp takes a few whole rows, a lane a ghost; a y or z face's
+// rows are neighbours along x, so a warp takes 32 of them, a thread a row.
+int ghost_rows_a_block(int axis, int radius) { return axis == 0 ? kThreads / x_row_lanes(radius) : kThreads; }
+
+// Whether a temperature face of a later axis holds the point of row (i0, i1) of face f (its face
 // point along f's axis), which it then sets instead.
-__device__ bool held_by_later_axis(const FaceFillList& list, const FaceFill& f, long long row) {
+__device__ bool held_by_later_axis(const FaceFillList& list, const FaceFill& f, int i0, int i1) {
   for (int which = 0; which < 2; ++which) {
     const int axis = which == 0 ? lower_other_axis(f.axis) : higher_other_axis(f.axis);
-    const int at = f.row_coordinate(row, which);
+    const int at = f.row_first[which] + (which == 0 ? i0 : i1);
     if (axis > f.axis && (at == list.held_point[axis][0] || at == list.held_point[axis][1])) return true;
   }
   return false;
 }
 
-// Face blockIdx.y of the list, its rows grid-stride along x: rows run along the lower other
-// axis first, so a warp's rows of a y or z face are neighbours along x.
-template <typename T, bool Hold>
-__global__ void fill_face_rows(const FaceFillList* __restrict__ list, T* __restrict__ u) {
-  const FaceFill& f = list->face[blockIdx.y];
-  const long long rows = f.rows();
-  for (long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x; row < rows;
-       row += (long long)gridDim.x * blockDim.x) {
-    if constexpr (Hold) {
-      if (!held_by_later_axis(*list, f, row)) hold_face_point(f, u, f.row_base(row));
-    } else {
-      fill_face_row(f, u, f.row_base(row));
-    }
+// The list's face that block blockIdx.x takes.
+__device__ int face_of_block(const FaceFillList& list) {
+  int k = 0;
+  while (int(blockIdx.x) >= list.first_block[k + 1]) ++k;
+  return k;
+}
+
+// The first of the block's rows along face k's lower other axis.
+__device__ int first_row_of_block(const FaceFillList& list, int k) {
+  return (int(blockIdx.x) - list.first_block[k]) * list.rows_a_block[k];
+}
+
+// The r ghosts of a row of a y or z face, all read before any is written, so that a thread's
+// loads are in flight together.
+template <int R, typename T>
+__device__ void fill_row_loads_first(const FaceFill& f, T* u, long long base) {
+  with_ghost_kind(f.kind, [&](auto kind) {
+    double value[R];
+    HEAT_UNROLL for (int m = 1; m <= R; ++m) value[m - 1] = ghost_of_kind<decltype(kind)::value>(f, u, base, m);
+    HEAT_UNROLL for (int m = 1; m <= R; ++m) u[f.at(base, f.face_point + f.outward * m)] = T(value[m - 1]);
+  });
+}
+
+// Every ghost of the list's faces, at radius R (ghost_rows_a_block).
+template <typename T, int R>
+__global__ void __launch_bounds__(kThreads) fill_ghosts(const FaceFillList* __restrict__ list, T* __restrict__ u) {
+  constexpr int kLanes = x_row_lanes(R);
+  const int k = face_of_block(*list);
+  const FaceFill& f = list->face[k];
+  const bool ghost_a_thread = f.axis == 0;
+  const int m = ghost_a_thread ? int(threadIdx.x % kLanes) + 1 : 0;
+  const int i0 = first_row_of_block(*list, k) + int(ghost_a_thread ? threadIdx.x / kLanes : threadIdx.x);
+  if (m > R || i0 >= f.row_count[0]) return;
+  for (int i1 = blockIdx.y; i1 < f.row_count[1]; i1 += gridDim.y) {
+    if (ghost_a_thread)
+      fill_ghost(f, u, f.row_base(i0, i1), m);
+    else
+      fill_row_loads_first<R>(f, u, f.row_base(i0, i1));
   }
 }
 
-void add_face(FaceFillList& list, const FaceFill& f) {
-  list.face[list.count++] = f;
-  if (f.rows() > list.most_rows) list.most_rows = f.rows();
+// The list's temperature faces' points, a thread a row, each where no later axis's face holds it.
+template <typename T>
+__global__ void __launch_bounds__(kThreads) hold_face_points(const FaceFillList* __restrict__ list, T* __restrict__ u) {
+  const int k = face_of_block(*list);
+  const FaceFill& f = list->face[k];
+  const int i0 = first_row_of_block(*list, k) + int(threadIdx.x);
+  if (i0 >= f.row_count[0]) return;
+  for (int i1 = blockIdx.y; i1 < f.row_count[1]; i1 += gridDim.y)
+    if (!held_by_later_axis(*list, f, i0, i1)) hold_face_point(f, u, f.row_base(i0, i1));
 }
 
-template <typename T, bool Hold>
-void launch_fill(const FaceFillList& list, const FaceFillList* on_device, T* u, cudaStream_t stream) {
-  if (list.count == 0) return;
-  const dim3 blocks(grid_stride_blocks(list.most_rows, kThreads, kMostBlocksX), list.count);
-  fill_face_rows<T, Hold><<<blocks, kThreads, 0, stream>>>(on_device, u);
-  HEAT_CUDA_CHECK_LAUNCH();
+void add_face(FaceFillList& list, const FaceFill& f, int rows_a_block) {
+  list.face[list.count] = f;
+  list.rows_a_block[list.count] = rows_a_block;
+  list.first_block[list.count + 1] = list.first_block[list.count] + ceil_div(f.row_count[0], rows_a_block);
+  ++list.count;
+  list.most_lines = std::max(list.most_lines, f.row_count[1]);
+}
+
+// Whether any of f's rows crosses the ghosts of an earlier axis (face_fill: a periodic face's).
+bool crosses_earlier_ghosts(const FaceFill& f) { return f.row_first[0] == 0 || f.row_first[1] == 0; }
+
+// Only the rows whose other two indices are in [r, n - r) (FillRows::StencilRead).
+void keep_stencil_rows(FaceFill& f) {
+  for (int which = 0; which < 2; ++which) {
+    if (f.row_first[which] != 0) continue;
+    f.row_first[which] = f.radius;
+    f.row_count[which] -= 2 * f.radius;
+  }
+}
+
+dim3 blocks_of(const FaceFillList& list) {
+  return {unsigned(list.first_block[list.count]), unsigned(std::min(list.most_lines, kMostBlocksY))};
 }
 
 }  // namespace
 
-DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part) {
+DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows) : order_(p.order) {
+  FaceFillList held, ghosts[3];
+  int ghost_lists = 0;
   for (int face = 0; face < kFaces; ++face) {
     const BoundaryKind kind = p.boundaries[face].kind;
     if (kind == BoundaryKind::Layer) continue;
-    const FaceFill f = face_fill(p, face, part);
+    FaceFill f = face_fill(p, face, part);
     if (f.source_rate) throw InputError("the CUDA backends add no heat source: run --backend cpu");
-    add_face(ghosts_[f.axis], f);
+    if (rows == FillRows::StencilRead) keep_stencil_rows(f);
+    // Rows that cross the earlier axes' ghosts fill in a launch after the one that writes them:
+    // a new list where the last holds a face of an earlier axis (its first: faces come in order).
+    const bool after_earlier_axes =
+        ghost_lists > 0 && crosses_earlier_ghosts(f) && ghosts[ghost_lists - 1].face[0].axis < f.axis;
+    if (ghost_lists == 0 || after_earlier_axes) ++ghost_lists;
+    add_face(ghosts[ghost_lists - 1], f, ghost_rows_a_block(f.axis, f.radius));
     if (kind != BoundaryKind::Temperature) continue;
-    add_face(held_, f);
-    held_.held_point[f.axis][face % 2] = f.face_point;
+    add_face(held, f, kThreads);
+    held.held_point[f.axis][face % 2] = f.face_point;
   }
-  if (!fills()) return;
-  lists_ = DeviceBuffer<FaceFillList>(4);
-  const FaceFillList all[4] = {held_, ghosts_[0], ghosts_[1], ghosts_[2]};
-  lists_.copy_from_host(all);
+  if (ghost_lists == 0) return;
+  holds_ = held.count > 0;
+  if (holds_) lists_[launches_++] = held;
+  for (int list = 0; list < ghost_lists; ++list) lists_[launches_++] = ghosts[list];
+  on_device_ = DeviceBuffer<FaceFillList>(launches_);
+  on_device_.copy_from_host(lists_);
 }
 
 template <typename T>
 void DeviceBoundaryFill::operator()(T* u, cudaStream_t stream) const {
-  launch_fill<T, true>(held_, lists_.get(), u, stream);
-  for (int axis = 0; axis < 3; ++axis) launch_fill<T, false>(ghosts_[axis], lists_.get() + 1 + axis, u, stream);
+  for (int list = 0; list < launches_; ++list) {
+    const FaceFillList* on_device = on_device_.get() + list;
+    if (list == 0 && holds_) {
+      hold_face_points<T><<<blocks_of(lists_[list]), kThreads, 0, stream>>>(on_device, u);
+    } else {
+      with_radius(order_, [&](auto radius) {
+        fill_ghosts<T, decltype(radius)::value><<<blocks_of(lists_[list]), kThreads, 0, stream>>>(on_device, u);
+      });
+    }
+    HEAT_CUDA_CHECK_LAUNCH();
+  }
 }
 
 template void DeviceBoundaryFill::operator()<float>(float*, cudaStream_t) const;

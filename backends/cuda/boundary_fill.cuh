@@ -1,10 +1,20 @@
 // The boundary fill of a device field (docs/design.md §1, "Boundary"), with the host's semantics
 // (backends/cpu/boundary_fill.hpp) and core/boundary_ghosts.hpp's formulas: the ghosts of every
-// face whose condition is not layer, in four launches at most. The first holds the temperature
-// faces' points; then each axis's faces, x, y and z, a launch each: a periodic face's rows read
-// the ghosts of the axes before it (its corners), which the launches before it have filled, and
-// no face's rows read its own axis's other face's ghosts. Compiled without contracting
-// multiply-adds (backends/CMakeLists.txt), so each ghost rounds as the host's does: the same bits.
+// face whose condition is not layer. Each ghost is made from its row's points in [r, n - r) along
+// the axis, which are no face's ghosts (but on a periodic face's rows across the earlier axes'
+// ghosts, below), so every face's ghosts fill in one launch, its threads laid
+// along the contiguous axis x so that a warp's accesses coalesce: an x face's row is a few lanes,
+// a ghost each (a warp takes the ghosts of 8 neighbouring rows at order 8); a y or z face's rows
+// are neighbours along x, a thread a row, its r loads issued before its r stores. Two things order
+// launches: the temperature faces' points are held first, in a launch of their own, since other
+// faces' rows read them; and a periodic face's rows as the host fills them cross the ghosts of the
+// axes before it (edges and corners), so they fill after the launch of those axes: 1 to 4 launches
+// (four: y and z periodic beside a temperature x face). A field that only the next
+// stencil reads (a pass's operand, a stage field) needs no edges (FillRows::StencilRead): one
+// launch, two with a temperature face. The fill moves about (2r + 1) * 6/n of a field, an x face's
+// rows in whole 32-byte sectors (at order 8 in float a row reads two and writes one). Compiled
+// without contracting multiply-adds (backends/CMakeLists.txt), so each ghost rounds as the host's
+// does: the same bits.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,11 +24,20 @@
 
 namespace heat {
 
-// The faces one launch fills, a block row (blockIdx.y) each.
+// The rows a fill covers: the host's (Whole: a periodic face's rows also cross the earlier axes'
+// ghosts, for a field that is downloaded, compared or exchanged whole), or only those whose other
+// two indices are in [r, n - r), the ghosts a star stencil reads (StencilRead).
+enum class FillRows { Whole, StencilRead };
+
+// The faces one launch fills. Block (x, y) takes face k where first_block[k] <= x <
+// first_block[k + 1]: its rows_a_block[k] rows from (x - first_block[k]) * rows_a_block[k] on along
+// the lower other axis, at y (and y + 65535, ...) along the higher.
 struct FaceFillList {
   int count = 0;
   FaceFill face[kFaces];
-  long long most_rows = 0;
+  int rows_a_block[kFaces] = {};
+  int first_block[kFaces + 1] = {};
+  int most_lines = 0;  // rows along the higher other axis, the most of any face
   // Each axis's temperature face points (low, high), -1 where that face is not temperature: a point
   // on two temperature faces takes the later axis's T, as the host's fill, face by face, leaves it.
   int held_point[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
@@ -27,19 +46,25 @@ struct FaceFillList {
 class DeviceBoundaryFill {
  public:
   DeviceBoundaryFill() = default;  // fills nothing
-  // The fill of `part` of p's conditions, its face lists kept on the current device.
-  DeviceBoundaryFill(const Problem& p, FillPart part);
+  // The fill of `part` of p's conditions on `rows`, its face lists kept on the current device.
+  DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows = FillRows::Whole);
 
   // Whether a face's condition is not layer: otherwise a fill does nothing.
-  bool fills() const { return ghosts_[0].count + ghosts_[1].count + ghosts_[2].count > 0; }
+  bool fills() const { return launches_ > 0; }
   // Fills the ghosts of `u` (the whole grid or box of the problem, in device memory) on `stream`;
   // launches nothing where every face is layer.
   template <typename T>
   void operator()(T* u, cudaStream_t stream = 0) const;
 
  private:
-  FaceFillList held_, ghosts_[3];        // the temperature faces; each axis's faces that are not layer
-  DeviceBuffer<FaceFillList> lists_;     // held_ and ghosts_ on the device, where the kernels read them
+  static constexpr int kMostLists = 4;
+  // The temperature faces' points (if any), then the ghosts: one list, or one per axis where a
+  // periodic face's rows cross the ghosts of the axes before it.
+  FaceFillList lists_[kMostLists];
+  int launches_ = 0;
+  bool holds_ = false;                    // lists_[0] holds temperature faces' points
+  int order_ = 2;                         // the kernels' radius, order_ / 2
+  DeviceBuffer<FaceFillList> on_device_;  // lists_, where the kernels read them
 };
 
 }  // namespace heat

@@ -199,7 +199,7 @@ class GlobalMemoryBackend : public CudaBackend<T> {
       k = DeviceBuffer<T>(p.grid.points());
       prepare_stage_field(k, p.grid, p.radius());
     }
-    stage_fill_ = DeviceBoundaryFill(p, FillPart::Homogeneous);
+    stage_fill_ = DeviceBoundaryFill(p, FillPart::Homogeneous, FillRows::StencilRead);
     this->take_exchange(exchange);
   }
 
@@ -224,7 +224,7 @@ class GlobalMemoryBackend : public CudaBackend<T> {
 
   Rk4Constants<T> rk_;
   DeviceBuffer<T> k_[Fields];
-  DeviceBoundaryFill stage_fill_;  // the conditions' homogeneous part
+  DeviceBoundaryFill stage_fill_;  // the conditions' homogeneous part, on the ghosts a stencil reads
 };
 
 // The registry entry of a global-memory backend Impl, made as Impl<T>(problem, options, exchange);

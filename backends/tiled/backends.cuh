@@ -98,7 +98,8 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
       : Base(p, o, exchange, make_factored_constants<T>),
         device_(o.device),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
-        later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})) {}
+        later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})),
+        operand_fill_(p, FillPart::Full, FillRows::StencilRead) {}
 
   // The first pass's launcher is made here, once u_ holds the field: the copy engine's map is of
   // u's address, which adopt_device_field() brings from the caller.
@@ -120,12 +121,12 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   T* output_of_pass(int pass) override { return pass == 2 ? v_[1].get() : Base::output_of_pass(pass); }
   // Where a face is not layer, each pass's operand is filled before the pass reads it (as the
   // fast cpu backend steps such a problem: RK4 of the affine system, fast_backend.hpp says why).
-  // The operands are this backend's own fields.
+  // The operands are this backend's own fields, which only the next pass reads.
   void step_part(StepPart part) override {
     int number = 0;
     factored_rk4_step(
         [&](const BasePlusLap<T>& pass) {
-          if (this->fills_operand(part, ++number)) this->boundary_fill_(const_cast<T*>(pass.in));
+          if (this->fills_operand(part, ++number)) operand_fill_(const_cast<T*>(pass.in));
           launch(pass, part, number);
         },
         this->u_.get(), v_[0].get(), v_[1].get(), this->constants_);
@@ -142,6 +143,7 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   DeviceBuffer<T> v_[2];
   std::optional<Launcher<true>> first_;  // the first pass of each factor: from u, from v_[1]
   Launcher<false> later_;
+  DeviceBoundaryFill operand_fill_;  // the ghosts a pass reads, as the problem states them
 };
 
 // The quadratic factors two passes per kernel (two_passes.cuh), a factor per kernel, each reading
