@@ -1,6 +1,6 @@
 #include "backends/cuda/boundary_fill.cuh"
 
-#include "core/errors.hpp"
+#include <stdexcept>
 
 namespace heat {
 namespace {
@@ -50,12 +50,16 @@ void launch_fill(const FaceFillList& list, const FaceFillList* on_device, T* u, 
 
 }  // namespace
 
-DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part) {
+DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, const double* source_rate) {
   for (int face = 0; face < kFaces; ++face) {
     const BoundaryKind kind = p.boundaries[face].kind;
     if (kind == BoundaryKind::Layer) continue;
-    const FaceFill f = face_fill(p, face, part);
-    if (f.source_rate) throw InputError("the CUDA backends add no heat source: run --backend cpu");
+    FaceFill f = face_fill(p, face, part);
+    if (f.source_rate) {
+      // face_fill points at the host's rate; the kernels read the device's.
+      if (!source_rate) throw std::logic_error("a temperature face's fill with a source needs its rate on the device");
+      f.source_rate = source_rate;
+    }
     add_face(ghosts_[f.axis], f);
     if (kind != BoundaryKind::Temperature) continue;
     add_face(held_, f);

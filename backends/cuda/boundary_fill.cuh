@@ -27,8 +27,10 @@ struct FaceFillList {
 class DeviceBoundaryFill {
  public:
   DeviceBoundaryFill() = default;  // fills nothing
-  // The fill of `part` of p's conditions, its face lists kept on the current device.
-  DeviceBoundaryFill(const Problem& p, FillPart part);
+  // The fill of `part` of p's conditions, its face lists kept on the current device. `source_rate`:
+  // p's source's rate q/C in device memory (double), which a temperature face's full fill reads;
+  // needed where p has a source and a temperature face, else null.
+  DeviceBoundaryFill(const Problem& p, FillPart part, const double* source_rate = nullptr);
 
   // Whether a face's condition is not layer: otherwise a fill does nothing.
   bool fills() const { return ghosts_[0].count + ghosts_[1].count + ghosts_[2].count > 0; }
