@@ -94,7 +94,7 @@ class PassFormBackend : public CudaBackend<T> {
   void upload_source_step(double dt) {
     const Field<T> increment = source_increment_for<T>(this->problem_, dt);
     if (source_step_.size() == 0) source_step_ = DeviceBuffer<T>(increment.size());
-    // Blocking, so no step still running reads the increment it replaces.
+    // On the legacy stream, after the steps queued before it, which read the increment it replaces.
     source_step_.copy_from_host(increment.data());
   }
 
