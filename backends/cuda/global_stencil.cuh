@@ -200,7 +200,8 @@ class GlobalMemoryBackend : public CudaBackend<T> {
       k = DeviceBuffer<T>(p.grid.points());
       prepare_stage_field(k, p.grid, p.radius());
     }
-    if (p.source) source_rate_ = DeviceBuffer<T>::copied_from_host(field_cast<T>(p.source->rate).data(), p.grid.points());
+    if (p.source)
+      source_rate_ = DeviceBuffer<T>::copied_from_host(field_cast<T>(p.source->rate).data(), p.grid.points());
     stage_fill_ = DeviceBoundaryFill(p, FillPart::Homogeneous);
     this->take_exchange(exchange);
   }
