@@ -77,15 +77,11 @@ InitKind parse_init(const std::string& name) {
   throw InputError("--init " + shown_value(name) + " is not one of gaussian, randn, sine, file");
 }
 
-// auto: tiled where a CUDA device is present, else cpu (both fill every condition); cpu for a heat
-// source, which the cpu backends alone add so far. Asked before a rank knows its device, so without
-// starting a context on the one asked about (find_gpu).
+// auto: tiled where a CUDA device is present, else cpu (both fill every condition and add heat
+// sources). Asked before a rank knows its device, so without starting a context on the one asked
+// about (find_gpu).
 std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, bool sources, std::string& note) {
   const BackendRegistry& registry = default_registry();
-  if (o.backend == "auto" && sources) {
-    note = "auto: a heat source, which the cpu backends alone add so far";
-    return "cpu";
-  }
   if (o.backend == "auto") {
     const GpuInfo gpu = find_gpu(o.device);
     if (gpu.available && registry.find("tiled")) {

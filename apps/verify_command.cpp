@@ -14,6 +14,7 @@
 #include "core/number_text.hpp"
 #include "backends/registry.hpp"
 #include "core/time_loop.hpp"
+#include "backends/cpu/source_step.hpp"
 #include "check/boundary_cases.hpp"
 #include "check/reference.hpp"
 
@@ -90,8 +91,9 @@ struct WorstOrder {
 
 // Each boundary case (check/boundary_cases.hpp) of every backend that runs here, each precision
 // at every order, on a small grid with unequal spacings (every axis 3r + 1 points or more at
-// order 8): a row per backend, case and precision, with its worst order. One rank only: a
-// rank's box fills no conditions yet.
+// order 8): a row per backend, case and precision, with its worst order; then each source case
+// with a random heat source, for every backend that adds one. One rank only: a rank's box fills
+// no conditions yet.
 void check_conditions(const VerifyOptions& o, const BackendOptions& options, GpuHaloRoute route, int& passed,
                       int& failed) {
   const Ranks& ranks = process_ranks();
@@ -105,32 +107,43 @@ void check_conditions(const VerifyOptions& o, const BackendOptions& options, Gpu
   grid.hy = 1.0 / (grid.ny - 1);
   grid.hz = 1.0 / (grid.nz - 1);
   const Field<double> initial = randn_field(grid, o.seed);
+  // A source that adds about 1 to u over the run, the random field's own size, so that its part
+  // shows in every digit compared: a rate q/C of 1 / (dt steps), give or take half.
+  const Problem material;
+  const double heating = material.heat_capacity / (dt_from_cfl(grid, material.alpha, o.cfl) * o.steps);
+  const Field<double> q = random_source(grid, heating, 0.5 * heating, o.seed + 1);
   const bool has_gpu = query_gpu(options.device).available;
   std::printf("conditions: %d x %d x %d points, each of orders 2 to 8, the worst shown\n", grid.nx, grid.ny, grid.nz);
-  std::printf("%-13s %-11s %-9s %-6s %11s %11s %11s  %s\n", "backend", "faces", "precision", "result", "max abs",
+  std::printf("%-13s %-18s %-9s %-6s %11s %11s %11s  %s\n", "backend", "faces", "precision", "result", "max abs",
               "max rel", "rel L2", "order (i,j,k)");
+  // One row: `faces` at every order in `precision`, with the random source where `heated`.
+  const auto check_faces = [&](const BackendEntry& entry, const BoundaryCase& faces, bool heated, Precision precision) {
+    WorstOrder worst;
+    for (int order : {2, 4, 6, 8}) {
+      Problem problem;
+      problem.grid = grid;
+      problem.order = order;
+      problem.boundaries = faces.faces;
+      problem.dt = dt_from_cfl(grid, problem.alpha, o.cfl);
+      if (heated) problem.source = make_heat_source(problem, q);
+      worst.keep(precision == Precision::Float ? check_case<float>(entry, problem, initial, o.steps, options, route)
+                                               : check_case<double>(entry, problem, initial, o.steps, options, route),
+                 order);
+    }
+    const FieldDifference& d = worst.d;
+    const std::string name = std::string(faces.name) + (heated ? "+source" : "");
+    std::printf("%-13s %-18s %-9s %-6s %11.3e %11.3e %11.3e  %d (%d,%d,%d)\n", entry.name.c_str(), name.c_str(),
+                precision_name(precision), d.pass() ? "pass" : "FAIL", d.max_abs, d.max_rel, d.rel_l2, worst.order,
+                d.worst.i, d.worst.j, d.worst.k);
+    (d.pass() ? passed : failed)++;
+  };
   for (const auto& entry : default_registry().entries()) {
     if (entry.uses_cuda && !has_gpu) continue;  // the table above says why
     for (const BoundaryCase& faces : boundary_cases())
-      for (Precision precision : kPrecisions) {
-        WorstOrder worst;
-        for (int order : {2, 4, 6, 8}) {
-          Problem problem;
-          problem.grid = grid;
-          problem.order = order;
-          problem.boundaries = faces.faces;
-          problem.dt = dt_from_cfl(grid, problem.alpha, o.cfl);
-          worst.keep(precision == Precision::Float
-                         ? check_case<float>(entry, problem, initial, o.steps, options, route)
-                         : check_case<double>(entry, problem, initial, o.steps, options, route),
-                     order);
-        }
-        const FieldDifference& d = worst.d;
-        std::printf("%-13s %-11s %-9s %-6s %11.3e %11.3e %11.3e  %d (%d,%d,%d)\n", entry.name.c_str(), faces.name,
-                    precision_name(precision), d.pass() ? "pass" : "FAIL", d.max_abs, d.max_rel, d.rel_l2, worst.order,
-                    d.worst.i, d.worst.j, d.worst.k);
-        (d.pass() ? passed : failed)++;
-      }
+      for (Precision precision : kPrecisions) check_faces(entry, faces, false, precision);
+    if (!entry.adds_sources) continue;
+    for (const BoundaryCase& faces : source_cases())
+      for (Precision precision : kPrecisions) check_faces(entry, faces, true, precision);
   }
 }
 

@@ -3,12 +3,17 @@
 // faces. Values differ from face to face, so an edge point shared by two temperature faces shows
 // which one sets it, and a flux or convective face's sign or coefficient cannot be swapped with
 // another's unnoticed. Q and H suit a domain about a unit wide: cell Biot numbers H h / K of 0.1
-// at most where h is about 1/20 and K is 1.
+// at most where h is about 1/20 and K is 1. Also the faces that verify and the tests run a heat
+// source with, and the random source they run.
 #pragma once
 
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/boundary_conditions.hpp"
+#include "core/field.hpp"
+#include "core/initial_conditions.hpp"
 
 namespace heat {
 
@@ -35,6 +40,27 @@ inline std::vector<BoundaryCase> boundary_cases() {
       // As a rank's box has its faces between ranks.
       {"beside-layer", {{{K::Convective, 1.0, 2.0}, {K::Temperature, -0.25}, periodic, periodic, {}, {}}}},
   };
+}
+
+// The case of boundary_cases() named `name`.
+inline BoundaryCase boundary_case(const std::string& name) {
+  for (const BoundaryCase& c : boundary_cases())
+    if (name == c.name) return c;
+  throw std::logic_error("no boundary case " + name);
+}
+
+// The faces a heat source is checked with: layer alone (tiled's fused kernels), held temperatures
+// (the source's curvature in their ghosts) and every kind at once.
+inline std::vector<BoundaryCase> source_cases() {
+  return {{"layer", Boundaries{}}, boundary_case("temperature"), boundary_case("mixed")};
+}
+
+// q = mean + spread * (a standard normal field) W/m^3: random, and zero almost nowhere for mean
+// beside spread.
+inline Field<double> random_source(const Grid& g, double mean, double spread, unsigned long long seed) {
+  Field<double> q = randn_field<double>(g, seed);
+  for (double& v : q.values()) v = mean + spread * v;
+  return q;
 }
 
 }  // namespace heat

@@ -39,8 +39,8 @@ struct FaceFill {
   double inward_gradient = 0;           // flux: dT/dn_in = -Q/K (heat into the domain is -K dT/dn_in)
   double weights[kMaxConvectiveRadius][kMaxConvectiveRadius + 1] = {};  // convective_ghost_weights
   // Temperature with a heat source (full part only): the source's rate q/C at each point of the
-  // grid, in the memory of whoever fills (the host's: the CUDA backends take no source yet), and
-  // alpha. u_t = 0 and u_yy = u_zz = 0 on the face leave u_xx = -q/K there, which the reflection
+  // grid, in the memory of whoever fills (face_fill gives the host's; DeviceBoundaryFill puts the
+  // device's in its place), and alpha. u_t = 0 and u_yy = u_zz = 0 on the face leave u_xx = -q/K there, which the reflection
   // keeps: ghost m is 2T - u[f+m] - (m h)^2 q/K, exact for a uniform source's steady parabola.
   const double* source_rate = nullptr;
   double alpha = 1;

@@ -84,7 +84,7 @@ TEST(VerifyRules, ACflUnstableForTheHighestOrderAloneIsRefused) {
 }
 
 // Every order and precision of each backend that runs here, and each boundary case
-// (check/boundary_cases.hpp) in each precision, its row naming its worst order.
+// (check/boundary_cases.hpp) in each precision, with a source too, its row naming its worst order.
 TEST(VerifyRules, EveryOrderAndPrecisionOfEveryBackendThatRunsIsChecked) {
   const auto r = run_heatrk4({"verify", "--n", "12", "--steps", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -101,6 +101,11 @@ TEST(VerifyRules, EveryOrderAndPrecisionOfEveryBackendThatRunsIsChecked) {
         EXPECT_TRUE(std::regex_search(
             r.output, std::regex("\n" + backend + " +" + faces.name + " +" + precision + " +pass +.* [2468] \\(")))
             << backend << " " << faces.name << " " << precision << " is missing from:\n" << r.output;
+      // Every backend adds a heat source: a row for each source case (check/boundary_cases.hpp).
+      for (const BoundaryCase& faces : source_cases())
+        EXPECT_TRUE(std::regex_search(r.output, std::regex("\n" + backend + " +" + faces.name + "\\+source +" +
+                                                           precision + " +pass +.* [2468] \\(")))
+            << backend << " " << faces.name << "+source " << precision << " is missing from:\n" << r.output;
     }
   }
   EXPECT_TRUE(std::regex_search(r.output, std::regex("\ncpu +8 double +pass "))) << "the cpu backend must always run";

@@ -9,6 +9,7 @@
 
 #include "backends/cpu/source_step.hpp"
 #include "backends/registry.hpp"
+#include "check/boundary_cases.hpp"
 #include "core/body_quadrature.hpp"
 #include "core/heat_source.hpp"
 #include "core/initial_conditions.hpp"
@@ -19,13 +20,6 @@ namespace heat {
 namespace {
 
 const char* const kSourceBackends[] = {kCpuReferenceName, "cpu"};
-
-// q = mean + spread * (a standard normal field): random, and never zero for mean >> spread.
-Field<double> random_source(const Grid& g, double mean, double spread, unsigned seed) {
-  Field<double> q = randn_field<double>(g, seed);
-  for (double& v : q.values()) v = mean + spread * v;
-  return q;
-}
 
 TEST(Sources, AnInsulatedBoxGainsThePowerTimesTheTime) {
   for (int order : {2, 4, 6, 8}) {

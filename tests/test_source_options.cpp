@@ -69,7 +69,6 @@ TEST(SourceOptions, TheSummaryStatesTheTotalPower) {
   const auto text = run_heatrk4({"--n", "14", "--steps", "1", "--format", "none", "--source", "uniform:2.5"});
   expect_mentions(text, "  sources   total power ");
   expect_mentions(text, "W (sum(w q) dV): uniform:2.5");
-  expect_mentions(text, "auto: a heat source, which the cpu backends alone add so far");
 }
 
 TEST(SourceOptions, AConfigFileGivesAnArrayOfSources) {

@@ -1,7 +1,7 @@
 // The tiled backend, configuration by configuration: every configuration that is built (the
 // default of each order and precision; every one in a -DHEAT_WITH_TILED_SWEEP=ON build) must give the
-// cpu reference's answer, on awkward sizes and on a grid smaller than one tile, leave the boundary
-// layer bitwise untouched and repeat bitwise.
+// cpu reference's answer, on awkward sizes and on a grid smaller than one tile, with and without a
+// heat source, leave the boundary layer bitwise untouched and repeat bitwise.
 // The backend poisons the interior of its output buffers before the first kernel runs, so a point
 // that no kernel writes fails as NaN. Skipped (and reported so) on a machine without a GPU.
 #include <gtest/gtest.h>
@@ -15,8 +15,10 @@
 
 #include "core/errors.hpp"
 #include "core/initial_conditions.hpp"
+#include "backends/cpu/source_step.hpp"
 #include "backends/registry.hpp"
 #include "test_support.hpp"
+#include "check/boundary_cases.hpp"
 #include "check/norms.hpp"
 #include "check/reference.hpp"
 
@@ -101,6 +103,32 @@ TEST_P(TiledConfiguration, MatchesCpuReference) {
   const TiledCase& c = GetParam();
   if (c.precision == Precision::Float) expect_matches_reference<float>(c);
   else expect_matches_reference<double>(c);
+}
+
+// With a random steady source (layer faces: every configuration runs them), whose step increment
+// the step's last pass adds (the fused kernels' last pass too): about 1 added to u over the steps,
+// so a configuration that dropped it or added it twice misses by far more than the tolerance.
+template <typename T>
+void expect_source_added_as_the_reference(const TiledCase& c) {
+  const double tol = default_tolerance<T>();
+  const int steps = 5;
+  for (const Grid& g : kGrids) {
+    Problem p = test::gpu_test_problem(g, c.order);
+    const double heating = p.heat_capacity / (p.dt * steps);
+    p.source = make_heat_source(p, random_source(g, heating, 0.5 * heating, 400 + c.order));
+    const Field<T> start = field_cast<T>(randn_field(g, 500 + c.order));
+    const Field<T> result = run_tiled<T>(c, p, start, steps);
+    const Field<double> reference = cpu_reference(p, field_cast<double>(start), steps);
+    const FieldDifference d = compare_fields(result, reference, tol, tol);
+    EXPECT_TRUE(d.pass()) << case_name(c) << " with a source, " << g.nx << "x" << g.ny << "x" << g.nz << ": "
+                          << describe(d);
+  }
+}
+
+TEST_P(TiledConfiguration, AddsASourceAsTheCpuReference) {
+  const TiledCase& c = GetParam();
+  if (c.precision == Precision::Float) expect_source_added_as_the_reference<float>(c);
+  else expect_source_added_as_the_reference<double>(c);
 }
 
 template <typename T>

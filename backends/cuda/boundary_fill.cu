@@ -1,9 +1,9 @@
 #include "backends/cuda/boundary_fill.cuh"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/dispatch.hpp"
-#include "core/errors.hpp"
 
 namespace heat {
 namespace {
@@ -108,14 +108,19 @@ dim3 blocks_of(const FaceFillList& list) {
 
 }  // namespace
 
-DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows) : order_(p.order) {
+DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows, const double* source_rate)
+    : order_(p.order) {
   FaceFillList held, ghosts[3];
   int ghost_lists = 0;
   for (int face = 0; face < kFaces; ++face) {
     const BoundaryKind kind = p.boundaries[face].kind;
     if (kind == BoundaryKind::Layer) continue;
     FaceFill f = face_fill(p, face, part);
-    if (f.source_rate) throw InputError("the CUDA backends add no heat source: run --backend cpu");
+    if (f.source_rate) {
+      // face_fill points at the host's rate; the kernels read the device's.
+      if (!source_rate) throw std::logic_error("a temperature face's fill with a source needs its rate on the device");
+      f.source_rate = source_rate;
+    }
     if (rows == FillRows::StencilRead) keep_stencil_rows(f);
     // Rows that cross the earlier axes' ghosts fill in a launch after the one that writes them:
     // a new list where the last holds a face of an earlier axis (its first: faces come in order).

@@ -47,7 +47,10 @@ class DeviceBoundaryFill {
  public:
   DeviceBoundaryFill() = default;  // fills nothing
   // The fill of `part` of p's conditions on `rows`, its face lists kept on the current device.
-  DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows = FillRows::Whole);
+  // `source_rate`: p's source's rate q/C in device memory (double), which a temperature face's full
+  // fill reads; needed where p has a source and a temperature face, else null.
+  DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows = FillRows::Whole,
+                     const double* source_rate = nullptr);
 
   // Whether a face's condition is not layer: otherwise a fill does nothing.
   bool fills() const { return launches_ > 0; }

@@ -2,7 +2,9 @@
 // resident field u, a step() that blocks and surfaces errors, and snapshots copied out while the
 // next steps run. Where a face's condition is not layer, u's ghosts are filled on the device
 // (boundary_fill.cuh) when it is set and after every step; each backend fills what its stencil
-// launches read between them (its stage fields, or its passes' operands).
+// launches read between them (its stage fields, or its passes' operands). A steady source's arrays
+// (source_arrays.hpp) are counted in the memory check here; the fill's rate is held here, the
+// array a backend's kernels add by the backend.
 #pragma once
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include "backends/cuda/device_initial_fields.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "backends/cuda/nonfinite.cuh"
+#include "backends/cuda/source_arrays.hpp"
 #include "core/step_planes.hpp"
 
 namespace heat {
@@ -232,10 +235,13 @@ class CudaBackend : public Backend<T>,
         overlap_(o.halo_overlap.value_or(HaloOverlap::Off) != HaloOverlap::Off),
         device_(o.device) {
     const std::size_t field_bytes = p.grid.points() * sizeof(T);
-    prepare_device(o, bytes_needed + (o.snapshots_while_stepping ? field_bytes : 0), name);
+    prepare_device(o, bytes_needed + device_source_bytes(p, sizeof(T)) + (o.snapshots_while_stepping ? field_bytes : 0),
+                   name);
     if (!o.field_in_caller_memory) u_ = DeviceBuffer<T>(p.grid.points());
     if (o.snapshots_while_stepping) snapshots_ = std::make_unique<SnapshotCopies>(field_bytes, o.device);
-    boundary_fill_ = DeviceBoundaryFill(p, FillPart::Full);
+    if (fill_reads_source_rate(p))
+      fill_source_rate_ = DeviceBuffer<double>::copied_from_host(p.source->rate.data(), p.grid.points());
+    boundary_fill_ = DeviceBoundaryFill(p, FillPart::Full, FillRows::Whole, fill_source_rate_.get());
     fills_ghosts_ = fills_ghosts<T>(p.boundaries, nullptr);
   }
   // One rank's box, for `exchange` non-null (laid out for PerStep's or PerHalfStep's ghost planes):
@@ -301,8 +307,13 @@ class CudaBackend : public Backend<T>,
     return part == StepPart::Whole || (part == StepPart::LeadingLaunches && pass <= last && pass > last - passes);
   }
 
+  // Whether the backend steps the whole grid, not a rank's box.
+  bool steps_whole_grid() const { return exchange_ == nullptr; }
+
   Problem problem_;
   DeviceBuffer<T> u_;
+  // The source's rate q/C in double, where a temperature face's fill reads it (source_arrays.hpp).
+  DeviceBuffer<double> fill_source_rate_;
   DeviceBoundaryFill boundary_fill_;  // the faces that are not layer, as the problem states them
 
  private:

@@ -24,6 +24,12 @@ class DeviceBuffer {
     b.owned_ = false;
     return b;
   }
+  // A new array holding the `count` values at `values` (host memory).
+  static DeviceBuffer copied_from_host(const T* values, std::size_t count) {
+    DeviceBuffer b(count);
+    b.copy_from_host(values);
+    return b;
+  }
   ~DeviceBuffer() {
     if (data_ && owned_) cudaFree(data_);  // no throw from a destructor; a failed free leaks nothing useful
   }

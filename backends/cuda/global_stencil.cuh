@@ -175,7 +175,8 @@ void prepare_stage_field(DeviceBuffer<T>& k, const Grid& g, int r) {
 namespace heat {
 
 // A backend whose stage fields live in global memory: u plus `Fields` stage arrays, prepared
-// as above, and the RK4 constants in the working precision.
+// as above, and the RK4 constants in the working precision; a steady source's rate q/C in the
+// working precision, which the stage kernels add to a*Lap (AddingRate, linear_stages.cuh).
 //
 // Faces that are not layer: u holds the full conditions (CudaBackend fills it), and each stage
 // field k is filled with their homogeneous part (T, Q and T_INF zero: stage_written) before a
@@ -199,6 +200,8 @@ class GlobalMemoryBackend : public CudaBackend<T> {
       k = DeviceBuffer<T>(p.grid.points());
       prepare_stage_field(k, p.grid, p.radius());
     }
+    if (p.source)
+      source_rate_ = DeviceBuffer<T>::copied_from_host(field_cast<T>(p.source->rate).data(), p.grid.points());
     stage_fill_ = DeviceBoundaryFill(p, FillPart::Homogeneous, FillRows::StencilRead);
     this->take_exchange(exchange);
   }
@@ -222,24 +225,34 @@ class GlobalMemoryBackend : public CudaBackend<T> {
     });
   }
 
+  // The source's rate q/C, null without one.
+  const T* source_rate() const { return source_rate_.get(); }
+
   Rk4Constants<T> rk_;
   DeviceBuffer<T> k_[Fields];
   DeviceBoundaryFill stage_fill_;  // the conditions' homogeneous part, on the ghosts a stencil reads
+
+ private:
+  DeviceBuffer<T> source_rate_;  // empty without a source
 };
 
 // The registry entry of a global-memory backend Impl, made as Impl<T>(problem, options, exchange);
-// `arrays_moved` is its byte model in arrays read or written per interior point per step.
+// `arrays_moved` is its byte model in arrays read or written per interior point per step, and
+// `source_reads` the reads of a source's rate it adds to them.
 template <template <typename> class Impl>
 void register_global_memory_backend(BackendRegistry& registry, const char* name, const char* description,
-                                    double arrays_moved) {
+                                    double arrays_moved, double source_reads) {
   BackendEntry e;
   e.name = name;
   e.description = description;
   e.uses_cuda = true;
   e.fills_boundaries = true;
-  e.bytes_per_point = [arrays_moved](const Problem&, std::size_t size) { return arrays_moved * double(size); };
+  e.adds_sources = true;
+  e.bytes_per_point = [arrays_moved, source_reads](const Problem& p, std::size_t size) {
+    return (arrays_moved + (p.source ? source_reads : 0.0)) * double(size);
+  };
   e.working_bytes = [](const Problem& p, std::size_t size) {
-    return std::size_t(Impl<float>::kResidentArrays) * p.grid.points() * size;
+    return std::size_t(Impl<float>::kResidentArrays) * p.grid.points() * size + device_source_bytes(p, size);
   };
   e.ghost_scheme = cuda_ghost_scheme;
   e.halo_overlap = [](int) { return HaloOverlap::Off; };  // their kernels step whole boxes

@@ -25,6 +25,26 @@ struct FirstStage {
   __device__ void store(long long p, T lap, T, Centre) const { k1[p] = lap; }
 };
 
+// Op with a steady source's rate q/C added to its a*Lap before it is stored: a stage of the stage
+// form, k_s = a*Lap(stage input) + q/C, as cpu_reference computes it. A type of its own, so that a
+// run without a source launches Op itself, unchanged.
+template <class Op, typename T>
+struct AddingRate {
+  Op op;
+  const T* rate;
+  using Centre = typename Op::Centre;
+  __device__ T value(long long p) const { return op.value(p); }
+  __device__ Centre centre(long long p) const { return op.centre(p); }
+  __device__ void store(long long p, T lap, T value, Centre c) const { op.store(p, lap + rate[p], value, c); }
+};
+
+// launch(op), or with `rate` (device memory) non-null launch(AddingRate{op, rate}).
+template <typename T, class Launch, class Op>
+void launch_adding_rate(Launch&& launch, const Op& op, const T* rate) {
+  if (rate) launch(AddingRate<Op, T>{op, rate});
+  else launch(op);
+}
+
 // A pass out = base + c * a*Lap(in) (rk4_forms.hpp) as an Op: reuse's middle stages,
 // k_{s+1} = k1 + c*dt * a*Lap(k_s).
 template <typename T>
@@ -62,14 +82,19 @@ struct LastStage {
 };
 
 // One step: stage 1 reads u and writes k1 (2 arrays); stage 2 reads k1, writes k2 (2); stage 3
-// reads k2 and k1, writes k3 (3); stage 4 reads k3, k1, k2 and u, writes u (5).
+// reads k2 and k1, writes k3 (3); stage 4 reads k3, k1, k2 and u, writes u (5). A source's rate is
+// read by stage 1 alone (linear_rk4_step).
 constexpr int kLinearStepArrays = 12;
+constexpr int kLinearStepSourceArrays = 1;
 
 // Runs one step's four passes through launch(op), a stencil kernel's launcher, calling
-// stage_written(k) after each stage field a later pass reads around its points is written.
+// stage_written(k) after each stage field a later pass reads around its points is written. A steady
+// source's `rate` (device memory; null: none) is k1's alone: the operator is affine, so
+// k_{s+1} = L(u + c dt k_s) = L(u) + c dt a*Lap(k_s) = k1 + c dt a*Lap(k_s), source and all.
 template <typename T, typename Rk, typename Launch, typename StageWritten>
-void linear_rk4_step(Launch&& launch, StageWritten&& stage_written, T* u, T* k1, T* k2, T* k3, const Rk& rk) {
-  launch(FirstStage<T>{u, k1});
+void linear_rk4_step(Launch&& launch, StageWritten&& stage_written, T* u, T* k1, T* k2, T* k3, const Rk& rk,
+                     const T* rate = nullptr) {
+  launch_adding_rate(launch, FirstStage<T>{u, k1}, rate);
   stage_written(k1);
   launch(BasePlusLapOp<T>{{k1, k1, rk.stage_dt[0], k2}});
   stage_written(k2);

@@ -50,10 +50,13 @@ class NaiveBackend final : public GlobalMemoryBackend<T, 4> {
       const auto& rk = this->rk_;
       T* u = this->u_.get();
       auto k = [&](int s) { return this->k_[s].get(); };
-      launch_global_stencil<R, T>(g, w, FirstStage<T>{u, k(0)});
+      const auto launch = [&](const auto& op) { launch_global_stencil<R, T>(g, w, op); };
+      // Every stage's operand holds u, so every stage adds a source's rate.
+      const T* rate = this->source_rate();
+      launch_adding_rate(launch, FirstStage<T>{u, k(0)}, rate);
       for (int s = 1; s < 4; ++s) {
         this->stage_written(k(s - 1));
-        launch_global_stencil<R, T>(g, w, LaterStage<T>{u, k(s - 1), rk.stage_dt[s - 1], k(s)});
+        launch_adding_rate(launch, LaterStage<T>{u, k(s - 1), rk.stage_dt[s - 1], k(s)}, rate);
       }
       launch_interior_pointwise<T>(g, R, Combine<T>{u, k(0), k(1), k(2), k(3), rk.dt_over_6});
     });
@@ -64,9 +67,10 @@ class NaiveBackend final : public GlobalMemoryBackend<T, 4> {
 
 void register_naive_backend(BackendRegistry& registry) {
   // Stage 1 reads u, writes k1; stages 2-4 read u and k_prev, write k_s; the combine reads u
-  // and k1..k4 and writes u: 2 + 3*3 + 6 = 17 arrays per point per step.
+  // and k1..k4 and writes u: 2 + 3*3 + 6 = 17 arrays per point per step; each stage reads a
+  // source's rate besides: 4 more.
   register_global_memory_backend<NaiveBackend>(
-      registry, "naive", "CUDA: one global-memory kernel per RK4 stage plus a combine kernel", 17.0);
+      registry, "naive", "CUDA: one global-memory kernel per RK4 stage plus a combine kernel", 17.0, 4.0);
 }
 
 }  // namespace heat

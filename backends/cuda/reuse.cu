@@ -22,7 +22,7 @@ class ReuseBackend final : public GlobalMemoryBackend<T, 3> {
       const Grid& g = this->problem_.grid;
       linear_rk4_step([&](const auto& op) { launch_global_stencil<R, T>(g, w, op); },
                       [&](T* k) { this->stage_written(k); }, this->u_.get(), this->k_[0].get(), this->k_[1].get(),
-                      this->k_[2].get(), this->rk_);
+                      this->k_[2].get(), this->rk_, this->source_rate());
     });
   }
 };
@@ -31,7 +31,8 @@ class ReuseBackend final : public GlobalMemoryBackend<T, 3> {
 
 void register_reuse_backend(BackendRegistry& registry) {
   register_global_memory_backend<ReuseBackend>(
-      registry, "reuse", "CUDA: k1 stencil reused by linearity, one global-memory kernel per stage", kLinearStepArrays);
+      registry, "reuse", "CUDA: k1 stencil reused by linearity, one global-memory kernel per stage", kLinearStepArrays,
+      kLinearStepSourceArrays);
 }
 
 }  // namespace heat

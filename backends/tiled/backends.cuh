@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "backends/cuda/global_stencil.cuh"
+#include "backends/cuda/source_arrays.hpp"
 #include "backends/tiled/four_passes.cuh"
 #include "backends/tiled/one_pass.cuh"
 #include "backends/tiled/one_pass_copy_engine.cuh"
@@ -36,8 +37,12 @@ void copy_boundary_layer(const DeviceBuffer<T>& u, std::initializer_list<DeviceB
 }
 
 // What the backends of the passes (rk4_forms.hpp) share: the stencil's weights, the passes'
-// constants, and the copy of the initial u's boundary layer into the fields the kernels write (a
-// pass gives its u there, and no pass writes it).
+// constants, a steady source's step increment, and the copy of the initial u's boundary layer into
+// the fields the kernels write (a pass gives its u there, and no pass writes it).
+//
+// A source adds its step increment s = dt phi(dt A) q/C (source_arrays.hpp) in the step's last
+// pass: by a kernel built to add it (AddsSource), which the backend launches for that pass alone,
+// so that a run without a source launches the very kernels it did before sources.
 template <typename T, class Config>
 class PassFormBackend : public CudaBackend<T> {
  protected:
@@ -49,11 +54,17 @@ class PassFormBackend : public CudaBackend<T> {
         weights_(make_weights<Tile::R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz)),
         make_constants_(make_constants),
         constants_(make_constants(p.dt)) {
+    if (p.source) upload_source_step(p.dt);
     this->take_exchange(exchange);
   }
 
  public:
-  void set_step_dt(double dt) override { constants_ = make_constants_(dt); }
+  // The source's increment depends on dt too: the shortened step's is made as set-up makes the
+  // step's, and replaces it on the device.
+  void set_step_dt(double dt) override {
+    constants_ = make_constants_(dt);
+    if (this->problem_.source) upload_source_step(dt);
+  }
 
  protected:
   // Poisoned when first prepared only: a backend given a new field to step (adopt_device_field
@@ -72,12 +83,23 @@ class PassFormBackend : public CudaBackend<T> {
     launcher.launch(args, this->planes_of(part, last_pass), this->launch_stream(part));
   }
 
+  // The source's step increment for the last pass (PassArgs::add), null without a source.
+  const T* source_step() const { return source_step_.get(); }
+
   StencilWeights<Tile::R, T> weights_;
   PassConstants<T> (*make_constants_)(double dt);
   PassConstants<T> constants_;
 
  private:
+  void upload_source_step(double dt) {
+    const Field<T> increment = source_increment_for<T>(this->problem_, dt, this->steps_whole_grid());
+    if (source_step_.size() == 0) source_step_ = DeviceBuffer<T>(increment.size());
+    // On the legacy stream, after the steps queued before it, which read the increment it replaces.
+    source_step_.copy_from_host(increment.data());
+  }
+
   bool prepared_ = false;
+  DeviceBuffer<T> source_step_;  // empty without a source
 };
 
 // The factors' four passes one per kernel, with two scratch fields: the one kind that can step a
@@ -90,8 +112,8 @@ template <typename T, class Config>
 class OnePassBackend final : public PassFormBackend<T, Config> {
   using Base = PassFormBackend<T, Config>;
   using typename Base::Tile;
-  template <bool FromU>
-  using Launcher = typename Config::template Launcher<FromU>;
+  template <bool FromU, bool AddsSource = false>
+  using Launcher = typename Config::template Launcher<FromU, AddsSource>;
 
  public:
   OnePassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
@@ -99,7 +121,10 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
         device_(o.device),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
         later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})),
-        operand_fill_(p, FillPart::Full, FillRows::StencilRead) {}
+        operand_fill_(p, FillPart::Full, FillRows::StencilRead, this->fill_source_rate_.get()) {
+    // The last pass reads v_[0] around each point (factored_rk4_step).
+    if (p.source) last_.emplace(make_launcher<false, true>(p.grid, o.device, {v_[0].get()}));
+  }
 
   // The first pass's launcher is made here, once u_ holds the field: the copy engine's map is of
   // u's address, which adopt_device_field() brings from the caller.
@@ -110,8 +135,9 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
 
  private:
   // `operands`: the fields the launcher's passes read around each point (u for the first pass).
-  template <bool FromU>
-  static Launcher<FromU> make_launcher(const Grid& g, int device, std::initializer_list<const T*> operands) {
+  template <bool FromU, bool AddsSource = false>
+  static Launcher<FromU, AddsSource> make_launcher(const Grid& g, int device,
+                                                   std::initializer_list<const T*> operands) {
     if constexpr (Config::kCopiesPlanes)
       return {g, device, operands};
     else
@@ -129,12 +155,15 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
           if (this->fills_operand(part, ++number)) operand_fill_(const_cast<T*>(pass.in));
           launch(pass, part, number);
         },
-        this->u_.get(), v_[0].get(), v_[1].get(), this->constants_);
+        this->u_.get(), v_[0].get(), v_[1].get(), this->constants_, this->source_step());
   }
   void launch(const BasePlusLap<T>& pass, StepPart part, int number) {
-    const PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.base, {pass.c}, pass.out};
+    PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.base, {pass.c}, pass.out};
+    args.add = pass.add;
     if (pass.in == pass.base)
       this->launch_part(*first_, args, part, number);
+    else if (pass.add)
+      this->launch_part(*last_, args, part, number);
     else
       this->launch_part(later_, args, part, number);
   }
@@ -144,6 +173,7 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   std::optional<Launcher<true>> first_;  // the first pass of each factor: from u, from v_[1]
   Launcher<false> later_;
   DeviceBoundaryFill operand_fill_;  // the ghosts a pass reads, as the problem states them
+  std::optional<Launcher<false, true>> last_;  // with a source: the last pass, which adds its increment
 };
 
 // The quadratic factors two passes per kernel (two_passes.cuh), a factor per kernel, each reading
@@ -157,7 +187,9 @@ class FactorPairBackend final : public PassFormBackend<T, Config> {
 
  public:
   FactorPairBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : Base(p, o, exchange, make_factored_constants<T>), w_(p.grid.points()), factor_(p.grid, o.device) {}
+      : Base(p, o, exchange, make_factored_constants<T>), w_(p.grid.points()), factor_(p.grid, o.device) {
+    if (p.source) adding_factor_.emplace(p.grid, o.device);
+  }
 
   void prepare_resident_field() override { this->prepare_fields({&w_}); }
   T* output_of_pass(int pass) override { return pass == 2 ? w_.get() : Base::output_of_pass(pass); }
@@ -167,11 +199,15 @@ class FactorPairBackend final : public PassFormBackend<T, Config> {
     T* const u = this->u_.get();
     const T* const c = this->constants_.c;
     this->launch_part(factor_, Args{this->dims(), this->weights_, u, u, {c[0], c[1]}, w_.get()}, part, 2);
-    this->launch_part(factor_, Args{this->dims(), this->weights_, w_.get(), w_.get(), {c[2], c[3]}, u}, part, 4);
+    Args second{this->dims(), this->weights_, w_.get(), w_.get(), {c[2], c[3]}, u};
+    if (!adding_factor_) return this->launch_part(factor_, second, part, 4);
+    second.add = this->source_step();
+    this->launch_part(*adding_factor_, second, part, 4);
   }
 
   DeviceBuffer<T> w_;
   TileLauncher<TwoPasses<Tile>> factor_;
+  std::optional<TileLauncher<TwoPasses<Tile, true>>> adding_factor_;  // with a source: the second factor
 };
 
 // Horner's four passes in one kernel (four_passes.cuh): from u into the other u buffer.
@@ -182,7 +218,9 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
 
  public:
   FourPassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : Base(p, o, exchange, make_horner_constants<T>), u_next_(p.grid.points()), step_(p.grid, o.device) {}
+      : Base(p, o, exchange, make_horner_constants<T>), u_next_(p.grid.points()), step_(p.grid, o.device) {
+    if (p.source) adding_step_.emplace(p.grid, o.device);
+  }
 
   void prepare_resident_field() override { this->prepare_fields({&u_next_}); }
 
@@ -191,8 +229,13 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
     T* const u = this->u_.get();
     const T* const c = this->constants_.c;
     using Args = PassArgs<Tile::R, T, 4>;
-    const Args args{this->dims(), this->weights_, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()};
-    this->launch_part(step_, args, part, 4);
+    Args args{this->dims(), this->weights_, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()};
+    if (adding_step_) {
+      args.add = this->source_step();
+      this->launch_part(*adding_step_, args, part, 4);
+    } else {
+      this->launch_part(step_, args, part, 4);
+    }
     // The new field is whole once the last part has run.
     if (this->completes_step(part)) std::swap(this->u_, u_next_);
   }
@@ -204,6 +247,7 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
 
   DeviceBuffer<T> u_next_;
   TileLauncher<FourPasses<Tile>> step_;
+  std::optional<TileLauncher<FourPasses<Tile, true>>> adding_step_;  // with a source
 };
 
 // Each configuration names its kind of Backend (Config::Backend<T>); `exchange` as for

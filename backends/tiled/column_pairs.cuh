@@ -172,6 +172,10 @@ struct PassArgs {
   T c[Passes];
   T* out;               // never `in`; `u` only where a pass reads u at no point but the one it writes
   LaunchPlanes planes;  // set by the launcher
+  // A steady source's step increment, added after the last pass at each computed point: read by a
+  // kernel built to add it (AddsSource) alone. Last, so that the other kernels' arguments lie
+  // where they did.
+  const T* add = nullptr;
 };
 
 // The planes [begin, end) that this block writes.
@@ -187,6 +191,13 @@ __device__ __forceinline__ void block_planes(const LaunchPlanes& p, int& begin, 
 template <typename T>
 __device__ __forceinline__ T pass_value(bool computed, T u, T c, T lap) {
   return computed ? base_plus_lap(u, c, lap) : u;
+}
+
+// The step's last pass with a steady source: its value plus the source's step increment `add`
+// where the point is computed (the fast cpu backend's order of the two adds); u elsewhere, bitwise.
+template <typename T>
+__device__ __forceinline__ T pass_value_adding(bool computed, T u, T c, T lap, T add) {
+  return computed ? base_plus_lap(u, c, lap) + add : u;
 }
 
 __device__ __forceinline__ bool in_grid(const GridDims& d, int x, int y) {

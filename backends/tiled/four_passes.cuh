@@ -72,7 +72,11 @@ __device__ __forceinline__ void for_each_index(F&& f) {
 // pads), and the uniform work costs less than the branches that would skip it (per pass, four
 // instructions and two reconvergence points). Only the store waits for pass 4's first
 // real plane.
-template <class Tile, bool AlignedPairs>
+//
+// AddsSource: a steady source, whose step increment a.add pass 4 adds at the own columns it
+// stores, loaded as pass 4 starts, so that its latency overlaps pass 4's stencil (loaded as the
+// iteration starts, its registers spill more: 20 bytes against 16 at order 2 in float).
+template <class Tile, bool AlignedPairs, bool AddsSource>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     four_passes_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 4> a) {
   using T = typename Tile::T;
@@ -109,6 +113,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   const long long block_at = (long long)a_first * d.stride_z;
   const T* const u = view_at(a.u, block_at);
   T* const out = view_at(a.out, block_at);
+  [[maybe_unused]] const T* add = nullptr;
+  if constexpr (AddsSource) add = view_at(a.add, block_at);
   auto plane_at = [&](int z) { return (z - a_first) * stride_z; };
   auto clamped_plane_at = [&](int z) { return plane_at(min(max(z, 0), d.nz - 1)); };
 
@@ -139,12 +145,20 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
         const int zp = za - p * R, centre = (k + 4 * R - p * R) % Q;
         T window[C][Window], lap[C], result[C];
         queue_window(queues[p], centre + Q - R, window);
+        // Pass 4's plane, where it is stored (as below).
+        [[maybe_unused]] T source[C][1];
+        if constexpr (AddsSource && p == 3)
+          if (za >= z_begin + 3 * R) load_own<AlignedPairs, kOffsets>(add, plane_at(zp), own_at, source, 0);
         pair_laplacians<R, M, Pitch>(planes[p], own_slot, window, a.weights, lap);
         const bool z_inside = zp >= R && zp < d.nz - R;
 #pragma unroll
         for (int c = 0; c < C; ++c) {
           const T u_here = queues[0][c][centre];
-          result[c] = pass_value(z_inside && (computes & (1u << c)), u_here, a.c[p], lap[c]);
+          const bool computed = z_inside && (computes & (1u << c));
+          if constexpr (AddsSource && p == 3)
+            result[c] = pass_value_adding(computed, u_here, a.c[p], lap[c], source[c][0]);
+          else
+            result[c] = pass_value(computed, u_here, a.c[p], lap[c]);
         }
         if constexpr (p < 3) {
 #pragma unroll
@@ -159,7 +173,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 
 // The step in one kernel: a block computes 6r planes beyond its chunk (3r either side) and loads
 // r more either side; it indexes from 3r planes before its chunk to 4r after it.
-template <class FusedTile>
+// AddsSource: with a steady source (PassArgs::add).
+template <class FusedTile, bool AddsSource = false>
 struct FourPasses {
   using Tile = FusedTile;
   using Args = PassArgs<Tile::R, typename Tile::T, 4>;
@@ -167,7 +182,7 @@ struct FourPasses {
   static constexpr int kDynamicSharedBytes = Tile::kSharedBytes;
   template <bool AlignedPairs>
   static auto kernel() {
-    return four_passes_kernel<Tile, AlignedPairs>;
+    return four_passes_kernel<Tile, AlignedPairs, AddsSource>;
   }
 };
 

@@ -57,8 +57,11 @@ struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Val
 };
 
 // One pass: FromU, `in` is u itself (the first pass of a factor), so u at the point is the queue's
-// centre; otherwise u is loaded too, at the own columns, ahead like everything else.
-template <class Tile, bool FromU, bool AlignedPairs>
+// centre; otherwise u is loaded too, at the own columns, ahead like everything else. AddsSource:
+// the step's last pass with a steady source, which adds a.add at the own columns, loaded once the
+// plane's stencil is done: loaded sooner, its registers spill where the a2 tiles are bounded to
+// 64 (order 8 in float), and the other warps of the SM hide its latency.
+template <class Tile, bool FromU, bool AlignedPairs, bool AddsSource>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     one_pass_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 1> a) {
   using T = typename Tile::T;
@@ -99,6 +102,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   const T* const in = view_at(a.in, block_at);
   const T* const u = FromU ? in : view_at(a.u, block_at);
   T* const out = view_at(a.out, block_at);
+  [[maybe_unused]] const T* add = nullptr;
+  if constexpr (AddsSource) add = view_at(a.add, block_at);
   auto plane_at = [&](int z) { return (z - z_begin + R) * stride_z; };
 
   // The z queues of the own columns in Q slots: the 2r+1 planes plane z's stencil needs and the A
@@ -137,10 +142,15 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       // above and below).
       T lap[C], result[C];
       pair_laplacians<R, M, Pitch>(plane, own_slot, here, a.weights, lap);
+      [[maybe_unused]] T source[C][1];
+      if constexpr (AddsSource) load_own<AlignedPairs>(add, plane_at(z), own_at, source, 0);
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         const T u_here = FromU ? here[c][R] : u_ahead[c][k % (A + 1)];
-        result[c] = pass_value(computes & (1u << c), u_here, a.c[0], lap[c]);
+        if constexpr (AddsSource)
+          result[c] = pass_value_adding(computes & (1u << c), u_here, a.c[0], lap[c], source[c][0]);
+        else
+          result[c] = pass_value(computes & (1u << c), u_here, a.c[0], lap[c]);
       }
       store_own<AlignedPairs>(out, plane_at(z), own_at, computes, result);
     }
@@ -148,8 +158,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 }
 
 // One pass per kernel: the block reads the r planes either side of its chunk (2r to fill
-// its queue first).
-template <class PassTile, bool FromU>
+// its queue first). AddsSource: the step's last pass with a steady source (PassArgs::add).
+template <class PassTile, bool FromU, bool AddsSource = false>
 struct OnePass {
   using Tile = PassTile;
   using Args = PassArgs<Tile::R, typename Tile::T, 1>;
@@ -157,7 +167,7 @@ struct OnePass {
   static constexpr int kDynamicSharedBytes = 0;
   template <bool AlignedPairs>
   static auto kernel() {
-    return one_pass_kernel<Tile, FromU, AlignedPairs>;
+    return one_pass_kernel<Tile, FromU, AlignedPairs, AddsSource>;
   }
 };
 

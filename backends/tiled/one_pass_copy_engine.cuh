@@ -57,7 +57,8 @@ struct CopyEngineArgs {
 // after the block's barrier that ends it no thread reads planes up to j again, so thread 0 asks
 // for the planes up to j + Stages, into the stages those planes free. The first 2r planes fill the
 // queue before the loop (Stages may be less than 2r: the first r planes' stages are refilled midway).
-template <class Tile, bool FromU>
+// AddsSource: the step's last pass with a steady source, as in one_pass.cuh.
+template <class Tile, bool FromU, bool AddsSource>
 __global__ void __launch_bounds__(Tile::kThreads)
     copy_engine_pass_kernel(const __grid_constant__ CopyEngineArgs<Tile::R, typename Tile::T> args) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -114,6 +115,8 @@ __global__ void __launch_bounds__(Tile::kThreads)
   const long long block_at = (long long)(z_begin - R) * d.stride_z;
   const T* const u = view_at(a.u, block_at);
   T* const out = view_at(a.out, block_at);
+  [[maybe_unused]] const T* add = nullptr;
+  if constexpr (AddsSource) add = view_at(a.add, block_at);
   auto plane_at = [&](int z) { return (z - z_begin + R) * stride_z; };
 
   T queue[C][Q], u_ahead[C][A + 1];
@@ -141,6 +144,8 @@ __global__ void __launch_bounds__(Tile::kThreads)
     for (int k = 0; k < Q; ++k) {
       const int z = z0 + k, j = z - z_begin + R;
       if (z >= z_end) return;  // the same for the whole block; every plane asked for has arrived
+      [[maybe_unused]] T source[C][1];
+      if constexpr (AddsSource) load_own<true>(add, plane_at(z), own_at, source, 0);
       queue_own(await_plane(j + R), (k + 2 * R) % Q);
       if constexpr (!FromU)
         if (z + A < z_end) load_own<true>(u, plane_at(z + A), own_at, u_ahead, (k + A) % (A + 1));
@@ -151,7 +156,10 @@ __global__ void __launch_bounds__(Tile::kThreads)
 #pragma unroll
       for (int c = 0; c < C; ++c) {
         const T u_here = FromU ? here[c][R] : u_ahead[c][k % (A + 1)];
-        result[c] = pass_value(computes & (1u << c), u_here, a.c[0], lap[c]);
+        if constexpr (AddsSource)
+          result[c] = pass_value_adding(computes & (1u << c), u_here, a.c[0], lap[c], source[c][0]);
+        else
+          result[c] = pass_value(computes & (1u << c), u_here, a.c[0], lap[c]);
       }
       store_own<true>(out, plane_at(z), own_at, computes, result);
       __syncthreads();  // planes up to j are read
@@ -163,11 +171,11 @@ __global__ void __launch_bounds__(Tile::kThreads)
 #endif
 }
 
-// The passes of one kind (the first, from u, or the later ones) through copy_engine_pass_kernel
-// where the copy engine can read the grid and the arrays are aligned to 16 bytes, through
-// one_pass.cuh's kernel otherwise. The maps of the operands (`in`) the passes will read are
-// made once, here.
-template <class Tile, bool FromU>
+// The passes of one kind (the first, from u, the later ones, or the last adding a source) through
+// copy_engine_pass_kernel where the copy engine can read the grid and the arrays are aligned to 16
+// bytes, through one_pass.cuh's kernel otherwise. The maps of the operands (`in`) the passes will
+// read are made once, here.
+template <class Tile, bool FromU, bool AddsSource = false>
 class CopyEngineLauncher {
   using T = typename Tile::T;
   using Args = PassArgs<Tile::R, T, 1>;
@@ -175,7 +183,7 @@ class CopyEngineLauncher {
  public:
   CopyEngineLauncher(const Grid& g, int device, std::initializer_list<const T*> operands) : fallback_(g, device) {
     if (!plane_copies_possible(g, sizeof(T), device)) return;
-    constexpr auto kernel = copy_engine_pass_kernel<Tile, FromU>;
+    constexpr auto kernel = copy_engine_pass_kernel<Tile, FromU, AddsSource>;
     HEAT_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Tile::kSharedBytes));
     plan_ = PlaneLaunch(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY,
                         resident_blocks(kernel, Tile::kThreads, Tile::kSharedBytes, device), 2 * Tile::R, 2 * Tile::R);
@@ -184,10 +192,11 @@ class CopyEngineLauncher {
 
   void launch(Args args, std::array<PlaneRange, 2> planes, cudaStream_t stream) const {
     const CUtensorMap* map = map_of(args.in);
-    if (map == nullptr || !aligned(args.u) || !aligned(args.out)) return fallback_.launch(args, planes, stream);
+    if (map == nullptr || !aligned(args.u) || !aligned(args.out) || !aligned(args.add))
+      return fallback_.launch(args, planes, stream);
     const dim3 blocks = plan_.blocks(planes, args);
     if (blocks.z == 0) return;
-    copy_engine_pass_kernel<Tile, FromU>
+    copy_engine_pass_kernel<Tile, FromU, AddsSource>
         <<<blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), Tile::kSharedBytes, stream>>>({args, *map});
     HEAT_CUDA_CHECK_LAUNCH();
   }
@@ -200,7 +209,7 @@ class CopyEngineLauncher {
   }
   static bool aligned(const T* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
-  TileLauncher<OnePass<typename Tile::Fallback, FromU>> fallback_;
+  TileLauncher<OnePass<typename Tile::Fallback, FromU, AddsSource>> fallback_;
   PlaneLaunch plan_;
   std::vector<std::pair<const T*, CUtensorMap>> maps_;  // empty where the copy engine cannot read the grid
 };

@@ -108,7 +108,8 @@ class TileLauncher {
   void launch(Args args, std::array<PlaneRange, 2> planes, cudaStream_t stream) const {
     const dim3 blocks = plan_.blocks(planes, args);
     if (blocks.z == 0) return;
-    const bool aligned = even_rows_ && pair_aligned(args.in) && pair_aligned(args.u) && pair_aligned(args.out);
+    const bool aligned =
+        even_rows_ && pair_aligned(args.in) && pair_aligned(args.u) && pair_aligned(args.out) && pair_aligned(args.add);
     kernel(aligned)<<<blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), kShared, stream>>>(args);
     HEAT_CUDA_CHECK_LAUNCH();
   }

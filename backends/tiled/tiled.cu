@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "core/dispatch.hpp"
+#include "backends/cuda/source_arrays.hpp"
 #include "backends/registry.hpp"
 #include "backends/tiled/backends.cuh"
 #include "backends/tiled/tiled.hpp"
@@ -54,8 +55,8 @@ struct OnePassConfig {
   static constexpr const char* kKernelFile = "one_pass.cuh";
   static constexpr bool kCopiesPlanes = false;
   using Tile = PlaneTile<R, T, TX, TY, M, Ahead>;
-  template <bool FromU>
-  using Launcher = TileLauncher<OnePass<Tile, FromU>>;
+  template <bool FromU, bool AddsSource>
+  using Launcher = TileLauncher<OnePass<Tile, FromU, AddsSource>>;
   static std::string name() {
     return "factors/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
            (Ahead > 1 ? "/a" + std::to_string(Ahead) : "");
@@ -71,8 +72,8 @@ struct CopyEngineConfig : OnePassConfig<R, T, TX, TY, M, Ahead> {
   static constexpr const char* kKernelFile = "one_pass_copy_engine.cuh";
   static constexpr bool kCopiesPlanes = true;
   using Tile = CopyEngineTile<R, T, TX, TY, M, Depth, Ahead>;
-  template <bool FromU>
-  using Launcher = CopyEngineLauncher<Tile, FromU>;
+  template <bool FromU, bool AddsSource>
+  using Launcher = CopyEngineLauncher<Tile, FromU, AddsSource>;
   static std::string name() { return OnePassConfig<R, T, TX, TY, M, Ahead>::name() + "/tma" + std::to_string(Depth); }
 };
 
@@ -435,13 +436,16 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
       "pass per kernel otherwise, and wherever a face's condition is not layer";
   e.uses_cuda = true;
   e.fills_boundaries = true;
+  e.adds_sources = true;
   // The byte model: all four passes in one kernel read u once and write it once; a factor per
-  // kernel moves 4 arrays, one pass per kernel 10.
+  // kernel moves 4 arrays, one pass per kernel 10; a source's step increment is read once more, by
+  // the last pass.
   e.bytes_per_point = [configuration](const Problem& p, std::size_t size) {
-    return double(footprint(p, size, configuration).arrays_per_point) * double(size);
+    return double(footprint(p, size, configuration).arrays_per_point + (p.source ? 1 : 0)) * double(size);
   };
   e.working_bytes = [configuration](const Problem& p, std::size_t size) {
-    return std::size_t(footprint(p, size, configuration).working_arrays) * p.grid.points() * size;
+    return std::size_t(footprint(p, size, configuration).working_arrays) * p.grid.points() * size +
+           device_source_bytes(p, size);
   };
   e.ghost_scheme = [configuration](int order) { return tiled_ghost_scheme(order, configuration); };
   // Measured at order 8 on 4 H200s, weak: 0, 4 and 8 planes a side gave 96.5%, 96.9% and 96.7%.

@@ -62,7 +62,10 @@ struct PairTile : ColumnPairTile<Radius, Value, TX, TY, M, MinBlocks> {
 // a + A (a + A + r for the own columns' `in`), which no longer hold a plane still needed.
 //
 // AlignedPairs: the own columns loaded and stored as one 8- or 16-byte access per pair (load_own).
-template <class Tile, bool AlignedPairs>
+// AddsSource: the step's second factor with a steady source, whose second pass adds a.add at the
+// own columns, loaded once plane b's first pass is under way so that its latency overlaps the
+// ring's pass, a barrier and the stencil.
+template <class Tile, bool AlignedPairs, bool AddsSource>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     two_passes_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 2> a) {
   using T = typename Tile::T;
@@ -121,6 +124,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   const long long block_at = (long long)a_first * d.stride_z;
   const T* const in = view_at(a.in, block_at);
   T* const out = view_at(a.out, block_at);
+  [[maybe_unused]] const T* add = nullptr;
+  if constexpr (AddsSource) add = view_at(a.add, block_at);
   auto plane_at = [&](int p) { return (p - a_first) * stride_z; };
   // The queues' first planes run r beyond the grid at its first and last chunks: a plane outside
   // it reads the grid's nearest plane, whose values reach only stencils that are never computed.
@@ -165,6 +170,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 #pragma unroll
       for (int i = 0; i < RingPerThread; ++i) ring_q[i][k % Q] = plane_a[ring_in_slot[i]];
       if (zb < z_begin) continue;  // the first 2r planes a fill the queues (uniform across the block)
+      [[maybe_unused]] T source[C][1];
+      if constexpr (AddsSource) load_own<AlignedPairs>(add, plane_at(zb), own_at, source, 0);
 
         // The first pass on plane b at the ring points, then the plane to shared memory.
 #pragma unroll
@@ -190,15 +197,21 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       pair_laplacians<R, M, PitchV>(v_plane, own_v_slot, v_here, a.weights, lap);
       T result[C];
 #pragma unroll
-      for (int c = 0; c < C; ++c) result[c] = pass_value(computes & (1u << c), here[c][0], a.c[1], lap[c]);
+      for (int c = 0; c < C; ++c) {
+        if constexpr (AddsSource)
+          result[c] = pass_value_adding(computes & (1u << c), here[c][0], a.c[1], lap[c], source[c][0]);
+        else
+          result[c] = pass_value(computes & (1u << c), here[c][0], a.c[1], lap[c]);
+      }
       store_own<AlignedPairs>(out, plane_at(zb), own_at, computes, result);
     }
   }
 }
 
 // A factor per kernel: each block computes 2r planes beyond its chunk and loads 2r more to fill its
-// queues; it indexes from r planes before its chunk to 3r after it.
-template <class PairedTile>
+// queues; it indexes from r planes before its chunk to 3r after it. AddsSource: the second factor
+// with a steady source (PassArgs::add).
+template <class PairedTile, bool AddsSource = false>
 struct TwoPasses {
   using Tile = PairedTile;
   using Args = PassArgs<Tile::R, typename Tile::T, 2>;
@@ -206,7 +219,7 @@ struct TwoPasses {
   static constexpr int kDynamicSharedBytes = 0;
   template <bool AlignedPairs>
   static auto kernel() {
-    return two_passes_kernel<Tile, AlignedPairs>;
+    return two_passes_kernel<Tile, AlignedPairs, AddsSource>;
   }
 };
 
