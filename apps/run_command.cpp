@@ -8,6 +8,7 @@
 #include "apps/commands.hpp"
 #include "apps/config_file.hpp"
 #include "apps/heat_sources.hpp"
+#include "apps/material_fields.hpp"
 #include "apps/end_time_and_monitors.hpp"
 #include "apps/initial_field.hpp"
 #include "apps/progress.hpp"
@@ -241,6 +242,9 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     entry = default_registry().find(plan.backend);
     if (ranks.size() > 1 && !plan.sources.empty())
       throw InputError("heat sources run on one rank so far (--source " + shown_value(options.source.front()) +
+                       "): run without mpirun");
+    if (ranks.size() > 1 && plan.problem.materials)
+      throw InputError("material fields run on one rank so far (" + material_fields_named(options) +
                        "): run without mpirun");
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos, z_periodic(plan.problem));
