@@ -60,31 +60,33 @@ double largest_diffusivity(const Problem& p, const Materials& m) {
 
 namespace {
 
-// The factor by which a convective face raises the eigenvalue bound of its axis: the constant
-// stencil's at the face's largest Biot number (its smallest K), over the symbol's.
-double convective_factor(const Problem& p, int axis) {
-  const Grid& g = p.grid;
-  const int n[3] = {g.nx, g.ny, g.nz};
-  const double h[3] = {g.hx, g.hy, g.hz};
-  const int r = p.radius();
-  double factor = 1;
-  for (int face = 2 * axis; face < 2 * axis + 2; ++face) {
+// A convective face's rows and the factor by which each raises the eigenvalue bound of the r
+// points beside the face along its axis: the constant stencil's bound at the row's Biot number
+// (H h over K at its face point) over the symbol's.
+struct ConvectiveRows {
+  FaceFill fill;
+  std::vector<double> factor;
+};
+
+std::array<ConvectiveRows, kFaces> convective_rows(const Problem& p) {
+  const double h[3] = {p.grid.hx, p.grid.hy, p.grid.hz};
+  Problem layout = p;
+  layout.materials = nullptr;
+  std::array<ConvectiveRows, kFaces> rows;
+  for (int face = 0; face < kFaces; ++face) {
     const BoundaryCondition& c = p.boundaries[face];
     if (c.kind != BoundaryKind::Convective) continue;
-    const int at = face % 2 == 0 ? r : n[axis] - 1 - r;
-    const int a = lower_other_axis(axis), b = higher_other_axis(axis);
-    double smallest = INFINITY;
-    for (int jb = r; jb < n[b] - r; ++jb)
-      for (int ja = r; ja < n[a] - r; ++ja) {
-        int index[3];
-        index[axis] = at;
-        index[a] = ja;
-        index[b] = jb;
-        smallest = std::min(smallest, p.materials->conductivity(index[0], index[1], index[2]));
-      }
-    factor = std::max(factor, face_eigenvalue_bound(p.order, c, h[axis], smallest) / symbol_max_magnitude(p.order));
+    ConvectiveRows& face_rows = rows[face];
+    face_rows.fill = face_fill(layout, face, FillPart::Homogeneous);
+    const FaceFill& f = face_rows.fill;
+    face_rows.factor.resize(std::size_t(f.rows()));
+    for (long long row = 0; row < f.rows(); ++row) {
+      const double k = p.materials->conductivity.data()[f.at(f.row_base(row), f.face_point)];
+      face_rows.factor[std::size_t(row)] =
+          face_eigenvalue_bound(p.order, c, h[f.axis], k) / symbol_max_magnitude(p.order);
+    }
   }
-  return factor;
+  return rows;
 }
 
 }  // namespace
@@ -94,8 +96,7 @@ double material_cfl_limit(const Problem& p) {
   const Grid& g = p.grid;
   const long long stride[3] = {1, g.nx, (long long)g.nx * g.ny};
   const double h[3] = {g.hx, g.hy, g.hz};
-  double scale[3];  // the factor of each axis over h^2
-  for (int axis = 0; axis < 3; ++axis) scale[axis] = convective_factor(p, axis) / (h[axis] * h[axis]);
+  const std::array<ConvectiveRows, kFaces> convective = convective_rows(p);
   const int r = p.radius();
   const double* K = m.conductivity.data();
   double largest = 0;
@@ -106,8 +107,17 @@ double material_cfl_limit(const Problem& p) {
       for (int j = r; j < g.ny - r; ++j)
         for (int i = r; i < g.nx - r; ++i) {
           const long long n = (long long)g.index(i, j, k);
+          const int along[3] = {i, j, k};
           double bound = 0;
           for (int axis = 0; axis < 3; ++axis) {
+            // Beside a convective face, its row's factor.
+            double factor = 1;
+            for (int face = 2 * axis; face < 2 * axis + 2; ++face) {
+              const ConvectiveRows& rows = convective[std::size_t(face)];
+              if (rows.factor.empty() || std::abs(along[axis] - rows.fill.face_point) >= r) continue;
+              const long long base = n - (long long)along[axis] * stride[axis];
+              factor = std::max(factor, rows.factor[std::size_t(rows.fill.row_index(base))]);
+            }
             const auto k_at = [&](long long from, int m) { return K[from + m * stride[axis]]; };
             double centre = 0, off = 0;
             for (int d = 1; d <= R; ++d) {
@@ -119,7 +129,7 @@ double material_cfl_limit(const Problem& p) {
               centre += stencil_coefficient(R, d) * both;
               off += std::abs(stencil_coefficient(R, d)) * both;
             }
-            bound += scale[axis] * (std::abs(centre) + off);
+            bound += factor * (std::abs(centre) + off) / (h[axis] * h[axis]);
           }
           largest = std::max(largest, bound / m.heat_capacity.data()[n]);
         }

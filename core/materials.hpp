@@ -43,9 +43,10 @@ double largest_diffusivity(const Problem& p, const Materials& m);
 // The largest stable cfl (dt * largest_diffusivity * S) of `p` with its materials: RK4's real
 // stability limit over dt times a bound on the operator's eigenvalues, Gershgorin's row sums of
 // the flux form, (1/C) sum over axes of sum_k |c_k| (M_up + M_down) + |sum_k c_k (M_up + M_down)|,
-// over h^2. An axis with a convective face has its sums scaled as face_eigenvalue_bound scales the
-// constant stencil's at the face's largest Biot number. With constant fields it is
-// stable_cfl_limit's.
+// over h^2. Within r points of a convective face the axis's sum is scaled as face_eigenvalue_bound
+// scales the constant stencil's at that row's Biot number (K at its face point): a bound for the
+// rows the ghosts enter, by analogy with the constant case rather than proven for a varying K. With
+// constant fields it is stable_cfl_limit's.
 double material_cfl_limit(const Problem& p);
 
 }  // namespace heat
