@@ -91,32 +91,14 @@ std::size_t first_binary_byte(const std::string& text) {
 
 }  // namespace
 
-std::string placed_in_config(const std::string& file, int line, const std::string& what) {
-  return "--config " + shown_value(file, PATH_MAX) + " line " + std::to_string(line) + ": " + what;
+std::string placed_in_config(const std::string& file, int line, const std::string& what, const std::string& option) {
+  return option + " " + shown_value(file, PATH_MAX) + " line " + std::to_string(line) + ": " + what;
 }
 
 namespace {
 
-std::vector<TomlKey> read_toml_keys_on_this_stack(const std::string& text, const std::string& file) {
-  const std::size_t binary = first_binary_byte(text);
-  if (binary != std::string::npos) {
-    char byte[8];
-    std::snprintf(byte, sizeof byte, "0x%02x", unsigned(static_cast<unsigned char>(text[binary])));
-    const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(binary), '\n'));
-    throw InputError(placed_in_config(file, line,
-                                      std::string("byte ") + byte +
-                                          " is not text: the config must be a TOML text file (not, say, "
-                                          "an .hdf snapshot)"));
-  }
-  toml::table table;
-  try {
-    table = toml::parse(std::string_view(text), std::string_view(file));
-  } catch (const toml::parse_error& e) {
-    // toml++'s description names the key or the text it stopped at; a key may be long.
-    const std::string why = shown_value(std::string(e.description()), 200);
-    const std::string column = std::to_string(e.source().begin.column);
-    throw InputError(placed_in_config(file, line_of(e.source()), "not TOML at column " + column + ": " + why));
-  }
+// The keys of `table`, ordered by line; a table's members to `depth` more tables.
+std::vector<TomlKey> keys_of(const toml::table& table, int depth) {
   std::vector<TomlKey> keys;
   for (const auto& [key, node] : table) {
     TomlKey entry;
@@ -125,8 +107,9 @@ std::vector<TomlKey> read_toml_keys_on_this_stack(const std::string& text, const
     if (const toml::array* items = node.as_array()) {
       entry.array = true;
       for (const toml::node& item : *items) entry.values.push_back(typed_value(item));
-    } else if (node.is_table()) {
+    } else if (const toml::table* members = node.as_table()) {
       entry.table = true;
+      if (depth > 0) entry.members = keys_of(*members, depth - 1);
     } else {
       entry.values.push_back(typed_value(node));
     }
@@ -135,6 +118,32 @@ std::vector<TomlKey> read_toml_keys_on_this_stack(const std::string& text, const
   // A table is ordered by key; a message about the first problem should be about the first line.
   std::stable_sort(keys.begin(), keys.end(), [](const TomlKey& a, const TomlKey& b) { return a.line < b.line; });
   return keys;
+}
+
+std::vector<TomlKey> read_toml_keys_on_this_stack(const std::string& text, const std::string& file,
+                                                  const std::string& option) {
+  const std::size_t binary = first_binary_byte(text);
+  if (binary != std::string::npos) {
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02x", unsigned(static_cast<unsigned char>(text[binary])));
+    const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(binary), '\n'));
+    throw InputError(placed_in_config(file, line,
+                                      std::string("byte ") + byte +
+                                          " is not text: the file must be a TOML text file (not, say, "
+                                          "an .hdf snapshot)",
+                                      option));
+  }
+  toml::table table;
+  try {
+    table = toml::parse(std::string_view(text), std::string_view(file));
+  } catch (const toml::parse_error& e) {
+    // toml++'s description names the key or the text it stopped at; a key may be long.
+    const std::string why = shown_value(std::string(e.description()), 200);
+    const std::string column = std::to_string(e.source().begin.column);
+    throw InputError(
+        placed_in_config(file, line_of(e.source()), "not TOML at column " + column + ": " + why, option));
+  }
+  return keys_of(table, 2);
 }
 
 // toml++ builds a dotted key or table header of n parts (a.a.a...) as n nested tables, and both
@@ -172,8 +181,8 @@ std::vector<TomlKey> on_a_deep_stack(const std::function<std::vector<TomlKey>()>
 
 }  // namespace
 
-std::vector<TomlKey> read_toml_keys(const std::string& text, const std::string& file) {
-  return on_a_deep_stack([&] { return read_toml_keys_on_this_stack(text, file); });
+std::vector<TomlKey> read_toml_keys(const std::string& text, const std::string& file, const std::string& option) {
+  return on_a_deep_stack([&] { return read_toml_keys_on_this_stack(text, file, option); });
 }
 
 }  // namespace heat

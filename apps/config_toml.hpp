@@ -27,14 +27,18 @@ struct TomlKey {
   bool array = false;             // `values` are the array's items
   bool table = false;             // a [section], a dotted key (a.b = 1) or an inline table: no values
   std::vector<TomlValue> values;  // one unless `array`
+  std::vector<TomlKey> members;   // a table's keys, ordered by line (read to a depth of two tables)
 };
 
-// "--config FILE line N: what".
-std::string placed_in_config(const std::string& file, int line, const std::string& what);
+// "--config FILE line N: what" (`option` for --config).
+std::string placed_in_config(const std::string& file, int line, const std::string& what,
+                             const std::string& option = "--config");
 
 // The top-level keys of `text`, ordered by line. Throws InputError naming the file, the line and
 // the column where `text` is not TOML (a duplicate key, an unclosed string, True for true), or the
 // line of a byte that is not text or of a non-ASCII character that toml++ 3.3 cannot read safely.
-std::vector<TomlKey> read_toml_keys(const std::string& text, const std::string& file);
+// `option` names the file in the messages ("--config", "--materials").
+std::vector<TomlKey> read_toml_keys(const std::string& text, const std::string& file,
+                                    const std::string& option = "--config");
 
 }  // namespace heat

@@ -1,4 +1,5 @@
 #include "apps/heat_sources.hpp"
+#include "apps/grid_arrays.hpp"
 
 #include <cinttypes>
 #include <cmath>
@@ -14,29 +15,8 @@
 namespace heat {
 namespace {
 
-std::string grid_text(const Grid& g) {
-  return std::to_string(g.nx) + " x " + std::to_string(g.ny) + " x " + std::to_string(g.nz) + " points, h = (" +
-         number_text(g.hx) + ", " + number_text(g.hy) + ", " + number_text(g.hz) + ")";
-}
-
 void require_file_source_fits(const SourceSpec& s, const std::string& text, const Grid& run) {
-  const std::string named = "--source " + shown_value(text) + ": ";
-  ImageFileInfo info;
-  try {
-    info = read_image_file_info(s.file);
-  } catch (const InputError& e) {
-    throw InputError(named + e.what());
-  }
-  const Grid& g = info.grid;
-  if (g.nx != run.nx || g.ny != run.ny || g.nz != run.nz || g.hx != run.hx || g.hy != run.hy || g.hz != run.hz)
-    throw InputError(named + s.file + " is on another grid (" + grid_text(g) + ") than the run's (" + grid_text(run) +
-                     "): a source file must hold q on the run's grid");
-  for (const std::string& name : info.point_arrays)
-    if (name == s.array) return;
-  std::string have;
-  for (const std::string& name : info.point_arrays) have += (have.empty() ? "" : ", ") + name;
-  throw InputError(named + s.file + " has no point array '" + s.array + "' (it has: " + (have.empty() ? "none" : have) +
-                   ")");
+  require_array_on_grid(s.file, s.array, run, "--source " + shown_value(text) + ": ", "a source file must hold q on the run's grid");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "apps/physics_options.hpp"
+#include "apps/run_option_table.hpp"
 #include "io/compression.hpp"
 #include "io/run_settings.hpp"
 #include "io/snapshots.hpp"
@@ -128,6 +129,24 @@ TakenSettings take_stored_settings(RunOptions& o) {
       std::string was;
       for (const std::string& text : texts) was += (was.empty() ? "" : " ") + text;
       note("--source", "sources " + (was.empty() ? std::string("none") : was));
+    }
+  }
+  // The material fields, unless this run gives its own; the files must still give the fields the
+  // snapshot's run had (apps/material_fields.hpp checks their checksum when it reads them).
+  if (!stored.materials.empty()) {
+    bool given = false;
+    for (const char* option : kMaterialOptions) given = given || o.was_given(option);
+    if (!given) {
+      for (const auto& [name, value] : stored.materials.options) {
+        const RunOption* option = find_run_option(name);
+        if (option) option->set(o, OptionValue(value));
+        o.given.insert(name);
+      }
+      o.materials_checksum = stored.materials.checksum;
+    } else {
+      std::string was;
+      for (const auto& [name, value] : stored.materials.options) was += (was.empty() ? "--" : " --") + name + " " + value;
+      note("the material options", was);
     }
   }
   if (stored.output_every) {

@@ -95,6 +95,21 @@ std::vector<RunOption> make_table() {
              "thermal conductivity K (alpha = K/C; default alpha*C, read by flux and convective faces)"),
       option("heat-capacity", &RunOptions::heat_capacity,
              "volumetric heat capacity C = rho*c_p (alpha = K/C; default 1, or K/alpha)"),
+      option("conductivity-file", &RunOptions::conductivity_file,
+             "K as a field: a VTKHDF file of the run's grid whose point array --conductivity-array holds K at "
+             "each point (instead of --conductivity)"),
+      option("conductivity-array", &RunOptions::conductivity_array, "point array of --conductivity-file", Default),
+      option("heat-capacity-file", &RunOptions::heat_capacity_file,
+             "C as a field: a VTKHDF file of the run's grid whose point array --heat-capacity-array holds C at "
+             "each point (instead of --heat-capacity)"),
+      option("heat-capacity-array", &RunOptions::heat_capacity_array, "point array of --heat-capacity-file",
+             Default),
+      option("materials", &RunOptions::materials,
+             "K and C by region: a TOML file of [materials.NAME] tables, each with conductivity, heat_capacity "
+             "and an integer label, which --material-labels places"),
+      option("material-labels", &RunOptions::material_labels,
+             "F.hdf:ARRAY: an integer point array of a VTKHDF file of the run's grid, the label of --materials' "
+             "material at each point"),
       option("bc", &RunOptions::bc,
              "condition on every face: layer (the outer r points keep their initial values), temperature:T, "
              "insulated, flux:Q (heat into the domain per area), convective:H,T_INF or periodic",

@@ -1,5 +1,6 @@
 #include "apps/run_options.hpp"
 #include "apps/heat_sources.hpp"
+#include "apps/material_fields.hpp"
 #include "apps/end_time_and_monitors.hpp"
 #include "apps/physics_options.hpp"
 #include "apps/option_values.hpp"
@@ -13,6 +14,7 @@
 #include "core/boundary_stability.hpp"
 #include "core/errors.hpp"
 #include "core/grid_limits.hpp"
+#include "core/materials.hpp"
 #include "core/number_text.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "backends/registry.hpp"
@@ -78,10 +80,16 @@ InitKind parse_init(const std::string& name) {
 }
 
 // auto: tiled where a CUDA device is present, else cpu (both fill every condition and add heat
-// sources). Asked before a rank knows its device, so without starting a context on the one asked
-// about (find_gpu).
-std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, bool sources, std::string& note) {
+// sources); cpu for material fields (`materials`: the option that gives them, or ""), which the cpu
+// backends alone step so far. Asked before a rank knows its device, so without starting a context
+// on the one asked about (find_gpu).
+std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, bool sources,
+                            const std::string& materials, std::string& note) {
   const BackendRegistry& registry = default_registry();
+  if (o.backend == "auto" && !materials.empty()) {
+    note = "auto: material fields, which the cpu backends alone step so far";
+    return "cpu";
+  }
   if (o.backend == "auto") {
     const GpuInfo gpu = find_gpu(o.device);
     if (gpu.available && registry.find("tiled")) {
@@ -104,6 +112,9 @@ std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, b
       throw InputError("--backend " + o.backend + " does not fill boundary conditions yet (--bc-" + face_name(face) +
                        " is " + boundary_condition_text(boundaries[face]) +
                        "): use --backend cpu or cpu_reference, or layer on every face");
+  if (!materials.empty() && !entry->steps_materials)
+    throw InputError("--backend " + o.backend + " does not step material fields yet (" + materials +
+                     "): use --backend cpu or cpu_reference");
   if (sources && !entry->adds_sources)
     throw InputError("--backend " + o.backend + " does not add heat sources yet (--source " +
                      shown_value(o.source.front()) + "): use --backend cpu or cpu_reference");
@@ -140,6 +151,17 @@ void require_stable_at_faces(const Problem& p, double cfl, bool allow_unstable, 
                    number_text(p.boundaries[face].value * h / p.conductivity) + ") at order " +
                    std::to_string(p.order) + ": the largest stable cfl is " + number_text(floored) + " (dt " +
                    dt_text + "; add --allow-unstable to run it anyway)");
+}
+
+// InputError where `cfl` (dt * largest K/C * S) is beyond the stable limit of p's material fields.
+void require_stable_with_materials(const Problem& p, double cfl, bool allow_unstable, const std::string& given,
+                                   const std::string& materials) {
+  const double limit = material_cfl_limit(p);
+  if (cfl <= limit || allow_unstable) return;
+  throw InputError(given + " is unstable with the material fields of " + materials + " at order " +
+                   std::to_string(p.order) + ": the largest stable cfl is " +
+                   number_text(std::floor(limit * 1e4) / 1e4) + " (cfl = dt * largest K/C * S, largest K/C = " +
+                   number_text(p.alpha) + "; add --allow-unstable to run it anyway)");
 }
 
 }  // namespace
@@ -214,8 +236,13 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   }
 
   resolve_material(o, plan.problem);
-  const double alpha = plan.problem.alpha;
   plan.problem.boundaries = resolve_boundaries(o, plan.problem.grid, o.order);
+  plan.materials = resolve_material_fields(o, plan.problem);
+  const std::string materials_named = material_fields_named(o);
+  if (plan.problem.materials && (o.monitor_every > 0 || !o.probe.empty()))
+    throw InputError(std::string(o.monitor_every > 0 ? "--monitor-every" : "--probe") + " and " + materials_named +
+                     " both given: the monitors count heat with a constant K and C so far");
+  const double alpha = plan.problem.alpha;
   plan_steps_or_end_time(plan, o);
 
   if (o.was_given("cfl") && o.was_given("dt")) throw InputError("--dt and --cfl both given: give one (dt = cfl / (alpha*S))");
@@ -234,8 +261,12 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   const std::string cfl_named = " (cfl " + number_text(plan.cfl) +
                                 (o.dt_stored_in.empty() ? ")" : "; give --cfl or --dt for this run)");
   const std::string given_step = o.was_given("dt") ? dt_named + cfl_named : "--cfl " + number_text(plan.cfl);
-  require_stable_cfl(plan.cfl, o.order, o.allow_unstable, given_step);
-  require_stable_at_faces(plan.problem, plan.cfl, o.allow_unstable, given_step);
+  if (plan.problem.materials) {
+    require_stable_with_materials(plan.problem, plan.cfl, o.allow_unstable, given_step, materials_named);
+  } else {
+    require_stable_cfl(plan.cfl, o.order, o.allow_unstable, given_step);
+    require_stable_at_faces(plan.problem, plan.cfl, o.allow_unstable, given_step);
+  }
 
   if (o.precision == "float") plan.precision = Precision::Float;
   else if (o.precision == "double") plan.precision = Precision::Double;
@@ -244,7 +275,8 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.backend_options.device = o.device;
   require_device_ordinal(o.device);
   plan.sources = resolve_sources(o, plan.problem);
-  plan.backend = resolve_backend(o, plan.problem.boundaries, !plan.sources.empty(), plan.backend_note);
+  plan.backend =
+      resolve_backend(o, plan.problem.boundaries, !plan.sources.empty(), materials_named, plan.backend_note);
   plan.asked_gpu_halos = parse_gpu_halo_route(o.halo_exchange);
   plan.backend_options.halo_overlap = parse_halo_overlap(o.halo_overlap);
 

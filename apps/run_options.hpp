@@ -37,6 +37,14 @@ struct RunOptions {
   // Given without --alpha: alpha = conductivity / heat_capacity (an unset one is found from the
   // other two, heat_capacity is 1 where only alpha or conductivity is given).
   double conductivity = 1.0, heat_capacity = 1.0;
+  // Material fields (apps/material_fields.hpp): K and C from point arrays of VTKHDF files on the
+  // run's grid, or regions: an integer label array (F.hdf:ARRAY) and a TOML table of materials.
+  std::string conductivity_file, conductivity_array = "conductivity";
+  std::string heat_capacity_file, heat_capacity_array = "heat_capacity";
+  std::string materials;        // --materials F.toml
+  std::string material_labels;  // --material-labels F.hdf:ARRAY
+  // The checksum of the fields a restart's snapshot ran with, where it takes their options from there.
+  std::string materials_checksum;
   // A face's condition (core/boundary_conditions.hpp) as text; a face not given takes --bc.
   std::string bc = "layer";
   std::string bc_x_low, bc_x_high, bc_y_low, bc_y_high, bc_z_low, bc_z_high;
@@ -97,6 +105,8 @@ struct RunPlan {
   std::vector<SourceSpec> sources;
   std::vector<SourceRecord> source_records;
   double source_power = 0;
+  // The options that gave the problem its material fields and their checksum, for the snapshots.
+  MaterialRecord materials;
   InitSpec init;
   std::string init_name;
   std::string init_file, init_array;

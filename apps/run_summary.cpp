@@ -30,6 +30,11 @@ void print_summary(const RunReport& r) {
       std::printf(" %s %s%s", face_name(face), boundary_condition_text(p.boundaries[face]).c_str(),
                   face + 1 < kFaces ? "," : "\n");
   }
+  if (!r.plan.materials.empty()) {
+    std::printf("  materials fields, alpha = largest K/C;");
+    for (const auto& [name, value] : r.plan.materials.options) std::printf(" --%s %s", name.c_str(), value.c_str());
+    std::printf("\n");
+  }
   if (!r.plan.source_records.empty()) {
     std::printf("  sources   total power %.6g W (sum(w q) dV):", r.plan.source_power);
     for (const SourceRecord& source : r.plan.source_records) std::printf(" %s", source.text.c_str());
@@ -105,6 +110,10 @@ std::string json_summary(const RunReport& r) {
   std::vector<std::string> sources;  // each --source as it reads back
   for (const SourceRecord& source : r.plan.source_records) sources.push_back(source.text);
   problem.add("sources", sources).add("source_power", r.plan.source_power);
+  JsonObject materials;  // each material option given, none without material fields
+  for (const auto& [name, value] : r.plan.materials.options) materials.add(name, value);
+  if (!r.plan.materials.empty()) materials.add("checksum", r.plan.materials.checksum);
+  problem.add("materials", materials);
   JsonObject timing;
   timing.add("setup_s", r.setup_s).add("upload_s", r.loop.upload_s).add("compute_s", r.loop.compute_s);
   timing.add("download_s", r.loop.download_s).add("check_s", r.check_s);

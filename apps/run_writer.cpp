@@ -49,6 +49,7 @@ RunDescription describe_run(const RunPlan& plan, const Ranks& ranks) {
   run.output_every = plan.output_every;
   run.formats = output_formats_name(plan.output.formats);
   run.sources = plan.source_records;
+  run.materials = plan.materials;
   run.command_line = command_line_text();
   run.run_id = ranks.same_on_every_rank(new_run_id());
   run.t_end = plan.t_end;

@@ -218,6 +218,8 @@ struct BackendEntry {
   bool fills_boundaries = false;
   // Whether it adds a steady heat source (Problem::source); a run with a source asks for none other.
   bool adds_sources = false;
+  // Whether it steps material fields (Problem::materials); a run with them asks for none other.
+  bool steps_materials = false;
   // One row per order and precision where the backend's design depends on them, else empty.
   std::vector<OrderDefault> defaults;
   // Bytes that must cross main memory per interior point per step under this backend's design:

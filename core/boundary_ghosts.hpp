@@ -10,6 +10,7 @@
 
 #include "core/boundary_conditions.hpp"
 #include "core/heat_source.hpp"
+#include "core/materials.hpp"
 #include "core/problem.hpp"
 #include "stencils/host_device.hpp"
 
@@ -38,6 +39,14 @@ struct FaceFill {
   double spacing = 0;                   // flux, and temperature with a source: h along the axis
   double inward_gradient = 0;           // flux: dT/dn_in = -Q/K (heat into the domain is -K dT/dn_in)
   double weights[kMaxConvectiveRadius][kMaxConvectiveRadius + 1] = {};  // convective_ghost_weights
+  // With material fields (Problem::materials, the host's memory: the CUDA backends take none yet),
+  // K varies along the face: a flux face's gradient is -Q/K at each row's face point, a
+  // convective face's weights are each row's (Materials::convective_weights), and a temperature
+  // face's curvature with a source is -q/K there (rate * C / K).
+  const double* conductivity = nullptr;
+  const double* heat_capacity = nullptr;
+  const double* row_weights = nullptr;
+  double flux = 0;  // Q, full part only
   // Temperature with a heat source (full part only): the source's rate q/C at each point of the
   // grid, in the memory of whoever fills (face_fill gives the host's; DeviceBoundaryFill puts the
   // device's in its place), and alpha. u_t = 0 and u_yy = u_zz = 0 on the face leave u_xx = -q/K there, which the reflection
@@ -54,6 +63,16 @@ struct FaceFill {
   // The same of row `row`: rows run along the lower other axis first.
   HD long long row_base(long long row) const { return row_base(int(row % row_count[0]), int(row / row_count[0])); }
   HD long long at(long long base, int i) const { return base + i * stride; }
+  // The row whose index 0 along the axis is `base`, as rows() counts them.
+  HD long long row_index(long long base) const {
+    const long long higher = base / row_stride[1];
+    const long long lower = base % row_stride[1] / row_stride[0];
+    return (lower - row_first[0]) + (higher - row_first[1]) * row_count[0];
+  }
+  // -Q/K at the row's face point: dT/dn_in of a flux face.
+  HD double inward_gradient_at(long long base) const {
+    return conductivity ? -flux / conductivity[at(base, face_point)] : inward_gradient;
+  }
 };
 
 // The other two axes of `axis`, lower first.
@@ -94,12 +113,18 @@ inline FaceFill face_fill(const Problem& p, int face, FillPart part) {
       f.alpha = p.alpha;
     }
   }
+  if (p.materials) {
+    f.conductivity = p.materials->conductivity.data();
+    f.heat_capacity = p.materials->heat_capacity.data();
+  }
   if (c.kind == BoundaryKind::Flux) {
     f.spacing = h[f.axis];
     if (full) f.inward_gradient = -c.value / p.conductivity;
+    if (full) f.flux = c.value;
   }
   if (c.kind == BoundaryKind::Convective) {
     if (full) f.t_inf = c.t_inf;
+    if (p.materials) f.row_weights = p.materials->convective_weights[face].data();
     const ConvectiveWeights w = convective_ghost_weights(f.radius, c.value / p.conductivity * h[f.axis]);
     for (int m = 0; m < f.radius; ++m)
       for (int j = 0; j <= f.radius; ++j) f.weights[m][j] = w[m][j];
@@ -123,9 +148,12 @@ HD inline double ghost_of_kind(const FaceFill& f, const T* u, long long base, in
     const int wrapped = f.radius + ((ghost - f.radius) % f.period + f.period) % f.period;
     return double(u[f.at(base, wrapped)]);
   } else if constexpr (K == BoundaryKind::Convective) {
+    const double* weights =
+        f.row_weights ? f.row_weights + f.row_index(base) * kConvectiveRowWeights + (m - 1) * (kMaxConvectiveRadius + 1)
+                      : f.weights[m - 1];
     double value = f.t_inf;
     for (int j = 0; j <= f.radius; ++j)
-      value += f.weights[m - 1][j] * (double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
+      value += weights[j] * (double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
     return value;
   } else {
     const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
@@ -133,10 +161,12 @@ HD inline double ghost_of_kind(const FaceFill& f, const T* u, long long base, in
       return mirror;
     } else if constexpr (K == BoundaryKind::Temperature) {
       if (!f.source_rate) return 2 * f.value - mirror;
-      const double curvature = -f.source_rate[f.at(base, f.face_point)] / f.alpha;
+      const long long face = f.at(base, f.face_point);
+      const double curvature = f.conductivity ? -f.source_rate[face] * f.heat_capacity[face] / f.conductivity[face]
+                                              : -f.source_rate[face] / f.alpha;
       return 2 * f.value - mirror + double(m * m) * f.spacing * f.spacing * curvature;
     } else {
-      return mirror - 2 * m * f.spacing * f.inward_gradient;  // Flux
+      return mirror - 2 * m * f.spacing * f.inward_gradient_at(base);  // Flux
     }
   }
 }

@@ -25,6 +25,7 @@ struct Grid {
 };
 
 struct HeatSource;  // core/heat_source.hpp
+struct Materials;   // core/materials.hpp
 
 struct Problem {
   Grid grid;
@@ -38,6 +39,10 @@ struct Problem {
   // A steady heat source q (W/m^3) as the backends take it; null: none. Shared, since a problem is
   // copied freely and its source is two fields of the grid.
   std::shared_ptr<const HeatSource> source;
+  // K(x) and C(x) as fields on the grid (C u_t = div(K grad u) + q in flux form); null: the
+  // constants above, stepped by the constant-coefficient kernels. Shared and immutable, as source.
+  // With fields, alpha is the largest K/C, by which --cfl sets dt.
+  std::shared_ptr<const Materials> materials;
 
   int radius() const { return order / 2; }
   // Points that are updated each step: the grid less the layer of width r (a face's ghost points

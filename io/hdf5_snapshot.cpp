@@ -87,6 +87,10 @@ void write_run_group(const FileContext& file, hid_t root, const RunDescription& 
     text(stored_source_name(n).c_str(), run.sources[n].text);
     if (!run.sources[n].checksum.empty()) text((stored_source_name(n) + "_checksum").c_str(), run.sources[n].checksum);
   }
+  // The options that gave material fields as material_OPTION ("material_conductivity-file"), and
+  // the checksum of the fields they built.
+  for (const auto& [name, value] : run.materials.options) text(stored_material_name(name).c_str(), value);
+  if (!run.materials.empty()) text("materials_checksum", run.materials.checksum);
   number("dt", p.dt);
   number("cfl", run.cfl);
   number("total_steps", run.total_steps);

@@ -77,6 +77,8 @@ std::string stored_boundary_name(int face) {
 
 std::string stored_source_name(std::size_t n) { return "source_" + std::to_string(n + 1); }
 
+std::string stored_material_name(const std::string& option) { return "material_" + option; }
+
 StoredRunSettings read_stored_run_settings(const std::string& path) {
   h5::initialize_library();
   StoredRunSettings settings;
@@ -127,6 +129,14 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
         parse_source_spec(*text, name + " =");
         settings.sources->push_back({*text, read_text(g, (name + "_checksum").c_str()).value_or("")});
       }
+    }
+    for (const char* option : kMaterialOptions)
+      if (const std::optional<std::string> value = read_text(g, stored_material_name(option).c_str()))
+        settings.materials.options.push_back({option, *value});
+    if (!settings.materials.empty()) {
+      const std::optional<std::string> checksum = read_text(g, "materials_checksum");
+      if (!checksum) throw InputError("the material options are recorded but materials_checksum is not");
+      settings.materials.checksum = *checksum;
     }
     settings.dt = read_positive(g, "dt");
     settings.cfl = read_positive(g, "cfl");

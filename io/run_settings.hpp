@@ -28,6 +28,8 @@ struct StoredRunSettings {
   std::array<std::optional<std::string>, kFaces> boundaries;
   // The run's sources (source_count and source_N); none in files written before they were recorded.
   std::optional<std::vector<SourceRecord>> sources;
+  // The options that gave the run material fields and their checksum; empty without fields.
+  MaterialRecord materials;
   // Where the snapshots go on: none in files written before they were recorded.
   std::optional<int> output_every;
   std::optional<std::string> format;  // as --format takes it ("hdf5,vtk")
@@ -54,6 +56,8 @@ StoredRunSettings read_stored_run_settings(const std::string& path);
 
 // The /heatrk4 attribute that records face `face`'s condition: "bc_x_low" ... "bc_z_high".
 std::string stored_boundary_name(int face);
+// The /heatrk4 attribute that records the material option `option` (kMaterialOptions).
+std::string stored_material_name(const std::string& option);
 // The /heatrk4 attribute that records the run's source number `n` (from 0): "source_1", ...
 std::string stored_source_name(std::size_t n);
 

@@ -55,6 +55,18 @@ struct SourceRecord {
   bool operator==(const SourceRecord& o) const { return text == o.text && checksum == o.checksum; }
 };
 
+// The options that gave a run material fields (Problem::materials), as a snapshot records them:
+// each given one by its long name, and a checksum of the fields they built (K, then C, in double),
+// so that a restart reads the files again and refuses them where they have changed since.
+inline constexpr const char* kMaterialOptions[] = {"conductivity-file",   "conductivity-array", "heat-capacity-file",
+                                                   "heat-capacity-array", "materials",          "material-labels"};
+struct MaterialRecord {
+  std::vector<std::pair<std::string, std::string>> options;  // (name, value), in kMaterialOptions' order
+  std::string checksum;
+  bool empty() const { return options.empty(); }
+  bool operator==(const MaterialRecord& o) const { return options == o.options && checksum == o.checksum; }
+};
+
 // What a snapshot records about the run besides the field (written to /heatrk4).
 struct RunDescription {
   Problem problem;
@@ -70,6 +82,7 @@ struct RunDescription {
   int output_every = 0;        // --output-every, for a restart to go on with
   std::string formats;         // --format as output_formats_name writes it ("hdf5,vtk"), likewise
   std::vector<SourceRecord> sources;  // the run's --source values, in order
+  MaterialRecord materials;           // none without material fields
   std::string command_line;
   // End time and monitors: --t-end (none: --steps), --probe as a comma list, --monitor-every.
   std::optional<double> t_end;

@@ -26,6 +26,10 @@
 // dt (a_k + b_k z) f, and the two factors together dt (1 + z/2 + z^2/6 + z^3/24) f, z = dt A: the
 // stage form's, since a1 + a2 = 1, b1 + a1 a2 + b2 = 1/2, a1 b2 + a2 b1 = 1/6, b1 b2 = 1/24.
 //
+// Material fields (Problem::materials) step the four single passes as plain loops of the flux
+// form (material_operator.hpp), each operand filled first where a face is not layer: the pass
+// form, not yet blocked nor vectorised by hand (a whole grid's: ranks take no material fields yet).
+//
 // A steady source adds dt phi(z) q/C a step the same way: the problem's step increment s
 // (core/heat_source.hpp), computed once in set-up, is added in the step's last pass (the second
 // sweep of a pair, or the last single pass), which then reads one array more.
@@ -41,6 +45,8 @@
 #include "backends/cpu/pass_sweep.hpp"
 #include "backends/cpu/source_step.hpp"
 #include "backends/cpu/host_copy.hpp"
+#include "backends/cpu/interior_points.hpp"
+#include "backends/cpu/material_operator.hpp"
 #include "core/dispatch.hpp"
 #include "core/heat_source.hpp"
 #include "core/step_planes.hpp"
@@ -72,7 +78,8 @@ class CpuFastBackend final : public Backend<T> {
         u_(Field<T>::uninitialized(p.grid)),
         a_(Field<T>::uninitialized(p.grid)),
         b_(Field<T>::uninitialized(p.grid)),
-        source_step_(p.source ? field_cast<T>(p.source->step_increment) : Field<T>()) {
+        source_step_(p.source ? field_cast<T>(p.source->step_increment) : Field<T>()),
+        materials_(p) {
     with_radius(p.order, [&](auto radius) {
       constexpr int R = decltype(radius)::value;
       const auto w = make_weights<R, T>(p.alpha, p.grid.hx, p.grid.hy, p.grid.hz);
@@ -99,7 +106,8 @@ class CpuFastBackend final : public Backend<T> {
 
   void step(int count) override {
     for (int n = 0; n < count; ++n) {
-      if (fills_ghosts_) step_filling_ghosts();
+      if (!materials_.empty()) step_with_materials();
+      else if (fills_ghosts_) step_filling_ghosts();
       else if (grouping_ == CpuPassGrouping::Pairs) step_in_pairs();
       else step_in_single_passes();
     }
@@ -169,6 +177,25 @@ class CpuFastBackend final : public Backend<T> {
     fill_boundaries(problem_, u_.data(), exchange_);
   }
 
+  void step_with_materials() {
+    with_radius(problem_.order, [&](auto radius) {
+      constexpr int R = decltype(radius)::value;
+      const HostMaterialOperator<R, T> flux_form(problem_.grid, materials_);
+      int pass_index = 0;
+      factored_rk4_step(
+          [&](const BasePlusLap<T>& pass) {
+            if (fills_ghosts_ && pass_index > 0) fill_boundaries(problem_, const_cast<T*>(pass.in));
+            ++pass_index;
+            for_interior_points(problem_.grid, R, [&](std::size_t n) {
+              const T value = base_plus_lap(pass.base[n], pass.c, flux_form(pass.in, n));
+              pass.out[n] = pass.add ? value + pass.add[n] : value;
+            });
+          },
+          u_.data(), a_.data(), b_.data(), constants_, source_step());
+    });
+    if (fills_ghosts_) fill_boundaries(problem_, u_.data());
+  }
+
   // One pass on its planes of `part` (StepPlanes) alone.
   void run_planes(const BasePlusLap<T>& pass, StepPart part) {
     for (PlaneRange planes : planes_.of(part, 1))
@@ -215,6 +242,7 @@ class CpuFastBackend final : public Backend<T> {
   CpuPassSweep<T> grid_{};  // the grid and the weights; each sweep adds its fields and constants
   Field<T> u_, a_, b_;
   Field<T> source_step_;  // s, empty without a source
+  HostMaterialFields<T> materials_;  // empty without material fields
 
   const T* source_step() const { return source_step_.size() ? source_step_.data() : nullptr; }
 };

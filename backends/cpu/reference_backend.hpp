@@ -18,6 +18,9 @@
 //
 // A steady source (Problem::source) is added as its rate q/C to every stage's alpha*Lap: the
 // straightforward form, which the fast backend's once-a-step increment is held to.
+//
+// With material fields (Problem::materials) each stage applies (1/C) div(K grad u) in flux form
+// (material_operator.hpp) where the constant problem applies alpha*Lap; nothing else changes.
 #pragma once
 
 #include <utility>
@@ -27,6 +30,7 @@
 #include "backends/cpu/first_nonfinite.hpp"
 #include "backends/cpu/host_copy.hpp"
 #include "backends/cpu/interior_points.hpp"
+#include "backends/cpu/material_operator.hpp"
 #include "core/dispatch.hpp"
 #include "core/heat_source.hpp"
 #include "stencils/rk4_forms.hpp"
@@ -51,7 +55,8 @@ class CpuReferenceBackend final : public Backend<T> {
         stage_input_(Field<T>::uninitialized(p.grid)),
         k_(p.grid),
         sum_(p.grid),
-        source_rate_(p.source ? field_cast<T>(p.source->rate) : Field<T>()) {}
+        source_rate_(p.source ? field_cast<T>(p.source->rate) : Field<T>()),
+        materials_(p) {}
 
   // The boundary layer of a stage input is the boundary of u, so both start as u. Collective where
   // the problem fills its faces in a rank's box.
@@ -65,8 +70,18 @@ class CpuReferenceBackend final : public Backend<T> {
     with_radius(problem_.order, [&](auto radius) {
       constexpr int R = decltype(radius)::value;
       const auto& g = problem_.grid;
+      if (!materials_.empty()) {
+        const HostMaterialOperator<R, T> flux_form(g, materials_);
+        for (int n = 0; n < count; ++n) step_once(flux_form);
+        return;
+      }
       const auto w = make_weights<R, T>(problem_.alpha, g.hx, g.hy, g.hz);
-      for (int n = 0; n < count; ++n) step_once<R>(w);
+      const std::size_t stride[3] = {1, std::size_t(g.nx), std::size_t(g.nx) * std::size_t(g.ny)};
+      const auto lap = [&](const T* in, std::size_t p) {
+        return apply_stencil<R, T>(
+            w, in[p], [&](int axis, int d) { return in[p + d * stride[axis]] + in[p - d * stride[axis]]; });
+      };
+      for (int n = 0; n < count; ++n) step_once(lap);
     });
   }
 
@@ -82,10 +97,9 @@ class CpuReferenceBackend final : public Backend<T> {
     for_interior_points(problem_.grid, problem_.radius(), body);
   }
 
-  template <int R>
-  void step_once(const StencilWeights<R, T>& w) {
-    const Grid& g = problem_.grid;
-    const std::size_t stride[3] = {1, std::size_t(g.nx), std::size_t(g.nx) * std::size_t(g.ny)};
+  // `apply(in, p)`: the operator at interior point p of the stage input `in`.
+  template <typename Operator>
+  void step_once(const Operator& apply) {
     for (int stage = 0; stage < 4; ++stage) {
       // k_s = alpha*Lap(stage input); the stage input of stage 1 is u itself.
       T* in = stage == 0 ? u_.data() : stage_input_.data();
@@ -95,10 +109,7 @@ class CpuReferenceBackend final : public Backend<T> {
       else if (!fills_ghosts_ && due) due->exchange(in);
       T* k = k_.data();
       T* sum = sum_.data();
-      const auto lap = [&](std::size_t p) {
-        return apply_stencil<R, T>(
-            w, in[p], [&](int axis, int d) { return in[p + d * stride[axis]] + in[p - d * stride[axis]]; });
-      };
+      const auto lap = [&](std::size_t p) { return apply(in, p); };
       const auto stage_rate = [&](std::size_t p, T ks) {
         k[p] = ks;
         sum[p] = rk4_accumulate(sum[p], stage, ks);
@@ -128,6 +139,7 @@ class CpuReferenceBackend final : public Backend<T> {
   Rk4Constants<T> rk_;
   Field<T> u_, stage_input_, k_, sum_;
   Field<T> source_rate_;  // q/C, empty without a source
+  HostMaterialFields<T> materials_;  // empty without material fields
 };
 
 }  // namespace heat

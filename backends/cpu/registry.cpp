@@ -51,6 +51,7 @@ void register_cpu_backends(BackendRegistry& registry) {
   fast.uses_cuda = false;
   fast.fills_boundaries = true;
   fast.adds_sources = true;
+  fast.steps_materials = true;
   // The first factor reads u and writes w; the second reads w and writes the new u (and reads a
   // source's step increment). The first pass of each factor stays in cache.
   fast.bytes_per_point = [](const Problem& p, std::size_t size) { return (p.source ? 5.0 : 4.0) * double(size); };
@@ -66,6 +67,7 @@ void register_cpu_backends(BackendRegistry& registry) {
   reference.uses_cuda = false;
   reference.fills_boundaries = true;
   reference.adds_sources = true;
+  reference.steps_materials = true;
   // Per stage: read the stage input and sum (and a source's rate), write k and sum, then read u and
   // k and write the next stage input (3 times); the final pass reads u and sum and writes u.
   reference.bytes_per_point = [](const Problem& p, std::size_t size) {
