@@ -69,14 +69,6 @@ Grid resolve_grid(const RunOptions& o, int order) {
   return g;
 }
 
-InitKind parse_init(const std::string& name) {
-  if (name == "gaussian") return InitKind::Gaussian;
-  if (name == "randn") return InitKind::Randn;
-  if (name == "sine") return InitKind::Sine;
-  if (name == "file") return InitKind::File;
-  throw InputError("--init " + shown_value(name) + " is not one of gaussian, randn, sine, file");
-}
-
 // auto: tiled where a CUDA device is present, else cpu (both fill every condition); cpu for a heat
 // source, which the cpu backends alone add so far. Asked before a rank knows its device, so without
 // starting a context on the one asked about (find_gpu).
@@ -252,8 +244,8 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.asked_gpu_halos = parse_gpu_halo_route(o.halo_exchange);
   plan.backend_options.halo_overlap = parse_halo_overlap(o.halo_overlap);
 
-  plan.init.kind = parse_init(o.init);
-  plan.init_name = o.init;
+  parse_init(o.init, plan.init);
+  plan.init_name = init_text(plan.init);
   plan.init.seed = o.seed;
   plan.init.modes = o.modes;
   for (int m : o.modes)
