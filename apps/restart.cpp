@@ -90,6 +90,16 @@ TakenSettings take_stored_settings(RunOptions& o) {
     if (!o.was_given("precision")) o.precision = *stored.precision;
     else if (o.precision != *stored.precision) note("--precision " + o.precision, *stored.precision);
   }
+  // The backend the run stepped on, so that a restart goes on as it ran: make_run_plan takes auto
+  // instead, with a note, where this build or machine cannot run it.
+  if (stored.backend) {
+    if (!o.was_given("backend")) {
+      o.backend = *stored.backend;
+      o.backend_stored_in = o.init_file;
+    } else if (o.backend != *stored.backend) {
+      note("--backend " + o.backend, "backend " + *stored.backend);
+    }
+  }
   if (stored.alpha) {
     if (!o.was_given("alpha")) o.alpha = *stored.alpha;
     else if (o.alpha != *stored.alpha)

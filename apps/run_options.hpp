@@ -51,6 +51,7 @@ struct RunOptions {
   bool allow_unstable = false;
   std::string precision = "float";
   std::string backend = "auto";
+  std::string backend_stored_in;  // the snapshot a restart took the backend from, when --backend is not given
   int device = 0;
   std::string halo_exchange = "auto";
   std::string halo_overlap = "auto";
@@ -88,7 +89,10 @@ struct RunPlan {
   double cfl = 0;
   Precision precision = Precision::Float;
   std::string backend;     // resolved: never "auto"
-  std::string backend_note;  // why auto chose it, for the summary
+  std::string backend_note;  // why auto chose it, or the restart's file it came from, for the summary
+  // Why a restart did not take the backend its file stores (not in this build, no GPU, ...): the
+  // run took auto instead and says so on stderr and in the summary; "" where it took it.
+  std::string stored_backend_refused;
   BackendOptions backend_options;
   std::optional<GpuHaloRoute> asked_gpu_halos;   // --halo-exchange; none: auto
   GpuHaloRoute gpu_halos = GpuHaloRoute::Peer;  // how GPU ranks exchange ghost planes (set-up resolves auto)
