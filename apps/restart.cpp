@@ -64,6 +64,7 @@ void take_stored_end_time_and_monitors(RunOptions& o, const StoredRunSettings& s
     o.probe = *stored.probes;
     o.given.insert("probe");
   }
+  o.start_had_monitors = stored.monitor_every.value_or(0) > 0;
   if (stored.monitor_every && !o.was_given("monitor-every")) {
     o.monitor_every = *stored.monitor_every;
     o.given.insert("monitor-every");

@@ -81,6 +81,9 @@ struct RunOptions {
   // at and the dt of that last step, which the restart takes as they are (0: plan them).
   int stored_end_step = 0;
   double stored_last_step_dt = 0;
+  // A restart's file records monitors (monitor_every > 0): monitors.csv beside it holds the rows of
+  // the run it continues. Where it records none, that file (if any) is not this run's history.
+  bool start_had_monitors = false;
 };
 
 // A validated run: the problem and every choice resolved (auto backend, defaults, tolerances).
@@ -123,6 +126,7 @@ struct RunPlan {
   double stored_last_step_dt = 0;
   std::vector<Probe> probes;
   int monitor_every = 0;  // 0: no monitors
+  bool monitors_continue = false;  // RunOptions::start_had_monitors
 
   // The physical time after `done` of the run's steps: t_end exactly after the last of a run to it.
   double time_after(int done) const {

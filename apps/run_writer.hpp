@@ -47,8 +47,8 @@ std::function<void(const SnapshotSource<T>&, int)> snapshot_writes(SnapshotWrite
 }
 
 // The run's monitors file (--output's monitors.csv), null without monitors. A run that continues
-// the directory's series keeps the file's rows before its start (InputError where the file's
-// columns are not this run's); any other starts it anew.
+// the directory's series from a snapshot whose run wrote monitors keeps the file's rows before its
+// start (InputError where the file's columns are not this run's); any other starts it anew.
 std::unique_ptr<MonitorCsv> make_run_monitors(const RunPlan& plan);
 
 }  // namespace heat
