@@ -62,6 +62,7 @@ void plan_monitor_period(RunPlan& plan, const RunOptions& o) {
   if (o.monitor_every < 0)
     throw InputError("--monitor-every " + std::to_string(o.monitor_every) + " must be 0 (no monitors) or more");
   plan.monitor_every = o.monitor_every;
+  plan.monitors_continue = o.start_had_monitors;
   if (!o.was_given("monitor-every") && !plan.probes.empty())
     plan.monitor_every = (plan.steps + kDefaultMonitorRows - 1) / kDefaultMonitorRows;
 }

@@ -65,6 +65,7 @@ void take_stored_end_time_and_monitors(RunOptions& o, const StoredRunSettings& s
     o.probe = *stored.probes;
     o.given.insert("probe");
   }
+  o.start_had_monitors = stored.monitor_every.value_or(0) > 0;
   if (stored.monitor_every && !o.was_given("monitor-every")) {
     o.monitor_every = *stored.monitor_every;
     o.given.insert("monitor-every");
@@ -90,6 +91,16 @@ TakenSettings take_stored_settings(RunOptions& o) {
   if (stored.precision) {
     if (!o.was_given("precision")) o.precision = *stored.precision;
     else if (o.precision != *stored.precision) note("--precision " + o.precision, *stored.precision);
+  }
+  // The backend the run stepped on, so that a restart goes on as it ran: make_run_plan takes auto
+  // instead, with a note, where this build or machine cannot run it.
+  if (stored.backend) {
+    if (!o.was_given("backend")) {
+      o.backend = *stored.backend;
+      o.backend_stored_in = o.init_file;
+    } else if (o.backend != *stored.backend) {
+      note("--backend " + o.backend, "backend " + *stored.backend);
+    }
   }
   if (stored.alpha) {
     if (!o.was_given("alpha")) o.alpha = *stored.alpha;

@@ -11,6 +11,7 @@
 #include "parallel/slab_field.hpp"
 #include "io/compression.hpp"
 #include "io/output_paths.hpp"
+#include "io/monitor_csv.hpp"
 #include "io/stale_files.hpp"
 #include "core/errors.hpp"
 #include "core/number_text.hpp"
@@ -69,8 +70,10 @@ void require_usable_values_in(const RunPlan& plan) {
 }
 
 std::string describe(const std::vector<std::string>& names) {
+  // The series files and monitors.csv by name, the snapshots counted.
   std::vector<std::string> snapshots, series;
-  for (const auto& name : names) (name.rfind("heat.", 0) == 0 ? series : snapshots).push_back(name);
+  for (const auto& name : names)
+    (name.rfind("heat.", 0) == 0 || name == kMonitorFileName ? series : snapshots).push_back(name);
   std::string text;
   if (!snapshots.empty())
     text = std::to_string(snapshots.size()) + " snapshot" + (snapshots.size() > 1 ? "s " : " ") + snapshots.front() +
@@ -180,7 +183,7 @@ OutputDirectoryLock require_usable_output_paths(RunPlan& plan, const RunOptions&
   // Taken before the directory's files are looked at: a run still writing them is named as such.
   OutputDirectoryLock lock = hold_directory ? OutputDirectoryLock(directory) : OutputDirectoryLock();
   if (const std::string why = unusable_trash_reason(directory); !why.empty()) throw InputError("--output: " + why);
-  const auto existing = series_files_in(directory);
+  const auto existing = run_files_in(directory);
   const bool from_a_file_here = starts_from_a_file_in(plan, directory);
   if (existing.empty() || (from_a_file_here && from_a_snapshot)) return lock;
   // --restart's directory is the snapshot's, never the default one a new run may replace. A file

@@ -219,6 +219,8 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     report.plan = make_run_plan(options, from_file ? &loaded.grid : nullptr);
     clock.mark("plan");  // with a GPU: the CUDA runtime's start (the first query of the device)
     RunPlan& plan = report.plan;
+    if (!plan.stored_backend_refused.empty() && ranks.is_root())
+      std::fprintf(stderr, "heatrk4: note: %s\n", plan.stored_backend_refused.c_str());
     if (from_file && loaded.has_run_state) {
       plan.start_step = loaded.step;
       plan.start_time = loaded.time;

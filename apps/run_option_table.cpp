@@ -145,7 +145,7 @@ std::vector<RunOption> make_table() {
              "ghost plane, tiled what follows the planes the neighbours need; off: exchange, then step (same "
              "bits either way)",
              Default),
-      option("init", &RunOptions::init, "initial field: gaussian, randn, sine or file", Default),
+      option("init", &RunOptions::init, "initial field: gaussian, randn, sine, uniform:T (T everywhere) or file", Default),
       option("seed", &RunOptions::seed, "seed of --init randn (0 to 2^64-1)", Default),
       // std::array<int, 3> is one value of three integers to CLI11, so --modes takes exactly three.
       option("modes", &RunOptions::modes, "mode numbers of --init sine along x y z (three integers)"),

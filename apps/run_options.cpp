@@ -71,54 +71,61 @@ Grid resolve_grid(const RunOptions& o, int order) {
   return g;
 }
 
-InitKind parse_init(const std::string& name) {
-  if (name == "gaussian") return InitKind::Gaussian;
-  if (name == "randn") return InitKind::Randn;
-  if (name == "sine") return InitKind::Sine;
-  if (name == "file") return InitKind::File;
-  throw InputError("--init " + shown_value(name) + " is not one of gaussian, randn, sine, file");
-}
-
 // auto: tiled where a CUDA device is present, else cpu (both fill every condition and add heat
 // sources); cpu for material fields (`materials`: the option that gives them, or ""), which the cpu
 // backends alone step so far. Asked before a rank knows its device, so without starting a context
 // on the one asked about (find_gpu).
-std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, bool sources,
-                            const std::string& materials, std::string& note) {
-  const BackendRegistry& registry = default_registry();
-  if (o.backend == "auto" && !materials.empty()) {
+std::string auto_backend(int device, const std::string& materials, std::string& note) {
+  if (!materials.empty()) {
     note = "auto: material fields, which the cpu backends alone step so far";
     return "cpu";
   }
-  if (o.backend == "auto") {
-    const GpuInfo gpu = find_gpu(o.device);
-    if (gpu.available && registry.find("tiled")) {
-      note = "auto: CUDA device " + std::to_string(o.device) + " (" + gpu.name + ") found";
-      return "tiled";
-    }
-    note = "auto: no CUDA GPU, so cpu (" + gpu.reason + ")";
-    return "cpu";
+  const GpuInfo gpu = find_gpu(device);
+  if (gpu.available && default_registry().find("tiled")) {
+    note = "auto: CUDA device " + std::to_string(device) + " (" + gpu.name + ") found";
+    return "tiled";
   }
-  const BackendEntry* entry = registry.find(o.backend);
-  if (!entry)
-    throw InputError("--backend " + shown_value(o.backend) + " is unknown: this build has " + registry.names_text() + " and auto");
+  note = "auto: no CUDA GPU, so cpu (" + gpu.reason + ")";
+  return "cpu";
+}
+
+// Why --backend `name` cannot run this problem here ("" where it can), with the fix.
+std::string backend_problem(const std::string& name, int device, const Boundaries& boundaries,
+                            const std::vector<std::string>& sources, const std::string& materials) {
+  const BackendEntry* entry = default_registry().find(name);
+  if (!entry) return "is unknown: this build has " + default_registry().names_text() + " and auto";
   if (entry->uses_cuda) {
-    const GpuInfo gpu = find_gpu(o.device);
-    if (!gpu.available)
-      throw InputError("--backend " + o.backend + " needs a CUDA GPU: " + gpu.reason + "; use --backend cpu");
+    const GpuInfo gpu = find_gpu(device);
+    if (!gpu.available) return "needs a CUDA GPU: " + gpu.reason + "; use --backend cpu";
   }
   for (int face = 0; face < kFaces; ++face)
     if (boundaries[face].kind != BoundaryKind::Layer && !entry->fills_boundaries)
-      throw InputError("--backend " + o.backend + " does not fill boundary conditions yet (--bc-" + face_name(face) +
-                       " is " + boundary_condition_text(boundaries[face]) +
-                       "): use --backend cpu or cpu_reference, or layer on every face");
+      return "does not fill boundary conditions yet (--bc-" + std::string(face_name(face)) + " is " +
+             boundary_condition_text(boundaries[face]) + "): use --backend cpu or cpu_reference, or layer on every face";
   if (!materials.empty() && !entry->steps_materials)
-    throw InputError("--backend " + o.backend + " does not step material fields yet (" + materials +
-                     "): use --backend cpu or cpu_reference");
-  if (sources && !entry->adds_sources)
-    throw InputError("--backend " + o.backend + " does not add heat sources yet (--source " +
-                     shown_value(o.source.front()) + "): use --backend cpu or cpu_reference");
-  return o.backend;
+    return "does not step material fields yet (" + materials + "): use --backend cpu or cpu_reference";
+  if (!sources.empty() && !entry->adds_sources)
+    return "does not add heat sources yet (--source " + shown_value(sources.front()) +
+           "): use --backend cpu or cpu_reference";
+  return "";
+}
+
+// --backend, or auto; a restart without --backend takes the backend its file stores, and auto
+// where that one cannot run here (`refused` then says why).
+std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, const std::string& materials,
+                            std::string& note, std::string& refused) {
+  if (o.backend == "auto") return auto_backend(o.device, materials, note);
+  const std::string problem = backend_problem(o.backend, o.device, boundaries, o.source, materials);
+  if (problem.empty()) {
+    if (!o.backend_stored_in.empty()) note = "as stored in " + o.backend_stored_in;
+    return o.backend;
+  }
+  if (o.backend_stored_in.empty()) throw InputError("--backend " + shown_value(o.backend) + " " + problem);
+  refused = o.backend_stored_in + " stores backend " + shown_value(o.backend) + ", which " +
+            problem.substr(0, problem.find(": use ")) + ": this run takes auto (give --backend to choose)";
+  const std::string chosen = auto_backend(o.device, materials, note);
+  note = "not the stored " + o.backend + "; " + note;
+  return chosen;
 }
 
 }  // namespace
@@ -275,13 +282,13 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.backend_options.device = o.device;
   require_device_ordinal(o.device);
   plan.sources = resolve_sources(o, plan.problem);
-  plan.backend =
-      resolve_backend(o, plan.problem.boundaries, !plan.sources.empty(), materials_named, plan.backend_note);
+  plan.backend = resolve_backend(o, plan.problem.boundaries, materials_named, plan.backend_note,
+                                 plan.stored_backend_refused);
   plan.asked_gpu_halos = parse_gpu_halo_route(o.halo_exchange);
   plan.backend_options.halo_overlap = parse_halo_overlap(o.halo_overlap);
 
-  plan.init.kind = parse_init(o.init);
-  plan.init_name = o.init;
+  parse_init(o.init, plan.init);
+  plan.init_name = init_text(plan.init);
   plan.init.seed = o.seed;
   plan.init.modes = o.modes;
   for (int m : o.modes)

@@ -59,6 +59,7 @@ struct RunOptions {
   bool allow_unstable = false;
   std::string precision = "float";
   std::string backend = "auto";
+  std::string backend_stored_in;  // the snapshot a restart took the backend from, when --backend is not given
   int device = 0;
   std::string halo_exchange = "auto";
   std::string halo_overlap = "auto";
@@ -88,6 +89,9 @@ struct RunOptions {
   // at and the dt of that last step, which the restart takes as they are (0: plan them).
   int stored_end_step = 0;
   double stored_last_step_dt = 0;
+  // A restart's file records monitors (monitor_every > 0): monitors.csv beside it holds the rows of
+  // the run it continues. Where it records none, that file (if any) is not this run's history.
+  bool start_had_monitors = false;
 };
 
 // A validated run: the problem and every choice resolved (auto backend, defaults, tolerances).
@@ -96,7 +100,10 @@ struct RunPlan {
   double cfl = 0;
   Precision precision = Precision::Float;
   std::string backend;     // resolved: never "auto"
-  std::string backend_note;  // why auto chose it, for the summary
+  std::string backend_note;  // why auto chose it, or the restart's file it came from, for the summary
+  // Why a restart did not take the backend its file stores (not in this build, no GPU, ...): the
+  // run took auto instead and says so on stderr and in the summary; "" where it took it.
+  std::string stored_backend_refused;
   BackendOptions backend_options;
   std::optional<GpuHaloRoute> asked_gpu_halos;   // --halo-exchange; none: auto
   GpuHaloRoute gpu_halos = GpuHaloRoute::Peer;  // how GPU ranks exchange ghost planes (set-up resolves auto)
@@ -129,6 +136,7 @@ struct RunPlan {
   double stored_last_step_dt = 0;
   std::vector<Probe> probes;
   int monitor_every = 0;  // 0: no monitors
+  bool monitors_continue = false;  // RunOptions::start_had_monitors
 
   // The physical time after `done` of the run's steps: t_end exactly after the last of a run to it.
   double time_after(int done) const {

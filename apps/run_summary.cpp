@@ -46,6 +46,7 @@ void print_summary(const RunReport& r) {
   else if (r.plan.t_end)
     std::printf("            to t_end %.17g, which whole steps reach\n", *r.plan.t_end);
   for (const auto& line : r.overrides) std::printf("  override  %s\n", line.c_str());
+  if (!r.plan.stored_backend_refused.empty()) std::printf("  restart   %s\n", r.plan.stored_backend_refused.c_str());
   if (!r.lossy_start.empty()) std::printf("  start     %s\n", r.lossy_start.c_str());
   std::printf("  backend   %s on %s%s%s\n", r.plan.backend.c_str(), r.device.c_str(),
               r.plan.backend_note.empty() ? "" : "; ", r.plan.backend_note.c_str());
@@ -127,8 +128,10 @@ std::string json_summary(const RunReport& r) {
   rate.add("ms_per_step", r.ms_per_step()).add("points_per_second", r.points_per_second());
   rate.add("bytes_per_point_per_step", r.bytes_per_point).add("effective_gb_per_s", r.effective_gb_per_s());
   JsonObject root;
-  root.add("problem", problem).add("overrides", r.overrides).add("backend", r.plan.backend).add("device", r.device);
+  root.add("problem", problem).add("overrides", r.overrides).add("backend", r.plan.backend)
+      .add("backend_note", r.plan.backend_note).add("device", r.device);
   if (!r.lossy_start.empty()) root.add("lossy_start", r.lossy_start);
+  if (!r.plan.stored_backend_refused.empty()) root.add("stored_backend_refused", r.plan.stored_backend_refused);
   root.add("ranks", r.ranks);
   if (r.ranks > 1)
     root.add("halo_exchange", r.halo_exchange).add("halo_overlap", r.halo_overlap).add("ghost_planes", r.ghost_planes);

@@ -103,7 +103,9 @@ std::unique_ptr<MonitorCsv> make_run_monitors(const RunPlan& plan, bool root) {
   if (plan.monitor_every == 0 || !root) return nullptr;
   const std::string path = (std::filesystem::path(plan.output.directory) / kMonitorFileName).string();
   const std::string header = monitor_csv_header(plan.probes);
-  const bool continues = plan.start_step > 0 && !plan.output.replace_series;
+  // Only the rows of the run the start snapshot continues: a monitors.csv its run did not write is
+  // another run's, which the first row replaces.
+  const bool continues = plan.start_step > 0 && !plan.output.replace_series && plan.monitors_continue;
   const std::string kept = continues ? monitor_rows_kept(path, header, plan.start_step) : "";
   return std::make_unique<MonitorCsv>(path, kept.empty() ? header : kept);
 }

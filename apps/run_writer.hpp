@@ -59,8 +59,9 @@ std::function<void(const SnapshotSource<T>&, int)> snapshot_writes(SnapshotWrite
 }
 
 // The run's monitors file (--output's monitors.csv), made by rank 0 alone (`root`); null elsewhere
-// and without monitors. A run that continues the directory's series keeps the file's rows before
-// its start (InputError where the file's columns are not this run's); any other starts it anew.
+// and without monitors. A run that continues the directory's series from a snapshot whose run wrote
+// monitors keeps the file's rows before its start (InputError where the file's columns are not this
+// run's); any other starts it anew.
 std::unique_ptr<MonitorCsv> make_run_monitors(const RunPlan& plan, bool root);
 
 }  // namespace heat

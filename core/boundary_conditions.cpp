@@ -16,22 +16,6 @@ const char* const kFaceNames[kFaces] = {"x-low", "x-high", "y-low", "y-high", "z
 const char* const kAxisPoints[3] = {"nx", "ny", "nz"};
 const char* const kAllowed = "layer, temperature:T, insulated, flux:Q, convective:H,T_INF or periodic";
 
-}  // namespace
-
-std::vector<double> parse_spec_numbers(const std::string& text, std::size_t count, const std::string& option,
-                                       const std::string& whole, const char* form) {
-  const std::vector<double> numbers = finite_comma_numbers(text, [&](const std::string& item) {
-    return option + " " + shown_value(whole) + ": " + shown_value(item.empty() ? "(nothing)" : item) +
-           " is not a finite number (the form is " + form + ")";
-  });
-  if (numbers.size() != count)
-    throw InputError(option + " " + shown_value(whole) + " has " + std::to_string(numbers.size()) +
-                     " numbers: the form is " + form);
-  return numbers;
-}
-
-namespace {
-
 std::string full_precision(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%.17g", v);

@@ -44,12 +44,6 @@ inline bool all_layer(const Boundaries& b) {
   return true;
 }
 
-// The numbers of a "name:N1,N2,..." value (`text` is what follows the colon), comma separated;
-// InputError naming `option`, the `whole` value and its `form` for text that is not `count` finite
-// numbers. Shared by the conditions and the sources (core/heat_source.hpp).
-std::vector<double> parse_spec_numbers(const std::string& text, std::size_t count, const std::string& option,
-                                       const std::string& whole, const char* form);
-
 // The conditions of the homogeneous problem, whose fill is linear: every value that makes a face's
 // fill affine set to 0 (temperature T, flux Q, convective T_INF), the rest as it is (H, insulated,
 // periodic; a layer face's layer then holds zeros). A filled operator Lap_bc v = A v + f has A as

@@ -24,4 +24,16 @@ std::vector<double> finite_comma_numbers(const std::string& text,
   return numbers;
 }
 
+std::vector<double> parse_spec_numbers(const std::string& text, std::size_t count, const std::string& option,
+                                       const std::string& whole, const char* form) {
+  const std::vector<double> numbers = finite_comma_numbers(text, [&](const std::string& item) {
+    return option + " " + shown_value(whole) + ": " + shown_value(item.empty() ? "(nothing)" : item) +
+           " is not a finite number (the form is " + form + ")";
+  });
+  if (numbers.size() != count)
+    throw InputError(option + " " + shown_value(whole) + " has " + std::to_string(numbers.size()) +
+                     " numbers: the form is " + form);
+  return numbers;
+}
+
 }  // namespace heat

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "core/boundary_conditions.hpp"
+#include "core/comma_numbers.hpp"
 #include "core/errors.hpp"
 #include "core/number_text.hpp"
 

@@ -2,8 +2,10 @@
 // every compiler and machine, so no fused multiply-adds (initial_values.hpp has the formulas).
 #include "core/initial_conditions.hpp"
 
+#include "core/comma_numbers.hpp"
 #include "core/errors.hpp"
 #include "core/initial_values.hpp"
+#include "core/number_text.hpp"
 
 namespace heat {
 
@@ -47,7 +49,42 @@ Field<T> sine_planes(const Grid& whole, Planes planes, const std::array<int, 3>&
                         [&](std::size_t, int i, int j, int k) { return initial_values::sine(sx[i], sy[j], sz[k]); });
 }
 
+template <typename T>
+Field<T> uniform_planes(const Grid& whole, Planes planes, double temperature) {
+  return fill_planes<T>(whole, planes, [&](std::size_t, int, int, int) { return temperature; });
+}
+
 }  // namespace
+
+void parse_init(const std::string& text, InitSpec& spec) {
+  const std::size_t colon = text.find(':');
+  const std::string name = text.substr(0, colon);
+  if (name == "uniform") {
+    spec.kind = InitKind::Uniform;
+    const std::string value = colon == std::string::npos ? "" : text.substr(colon + 1);
+    spec.temperature = parse_spec_numbers(value, 1, "--init", text, "uniform:T")[0];
+    return;
+  }
+  const std::pair<const char*, InitKind> plain[] = {
+      {"gaussian", InitKind::Gaussian}, {"randn", InitKind::Randn}, {"sine", InitKind::Sine}, {"file", InitKind::File}};
+  for (const auto& [plain_name, kind] : plain)
+    if (text == plain_name) {
+      spec.kind = kind;
+      return;
+    }
+  throw InputError("--init " + shown_value(text) + " is not one of gaussian, randn, sine, uniform:T (a temperature), file");
+}
+
+std::string init_text(const InitSpec& spec) {
+  switch (spec.kind) {
+    case InitKind::Gaussian: return "gaussian";
+    case InitKind::Randn: return "randn";
+    case InitKind::Sine: return "sine";
+    case InitKind::Uniform: return "uniform:" + number_text(spec.temperature);
+    case InitKind::File: break;
+  }
+  return "file";
+}
 
 std::vector<double> sine_profile(int n, int mode) {
   std::vector<double> s(static_cast<std::size_t>(n));
@@ -76,6 +113,7 @@ Field<T> make_initial_field(const Grid& whole, const InitSpec& spec, Planes plan
     case InitKind::Gaussian: return gaussian_planes<T>(whole, planes);
     case InitKind::Randn: return randn_planes<T>(whole, planes, spec.seed);
     case InitKind::Sine: return sine_planes<T>(whole, planes, spec.modes);
+    case InitKind::Uniform: return uniform_planes<T>(whole, planes, spec.temperature);
     case InitKind::File: break;
   }
   throw InputError("--init file needs an input reader, which this build does not have yet");

@@ -11,13 +11,20 @@
 
 namespace heat {
 
-enum class InitKind { Gaussian, Randn, Sine, File };
+enum class InitKind { Gaussian, Randn, Sine, Uniform, File };
 
 struct InitSpec {
   InitKind kind = InitKind::Gaussian;
   std::uint64_t seed = 42;
   std::array<int, 3> modes = {1, 1, 1};  // sine: mode numbers along x, y, z
+  double temperature = 0;                // uniform: the value at every point
 };
+
+// --init's value: gaussian, randn, sine, file or uniform:T (T finite), its kind (and T) into
+// `spec`; InputError naming the value and the forms for anything else.
+void parse_init(const std::string& text, InitSpec& spec);
+// The value as --init takes it and the snapshots record it ("uniform:293", "randn").
+std::string init_text(const InitSpec& spec);
 
 // Every field is computed in double and rounded once to T (float or double), point by point, so
 // a float run's field is the double field rounded, without a double copy of it in memory.
@@ -41,7 +48,7 @@ struct Planes {
 };
 inline Planes all_planes(const Grid& g) { return {0, g.nz}; }
 
-// The generated kinds above; File is read by io/ and refused here.
+// The generated kinds above and uniform; File is read by io/ and refused here.
 template <typename T = double>
 Field<T> make_initial_field(const Grid& g, const InitSpec& spec);
 // The same field's `planes` only (of nx x ny x planes.count points): every value is the whole

@@ -70,6 +70,7 @@ double largest_initial_magnitude(const Grid& whole, const InitSpec& spec, Planes
       return double(T(peak));
     }
     case InitKind::Randn: return randn_largest_from<T>(whole, spec.seed, planes, from);
+    case InitKind::Uniform: return std::abs(double(T(spec.temperature)));
     case InitKind::File: break;
   }
   return 0;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "io/monitor_csv.hpp"
 #include "io/output_lock.hpp"
 #include "io/stale_files.hpp"
 #include "io/output_target.hpp"
@@ -90,11 +91,11 @@ void require_name_fits(const std::string& written, const fs::path& existing, con
                std::to_string(PATH_MAX - 1) + " and the terminating null): choose a shorter path");
 }
 
-bool is_series_file(const std::string& name) {
+bool is_run_file(const std::string& name) {
   const auto ends_with = [&](const std::string& end) {
     return name.size() > end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
   };
-  return name == "heat.hdf.series" || name == "heat.pvd" ||
+  return name == "heat.hdf.series" || name == "heat.pvd" || name == kMonitorFileName ||
          (step_from_snapshot_name(name) >= 0 && (ends_with(".hdf") || ends_with(".vti") || ends_with(".pvti"))) ||
          step_from_slab_file_name(name) >= 0 || step_from_vti_piece_name(name) >= 0;
 }
@@ -102,7 +103,7 @@ bool is_series_file(const std::string& name) {
 }  // namespace
 
 bool is_written_by_heatrk4(const std::string& name) {
-  return name == kProbeName || name == kOutputLockName || name == kTrashName || is_series_file(name);
+  return name == kProbeName || name == kOutputLockName || name == kTrashName || is_run_file(name);
 }
 
 namespace {
@@ -175,11 +176,11 @@ void require_writable_file(const std::string& path, const std::string& option) {
   }
 }
 
-std::vector<std::string> series_files_in(const std::string& directory) {
+std::vector<std::string> run_files_in(const std::string& directory) {
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(directory, ec))
-    if (const std::string name = entry.path().filename().string(); is_series_file(name)) names.push_back(name);
+    if (const std::string name = entry.path().filename().string(); is_run_file(name)) names.push_back(name);
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -16,12 +16,13 @@ void require_writable_directory(const std::string& directory, const std::string&
 // nearest existing one above it) must take a new file, and an existing file there must be writable.
 void require_writable_file(const std::string& path, const std::string& option);
 
-// The names of the snapshots (heat_<step>.hdf, .vti, .pvti, and the slab files and .vti pieces of
-// distributed ones) and series files (heat.hdf.series, heat.pvd) in `directory`, in name order;
-// none when it does not exist.
-std::vector<std::string> series_files_in(const std::string& directory);
+// The names of a run's files in `directory`, in name order: its snapshots (heat_<step>.hdf, .vti,
+// .pvti, and the slab files and .vti pieces of distributed ones), series files (heat.hdf.series,
+// heat.pvd) and monitors (monitors.csv); none when it does not exist. A new run there replaces them
+// all or is refused, so that no file of another run is left beside its own.
+std::vector<std::string> run_files_in(const std::string& directory);
 
-// Whether heatrk4 writes files of this name into an output directory: the series files above,
+// Whether heatrk4 writes files of this name into an output directory: the run's files above,
 // the probe of require_writable_directory, the lock of OutputDirectoryLock and the trash of
 // StaleFileRemoval.
 bool is_written_by_heatrk4(const std::string& name);

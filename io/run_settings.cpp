@@ -109,6 +109,8 @@ StoredRunSettings read_stored_run_settings(const std::string& path) {
     settings.precision = read_text(g, "precision");
     if (settings.precision && settings.precision != "float" && settings.precision != "double")
       throw InputError("precision = '" + *settings.precision + "' is not float or double");
+    if (h5::has_attribute(g, "backend"))
+      if (std::string backend = h5::read_string_attribute(g, "backend"); !backend.empty()) settings.backend = backend;
     settings.alpha = read_positive(g, "alpha");
     settings.conductivity = read_positive(g, "conductivity");
     settings.heat_capacity = read_positive(g, "heat_capacity");

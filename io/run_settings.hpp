@@ -21,6 +21,9 @@ struct StoredRunSettings {
   std::optional<double> time;
   std::optional<int> order;
   std::optional<std::string> precision;  // "float" or "double"
+  // The backend the run stepped on, as --backend names it; none where empty (a file that names
+  // none). Not checked here: a restart takes it only where this build and machine can run it.
+  std::optional<std::string> backend;
   std::optional<double> alpha, dt, cfl;
   std::optional<double> conductivity, heat_capacity;
   // Each face's condition as --bc-FACE takes it; none in files written before they were recorded

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "io/hdf5_snapshot.hpp"
+#include "io/monitor_csv.hpp"
 #include "io/output_paths.hpp"
 #include "io/safe_write.hpp"
 #include "io/series_files.hpp"
@@ -97,7 +98,7 @@ struct SnapshotWriter::Impl {
   // At the first snapshot, once this run's first file is complete under its temporary name and
   // before it takes its final name: the replaced run's files (spec.replace_series) leave their
   // names at once for the trash, series files first (a reader of the series then finds none,
-  // never one that lists a file gone), then the snapshots, then
+  // never one that lists a file gone), then the snapshots and monitors.csv, then
   // their slab files and pieces; a thread removes the trash, with whatever an earlier run that was
   // killed left in it, while the run goes on. A run that fails before its first snapshot, or
   // while writing it (a refused bound, a full disk), has changed nothing. Rank 0 does it; every
@@ -107,7 +108,10 @@ struct SnapshotWriter::Impl {
     stale_files_handled = true;
     if (share.rank == 0) {
       std::vector<std::string> names;
-      if (spec.replace_series) names = series_files_in(spec.directory);
+      if (spec.replace_series) names = run_files_in(spec.directory);
+      // A run with monitors replaces monitors.csv whole at its first row, which may come before
+      // this point: that file is already this run's.
+      if (run.monitor_every > 0) names.erase(std::remove(names.begin(), names.end(), kMonitorFileName), names.end());
       const auto rank_of = [](const std::string& name) {
         return name.rfind("heat.", 0) == 0 ? 0 : name.find(".rank") == std::string::npos ? 1 : 2;
       };

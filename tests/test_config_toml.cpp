@@ -11,6 +11,7 @@
 #include <fstream>
 
 #include "io/hdf5_snapshot.hpp"
+#include "io/input_file.hpp"
 #include "io/vtk_snapshot.hpp"
 #include "test_support.hpp"
 
@@ -96,6 +97,26 @@ TEST_F(TomlConfig, AnArrayGivesAnOptionOfSeveralValues) {
     EXPECT_TRUE(exists(dir + "/both/heat_000001.vti"));
   else
     expect_mentions(both, "this build has no VTK");
+}
+
+// init = "uniform:T" is --init uniform:T: the field starts at T everywhere, and the snapshots and
+// the summary record it; a temperature that is no number is exit 2 naming the file's line.
+TEST_F(TomlConfig, AUniformInitialTemperatureIsTheCommandLines) {
+  if (!built_with_hdf5()) GTEST_SKIP() << "no HDF5 in this build";
+  const std::string out = dir + "/uniform";
+  const auto r = run(write("uniform.toml", "n = 12\ninit = \"uniform:293.15\"\noutput-every = 1\noutput = '" + out + "'\n"),
+                     {"--precision", "double", "--json", dir + "/uniform.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  expect_mentions(r, "init uniform:293.15");
+  EXPECT_NE(test::read_text(dir + "/uniform.json").find("\"init\": \"uniform:293.15\""), std::string::npos);
+  const LoadedField start = read_initial_field(out + "/heat_000000.hdf");
+  ASSERT_EQ(start.values.size(), std::size_t(12 * 12 * 12));
+  for (double v : start.values.values()) ASSERT_EQ(v, 293.15);
+  const auto bad = run(write("warm.toml", "n = 12\ninit = \"uniform:warm\"\nformat = 'none'\n"));
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  expect_mentions(bad, "warm.toml");
+  expect_mentions(bad, "line 2");
+  expect_mentions(bad, "warm is not a finite number");
 }
 
 // TOML's integers are integers whichever way they are written (0x0c, 1_2); a float is no integer.

@@ -1,5 +1,5 @@
 // Initial fields made by the backend itself (on the GPU: made there, nothing uploaded) against
-// the host's: randn and sine bitwise on every backend (the bits test_initial_conditions pins
+// the host's: randn, sine and uniform bitwise on every backend (the bits test_initial_conditions pins
 // hold for the GPU too), gaussian bitwise on the host and within exp's last bit on the GPU.
 #include <gtest/gtest.h>
 
@@ -37,9 +37,10 @@ void expect_made_as_on_the_host(const BackendEntry& entry) {
   // Odd sizes and unequal spacings, so a transposed index or spacing would show.
   const Grid g{37, 22, 19, 0.05, 0.07, 0.11};
   InitSpec randn{InitKind::Randn, 1234, {1, 1, 1}}, sine{InitKind::Sine, 0, {2, 3, 1}}, gaussian{};
+  InitSpec uniform{InitKind::Uniform, 0, {1, 1, 1}, 293.15};  // not a float: rounded once
   // The whole grid, and the planes of a rank's box in the middle of it.
   for (const Planes planes : {all_planes(g), Planes{5, 9}})
-    for (const InitSpec& spec : {randn, sine, gaussian}) {
+    for (const InitSpec& spec : {randn, sine, gaussian, uniform}) {
       Grid box = g;
       box.nz = planes.count;
       auto backend = entry.make<T>(test::gpu_test_problem(box, 2), BackendOptions{});

@@ -217,6 +217,8 @@ INSTANTIATE_TEST_SUITE_P(
                       BadValue{small_run({"--check", "--atol", "inf"}), "--atol: inf is not a tolerance"},
                       BadValue{{"compare", "a.hdf", "b.hdf", "--rtol", "-1"}, "--rtol: -1 is not a tolerance"},
                       BadValue{{"compare", "a.hdf", "b.hdf", "--atol", "nan"}, "--atol: nan is not a tolerance"},
+                      BadValue{small_run({"--init", "uniform:warm"}), "--init uniform:warm: warm is not a finite number"},
+                      BadValue{small_run({"--init", "uniform:inf"}), "--init uniform:inf: inf is not a finite number"},
                       BadValue{small_run({"--init", "randn", "--seed", "-5"}), "--seed: -5 is not a seed"},
                       BadValue{small_run({"--init", "randn", "--seed", "99999999999999999999999"}),
                                "--seed: 99999999999999999999999 is not a seed"},

@@ -85,6 +85,29 @@ TEST(MonitorOptions, ARestartAppendsToTheCsvAndDropsTheRowsFromItsStartOn) {
   EXPECT_EQ(values(lines.back()), values(lines_of(test::read_text(whole + "/monitors.csv")).back()));
 }
 
+// A restart keeps only rows of the run it continues: from a snapshot whose run wrote no monitors, a
+// monitors.csv in its directory (put back there by hand, or left by another program) is another
+// run's, and the restart's file starts at its own start.
+TEST(MonitorOptions, ARestartFromARunWithoutMonitorsKeepsNoEarlierRows) {
+  const std::string dir = test::temp_directory("monitor_not_continued");
+  const std::vector<std::string> probe = {"--probe", "0.4,0.5,0.6", "--monitor-every", "4"};
+  auto args = insulated_run(dir, probe);
+  args.insert(args.end(), {"--steps", "20", "--output-every", "10", "--quiet"});
+  ASSERT_EQ(run_heatrk4(args).exit_code, 0);
+  const std::string other_runs = test::read_text(dir + "/monitors.csv");
+  args = insulated_run(dir, {"--steps", "20", "--output-every", "10", "--init", "randn", "--overwrite", "--quiet"});
+  ASSERT_EQ(run_heatrk4(args).exit_code, 0);
+  std::ofstream(dir + "/monitors.csv") << other_runs;
+  args = {"--restart", dir + "/heat_000010.hdf", "--steps", "8", "--quiet"};
+  args.insert(args.end(), probe.begin(), probe.end());
+  const auto restart = run_heatrk4(args);
+  ASSERT_EQ(restart.exit_code, 0) << restart.output;
+  std::vector<std::string> steps;
+  for (const std::string& line : lines_of(test::read_text(dir + "/monitors.csv")))
+    steps.push_back(line.substr(0, line.find(',')));
+  EXPECT_EQ(steps, (std::vector<std::string>{"step", "10", "14", "18"}));
+}
+
 TEST(MonitorOptions, ATomlArrayOfProbesIsTheCommandLinesRepeatedProbe) {
   const std::string dir = test::temp_directory("monitor_toml");
   std::ofstream(dir + "/run.toml") << "probe = [\"0.5,0.5,0.5\", \"0.2,0.3,0.4\"]\nmonitor-every = 3\n";

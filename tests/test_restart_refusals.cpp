@@ -112,6 +112,29 @@ void replace_attribute(const std::string& path, const char* name, const std::var
       << name;
 }
 
+// A stored backend this build lacks is no refusal: the restart takes auto and says why, on stderr,
+// in the summary and in the JSON; --backend given says nothing of it.
+TEST(RestartRefusals, AStoredBackendThisBuildLacksGivesAutoWithANote) {
+  const std::string dir = test::temp_directory("stored-backend") + "/run";
+  write_run(dir);
+  const std::string snapshot = dir + "/heat_000004.hdf";
+  replace_attribute(snapshot, "backend", std::string("abacus"));
+  const std::string json = dir + "/../summary.json";
+  const auto r = test::run_heatrk4({"--restart", snapshot, "--steps", "2", "--json", json});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string why = snapshot + " stores backend abacus, which is unknown: this build has ";
+  expect_mentions(r, "heatrk4: note: " + why, "stderr");
+  expect_mentions(r, "  restart   " + why, "summary");
+  expect_mentions(r, "this run takes auto (give --backend to choose)", "summary");
+  expect_mentions(r, "; not the stored abacus; auto: ", "backend line");
+  const std::string text = test::read_text(json);
+  EXPECT_NE(text.find("\"stored_backend_refused\": \"" + why), std::string::npos) << text;
+  const auto given = test::run_heatrk4({"--restart", snapshot, "--steps", "2", "--backend", "cpu"});
+  ASSERT_EQ(given.exit_code, 0) << given.output;
+  EXPECT_EQ(given.output.find("stores backend"), std::string::npos) << given.output;
+  expect_mentions(given, "--backend cpu overrides the value stored in " + snapshot + " (backend abacus)", "override");
+}
+
 // Each value is one its option refuses (--alpha 0, --precision ""), or no run's time.
 TEST(RestartRefusals, AStoredSettingItsOptionWouldRefuseIsNamedWithItsValue) {
   struct Stored {

@@ -117,6 +117,28 @@ TEST(RestartSettings, TheSummaryAndTheJsonListTheOverrides) {
   EXPECT_NE(text.find("\"overrides\": [\"--precision float overrides the value stored in"), std::string::npos) << text;
 }
 
+// Without --backend a restart steps on the backend its run stepped on (not auto's choice, which on a
+// GPU machine would be tiled), and says where it came from; --backend chooses another, with a note.
+TEST(RestartSettings, ARestartWithoutBackendStepsOnTheStoredOne) {
+  const std::string dir = test::temp_directory("restart-backend");
+  std::vector<std::string> args = original_run(dir, 3);
+  args[std::size_t(std::find(args.begin(), args.end(), "--backend") - args.begin()) + 1] = "cpu_reference";
+  ASSERT_EQ(run_heatrk4(args).exit_code, 0);
+  const std::string json = dir + "/summary.json";
+  const auto taken = run_heatrk4({"--restart", dir + "/heat_000003.hdf", "--steps", "1", "--json", json});
+  ASSERT_EQ(taken.exit_code, 0) << taken.output;
+  expect_mentions(taken, "backend   cpu_reference on host");
+  expect_mentions(taken, "as stored in " + dir + "/heat_000003.hdf");
+  EXPECT_EQ(taken.output.find("note:"), std::string::npos) << taken.output;
+  EXPECT_NE(test::read_text(json).find("\"backend\": \"cpu_reference\""), std::string::npos) << test::read_text(json);
+  EXPECT_EQ(read_stored_run_settings(dir + "/heat_000004.hdf").backend, "cpu_reference");
+
+  const auto chosen = run_heatrk4({"--restart", dir + "/heat_000003.hdf", "--steps", "1", "--backend", "cpu"});
+  ASSERT_EQ(chosen.exit_code, 0) << chosen.output;
+  expect_mentions(chosen, "--backend cpu overrides the value stored in " + dir + "/heat_000003.hdf (backend cpu_reference)");
+  expect_mentions(chosen, "backend   cpu on host");
+}
+
 TEST(RestartSettings, InitFileAloneMeansInitFile) {
   const std::string dir = test::temp_directory("init-file-alone");
   ASSERT_EQ(run_heatrk4(original_run(dir + "/a", 3)).exit_code, 0);

@@ -78,6 +78,42 @@ TEST(StaleFiles, TheReplacedRunsFilesAreGoneAfterTheRunAndTheJsonCountsThem) {
   expect_mentions(again, "replaced  4 file(s) of the previous run, removed beside the run in");
 }
 
+// monitors.csv is one of a run's files: a run that replaces the run that wrote it, and writes no
+// monitors itself, leaves none of the earlier run's rows beside its snapshots.
+TEST(StaleFiles, AReplacingRunWithoutMonitorsSetsTheReplacedRunsMonitorsAside) {
+  const std::string cwd = test::temp_directory("replace-monitors");
+  const std::string in_cwd = "cd " + cwd + " &&";
+  const auto first = run_heatrk4({"--n", "12", "--steps", "4", "--backend", "cpu", "--probe", "0.5,0.5,0.5", "--quiet"},
+                                 in_cwd);
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const std::string dir = cwd + "/heatrk4-out";
+  ASSERT_TRUE(fs::exists(dir + "/monitors.csv"));
+  const auto r = run_heatrk4({"--n", "12", "--steps", "2", "--backend", "cpu", "--json", "run.json"}, in_cwd);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(names_in(dir), (std::set<std::string>{"heat.hdf.series", "heat_000002.hdf"}));
+  // The first run's series, its snapshot and its monitors.
+  EXPECT_NE(test::read_text(cwd + "/run.json").find("\"replaced_files\": 3"), std::string::npos);
+}
+
+// A directory holding only another run's monitors.csv (a run of --format none) holds that run: a
+// new run into it with --output is refused unless --overwrite, and --json may not name the file.
+TEST(StaleFiles, AnotherRunsMonitorsAloneAreAnotherRunsFiles) {
+  const std::string dir = test::temp_directory("monitors-alone") + "/out";
+  const auto first = run_heatrk4(small_run(12, 4, dir, {"--format", "none", "--probe", "0.5,0.5,0.5"}));
+  ASSERT_EQ(first.exit_code, 0) << first.output;
+  const std::string monitors = test::read_text(dir + "/monitors.csv");
+  const auto refused = run_heatrk4(small_run(12, 4, dir));
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  expect_mentions(refused, "holds another run's files (monitors.csv)");
+  const auto json = run_heatrk4(small_run(12, 4, dir + "2", {"--probe", "0.5,0.5,0.5", "--json", dir + "2/monitors.csv"}));
+  EXPECT_EQ(json.exit_code, 2) << json.output;
+  expect_mentions(json, "monitors.csv in the --output directory");
+  EXPECT_EQ(test::read_text(dir + "/monitors.csv"), monitors);
+  const auto replaced = run_heatrk4(small_run(12, 4, dir, {"--overwrite"}));
+  ASSERT_EQ(replaced.exit_code, 0) << replaced.output;
+  EXPECT_EQ(names_in(dir).count("monitors.csv"), 0u);
+}
+
 // The README's first run, in `cwd`: the files of its heatrk4-out (the series and 3 snapshots).
 std::map<std::string, std::string> first_run_in(const std::string& cwd) {
   const auto r = run_heatrk4({"--n", "16", "--steps", "4", "--output-every", "2", "--backend", "cpu", "--quiet"},

@@ -29,6 +29,11 @@ struct SinePoint {
   }
 };
 
+struct UniformPoint {
+  double temperature;
+  __device__ double operator()(long long, int, int, int) const { return temperature; }
+};
+
 // u[m] = the point whose flat index in the whole grid is first + m.
 template <typename T, class Point>
 __global__ void fill_points(T* u, int nx, int ny, long long first, long long count, Point point) {
@@ -64,6 +69,7 @@ void make_initial_field_on_device(T* u, const Grid& g, const InitSpec& spec, Pla
       sz.copy_from_host(sine_profile(g.nz, spec.modes[2]).data());
       return fill(u, g, planes, SinePoint{sx.get(), sy.get(), sz.get()});
     }
+    case InitKind::Uniform: return fill(u, g, planes, UniformPoint{spec.temperature});
     case InitKind::File: break;
   }
   throw InputError("an initial field from a file is read on the host and uploaded, not made on the device");
