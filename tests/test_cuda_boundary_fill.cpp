@@ -21,6 +21,7 @@
 #include "check/boundary_cases.hpp"
 #include "check/reference.hpp"
 #include "core/time_loop.hpp"
+#include "backend_physics.hpp"
 #include "test_support.hpp"
 
 namespace heat {
@@ -97,16 +98,6 @@ void expect_matches_reference(const std::string& name) {
 TEST_P(CudaBoundaryFill, MatchesCpuReferenceOnEveryConditionFloat) { expect_matches_reference<float>(GetParam()); }
 TEST_P(CudaBoundaryFill, MatchesCpuReferenceOnEveryConditionDouble) { expect_matches_reference<double>(GetParam()); }
 
-// The field as the backend holds it once set, without a step.
-template <typename T>
-Field<T> uploaded(const std::string& name, const Problem& p, const Field<T>& start) {
-  auto backend = default_registry().find(name)->make<T>(p, BackendOptions{});
-  backend->upload(start);
-  Field<T> u(p.grid, T(-12345));  // poison the host copy: download must overwrite every point
-  backend->download(u);
-  return u;
-}
-
 // The device fill computes each ghost as the host's does, without contracted multiply-adds: the
 // same bits, and so every difference the steps show is the stencil kernels' rounding.
 template <typename T>
@@ -116,7 +107,7 @@ void expect_fill_bitwise_the_hosts(const std::string& name) {
       for (const BoundaryCase& faces : boundary_cases()) {
         const Problem p = problem_with(g, order, faces.faces);
         const Field<T> start = field_cast<T>(smooth_random_field(g, 7));
-        const Field<T> device = uploaded(name, p, start), host = uploaded(kCpuReferenceName, p, start);
+        const Field<T> device = test::uploaded(name, p, start), host = test::uploaded(kCpuReferenceName, p, start);
         EXPECT_EQ(std::memcmp(device.data(), host.data(), device.size() * sizeof(T)), 0)
             << name << " " << faces.name << " order " << order << " " << g.nx << "x" << g.ny << "x" << g.nz;
       }

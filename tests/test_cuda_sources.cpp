@@ -19,6 +19,7 @@
 #include "core/body_quadrature.hpp"
 #include "core/heat_source.hpp"
 #include "core/time_loop.hpp"
+#include "backend_physics.hpp"
 #include "test_support.hpp"
 
 namespace heat {
@@ -65,16 +66,6 @@ void expect_matches_reference(const std::string& name) {
 TEST_P(CudaSources, MatchCpuReferenceFloat) { expect_matches_reference<float>(GetParam()); }
 TEST_P(CudaSources, MatchCpuReferenceDouble) { expect_matches_reference<double>(GetParam()); }
 
-// The field as the backend holds it once set, without a step.
-template <typename T>
-Field<T> uploaded(const std::string& name, const Problem& p, const Field<T>& start) {
-  auto backend = default_registry().find(name)->make<T>(p, BackendOptions{});
-  backend->upload(start);
-  Field<T> u(p.grid, T(-12345));  // poison the host copy: download must overwrite every point
-  backend->download(u);
-  return u;
-}
-
 // A temperature face's ghosts with a source hold its curvature, from the rate the device holds:
 // the host's bits (each ghost computed alike, without contracted multiply-adds).
 template <typename T>
@@ -84,7 +75,7 @@ void expect_fill_bitwise_the_hosts(const std::string& name) {
       for (const BoundaryCase& faces : source_cases()) {
         const Problem p = heated_problem(g, order, faces.faces, kSteps, 3);
         const Field<T> start = field_cast<T>(randn_field(g, 4));
-        const Field<T> device = uploaded(name, p, start), host = uploaded(kCpuReferenceName, p, start);
+        const Field<T> device = test::uploaded(name, p, start), host = test::uploaded(kCpuReferenceName, p, start);
         EXPECT_EQ(std::memcmp(device.data(), host.data(), device.size() * sizeof(T)), 0)
             << name << " " << faces.name << " order " << order << " " << g.nx << "x" << g.ny << "x" << g.nz;
       }
@@ -129,25 +120,9 @@ TEST_P(CudaSources, TakeAnIncrementOfTheirOwnForAShortenedLastStepDouble) {
   expect_shortened_last_step_matches<double>(GetParam());
 }
 
-// The weighted sum of A v vanishes in an insulated box, so the heat C sum(w u) dV grows by exactly
-// P t, P = sum(w q) dV, in exact arithmetic: over 2000 steps in double, to 1e-12 relative, as the
-// cpu backends hold it (test_heat_sources).
+// An insulated box gains the source's power times the time (tests/backend_physics.hpp).
 TEST_P(CudaSources, AnInsulatedBoxGainsThePowerTimesTheTime) {
-  const std::string& name = GetParam();
-  for (int order : {2, 4, 6, 8}) {
-    Problem p = test::material_box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
-    const Field<double> q = random_source(p.grid, 3.0, 1.0, 21);
-    p.source = make_heat_source(p, q);
-    const double power = body_integral(p, q);
-    const int steps = 2000;
-    Field<double> u = randn_field<double>(p.grid, 7);
-    const double before = p.heat_capacity * body_integral(p, u);
-    advance(*default_registry().find(name)->make<double>(p, BackendOptions{}), u, steps);
-    const double gained = p.heat_capacity * body_integral(p, u) - before;
-    const double expected = power * steps * p.dt;
-    std::printf("%s, order %d: heat gained %.17g, P*t %.17g\n", name.c_str(), order, gained, expected);
-    EXPECT_NEAR(gained, expected, 1e-12 * (std::abs(before) + expected)) << name << " order " << order;
-  }
+  test::expect_insulated_box_gains_power_times_time(GetParam());
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CudaSources);

@@ -14,6 +14,7 @@
 #include "core/heat_source.hpp"
 #include "core/initial_conditions.hpp"
 #include "core/time_loop.hpp"
+#include "backend_physics.hpp"
 #include "test_support.hpp"
 
 namespace heat {
@@ -21,23 +22,9 @@ namespace {
 
 const char* const kSourceBackends[] = {kCpuReferenceName, "cpu"};
 
+// An insulated box gains the source's power times the time (tests/backend_physics.hpp).
 TEST(Sources, AnInsulatedBoxGainsThePowerTimesTheTime) {
-  for (int order : {2, 4, 6, 8}) {
-    Problem p = test::material_box(order, 3 * order / 2 + 2, {BoundaryKind::Insulated});
-    const Field<double> q = random_source(p.grid, 3.0, 1.0, 21);
-    p.source = make_heat_source(p, q);
-    const double power = body_integral(p, q);
-    const int steps = 2000;
-    for (const char* backend : kSourceBackends) {
-      Field<double> u = randn_field<double>(p.grid, 7);
-      const double before = p.heat_capacity * body_integral(p, u);
-      advance(*default_registry().find(backend)->make<double>(p, BackendOptions{}), u, steps);
-      const double gained = p.heat_capacity * body_integral(p, u) - before;
-      const double expected = power * steps * p.dt;
-      std::printf("%s, order %d: heat gained %.17g, P*t %.17g\n", backend, order, gained, expected);
-      EXPECT_NEAR(gained, expected, 1e-12 * (std::abs(before) + expected)) << backend << " " << order;
-    }
-  }
+  for (const char* backend : kSourceBackends) test::expect_insulated_box_gains_power_times_time(backend);
 }
 
 // u = T0 + (T1 - T0) x/L + Q/(2K) x (L - x) solves K u_xx + Q = 0 with u(0) = T0, u(L) = T1: a
