@@ -142,9 +142,10 @@ HD inline void hold_face_point(const FaceFill& f, T* u, long long base) {
 // the face point, its mirror, and a constant of the face and m: temperature's 2T, flux's
 // 2 m h dT/dn_in (none for insulated). Apart, so that a kernel that has the mirror's value at hand
 // (backends/tiled/ghost_writes.cuh) makes the same ghost, to the bit, from a constant made here.
+template <BoundaryKind K>
 HD inline double mirror_constant(const FaceFill& f, long long base, int m) {
-  if (f.kind == BoundaryKind::Temperature) return 2 * f.value;
-  if (f.kind == BoundaryKind::Flux) return 2 * m * f.spacing * f.inward_gradient_at(base);
+  if constexpr (K == BoundaryKind::Temperature) return 2 * f.value;
+  if constexpr (K == BoundaryKind::Flux) return 2 * m * f.spacing * f.inward_gradient_at(base);
   return 0;
 }
 template <BoundaryKind K>
@@ -174,7 +175,7 @@ HD inline double ghost_of_kind(const FaceFill& f, const T* u, long long base, in
     return value;
   } else {
     const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
-    const double ghost = mirror_ghost<K>(mirror, mirror_constant(f, base, m));
+    const double ghost = mirror_ghost<K>(mirror, mirror_constant<K>(f, base, m));
     if constexpr (K == BoundaryKind::Temperature) {
       if (!f.source_rate) return ghost;
       const long long face = f.at(base, f.face_point);

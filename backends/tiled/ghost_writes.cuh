@@ -70,7 +70,10 @@ inline GhostWrites ghost_writes(const Problem& p) {
     g.outward = f.outward;
     g.period = f.period;
     g.held = f.value;
-    for (int m = 1; m <= r; ++m) g.constant[m - 1] = mirror_constant(f, 0, m);
+    for (int m = 1; m <= r; ++m)
+      g.constant[m - 1] = f.kind == BoundaryKind::Temperature ? mirror_constant<BoundaryKind::Temperature>(f, 0, m)
+                          : f.kind == BoundaryKind::Flux      ? mirror_constant<BoundaryKind::Flux>(f, 0, m)
+                                                              : 0;
     // The face point and the r points inside it; on a periodic axis the r points inside each face
     // point are those that store the other face's ghosts.
     if (f.outward < 0)
