@@ -138,24 +138,6 @@ HD inline void hold_face_point(const FaceFill& f, T* u, long long base) {
   u[f.at(base, f.face_point)] = T(f.value);
 }
 
-// The mirror family (insulated, flux, temperature): ghost m is made from the row's point m inside
-// the face point, its mirror, and a constant of the face and m: temperature's 2T, flux's
-// 2 m h dT/dn_in (none for insulated). Apart, so that a kernel that has the mirror's value at hand
-// (backends/tiled/ghost_writes.cuh) makes the same ghost, to the bit, from a constant made here.
-template <BoundaryKind K>
-HD inline double mirror_constant(const FaceFill& f, long long base, int m) {
-  if constexpr (K == BoundaryKind::Temperature) return 2 * f.value;
-  if constexpr (K == BoundaryKind::Flux) return 2 * m * f.spacing * f.inward_gradient_at(base);
-  return 0;
-}
-template <BoundaryKind K>
-HD inline double mirror_ghost(double mirror, double constant) {
-  static_assert(K == BoundaryKind::Insulated || K == BoundaryKind::Temperature || K == BoundaryKind::Flux);
-  if constexpr (K == BoundaryKind::Insulated) return mirror;
-  if constexpr (K == BoundaryKind::Temperature) return constant - mirror;
-  if constexpr (K == BoundaryKind::Flux) return mirror - constant;
-}
-
 // Ghost m (1 to r) of the row whose index 0 along the axis is `base`, of a face of kind K, in
 // double, from the row's points in [r, n - r) (temperature faces' points already held).
 template <BoundaryKind K, typename T>
@@ -175,15 +157,17 @@ HD inline double ghost_of_kind(const FaceFill& f, const T* u, long long base, in
     return value;
   } else {
     const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
-    const double ghost = mirror_ghost<K>(mirror, mirror_constant<K>(f, base, m));
-    if constexpr (K == BoundaryKind::Temperature) {
-      if (!f.source_rate) return ghost;
+    if constexpr (K == BoundaryKind::Insulated) {
+      return mirror;
+    } else if constexpr (K == BoundaryKind::Temperature) {
+      if (!f.source_rate) return 2 * f.value - mirror;
       const long long face = f.at(base, f.face_point);
       const double curvature = f.conductivity ? -f.source_rate[face] * f.heat_capacity[face] / f.conductivity[face]
                                               : -f.source_rate[face] / f.alpha;
-      return ghost + double(m * m) * f.spacing * f.spacing * curvature;
+      return 2 * f.value - mirror + double(m * m) * f.spacing * f.spacing * curvature;
+    } else {
+      return mirror - 2 * m * f.spacing * f.inward_gradient_at(base);  // Flux
     }
-    return ghost;
   }
 }
 

@@ -7,17 +7,14 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <utility>
 
 #include "backends/cuda/global_stencil.cuh"
 #include "backends/cuda/source_arrays.hpp"
 #include "backends/tiled/four_passes.cuh"
-#include "backends/tiled/ghost_writes.cuh"
 #include "backends/tiled/one_pass.cuh"
 #include "backends/tiled/one_pass_copy_engine.cuh"
 #include "backends/tiled/tile_launcher.cuh"
-#include "backends/tiled/tiled.hpp"
 #include "backends/tiled/two_passes.cuh"
 #include "stencils/rk4_forms.hpp"
 
@@ -115,12 +112,11 @@ template <typename T, class Config>
 class OnePassBackend final : public PassFormBackend<T, Config> {
   using Base = PassFormBackend<T, Config>;
   using typename Base::Tile;
-  template <bool FromU, bool AddsSource = false, bool WritesGhosts = false>
-  using Launcher = typename Config::template Launcher<FromU, AddsSource, WritesGhosts>;
+  template <bool FromU, bool AddsSource = false>
+  using Launcher = typename Config::template Launcher<FromU, AddsSource>;
 
  public:
-  OnePassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange,
-                 OperandGhosts ghosts = OperandGhosts::WrittenByPasses)
+  OnePassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
       : Base(p, o, exchange, make_factored_constants<T>),
         device_(o.device),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
@@ -128,12 +124,6 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
         operand_fill_(p, FillPart::Full, FillRows::StencilRead, this->fill_source_rate_.get()) {
     // The last pass reads v_[0] around each point (factored_rk4_step).
     if (p.source) last_.emplace(make_launcher<false, true>(p.grid, o.device, {v_[0].get()}));
-    // A rank's box keeps the fill: its ghost planes come from the exchange, between the parts.
-    if (ghosts == OperandGhosts::WrittenByPasses && this->steps_whole_grid() && ghosts_written_by_passes(p)) {
-      ghost_writes_.emplace(ghost_writes(p));
-      first_writing_ghosts_.emplace(p.grid, o.device);
-      later_writing_ghosts_.emplace(p.grid, o.device);
-    }
   }
 
   // The first pass's launcher is made here, once u_ holds the field: the copy engine's map is of
@@ -157,15 +147,12 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   T* output_of_pass(int pass) override { return pass == 2 ? v_[1].get() : Base::output_of_pass(pass); }
   // Where a face is not layer, each pass's operand is filled before the pass reads it (as the
   // fast cpu backend steps such a problem: RK4 of the affine system, fast_backend.hpp says why).
-  // The operands are this backend's own fields, which only the next pass reads: where the passes
-  // can, the pass that writes one writes its ghosts too (ghost_writes.cuh), and nothing runs
-  // between them. u's ghosts are filled after the step (CudaBackend), all of them.
+  // The operands are this backend's own fields, which only the next pass reads.
   void step_part(StepPart part) override {
     int number = 0;
     factored_rk4_step(
         [&](const BasePlusLap<T>& pass) {
-          ++number;
-          if (!ghost_writes_ && this->fills_operand(part, number)) operand_fill_(const_cast<T*>(pass.in));
+          if (this->fills_operand(part, ++number)) operand_fill_(const_cast<T*>(pass.in));
           launch(pass, part, number);
         },
         this->u_.get(), v_[0].get(), v_[1].get(), this->constants_, this->source_step());
@@ -173,13 +160,7 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   void launch(const BasePlusLap<T>& pass, StepPart part, int number) {
     PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.base, {pass.c}, pass.out};
     args.add = pass.add;
-    if (ghost_writes_ && number < 4) {
-      const GhostPassArgs<Tile::R, T> writing{args, *ghost_writes_};
-      if (pass.in == pass.base)
-        this->launch_part(*first_writing_ghosts_, writing, part, number);
-      else
-        this->launch_part(*later_writing_ghosts_, writing, part, number);
-    } else if (pass.in == pass.base)
+    if (pass.in == pass.base)
       this->launch_part(*first_, args, part, number);
     else if (pass.add)
       this->launch_part(*last_, args, part, number);
@@ -193,10 +174,6 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   Launcher<false> later_;
   DeviceBoundaryFill operand_fill_;  // the ghosts a pass reads, as the problem states them
   std::optional<Launcher<false, true>> last_;  // with a source: the last pass, which adds its increment
-  // Where passes 1 to 3 write their outputs' ghosts: the faces, and those passes' launchers.
-  std::optional<GhostWrites> ghost_writes_;
-  std::optional<Launcher<true, false, true>> first_writing_ghosts_;
-  std::optional<Launcher<false, false, true>> later_writing_ghosts_;
 };
 
 // The quadratic factors two passes per kernel (two_passes.cuh), a factor per kernel, each reading
@@ -275,16 +252,9 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
 
 // Each configuration names its kind of Backend (Config::Backend<T>); `exchange` as for
 // BackendEntry::make.
-// `exchange` as for BackendEntry::make; `ghosts` for the single passes alone (the others step no
-// problem with a face that is not layer).
 template <typename T, class Config>
-std::unique_ptr<Backend<T>> make_configured(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange,
-                                            OperandGhosts ghosts) {
-  using Made = typename Config::template Backend<T>;
-  if constexpr (std::is_constructible_v<Made, const Problem&, const BackendOptions&, HaloExchange<T>*, OperandGhosts>)
-    return std::make_unique<Made>(p, o, exchange, ghosts);
-  else
-    return std::make_unique<Made>(p, o, exchange);
+std::unique_ptr<Backend<T>> make_configured(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange) {
+  return std::make_unique<typename Config::template Backend<T>>(p, o, exchange);
 }
 
 }  // namespace heat

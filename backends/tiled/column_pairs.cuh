@@ -255,22 +255,14 @@ __device__ __forceinline__ void load_own(const T* array, int plane, const int (&
 // The computed own columns' results to the plane at offset `plane`. A pair with one column on the
 // boundary layer stores there what `result` holds for it, u: the value the array already holds
 // (every field a pass writes carries u's boundary layer). So the store stays one predicated
-// instruction, where choosing between a pair and a column would branch. ComputedOnly: such a pair
-// stores its computed column alone, for a pass whose threads write the ghosts (ghost_writes.cuh),
-// where the other column is a ghost that another thread stores.
-template <bool AlignedPairs, PairOffsets Offsets = PairOffsets::kEachToPointer, bool ComputedOnly = false, typename T,
-          int C>
+// instruction, where choosing between a pair and a column would branch.
+template <bool AlignedPairs, PairOffsets Offsets = PairOffsets::kEachToPointer, typename T, int C>
 __device__ __forceinline__ void store_own(T* array, int plane, const int (&own_at)[C], unsigned computes,
                                           const T (&result)[C]) {
 #pragma unroll
   for (int m = 0; m < C / 2; ++m) {
     if constexpr (AlignedPairs) {
-      const unsigned pair = (computes >> (2 * m)) & 3u;
-      if (ComputedOnly && pair == 1u)
-        array[plane + own_at[2 * m]] = result[2 * m];
-      else if (ComputedOnly && pair == 2u)
-        array[plane + own_at[2 * m] + 1] = result[2 * m + 1];
-      else if (computes & (3u << (2 * m)))
+      if (computes & (3u << (2 * m)))
         store_pair(own_pair<Offsets>(array, plane, own_at[2 * m]), result[2 * m], result[2 * m + 1]);
     } else {
 #pragma unroll

@@ -20,24 +20,12 @@
 // columns) is loaded Tile::kAhead planes ahead, so its latency overlaps the planes before it.
 #pragma once
 
-#include <type_traits>
-
 #include "backends/cuda/cuda_backend.cuh"
 #include "backends/tiled/column_pairs.cuh"
-#include "backends/tiled/ghost_writes.cuh"
 #include "backends/tiled/tile_launcher.cuh"
 #include "stencils/stencil.hpp"
 
 namespace heat {
-
-// A pass's arguments with the ghosts it writes (WritesGhosts), or without (the plain PassArgs, so
-// that the kernels of a problem with layer faces take what they took before).
-template <int R, typename T>
-struct GhostPassArgs : PassArgs<R, T, 1> {
-  GhostWrites ghosts;
-};
-template <int R, typename T, bool WritesGhosts>
-using OnePassArgs = std::conditional_t<WritesGhosts, GhostPassArgs<R, T>, PassArgs<R, T, 1>>;
 
 // Two planes ahead in float fit 64 registers per thread with 1024 threads per SM (unbounded, the
 // compiler takes more and the SM holds fewer warps); in double that bound would spill.
@@ -72,12 +60,10 @@ struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Val
 // centre; otherwise u is loaded too, at the own columns, ahead like everything else. AddsSource:
 // the step's last pass with a steady source, which adds a.add at the own columns, loaded once the
 // plane's stencil is done: loaded sooner, its registers spill where the a2 tiles are bounded to
-// 64 (order 8 in float), and the other warps of the SM hide its latency. WritesGhosts: the pass
-// also writes the ghosts of its output that the next pass reads (ghost_writes.cuh), from
-// GhostPassArgs.
-template <class Tile, bool FromU, bool AlignedPairs, bool AddsSource, bool WritesGhosts = false>
+// 64 (order 8 in float), and the other warps of the SM hide its latency.
+template <class Tile, bool FromU, bool AlignedPairs, bool AddsSource>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
-    one_pass_kernel(const __grid_constant__ OnePassArgs<Tile::R, typename Tile::T, WritesGhosts> a) {
+    one_pass_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 1> a) {
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, Pitch = Tile::kPitch, Pad = Tile::kPad;
   constexpr int HaloPerThread = Tile::kHaloPerThread;
@@ -93,8 +79,6 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   int own_at[C];
   const unsigned computes = own_columns<R>(d, x0 + 2 * tx, y0 + ty * M, own_at);
   const int own_slot = (ty * M + R) * Pitch + Pad + 2 * tx;  // the pair's first column; row m adds m*Pitch
-  [[maybe_unused]] unsigned near_xy = 0;  // WritesGhosts: the own columns near an x or y face
-  if constexpr (WritesGhosts) near_xy = computes & columns_near_faces<C>(a.ghosts, x0 + 2 * tx, y0 + ty * M);
 
   // The halo points this thread loads, spread over the block: strips above and below the tile
   // first (whole rows, coalesced), then the strips left and right. -1: no point.
@@ -168,30 +152,22 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
         else
           result[c] = pass_value(computes & (1u << c), u_here, a.c[0], lap[c]);
       }
-      if constexpr (WritesGhosts) {
-        const unsigned near = near_face(a.ghosts, 2, z) ? computes : near_xy;
-        if (near) hold_face_points(a.ghosts, x0 + 2 * tx, y0 + ty * M, z, near, result);
-        store_own<AlignedPairs, PairOffsets::kEachToPointer, true>(out, plane_at(z), own_at, computes, result);
-        if (near) write_ghosts<R>(a.ghosts, d, a.out, x0 + 2 * tx, y0 + ty * M, z, near, result);
-      } else {
-        store_own<AlignedPairs>(out, plane_at(z), own_at, computes, result);
-      }
+      store_own<AlignedPairs>(out, plane_at(z), own_at, computes, result);
     }
   }
 }
 
 // One pass per kernel: the block reads the r planes either side of its chunk (2r to fill
 // its queue first). AddsSource: the step's last pass with a steady source (PassArgs::add).
-// WritesGhosts: a pass that writes its output's ghosts (one_pass_kernel).
-template <class PassTile, bool FromU, bool AddsSource = false, bool WritesGhosts = false>
+template <class PassTile, bool FromU, bool AddsSource = false>
 struct OnePass {
   using Tile = PassTile;
-  using Args = OnePassArgs<Tile::R, typename Tile::T, WritesGhosts>;
+  using Args = PassArgs<Tile::R, typename Tile::T, 1>;
   static constexpr int kRefill = 2 * Tile::R, kBeyond = 2 * Tile::R;
   static constexpr int kDynamicSharedBytes = 0;
   template <bool AlignedPairs>
   static auto kernel() {
-    return one_pass_kernel<Tile, FromU, AlignedPairs, AddsSource, WritesGhosts>;
+    return one_pass_kernel<Tile, FromU, AlignedPairs, AddsSource>;
   }
 };
 

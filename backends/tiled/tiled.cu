@@ -55,8 +55,8 @@ struct OnePassConfig {
   static constexpr const char* kKernelFile = "one_pass.cuh";
   static constexpr bool kCopiesPlanes = false;
   using Tile = PlaneTile<R, T, TX, TY, M, Ahead>;
-  template <bool FromU, bool AddsSource, bool WritesGhosts = false>
-  using Launcher = TileLauncher<OnePass<Tile, FromU, AddsSource, WritesGhosts>>;
+  template <bool FromU, bool AddsSource>
+  using Launcher = TileLauncher<OnePass<Tile, FromU, AddsSource>>;
   static std::string name() {
     return "factors/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
            (Ahead > 1 ? "/a" + std::to_string(Ahead) : "");
@@ -72,11 +72,8 @@ struct CopyEngineConfig : OnePassConfig<R, T, TX, TY, M, Ahead> {
   static constexpr const char* kKernelFile = "one_pass_copy_engine.cuh";
   static constexpr bool kCopiesPlanes = true;
   using Tile = CopyEngineTile<R, T, TX, TY, M, Depth, Ahead>;
-  // The passes that write their output's ghosts run one_pass.cuh's kernel (the copy engine's has
-  // no epilogue for them).
-  template <bool FromU, bool AddsSource, bool WritesGhosts = false>
-  using Launcher = std::conditional_t<WritesGhosts, TileLauncher<OnePass<typename Tile::Fallback, FromU, AddsSource, true>>,
-                                      CopyEngineLauncher<Tile, FromU, AddsSource>>;
+  template <bool FromU, bool AddsSource>
+  using Launcher = CopyEngineLauncher<Tile, FromU, AddsSource>;
   static std::string name() { return OnePassConfig<R, T, TX, TY, M, Ahead>::name() + "/tma" + std::to_string(Depth); }
 };
 
@@ -379,8 +376,7 @@ std::string tiled_boundary_configuration(int order, Precision precision) {
 
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
-                                               const std::string& configuration, HaloExchange<T>* exchange,
-                                               OperandGhosts ghosts) {
+                                               const std::string& configuration, HaloExchange<T>* exchange) {
   std::unique_ptr<Backend<T>> made;
   with_configuration<T>(problem.order, configuration, [&](auto config) {
     using Config = decltype(config);
@@ -391,17 +387,15 @@ std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const Bac
                        " times per launch, with no boundary fill between: a face that is not layer needs single "
                        "passes, as tiled's own choice for it (" +
                        tiled_boundary_configuration(problem.order, precision) + ") runs");
-    made = make_configured<T, Config>(problem, options, exchange, ghosts);
+    made = make_configured<T, Config>(problem, options, exchange);
   });
   return made;
 }
 
 template std::unique_ptr<Backend<float>> make_tiled_backend<float>(const Problem&, const BackendOptions&,
-                                                                   const std::string&, HaloExchange<float>*,
-                                                                   OperandGhosts);
+                                                                   const std::string&, HaloExchange<float>*);
 template std::unique_ptr<Backend<double>> make_tiled_backend<double>(const Problem&, const BackendOptions&,
-                                                                     const std::string&, HaloExchange<double>*,
-                                                                     OperandGhosts);
+                                                                     const std::string&, HaloExchange<double>*);
 
 namespace {
 

@@ -29,19 +29,12 @@ std::string tiled_boundary_configuration(int order, Precision precision);
 // Whether a rank's box steps its interior while its ghost planes travel (BackendEntry::halo_overlap).
 HaloOverlap tiled_halo_overlap(int order);
 
-// Where the single passes' operands get their ghosts (a problem with a face that is not layer):
-// written by the pass before, which writes the operand, where every such face is insulated, flux,
-// temperature without a source or periodic (backends/tiled/ghost_writes.cuh) and the grid is one
-// process's; or always by a fill launch before each pass (the tests compare the two, bitwise).
-enum class OperandGhosts { WrittenByPasses, FilledApart };
-
 // A tiled backend with the named configuration; InputError if it is not built for the order, or
 // if it applies the operator more than once per launch and a face of `problem` is not layer.
 // `exchange` as for BackendEntry::make: null for a grid alone.
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
-                                               const std::string& configuration, HaloExchange<T>* exchange = nullptr,
-                                               OperandGhosts ghosts = OperandGhosts::WrittenByPasses);
+                                               const std::string& configuration, HaloExchange<T>* exchange = nullptr);
 
 // A registry-style entry named "tiled:<configuration>" that builds that configuration, with
 // its own byte model, so the benchmark can sweep configurations like backends.
