@@ -21,18 +21,13 @@
 namespace heat {
 namespace {
 
+using test::random_positive;
+
 const char* const kMaterialBackends[] = {kCpuReferenceName, "cpu"};
 
 Field<double> run_backend(const char* backend, const Problem& p, Field<double> u, int steps) {
   advance(*default_registry().find(backend)->make<double>(p, BackendOptions{}), u, steps);
   return u;
-}
-
-// exp(spread * a standard normal field): random, positive, never zero.
-Field<double> random_positive(const Grid& g, double spread, unsigned seed) {
-  Field<double> f = randn_field<double>(g, seed);
-  for (double& v : f.values()) v = std::exp(spread * v);
-  return f;
 }
 
 // A smooth function of the point and its gradient.
