@@ -70,10 +70,11 @@ void require_usable_values_in(const RunPlan& plan) {
 }
 
 std::string describe(const std::vector<std::string>& names) {
-  // The series files and monitors.csv by name, the snapshots counted.
+  // The series files, monitors.csv and materials.hdf by name, the snapshots counted.
   std::vector<std::string> snapshots, series;
   for (const auto& name : names)
-    (name.rfind("heat.", 0) == 0 || name == kMonitorFileName ? series : snapshots).push_back(name);
+    (name.rfind("heat.", 0) == 0 || name == kMonitorFileName || name == kMaterialsFileName ? series : snapshots)
+        .push_back(name);
   std::string text;
   if (!snapshots.empty())
     text = std::to_string(snapshots.size()) + " snapshot" + (snapshots.size() > 1 ? "s " : " ") + snapshots.front() +

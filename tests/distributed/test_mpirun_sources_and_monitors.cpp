@@ -260,8 +260,8 @@ TEST(MpirunMaterials, RandomPiecewiseFieldsBitwiseEqualOn1To3Ranks) {
                                        "12", "--output-every", "6", "--monitor-every", "4"});
               return args;
             },
-            label,
-            [](const std::string& one, const std::string& out, const std::string& l) {
+            label, [](const std::string& one, const std::string& out, const std::string& l) {
+              EXPECT_TRUE(std::filesystem::exists(out + "/materials.hdf")) << l;
               expect_same_snapshots(one, out, l);
               expect_same_monitors(one, out, l);
             });
