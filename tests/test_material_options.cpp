@@ -153,6 +153,32 @@ TEST(MaterialOptions, RegionsRunAndARestartCarriesThemOnOrRefusesAChangedFile) {
   expect_refused(run_heatrk4({"--restart", dir + "/first/heat_000002.hdf", "--steps", "2", "--quiet"}),
                  "the fields it gives have changed since that run (checksum fnv1a64:");
 }
+// The summary's faces line gives each field's range and the option that gave it, not the constant
+// K and C; the rate line's byte model is the material path's.
+TEST(MaterialOptions, TheSummarySaysTheFieldsRangesAndTheirOption) {
+  const std::string dir = test::temp_directory("material_summary");
+  const std::string labels = array_file(dir + "/labels", two_labels()) + ":u";
+  const std::string table = text_file(dir + "/parts.toml", kTable);
+  std::vector<std::string> args =
+      material_run({"--materials", table, "--material-labels", labels, "--cfl", "0.2", "--heat-capacity", "7"});
+  args.erase(args.begin());  // --quiet
+  const auto run = run_heatrk4(args);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("faces     K 0.2 to 400 (--materials " + table + "), C 1.6e+06 to 3.45e+06 (--materials "),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(run.output.find("C 7"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("B/point/step, the material path's"), std::string::npos) << run.output;
+
+  const std::string k_file = array_file(dir + "/k", Field<double>(kPoints, kPoints, kPoints, 3.0));
+  args = material_run({"--conductivity-file", k_file, "--conductivity-array", "u", "--heat-capacity", "7"});
+  args.erase(args.begin());
+  const auto constant_c = run_heatrk4(args);
+  ASSERT_EQ(constant_c.exit_code, 0) << constant_c.output;
+  EXPECT_NE(constant_c.output.find("faces     K 3 to 3 (--conductivity-file " + k_file + "), C 7;"), std::string::npos)
+      << constant_c.output;
+}
+
 // The fields beside the series, once: materials.hdf's point arrays conductivity and heat_capacity
 // hold each label's K and C, as ParaView shows them beside u. It is one of the run's files: a run
 // that replaces the directory sets it aside, and a directory holding it alone is another run's.
