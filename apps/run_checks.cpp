@@ -125,6 +125,10 @@ std::size_t run_host_bytes_needed(const RunPlan& plan, const BackendEntry& entry
   // operand while they are made), the shortened last step's increment, and the backend's copy of
   // what it adds.
   if (!plan.sources.empty()) bytes += (plan.last_step_dt > 0 ? 5 : 4) * n * sizeof(double) + box * value;
+  // Material fields, on every rank: the whole grid's K and C in double (read while planning), the
+  // box's planes of them (box_problem) and a host backend's K, 1/K and 1/C.
+  if (plan.problem.materials)
+    bytes += 2 * n * sizeof(double) + box * (2 * sizeof(double) + (entry.uses_cuda ? 0 : 3 * value));
   if (plan.check && root)
     bytes += n * (value + sizeof(double)) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
   return bytes;
