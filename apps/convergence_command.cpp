@@ -38,6 +38,9 @@ int convergence(const ConvergenceOptions& o) {
               o.backend.c_str(), o.precision.c_str());
   if (find_runnable_backend(o.backend).fills_boundaries)
     std::printf("and each face condition: an exact solution along x, its largest error at t where the mode is e^-0.5\n");
+  if (find_runnable_backend(o.backend).steps_materials && find_runnable_backend(o.backend).adds_sources)
+    std::printf("and material fields: u = U(x) + a t with smooth periodic K(x), C(x) and the source they need, its "
+                "largest error at t = 0.002\n");
   if (request.precision == Precision::Float)
     std::printf("note: float rounding (~1e-7) floors the errors, so the finer levels' orders are not meaningful\n");
   const auto studies = convergence_studies(request);

@@ -70,10 +70,11 @@ void require_usable_values_in(const RunPlan& plan) {
 }
 
 std::string describe(const std::vector<std::string>& names) {
-  // The series files and monitors.csv by name, the snapshots counted.
+  // The series files, monitors.csv and materials.hdf by name, the snapshots counted.
   std::vector<std::string> snapshots, series;
   for (const auto& name : names)
-    (name.rfind("heat.", 0) == 0 || name == kMonitorFileName ? series : snapshots).push_back(name);
+    (name.rfind("heat.", 0) == 0 || name == kMonitorFileName || name == kMaterialsFileName ? series : snapshots)
+        .push_back(name);
   std::string text;
   if (!snapshots.empty())
     text = std::to_string(snapshots.size()) + " snapshot" + (snapshots.size() > 1 ? "s " : " ") + snapshots.front() +
@@ -124,6 +125,10 @@ std::size_t run_host_bytes_needed(const RunPlan& plan, const BackendEntry& entry
   // operand while they are made), the shortened last step's increment, and the backend's copy of
   // what it adds.
   if (!plan.sources.empty()) bytes += (plan.last_step_dt > 0 ? 5 : 4) * n * sizeof(double) + box * value;
+  // Material fields, on every rank: the whole grid's K and C in double (read while planning), the
+  // box's planes of them (box_problem) and a host backend's K, 1/K and 1/C.
+  if (plan.problem.materials)
+    bytes += 2 * n * sizeof(double) + box * (2 * sizeof(double) + (entry.uses_cuda ? 0 : 3 * value));
   if (plan.check && root)
     bytes += n * (value + sizeof(double)) + default_registry().find("cpu")->working_bytes(plan.problem, sizeof(double));
   return bytes;

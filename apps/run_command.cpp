@@ -8,7 +8,6 @@
 #include "apps/commands.hpp"
 #include "apps/config_file.hpp"
 #include "apps/heat_sources.hpp"
-#include "apps/material_fields.hpp"
 #include "apps/end_time_and_monitors.hpp"
 #include "apps/initial_field.hpp"
 #include "apps/progress.hpp"
@@ -232,9 +231,6 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     output_lock = require_usable_output_paths(plan, options, from_file && loaded.has_run_state, ranks.is_root());
     monitors = make_run_monitors(plan, ranks.is_root());
     entry = default_registry().find(plan.backend);
-    if (ranks.size() > 1 && plan.problem.materials)
-      throw InputError("material fields run on one rank so far (" + material_fields_named(options) +
-                       "): run without mpirun");
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos, z_periodic(plan.problem));
       clock.mark("gpu_route");  // on ranks: whether the ranks' GPUs reach each other as peers

@@ -246,9 +246,6 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.problem.boundaries = resolve_boundaries(o, plan.problem.grid, o.order);
   plan.materials = resolve_material_fields(o, plan.problem);
   const std::string materials_named = material_fields_named(o);
-  if (plan.problem.materials && (o.monitor_every > 0 || !o.probe.empty()))
-    throw InputError(std::string(o.monitor_every > 0 ? "--monitor-every" : "--probe") + " and " + materials_named +
-                     " both given: the monitors count heat with a constant K and C so far");
   const double alpha = plan.problem.alpha;
   plan_steps_or_end_time(plan, o);
 

@@ -6,6 +6,7 @@
 #include "apps/json_writer.hpp"
 #include "io/output_target.hpp"
 #include "core/errors.hpp"
+#include "core/materials.hpp"
 
 namespace heat {
 
@@ -16,6 +17,39 @@ double RunReport::points_per_second() const {
 
 double RunReport::effective_gb_per_s() const { return points_per_second() * bytes_per_point / 1e9; }
 
+namespace {
+
+// K and C as the faces line says them: each constant, or where a field gives it, its range over the
+// points the run steps and the option that gave it ("K 0.2 to 400 (--materials parts.toml)").
+std::string conductivity_and_capacity_text(const RunPlan& plan) {
+  const Problem& p = plan.problem;
+  char text[256];
+  if (!p.materials) {
+    std::snprintf(text, sizeof text, "K %g, C %g", p.conductivity, p.heat_capacity);
+    return text;
+  }
+  const auto given_by = [&](const char* file_option) {
+    for (const char* name : {file_option, "materials"})
+      for (const auto& [option, value] : plan.materials.options)
+        if (option == name) return "--" + option + " " + value;
+    return std::string();
+  };
+  const auto quantity = [&](const char* symbol, const Field<double>& field, double constant, const char* file_option) {
+    const std::string option = given_by(file_option);
+    if (option.empty()) {
+      std::snprintf(text, sizeof text, "%s %g", symbol, constant);
+      return std::string(text);
+    }
+    const ValueRange range = stepped_range(p, field);
+    std::snprintf(text, sizeof text, "%s %g to %g (%s)", symbol, range.low, range.high, option.c_str());
+    return std::string(text);
+  };
+  return quantity("K", p.materials->conductivity, p.conductivity, "conductivity-file") + ", " +
+         quantity("C", p.materials->heat_capacity, p.heat_capacity, "heat-capacity-file");
+}
+
+}  // namespace
+
 void print_summary(const RunReport& r) {
   const Problem& p = r.plan.problem;
   const Grid& g = p.grid;
@@ -25,7 +59,7 @@ void print_summary(const RunReport& r) {
   std::printf("            dt %.6g (cfl %.4g), %d steps from step %d, %s, init %s\n", p.dt, r.plan.cfl, r.plan.steps,
               r.plan.start_step, precision_name(r.plan.precision), r.plan.init_name.c_str());
   if (!all_layer(p.boundaries)) {
-    std::printf("  faces     K %g, C %g;", p.conductivity, p.heat_capacity);
+    std::printf("  faces     %s;", conductivity_and_capacity_text(r.plan).c_str());
     for (int face = 0; face < kFaces; ++face)
       std::printf(" %s %s%s", face_name(face), boundary_condition_text(p.boundaries[face]).c_str(),
                   face + 1 < kFaces ? "," : "\n");
@@ -70,8 +104,9 @@ void print_summary(const RunReport& r) {
               r.setup_s, r.backend_on_host ? "initial field" : "upload", r.loop.upload_s, r.loop.compute_s,
               r.backend_on_host ? "final copy" : "download", r.loop.download_s, r.check_s, r.loop.output_wait_s,
               r.loop.writer_s);
-  std::printf("  rate      %.3f ms/step, %.3e points/s, %.1f GB/s by the byte model (%.0f B/point/step)\n",
-              r.ms_per_step(), r.points_per_second(), r.effective_gb_per_s(), r.bytes_per_point);
+  std::printf("  rate      %.3f ms/step, %.3e points/s, %.1f GB/s by the byte model (%.0f B/point/step%s)\n",
+              r.ms_per_step(), r.points_per_second(), r.effective_gb_per_s(), r.bytes_per_point,
+              p.materials ? ", the material path's: K, 1/K and 1/C read beside the field" : "");
   if (r.stop_signal)
     std::printf("  stopped   by signal %d after step %d (no snapshot at the stop)\n", r.stop_signal, r.final_step);
   if (r.checked) {
@@ -127,6 +162,7 @@ std::string json_summary(const RunReport& r) {
   JsonObject rate;
   rate.add("ms_per_step", r.ms_per_step()).add("points_per_second", r.points_per_second());
   rate.add("bytes_per_point_per_step", r.bytes_per_point).add("effective_gb_per_s", r.effective_gb_per_s());
+  rate.add("byte_model", r.plan.problem.materials ? "material fields" : "constant coefficients");
   JsonObject root;
   root.add("problem", problem).add("overrides", r.overrides).add("backend", r.plan.backend)
       .add("backend_note", r.plan.backend_note).add("device", r.device);

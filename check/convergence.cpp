@@ -12,6 +12,7 @@
 #include "core/time_loop.hpp"
 #include "check/analytic.hpp"
 #include "check/face_convergence.hpp"
+#include "check/material_convergence.hpp"
 #include "check/python_plots.hpp"
 #include "check/shell_quote.hpp"
 
@@ -165,8 +166,11 @@ std::vector<ConvergenceStudy> convergence_studies(const ConvergenceRequest& requ
   std::vector<ConvergenceStudy> studies;
   for (int order : {2, 4, 6, 8}) studies.push_back(spatial_convergence(request, order));
   for (int order : {2, 4, 6, 8}) studies.push_back(temporal_convergence(request, order));
-  if (find_runnable_backend(request.backend).fills_boundaries)
+  const BackendEntry& entry = find_runnable_backend(request.backend);
+  if (entry.fills_boundaries)
     for (ConvergenceStudy& s : face_convergence_studies(request)) studies.push_back(std::move(s));
+  if (entry.steps_materials && entry.adds_sources)
+    for (ConvergenceStudy& s : material_convergence_studies(request)) studies.push_back(std::move(s));
   return studies;
 }
 

@@ -59,8 +59,8 @@ const BackendEntry& find_runnable_backend(const std::string& name);
 // Throw InputError for an unknown backend, RunError when the backend fails.
 ConvergenceStudy spatial_convergence(const ConvergenceRequest& request, int order);
 ConvergenceStudy temporal_convergence(const ConvergenceRequest& request, int order);
-// Space and time for orders 2, 4, 6, 8, and each face condition's (face_convergence.hpp) where the
-// backend fills them.
+// Space and time for orders 2, 4, 6, 8, each face condition's (face_convergence.hpp) where the
+// backend fills them, and the material fields' (material_convergence.hpp) where it steps them.
 std::vector<ConvergenceStudy> convergence_studies(const ConvergenceRequest& request);
 
 // The table printed by `heatrk4 convergence`.

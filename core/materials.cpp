@@ -44,6 +44,21 @@ void set_convective_weights(const Problem& p, Materials& m) {
   }
 }
 
+ValueRange stepped_range(const Problem& p, const Field<double>& f) {
+  const Grid& g = p.grid;
+  const int r = p.radius();
+  double low = f.data()[g.index(r, r, r)], high = low;
+#pragma omp parallel for collapse(2) reduction(min : low) reduction(max : high)
+  for (int k = r; k < g.nz - r; ++k)
+    for (int j = r; j < g.ny - r; ++j)
+      for (int i = r; i < g.nx - r; ++i) {
+        const double v = f.data()[g.index(i, j, k)];
+        low = std::min(low, v);
+        high = std::max(high, v);
+      }
+  return {low, high};
+}
+
 double largest_diffusivity(const Problem& p, const Materials& m) {
   const Grid& g = p.grid;
   const int r = p.radius();

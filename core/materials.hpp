@@ -37,6 +37,12 @@ void require_positive_everywhere(const Field<double>& f, const Grid& g, const st
 // each row's face point (whose ghosts the caller has filled).
 void set_convective_weights(const Problem& p, Materials& m);
 
+// The smallest and largest value of `f` over the points a run of `p` steps.
+struct ValueRange {
+  double low = 0, high = 0;
+};
+ValueRange stepped_range(const Problem& p, const Field<double>& f);
+
 // The largest K/C over the points a run steps: the diffusivity by which --cfl sets dt.
 double largest_diffusivity(const Problem& p, const Materials& m);
 

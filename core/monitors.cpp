@@ -8,8 +8,11 @@
 
 #include "core/body_quadrature.hpp"
 #include "core/comma_numbers.hpp"
+#include "core/dispatch.hpp"
 #include "core/errors.hpp"
+#include "core/materials.hpp"
 #include "core/number_text.hpp"
+#include "stencils/material_stencil.hpp"
 #include "stencils/stencil.hpp"
 
 namespace heat {
@@ -148,6 +151,23 @@ double temperature_face_term(const Inward& v, int r) {
   return term;
 }
 
+// temperature_face_term with material fields: each pair (q, q + k) across the held face point f
+// (q = f - a, a = 0..k-1) carries M (u[q] - u[q+k]) = -M (v(a) + v(k - a)), v(0) = 0 as held, M
+// its conductance from K along the row (the material stencil's, the ghosts' K mirrored as the
+// field is reflected), so the sum is the heat the row's points gain through f, times h, to
+// rounding. `v(m)` as above; `k_at(m)`: K at m points inward of f (m from -r on).
+template <int R, typename Inward, typename KAt>
+double material_temperature_face_term(const Inward& v, const KAt& k_at) {
+  double term = 0;
+  for (int k = 1; k <= R; ++k)
+    for (int a = 0; a < k; ++a) {
+      const double m = pair_conductance<R, double>(
+          k, [&](int i) { return k_at(i - a); }, [&](int i) { return 1.0 / k_at(i - a); });
+      term -= stencil_coefficient(R, k) * m * ((a > 0 ? v(a) : 0.0) + v(k - a));
+    }
+  return term;
+}
+
 // Face `face`'s rows in plane k (all of a z face's, where k is its face point's plane), summed:
 // the area for a flux face, area (T_INF - u) for a convective one, area times the temperature
 // term for a temperature one; 0 for the others (heat_in_from_sum gives them their rate).
@@ -181,7 +201,15 @@ double face_share(const Problem& p, const std::array<Axis, 3>& axes, const Plane
           at[axis] = face_point + inward * m;
           return u(at[0], at[1], at[2]) - c.value;
         };
-        sum += area * temperature_face_term(v, a.r);
+        if (!p.materials) return void(sum += area * temperature_face_term(v, a.r));
+        const auto k_at = [&](int m) {
+          int at[3] = {i, j, l};
+          at[axis] = face_point + inward * m;
+          return p.materials->conductivity.data()[p.grid.index(at[0], at[1], at[2])];
+        };
+        with_radius(p.order, [&](auto radius) {
+          sum += area * material_temperature_face_term<decltype(radius)::value>(v, k_at);
+        });
       });
       return sum;
   }
@@ -197,14 +225,14 @@ double heat_in_from_sum(const Problem& p, const std::array<Axis, 3>& axes, int f
     case BoundaryKind::Periodic: return 0;
     case BoundaryKind::Flux:
     case BoundaryKind::Convective: return c.value * sum;
-    case BoundaryKind::Temperature: return p.conductivity / axes[face / 2].h * sum;
+    case BoundaryKind::Temperature: return (p.materials ? 1.0 : p.conductivity) / axes[face / 2].h * sum;
   }
   return 0;
 }
 
-// A plane's share's values (monitor_share_size): its extremes, its weighted sum and weights,
-// each face's, then each probe's.
-enum ShareColumn : std::size_t { kMin, kMax, kWeighted, kWeights, kFaces0, kProbes0 = kFaces0 + kFaces };
+// A plane's share's values (monitor_share_size): its extremes, its weighted sum and weights, its
+// sum weighted by C too with material fields (else 0), each face's, then each probe's.
+enum ShareColumn : std::size_t { kMin, kMax, kWeighted, kWeights, kHeat, kFaces0, kProbes0 = kFaces0 + kFaces };
 
 }  // namespace
 
@@ -245,12 +273,13 @@ std::vector<double> measure_plane_shares(const Problem& p, const T* u, int box_b
   const PlanesView<T> box{u, p.grid, box_begin};
   const std::size_t size = monitor_share_size(probes.size());
   std::vector<double> shares(std::size_t(std::max(0, last - first)) * size);
+  const double* capacity = p.materials ? p.materials->heat_capacity.data() : nullptr;  // the whole grid's
   // A plane's sums in one order whatever the thread count: each plane is one thread's.
 #pragma omp parallel for schedule(dynamic)
   for (int k = first; k < last; ++k) {
     double* share = shares.data() + std::size_t(k - first) * size;
     const bool body_plane = k >= z.first() && k <= z.last();
-    double low = std::numeric_limits<double>::infinity(), high = -low, weighted = 0, weights = 0;
+    double low = std::numeric_limits<double>::infinity(), high = -low, weighted = 0, weights = 0, heat = 0;
     if (body_plane)
       for (int j = y.first(); j <= y.last(); ++j) {
         const double row_weight = z.weight(k) * y.weight(j);
@@ -260,12 +289,14 @@ std::vector<double> measure_plane_shares(const Problem& p, const T* u, int box_b
           high = std::max(high, value);
           weighted += row_weight * x.weight(i) * value;
           weights += row_weight * x.weight(i);
+          if (capacity) heat += row_weight * x.weight(i) * capacity[p.grid.index(i, j, k)] * value;
         }
       }
     share[kMin] = low;
     share[kMax] = high;
     share[kWeighted] = weighted;
     share[kWeights] = weights;
+    share[kHeat] = heat;
     for (int face = 0; face < kFaces; ++face)
       share[kFaces0 + face] = body_plane ? face_share(p, axes, box, face, k) : 0;
     for (std::size_t q = 0; q < probes.size(); ++q) share[kProbes0 + q] = probe_share(axes, box, probes[q], k);
@@ -282,19 +313,20 @@ MonitorValues combine_plane_shares(const Problem& p, const std::vector<double>& 
   m.min = std::numeric_limits<double>::infinity();
   m.max = -m.min;
   m.probes.assign(probes, 0.0);
-  double weighted = 0, weights = 0, face_sums[kFaces] = {};
+  double weighted = 0, weights = 0, heat = 0, face_sums[kFaces] = {};
   for (int k = 0; k < p.grid.nz; ++k) {
     const double* share = shares.data() + std::size_t(k) * size;
     m.min = std::min(m.min, share[kMin]);
     m.max = std::max(m.max, share[kMax]);
     weighted += share[kWeighted];
     weights += share[kWeights];
+    heat += share[kHeat];
     for (int face = 0; face < kFaces; ++face) face_sums[face] += share[kFaces0 + face];
     for (std::size_t q = 0; q < probes; ++q) m.probes[q] += share[kProbes0 + q];
   }
   const Axis &x = axes[0], &y = axes[1], &z = axes[2];
   m.mean = weighted / weights;
-  m.total_heat = p.heat_capacity * weighted * x.h * y.h * z.h;
+  m.total_heat = (p.materials ? heat : p.heat_capacity * weighted) * x.h * y.h * z.h;
   for (int face = 0; face < kFaces; ++face) m.heat_in[face] = heat_in_from_sum(p, axes, face, face_sums[face]);
   return m;
 }

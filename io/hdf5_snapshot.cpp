@@ -14,6 +14,7 @@
 #include "io/series_files.hpp"
 #include "io/slab_files.hpp"
 #include "core/errors.hpp"
+#include "core/materials.hpp"
 
 // H5Dwrite_chunk, with which compressed chunks are written whole, came with HDF5 1.10.3.
 #if !H5_VERSION_GE(1, 10, 3)
@@ -178,10 +179,10 @@ void write_virtual_planes(const FileContext& file, hid_t location, const Grid& g
   file.check_status(dataset.close(), "virtual dataset u");
 }
 
-// The VTKHDF layout of docs/design.md §4 around a point array that `write_u(point_data)` makes.
-template <typename WriteU>
-void write_vtkhdf_layout(const std::string& path, const Grid& g, const RunDescription& run, int step, double time,
-                         const Compression& compression, WriteU&& write_u) {
+// The VTKHDF layout of docs/design.md §4 around the point arrays that `write_u(point_data)` makes;
+// `write_run(root)` adds the /heatrk4 group.
+template <typename WriteU, typename WriteRun>
+void write_vtkhdf_layout(const std::string& path, const Grid& g, WriteU&& write_u, WriteRun&& write_run) {
   h5::initialize_library();
   const FileContext file{path};
   Handle h5file(file.check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), "cannot create"),
@@ -204,7 +205,7 @@ void write_vtkhdf_layout(const std::string& path, const Grid& g, const RunDescri
     for (const char* empty : {"CellData", "FieldData"})
       Handle(file.check(H5Gcreate2(vtkhdf.get(), empty, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), empty), H5Gclose);
   }
-  write_run_group(file, h5file.get(), run, step, time, compression);
+  write_run(file, h5file.get());
   // Closing flushes the metadata: on a full disk this is where the failure shows.
   file.check_status(h5file.close(), "closing the file");
 }
@@ -226,9 +227,33 @@ void write_vtkhdf_file(const std::string& path, const SnapshotSource<T>& u, cons
   g.nx = u.nx();
   g.ny = u.ny();
   g.nz = u.nz();
-  write_vtkhdf_layout(path, g, run, step, time, compress, [&](const FileContext& file, hid_t point_data) {
-    write_planes(file, point_data, "u", u, 0, u.nz(), compress, gpu);
-  });
+  write_vtkhdf_layout(
+      path, g,
+      [&](const FileContext& file, hid_t point_data) { write_planes(file, point_data, "u", u, 0, u.nz(), compress, gpu); },
+      [&](const FileContext& file, hid_t root) { write_run_group(file, root, run, step, time, compress); });
+}
+
+void write_materials_file(const std::string& path, const RunDescription& run) {
+  const Materials& m = *run.problem.materials;
+  write_vtkhdf_layout(
+      path, run.problem.grid,
+      [&](const FileContext& file, hid_t point_data) {
+        const Compression none;
+        write_planes<double>(file, point_data, "conductivity", m.conductivity, 0, m.conductivity.nz(), none, nullptr);
+        write_planes<double>(file, point_data, "heat_capacity", m.heat_capacity, 0, m.heat_capacity.nz(), none,
+                             nullptr);
+      },
+      [&](const FileContext& file, hid_t root) {
+        Handle group(file.check(H5Gcreate2(root, "heatrk4", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "group /heatrk4"),
+                     H5Gclose);
+        const auto text = [&](const std::string& name, const std::string& value) {
+          file.check_status(h5::write_string_attribute(group.get(), name.c_str(), value), name.c_str());
+        };
+        for (const auto& [name, value] : run.materials.options) text(stored_material_name(name), value);
+        text("materials_checksum", run.materials.checksum);
+        text("run_id", run.run_id);
+        file.check_status(group.close(), "group /heatrk4");
+      });
 }
 
 template <typename T>
@@ -267,9 +292,12 @@ void remove_slab_files_of_run(const std::string& directory, int step, int ranks,
 
 void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>& slabs, bool is_float,
                                const RunDescription& run, int step, double time, const Compression& compression) {
-  write_vtkhdf_layout(path, run.problem.grid, run, step, time, compression, [&](const FileContext& file, hid_t point_data) {
-    write_virtual_planes(file, point_data, run.problem.grid, is_float, slabs);
-  });
+  write_vtkhdf_layout(
+      path, run.problem.grid,
+      [&](const FileContext& file, hid_t point_data) {
+        write_virtual_planes(file, point_data, run.problem.grid, is_float, slabs);
+      },
+      [&](const FileContext& file, hid_t root) { write_run_group(file, root, run, step, time, compression); });
 }
 
 template void write_vtkhdf_file<float>(const std::string&, const SnapshotSource<float>&, const RunDescription&, int,

@@ -56,6 +56,13 @@ struct SlabFile {
 void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>& slabs, bool is_float,
                                const RunDescription& run, int step, double time, const Compression& compression);
 
+// The material fields of `run` (run.problem.materials, the whole grid's) as a VTKHDF ImageData file
+// on its grid, ParaView's to open beside the series: point arrays `conductivity` and
+// `heat_capacity` in double, as the run steps them (a face's ghosts hold the body's mirrored
+// values), and a /heatrk4 group holding the run's material options, materials_checksum and
+// run_id; no step or time, so nothing takes it for a snapshot. Throws RunError.
+void write_materials_file(const std::string& path, const RunDescription& run);
+
 // Why gzip cannot be used in this HDF5 build, or empty when it can.
 std::string hdf5_gzip_unavailable_reason();
 

@@ -95,7 +95,7 @@ bool is_run_file(const std::string& name) {
   const auto ends_with = [&](const std::string& end) {
     return name.size() > end.size() && name.compare(name.size() - end.size(), end.size(), end) == 0;
   };
-  return name == "heat.hdf.series" || name == "heat.pvd" || name == kMonitorFileName ||
+  return name == "heat.hdf.series" || name == "heat.pvd" || name == kMonitorFileName || name == kMaterialsFileName ||
          (step_from_snapshot_name(name) >= 0 && (ends_with(".hdf") || ends_with(".vti") || ends_with(".pvti"))) ||
          step_from_slab_file_name(name) >= 0 || step_from_vti_piece_name(name) >= 0;
 }

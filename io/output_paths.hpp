@@ -16,9 +16,13 @@ void require_writable_directory(const std::string& directory, const std::string&
 // nearest existing one above it) must take a new file, and an existing file there must be writable.
 void require_writable_file(const std::string& path, const std::string& option);
 
+// The file beside a run's HDF5 series that holds its material fields (write_materials_file).
+inline const char* const kMaterialsFileName = "materials.hdf";
+
 // The names of a run's files in `directory`, in name order: its snapshots (heat_<step>.hdf, .vti,
 // .pvti, and the slab files and .vti pieces of distributed ones), series files (heat.hdf.series,
-// heat.pvd) and monitors (monitors.csv); none when it does not exist. A new run there replaces them
+// heat.pvd), monitors (monitors.csv) and material fields (materials.hdf); none when it does not
+// exist. A new run there replaces them
 // all or is refused, so that no file of another run is left beside its own.
 std::vector<std::string> run_files_in(const std::string& directory);
 

@@ -39,6 +39,7 @@ struct SnapshotWriter::Impl {
   std::vector<SeriesEntry> series[std::size(kFormats)];  // each format's, in kFormats' order
   bool directory_ready = false;
   bool stale_files_handled = false;
+  bool materials_written = false;
   StaleFileRemoval stale;  // rank 0's: the replaced run's files, removed beside this run
 
   std::string path_of(const std::string& name) const { return (fs::path(spec.directory) / name).string(); }
@@ -217,6 +218,18 @@ struct SnapshotWriter::Impl {
     share.wait_for_every_rank();
   }
 
+  // The material fields beside the HDF5 series, once a run: rank 0 writes them after the run's first
+  // snapshot, once the replaced run's files (an earlier materials.hdf among them) are set aside.
+  void write_materials_once() {
+    if (materials_written || !stale_files_handled || share.rank != 0 || !run.problem.materials ||
+        !spec.formats.has(OutputFormat::Hdf5))
+      return;
+    const std::string path = path_of(kMaterialsFileName);
+    PendingFile(path).write([&](const std::string& temporary) { write_materials_file(temporary, run); });
+    note_file(path);
+    materials_written = true;
+  }
+
   template <typename T>
   void write(const SnapshotSource<T>& u, int step, double time, OutputFormats skip) {
     if (spec.formats.empty()) return;
@@ -232,6 +245,7 @@ struct SnapshotWriter::Impl {
         remove_pieces_of_other_rank_counts(format, snapshot.step);
       }
     }
+    write_materials_once();
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "core/heat_source.hpp"
+#include "core/materials.hpp"
 #include "parallel/slab_field.hpp"
 
 namespace heat {
@@ -113,6 +114,16 @@ Problem box_problem(const Problem& whole, const Slab& slab) {
   if (whole.source)
     box.source = std::make_shared<const HeatSource>(
         whole.source->cut([&](const Field<double>& f) { return box_of(f, slab); }));
+  // So too its planes of the materials, whose ghost planes then hold the neighbours' K and C (or
+  // the faces' mirrored ones) from set-up on, with no exchange; the convective weights follow the
+  // box's rows.
+  if (whole.materials) {
+    auto materials = std::make_shared<Materials>();
+    materials->conductivity = box_of(whole.materials->conductivity, slab);
+    materials->heat_capacity = box_of(whole.materials->heat_capacity, slab);
+    set_convective_weights(box, *materials);
+    box.materials = std::move(materials);
+  }
   return box;
 }
 

@@ -79,7 +79,8 @@ Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme s
 // The problem a rank's box is stepped as: the box's grid, the whole problem's x and y faces (every
 // box spans x and y), its z faces at the grid's ends, and layer on a side with a neighbour, whose
 // ghost planes the exchange fills. A backend made with it fills what its box must and knows no
-// ranks.
+// ranks. Its source and materials are its planes of the whole grid's (set-up computed them there),
+// ghost planes included, so that nothing of them is exchanged.
 Problem box_problem(const Problem& whole, const Slab& slab);
 
 }  // namespace heat

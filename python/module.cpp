@@ -20,7 +20,9 @@ planes of each face held fixed (Dirichlet data, as on the command line) unless b
 bc is one condition for every face ("insulated", "temperature:T", "flux:Q", "convective:H,T_INF",
 "periodic", "layer") or a dict of them by face ("x_low" ... "z_high", "-" or "_"; faces left out
 are layer); alpha (default 1), conductivity K and heat_capacity C (alpha = K/C: give two at
-most) as --alpha, --conductivity and --heat-capacity, K for flux and convective faces.
+most) as --alpha, --conductivity and --heat-capacity, K for flux and convective faces. K and C
+are numbers here: an array for either (a field) is a TypeError naming --conductivity-file or
+--heat-capacity-file, the command line's way to give one.
 
 u: a 3D C-contiguous float32 or float64 array indexed [z, y, x]: a NumPy array, or a CUDA
 array (PyTorch tensor, CuPy array: __cuda_array_interface__), which is stepped where it lives,

@@ -69,6 +69,20 @@ void set_boundaries(RunOptions& o, const py::object& bc) {
   }
 }
 
+// K or C given as an array (NumPy, PyTorch, CuPy: anything with an array protocol, or a sequence):
+// heatrk4.step takes each as a number so far, and says how a field is given instead.
+void refuse_material_array(const py::object& value, const std::string& name, const std::string& option) {
+  const bool sequence = py::isinstance<py::sequence>(value) && !py::isinstance<py::str>(value);
+  const bool array = sequence || py::hasattr(value, "__array_interface__") ||
+                     py::hasattr(value, "__cuda_array_interface__") || py::hasattr(value, "__array__") ||
+                     py::hasattr(value, "__dlpack__");
+  if (!array) return;
+  throw py::type_error(name + "=" + value_text(value) + ": heatrk4.step takes " + name +
+                       " as a number so far, not a field; for K or C that vary in space, write them as a point "
+                       "array of a VTKHDF file on the grid and run heatrk4 with " + option +
+                       " F.hdf (docs/design.md section 1, Materials)");
+}
+
 // The command line's options for this call: the array gives the grid and the precision.
 RunOptions run_options_for(const ArrayArgument& a, const StepArguments& s) {
   RunOptions o;
@@ -78,9 +92,14 @@ RunOptions run_options_for(const ArrayArgument& a, const StepArguments& s) {
   if (!s.dt.is_none()) o.dt = real_argument(s.dt, "dt"), o.given.insert("dt");
   if (!s.cfl.is_none()) o.cfl = real_argument(s.cfl, "cfl"), o.given.insert("cfl");
   if (!s.alpha.is_none()) o.alpha = real_argument(s.alpha, "alpha"), o.given.insert("alpha");
-  if (!s.conductivity.is_none()) o.conductivity = real_argument(s.conductivity, "conductivity"), o.given.insert("conductivity");
-  if (!s.heat_capacity.is_none())
+  if (!s.conductivity.is_none()) {
+    refuse_material_array(s.conductivity, "conductivity", "--conductivity-file");
+    o.conductivity = real_argument(s.conductivity, "conductivity"), o.given.insert("conductivity");
+  }
+  if (!s.heat_capacity.is_none()) {
+    refuse_material_array(s.heat_capacity, "heat_capacity", "--heat-capacity-file");
     o.heat_capacity = real_argument(s.heat_capacity, "heat_capacity"), o.given.insert("heat-capacity");
+  }
   if (!s.bc.is_none()) set_boundaries(o, s.bc);
   o.order = int_argument(s.order, "order");
   o.steps = int_argument(s.steps, "steps");

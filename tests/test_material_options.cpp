@@ -3,9 +3,12 @@
 // restart carries them on with the checksum of what they gave.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
+#include "core/errors.hpp"
 #include "core/initial_conditions.hpp"
+#include "io/input_file.hpp"
 #include "io/snapshots.hpp"
 #include "test_support.hpp"
 
@@ -143,9 +146,74 @@ TEST(MaterialOptions, RegionsRunAndARestartCarriesThemOnOrRefusesAChangedFile) {
   const auto same = run_heatrk4({"compare", dir + "/whole/heat_000004.hdf", dir + "/first/heat_000004.hdf", "--rtol",
                                  "0", "--atol", "0"});
   EXPECT_EQ(same.exit_code, 0) << same.output;
+  // The restart wrote its materials again, the same fields.
+  EXPECT_EQ(read_point_array(dir + "/first/materials.hdf", "conductivity").values.values(),
+            read_point_array(dir + "/whole/materials.hdf", "conductivity").values.values());
   text_file(dir + "/parts.toml", std::string(kTable).replace(std::string(kTable).find("400"), 3, "390"));
   expect_refused(run_heatrk4({"--restart", dir + "/first/heat_000002.hdf", "--steps", "2", "--quiet"}),
                  "the fields it gives have changed since that run (checksum fnv1a64:");
+}
+// The summary's faces line gives each field's range and the option that gave it, not the constant
+// K and C; the rate line's byte model is the material path's.
+TEST(MaterialOptions, TheSummarySaysTheFieldsRangesAndTheirOption) {
+  const std::string dir = test::temp_directory("material_summary");
+  const std::string labels = array_file(dir + "/labels", two_labels()) + ":u";
+  const std::string table = text_file(dir + "/parts.toml", kTable);
+  std::vector<std::string> args =
+      material_run({"--materials", table, "--material-labels", labels, "--cfl", "0.2", "--heat-capacity", "7"});
+  args.erase(args.begin());  // --quiet
+  const auto run = run_heatrk4(args);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find("faces     K 0.2 to 400 (--materials " + table + "), C 1.6e+06 to 3.45e+06 (--materials "),
+            std::string::npos)
+      << run.output;
+  EXPECT_EQ(run.output.find("C 7"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find("B/point/step, the material path's"), std::string::npos) << run.output;
+
+  const std::string k_file = array_file(dir + "/k", Field<double>(kPoints, kPoints, kPoints, 3.0));
+  args = material_run({"--conductivity-file", k_file, "--conductivity-array", "u", "--heat-capacity", "7"});
+  args.erase(args.begin());
+  const auto constant_c = run_heatrk4(args);
+  ASSERT_EQ(constant_c.exit_code, 0) << constant_c.output;
+  EXPECT_NE(constant_c.output.find("faces     K 3 to 3 (--conductivity-file " + k_file + "), C 7;"), std::string::npos)
+      << constant_c.output;
+}
+
+// The fields beside the series, once: materials.hdf's point arrays conductivity and heat_capacity
+// hold each label's K and C, as ParaView shows them beside u. It is one of the run's files: a run
+// that replaces the directory sets it aside, and a directory holding it alone is another run's.
+TEST(MaterialOptions, TheSeriesHasItsMaterialsBesideItOnce) {
+  const std::string dir = test::temp_directory("material_file");
+  const std::string labels = array_file(dir + "/labels", two_labels()) + ":u";
+  const std::string table = text_file(dir + "/parts.toml", kTable);
+  const std::string out = dir + "/out";
+  const auto run = run_heatrk4(material_run({"--materials", table, "--material-labels", labels, "--cfl", "0.2",
+                                             "--output-every", "1"},
+                                            "3", out));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const Field<double> placed = two_labels();
+  const PointArray k = read_point_array(out + "/materials.hdf", "conductivity");
+  const PointArray c = read_point_array(out + "/materials.hdf", "heat_capacity");
+  EXPECT_FALSE(k.stored_as_float);
+  const int r = 2;  // order 4: the body's points, whose K and C no face's ghosts replace
+  for (int z = r; z < kPoints - r; ++z)
+    for (int y = r; y < kPoints - r; ++y)
+      for (int x = r; x < kPoints - r; ++x) {
+        const bool copper = placed(x, y, z) == 2;
+        ASSERT_EQ(k.values(x, y, z), copper ? 400 : 0.2) << x << "," << y << "," << z;
+        ASSERT_EQ(c.values(x, y, z), copper ? 3.45e6 : 1.6e6) << x << "," << y << "," << z;
+      }
+  EXPECT_THROW(read_point_array(out + "/heat_000002.hdf", "conductivity"), InputError) << "a snapshot carries K";
+
+  const auto plain = run_heatrk4({"--quiet", "--n", "12", "--steps", "1", "--output", out, "--overwrite"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_FALSE(std::filesystem::exists(out + "/materials.hdf")) << "another run's materials stayed";
+
+  const std::string alone = dir + "/alone";
+  std::filesystem::create_directories(alone);
+  std::filesystem::copy_file(dir + "/labels/heat_000000.hdf", alone + "/materials.hdf");
+  expect_refused(run_heatrk4({"--quiet", "--n", "12", "--steps", "1", "--output", alone}),
+                 "holds another run's files (materials.hdf)");
 }
 #endif
 

@@ -1,7 +1,9 @@
 // The monitors by their physics (core/monitors.hpp, docs/design.md §1, "Monitors"): the total
 // heat of an insulated box stays put, a flux face adds Q*A and says so, each face's rate is the
 // total heat's rate, and a probe on a Fourier mode reads the exact value to the interpolation's
-// order.
+// order; with material fields, the total heat sum(w C u) dV of random K and C stays put, the
+// temperature faces' heat through the pair conductances is the total heat's rate, and constant
+// fields give the constant problem's numbers.
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -10,9 +12,12 @@
 #include <cstdio>
 #include <vector>
 
+#include "apps/material_fields.hpp"
 #include "backends/registry.hpp"
 #include "check/analytic.hpp"
+#include "core/body_quadrature.hpp"
 #include "core/initial_conditions.hpp"
+#include "core/materials.hpp"
 #include "core/monitors.hpp"
 #include "core/time_loop.hpp"
 #include "io/monitor_csv.hpp"
@@ -75,6 +80,25 @@ TEST(Monitors, AFluxFaceAddsQTimesItsAreaAndItsColumnSaysSo) {
   }
 }
 
+// The faces' rates of a random field of `p` (faces x-low and y-high not insulated) add up to the
+// total heat's rate, measured as below.
+void expect_faces_rates_add_up(const Problem& p, const char* name) {
+  const auto change_rate = [&](double dt) {
+    Problem step = p;
+    step.dt = dt;
+    const auto rows = monitored_run(step, randn_field<double>(p.grid, 9), 1, 1);
+    return std::pair{rows, (rows.back().total_heat - rows.front().total_heat) / dt};
+  };
+  const auto [rows, short_step] = change_rate(1e-5 * p.dt);
+  const double measured = 2 * short_step - change_rate(2e-5 * p.dt).second;
+  double rate = 0;
+  for (double face : rows.front().heat_in) rate += face;
+  std::printf("%s, order %d: faces %.12g, total heat's rate %.12g\n", name, p.order, rate, measured);
+  EXPECT_NEAR(measured, rate, 1e-6 * std::abs(rate)) << name << " " << p.order;
+  EXPECT_NE(rows.front().heat_in[0], 0.0);
+  EXPECT_NE(rows.front().heat_in[3], 0.0);
+}
+
 // One RK4 step of a small dt changes the total heat by dt times its rate plus dt^2 terms (RK4 of a
 // linear system is u + dt (A u + b) + ...); two steps, of dt and 2 dt, give the rate to dt^2 by
 // Richardson's rule, and that rate is the faces' sum: the temperature faces' discrete flux at
@@ -94,21 +118,76 @@ TEST(Monitors, TheFacesRatesAddUpToTheTotalHeatsRate) {
       Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
       p.boundaries[0] = c.low;
       p.boundaries[3] = c.high;  // y-high: two axes, so the held edge rows count too
-      const auto change_rate = [&](double dt) {
-        Problem step = p;
-        step.dt = dt;
-        const auto rows = monitored_run(step, randn_field<double>(p.grid, 9), 1, 1);
-        return std::pair{rows, (rows.back().total_heat - rows.front().total_heat) / dt};
-      };
-      const auto [rows, short_step] = change_rate(1e-5 * p.dt);
-      const double measured = 2 * short_step - change_rate(2e-5 * p.dt).second;
-      double rate = 0;
-      for (double face : rows.front().heat_in) rate += face;
-      std::printf("%s, order %d: faces %.12g, total heat's rate %.12g\n", c.name, order, rate, measured);
-      EXPECT_NEAR(measured, rate, 1e-6 * std::abs(rate)) << c.name << " " << order;
-      EXPECT_NE(rows.front().heat_in[0], 0.0);
-      EXPECT_NE(rows.front().heat_in[3], 0.0);
+      expect_faces_rates_add_up(p, c.name);
     }
+}
+
+// The same with random K (three decades) and C: a temperature face's heat is the sum of the pair
+// conductances' fluxes across its held point, at every order.
+TEST(Monitors, WithMaterialFieldsTheTemperatureFacesRatesAddUpToTheTotalHeatsRate) {
+  for (int order : {2, 4, 6, 8}) {
+    Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+    p.boundaries[0] = {BoundaryKind::Temperature, 0.4};
+    p.boundaries[3] = {BoundaryKind::Temperature, -0.3};
+    p.materials = make_materials(p, test::random_positive(p.grid, 1.7, 31), test::random_positive(p.grid, 0.6, 32));
+    p.alpha = largest_diffusivity(p, *p.materials);
+    p.dt = dt_from_cfl(p.grid, p.alpha, 0.5 * material_cfl_limit(p));
+    expect_faces_rates_add_up(p, "temperature with materials");
+  }
+}
+
+// With material fields the total heat is sum(w C u) dV, C at each point: it stays put in an
+// insulated box of random K and C, where the constant C's sum would not.
+TEST(Monitors, WithMaterialFieldsAnInsulatedBoxKeepsItsTotalHeatSumOfCU) {
+  for (int order : {2, 8}) {
+    Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+    p.materials = make_materials(p, test::random_positive(p.grid, 1.7, 41), test::random_positive(p.grid, 0.6, 42));
+    p.alpha = largest_diffusivity(p, *p.materials);
+    p.dt = dt_from_cfl(p.grid, p.alpha, 0.9 * material_cfl_limit(p));
+    const Field<double> start = randn_field<double>(p.grid, 43);
+    Field<double> heat = start;
+    double scale = 0;  // the size of the terms summed
+    for (std::size_t n = 0; n < heat.size(); ++n) {
+      heat.data()[n] *= p.materials->heat_capacity.data()[n];
+      scale += std::abs(heat.data()[n]) * p.grid.hx * p.grid.hy * p.grid.hz;
+    }
+    const auto rows = monitored_run(p, start, 300, 100);
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_NEAR(rows.front().total_heat, body_integral(p, heat), 1e-14 * scale) << order;
+    for (const MonitorValues& row : rows) {
+      EXPECT_NEAR(row.total_heat, rows.front().total_heat, 1e-13 * scale) << order;
+      for (double rate : row.heat_in) EXPECT_EQ(rate, 0.0);
+    }
+    // The field moves: C's weights are what keeps the sum.
+    EXPECT_GT(std::abs(rows.back().mean - rows.front().mean), 1e-6) << order;
+  }
+}
+
+// Constant fields give the constant problem's monitors to rounding, every face kind.
+TEST(Monitors, ConstantMaterialFieldsGiveTheConstantProblemsMonitors) {
+  const BoundaryCondition faces[] = {{BoundaryKind::Temperature, 0.4}, {BoundaryKind::Convective, 2, 0.5},
+                                     {BoundaryKind::Flux, -1},         {BoundaryKind::Temperature, -0.3},
+                                     {BoundaryKind::Insulated},        {BoundaryKind::Layer}};
+  for (int order : {2, 4, 6, 8}) {
+    Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+    for (int face = 0; face < kFaces; ++face) p.boundaries[face] = faces[(face + order) % kFaces];
+    Problem fields = p;
+    fields.materials = make_materials(p, Field<double>(p.grid.nx, p.grid.ny, p.grid.nz, p.conductivity),
+                                      Field<double>(p.grid.nx, p.grid.ny, p.grid.nz, p.heat_capacity));
+    // About 1: no sum of its terms cancels, so each compares to its size.
+    Field<double> u = randn_field<double>(p.grid, 51);
+    for (double& v : u.values()) v = 1 + 0.1 * v;
+    const MonitorValues constant = measure_monitors(p, u.data(), {}), varying = measure_monitors(fields, u.data(), {});
+    EXPECT_NEAR(varying.total_heat, constant.total_heat, 1e-13 * std::abs(constant.total_heat)) << order;
+    for (int face = 0; face < kFaces; ++face) {
+      if (std::isnan(constant.heat_in[face])) {
+        EXPECT_TRUE(std::isnan(varying.heat_in[face])) << order << " face " << face;
+        continue;
+      }
+      EXPECT_NEAR(varying.heat_in[face], constant.heat_in[face], 1e-12 * std::abs(constant.heat_in[face]))
+          << order << " face " << face;
+    }
+  }
 }
 
 // A periodic box holding prod_a cos(k_a (x_a - r h) + phase_a): after n steps the field is the
@@ -158,39 +237,48 @@ TEST(Monitors, AProbeOnAFourierModeReadsTheExactValueToSecondOrder) {
 // The monitors are measured plane by plane (measure_plane_shares) so that ranks holding other
 // planes give the same numbers: the shares of any split of the planes into boxes, each read from a
 // box of its own planes and r planes more on each side, combine to the whole grid's bits; and a
-// plane's share is one thread's, so the thread count changes nothing.
+// plane's share is one thread's, so the thread count changes nothing. With material fields too (K
+// and C read from the whole grid's, as every rank holds them).
 TEST(Monitors, AnySplitOfThePlanesAndAnyThreadCountGiveTheSameBits) {
-  const BoundaryCondition faces[] = {{BoundaryKind::Temperature, 0.4}, {BoundaryKind::Convective, 2, 0.5},
-                                     {BoundaryKind::Flux, -1}, {BoundaryKind::Temperature, -0.3}};
-  for (int order : {2, 8}) {
-    Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
-    for (int face = 0; face < kFaces; ++face) p.boundaries[face] = faces[(face + order) % 4];
-    p.boundaries[2] = p.boundaries[3] = {BoundaryKind::Periodic};  // y
-    const Field<double> u = randn_field<double>(p.grid, 23);
-    const int r = p.radius(), nz = p.grid.nz;
-    std::vector<Probe> probes;
-    for (double z = (r + 0.3) * p.grid.hz; z < (nz - 1 - r) * p.grid.hz; z += 0.7 * p.grid.hz)
-      probes.push_back({(r + 0.6) * p.grid.hx, (p.grid.ny - r - 0.4) * p.grid.hy, z});
-    const MonitorValues whole = measure_monitors(p, u.data(), probes);
-    const std::size_t plane = std::size_t(p.grid.nx) * std::size_t(p.grid.ny);
-    for (const std::vector<int>& cuts : std::vector<std::vector<int>>{{0, nz}, {0, nz / 2, nz}, {0, r + 1, nz - r - 2, nz}}) {
-      std::vector<double> shares;
-      for (std::size_t part = 0; part + 1 < cuts.size(); ++part) {
-        const int box_begin = std::max(0, cuts[part] - r), box_end = std::min(nz, cuts[part + 1] + r);
-        const std::vector<double> box(u.data() + std::size_t(box_begin) * plane, u.data() + std::size_t(box_end) * plane);
-        const std::vector<double> mine =
-            measure_plane_shares(p, box.data(), box_begin, cuts[part], cuts[part + 1], probes);
-        shares.insert(shares.end(), mine.begin(), mine.end());
+  const BoundaryCondition faces[] = {{BoundaryKind::Temperature, 0.4},
+                                     {BoundaryKind::Convective, 2, 0.5},
+                                     {BoundaryKind::Flux, -1},
+                                     {BoundaryKind::Temperature, -0.3}};
+  for (int order : {2, 8})
+    for (bool materials : {false, true}) {
+      Problem p = test::material_box(order, 3 * order / 2 + 3, {BoundaryKind::Insulated});
+      for (int face = 0; face < kFaces; ++face) p.boundaries[face] = faces[(face + order) % 4];
+      p.boundaries[2] = p.boundaries[3] = {BoundaryKind::Periodic};  // y
+      if (materials)
+        p.materials = make_materials(p, test::random_positive(p.grid, 1.7, 61), test::random_positive(p.grid, 0.6, 62));
+      const Field<double> u = randn_field<double>(p.grid, 23);
+      const int r = p.radius(), nz = p.grid.nz;
+      std::vector<Probe> probes;
+      for (double z = (r + 0.3) * p.grid.hz; z < (nz - 1 - r) * p.grid.hz; z += 0.7 * p.grid.hz)
+        probes.push_back({(r + 0.6) * p.grid.hx, (p.grid.ny - r - 0.4) * p.grid.hy, z});
+      const MonitorValues whole = measure_monitors(p, u.data(), probes);
+      const std::size_t plane = std::size_t(p.grid.nx) * std::size_t(p.grid.ny);
+      for (const std::vector<int>& cuts :
+           std::vector<std::vector<int>>{{0, nz}, {0, nz / 2, nz}, {0, r + 1, nz - r - 2, nz}}) {
+        std::vector<double> shares;
+        for (std::size_t part = 0; part + 1 < cuts.size(); ++part) {
+          const int box_begin = std::max(0, cuts[part] - r), box_end = std::min(nz, cuts[part + 1] + r);
+          const std::vector<double> box(u.data() + std::size_t(box_begin) * plane,
+                                        u.data() + std::size_t(box_end) * plane);
+          const std::vector<double> mine =
+              measure_plane_shares(p, box.data(), box_begin, cuts[part], cuts[part + 1], probes);
+          shares.insert(shares.end(), mine.begin(), mine.end());
+        }
+        const MonitorValues split = combine_plane_shares(p, shares, probes.size());
+        EXPECT_EQ(monitor_csv_row(0, 0, split), monitor_csv_row(0, 0, whole))
+            << order << ", " << cuts.size() - 1 << " parts";
       }
-      const MonitorValues split = combine_plane_shares(p, shares, probes.size());
-      EXPECT_EQ(monitor_csv_row(0, 0, split), monitor_csv_row(0, 0, whole)) << order << ", " << cuts.size() - 1 << " parts";
+      const int threads = omp_get_max_threads();
+      omp_set_num_threads(3);
+      const MonitorValues three = measure_monitors(p, u.data(), probes);
+      omp_set_num_threads(threads);
+      EXPECT_EQ(monitor_csv_row(0, 0, three), monitor_csv_row(0, 0, whole)) << order;
     }
-    const int threads = omp_get_max_threads();
-    omp_set_num_threads(3);
-    const MonitorValues three = measure_monitors(p, u.data(), probes);
-    omp_set_num_threads(threads);
-    EXPECT_EQ(monitor_csv_row(0, 0, three), monitor_csv_row(0, 0, whole)) << order;
-  }
 }
 
 TEST(Monitors, AProbeOutsideTheDomainIsNamedWithTheBounds) {

@@ -3,11 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "core/field.hpp"
+#include "core/initial_conditions.hpp"
 #include "backends/cuda/gpu_info.hpp"
 
 namespace heat::test {
@@ -25,6 +27,13 @@ std::string temp_directory(const std::string& tag);
 
 // A file's bytes ("" when it cannot be read).
 std::string read_text(const std::string& path);
+
+// exp(spread * a standard normal field): random, positive, never zero (material fields).
+inline Field<double> random_positive(const Grid& g, double spread, unsigned seed) {
+  Field<double> f = randn_field<double>(g, seed);
+  for (double& v : f.values()) v = std::exp(spread * v);
+  return f;
+}
 
 // The registry's CUDA backends, by name (none in a build without CUDA).
 std::vector<std::string> cuda_backend_names();

@@ -27,8 +27,9 @@
 // stage form's, since a1 + a2 = 1, b1 + a1 a2 + b2 = 1/2, a1 b2 + a2 b1 = 1/6, b1 b2 = 1/24.
 //
 // Material fields (Problem::materials) step the four single passes as plain loops of the flux
-// form (material_operator.hpp), each operand filled first where a face is not layer: the pass
-// form, not yet blocked nor vectorised by hand (a whole grid's: ranks take no material fields yet).
+// form (material_operator.hpp), each operand filled first where a face is not layer and, in a
+// rank's box, exchanged (without overlap): the pass form, not yet blocked nor vectorised by hand.
+// A box's materials are its planes of the whole grid's, ghost planes included (box_problem).
 //
 // A steady source adds dt phi(z) q/C a step the same way: the problem's step increment s
 // (core/heat_source.hpp), computed once in set-up, is added in the step's last pass (the second
@@ -184,7 +185,7 @@ class CpuFastBackend final : public Backend<T> {
       int pass_index = 0;
       factored_rk4_step(
           [&](const BasePlusLap<T>& pass) {
-            if (fills_ghosts_ && pass_index > 0) fill_boundaries(problem_, const_cast<T*>(pass.in));
+            if (pass_index > 0) fill_operand(const_cast<T*>(pass.in));
             ++pass_index;
             for_interior_points(problem_.grid, R, [&](std::size_t n) {
               const T value = base_plus_lap(pass.base[n], pass.c, flux_form(pass.in, n));
@@ -193,7 +194,16 @@ class CpuFastBackend final : public Backend<T> {
           },
           u_.data(), a_.data(), b_.data(), constants_, source_step());
     });
-    if (fills_ghosts_) fill_boundaries(problem_, u_.data());
+    fill_operand(u_.data());
+  }
+
+  // The ghosts of an operand of the material passes: its faces' where they are not layer, and in
+  // a rank's box its ghost planes (r of them: every pass's operand is exchanged).
+  void fill_operand(T* in) {
+    if (fills_ghosts_)
+      fill_boundaries(problem_, in, exchange_);
+    else if (exchange_)
+      exchange_->exchange(in);
   }
 
   // One pass on its planes of `part` (StepPlanes) alone.

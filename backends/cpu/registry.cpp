@@ -53,8 +53,13 @@ void register_cpu_backends(BackendRegistry& registry) {
   fast.adds_sources = true;
   fast.steps_materials = true;
   // The first factor reads u and writes w; the second reads w and writes the new u (and reads a
-  // source's step increment). The first pass of each factor stays in cache.
-  fast.bytes_per_point = [](const Problem& p, std::size_t size) { return (p.source ? 5.0 : 4.0) * double(size); };
+  // source's step increment). The first pass of each factor stays in cache. With material fields
+  // each of the four single passes reads its operand, its base, K, 1/K and 1/C and writes its
+  // result: 6 arrays a pass (and the last one the increment).
+  fast.bytes_per_point = [](const Problem& p, std::size_t size) {
+    const double arrays = p.materials ? 4 * 6 : 4;
+    return (arrays + (p.source ? 1 : 0)) * double(size);
+  };
   fast.working_bytes = [](const Problem& p, std::size_t size) {
     return (p.source ? 4 : 3) * p.grid.points() * size;
   };
@@ -68,10 +73,11 @@ void register_cpu_backends(BackendRegistry& registry) {
   reference.fills_boundaries = true;
   reference.adds_sources = true;
   reference.steps_materials = true;
-  // Per stage: read the stage input and sum (and a source's rate), write k and sum, then read u and
-  // k and write the next stage input (3 times); the final pass reads u and sum and writes u.
+  // Per stage: read the stage input and sum (and a source's rate; with material fields K, 1/K and
+  // 1/C), write k and sum, then read u and k and write the next stage input (3 times); the final
+  // pass reads u and sum and writes u.
   reference.bytes_per_point = [](const Problem& p, std::size_t size) {
-    return double(4 * (p.source ? 5 : 4) + 3 * 3 + 3) * double(size);
+    return double(4 * (4 + (p.source ? 1 : 0) + (p.materials ? 3 : 0)) + 3 * 3 + 3) * double(size);
   };
   reference.working_bytes = [](const Problem& p, std::size_t size) {
     return (p.source ? 5 : 4) * p.grid.points() * size;

@@ -27,6 +27,15 @@ class StepArgumentTypes(unittest.TestCase):
         np.testing.assert_array_equal(u, before, "a refused call changed the array")
         return str(caught.exception)
 
+    def test_material_fields_as_arrays_are_refused_naming_the_file_option(self):
+        for key, option in (("conductivity", "--conductivity-file"), ("heat_capacity", "--heat-capacity-file")):
+            for value in (np.full(random_field().shape, 2.0), [2.0, 3.0]):
+                with self.subTest(key=key, value=type(value).__name__):
+                    message = self.refused(TypeError, **{key: value})
+                    self.assertIn(f"{key}=", message)
+                    self.assertIn(option, message)
+                    self.assertNotIn("Unable to cast", message)
+
     def test_wrong_types_name_the_argument_the_value_and_what_is_accepted(self):
         cases = [("dt", "0.001", "a number"), ("cfl", "0.1", "a number"), ("h", "abc", "a number"),
                  ("alpha", "0.5", "a number"), ("device", "cuda:0", "a whole number"), ("steps", 2.0, "a whole number"),

@@ -1,15 +1,20 @@
-// Heat sources and monitors on cpu ranks under mpirun (docs/design.md §7, "Sources on ranks" and
-// "Monitors on ranks"): the same run on 1, 2 and 3 ranks writes bitwise the same snapshots with a
-// source (its step increment computed once over the whole grid, each rank stepping its planes of
-// it), a shortened last step (--t-end) included, and byte for byte the same monitors.csv: probes
+// Heat sources, monitors and material fields on cpu ranks under mpirun (docs/design.md §7, "Sources
+// on ranks", "Monitors on ranks" and "Materials on ranks"): the same run on 1, 2 and 3 ranks writes
+// bitwise the same snapshots with a source (its step increment computed once over the whole grid,
+// each rank stepping its planes of it), a shortened last step (--t-end) included, and with random
+// piecewise K and C (each rank's planes of them), and byte for byte the same monitors.csv: probes
 // spread along z across the ranks' boundaries (one in a wrapped period's last cell), the extremes,
 // the mean, the total heat and each face's heat.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
+#include "io/snapshots.hpp"
 #include "mpirun_support.hpp"
 
 namespace heat {
@@ -72,14 +77,16 @@ std::vector<std::string> probe_args(int order) {
   return args;
 }
 
+// `step`: how dt is set.
 std::vector<std::string> run_args(const std::string& backend, int order, const std::string& precision,
-                                  const std::vector<std::string>& faces, const std::string& output) {
+                                  const std::vector<std::string>& faces, const std::string& output,
+                                  const std::vector<std::string>& step = {"--dt", number(kDt)}) {
   const Grid3 g = grid_of(order);
   std::vector<std::string> args = {"--backend", backend, "--order", std::to_string(order), "--precision", precision,
                                    "--nx", std::to_string(g.nx), "--ny", std::to_string(g.ny), "--nz",
                                    std::to_string(g.nz), "--h", number(kSpacing), "--conductivity", "1.5",
-                                   "--heat-capacity", "2", "--init", "randn", "--dt", number(kDt), "--output", output,
-                                   "--quiet"};
+                                   "--heat-capacity", "2", "--init", "randn", "--output", output, "--quiet"};
+  args.insert(args.end(), step.begin(), step.end());
   args.insert(args.end(), faces.begin(), faces.end());
   return args;
 }
@@ -194,6 +201,87 @@ TEST(MpirunMonitors, LayerFacesCsvByteForByteEqualOn1To3Ranks) {
         expect_same_snapshots(one, out, label);
         expect_same_monitors(one, out, label);
       });
+}
+
+// A field of grid_of(order), piecewise constant on blocks of 2 x 2 x 3 points, each block's value
+// log-uniform over [low, high]: positive, never zero, with jumps between neighbouring blocks.
+Field<double> random_blocks(int order, double low, double high, unsigned seed) {
+  const Grid3 g = grid_of(order);
+  std::mt19937 draw(seed);
+  std::uniform_real_distribution<double> exponent(std::log(low), std::log(high));
+  const int bx = (g.nx + 1) / 2, by = (g.ny + 1) / 2, bz = (g.nz + 2) / 3;
+  std::vector<double> blocks(std::size_t(bx * by * bz));
+  for (double& b : blocks) b = std::exp(exponent(draw));
+  Field<double> f(g.nx, g.ny, g.nz);
+  for (int k = 0; k < g.nz; ++k)
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i) f(i, j, k) = blocks[std::size_t((k / 3 * by + j / 2) * bx + i / 2)];
+  return f;
+}
+
+// `values` as the point array "u" of a VTKHDF file on grid_of(order)'s grid, in `dir`.
+std::string array_file(const std::string& dir, int order, const Field<double>& values) {
+  const Grid3 g = grid_of(order);
+  OutputSpec spec;
+  spec.directory = dir;
+  RunDescription run;
+  run.problem.grid = {g.nx, g.ny, g.nz, kSpacing, kSpacing, kSpacing};
+  run.problem.dt = kDt;
+  run.precision = "double";
+  run.formats = "hdf5";
+  SnapshotWriter(spec, run).write(values, 0, 0.0);
+  return dir + "/heat_000000.hdf";
+}
+
+// Random piecewise K (over 1.5 decades) and C (over one) split over the ranks as the field is,
+// with each face set and layer faces everywhere (whose ranks exchange without a fill), a source,
+// probes across the ranks' boundaries: the same snapshots and monitors.csv on 1, 2 and 3 ranks.
+TEST(MpirunMaterials, RandomPiecewiseFieldsBitwiseEqualOn1To3Ranks) {
+  std::vector<std::vector<std::string>> face_sets = kFaceSets;
+  face_sets.push_back({});
+  for (int order : {2, 8}) {
+    const std::string files = test::temp_directory("materials-order" + std::to_string(order));
+    const std::string conductivity = array_file(files + "/k", order, random_blocks(order, 0.5, 16, 7));
+    const std::string heat_capacity = array_file(files + "/c", order, random_blocks(order, 1, 10, 8));
+    for (const char* backend : {"cpu", "cpu_reference"})
+      for (std::size_t set = 0; set < face_sets.size(); ++set) {
+        const std::string precision = order == 2 ? "float" : "double";
+        const std::string label = std::string(backend) + " " + precision + " order " + std::to_string(order) +
+                                  " faces " + std::to_string(set) + " with material fields";
+        expect_same_on_1_2_and_3_ranks(
+            [&](const std::string& out) {
+              std::vector<std::string> args =
+                  run_args(backend, order, precision, face_sets[set], out, {"--cfl", "0.15"});
+              const std::vector<std::string> sources = source_args(order), probes = probe_args(order);
+              args.insert(args.end(), sources.begin(), sources.end());
+              args.insert(args.end(), probes.begin(), probes.end());
+              args.insert(args.end(), {"--conductivity-file", conductivity, "--conductivity-array", "u",
+                                       "--heat-capacity-file", heat_capacity, "--heat-capacity-array", "u", "--steps",
+                                       "12", "--output-every", "6", "--monitor-every", "4"});
+              return args;
+            },
+            label, [](const std::string& one, const std::string& out, const std::string& l) {
+              EXPECT_TRUE(std::filesystem::exists(out + "/materials.hdf")) << l;
+              expect_same_snapshots(one, out, l);
+              expect_same_monitors(one, out, l);
+            });
+      }
+  }
+}
+
+// Bad material fields are exit 2 on ranks too, before any work: every rank reads the whole grid's.
+TEST(MpirunMaterials, AZeroConductivityIsRefusedOnRanks) {
+  const std::string files = test::temp_directory("materials-bad");
+  Field<double> conductivity = random_blocks(2, 0.5, 16, 9);
+  conductivity(3, 2, 7) = 0;
+  const std::string bad = array_file(files + "/k", 2, conductivity);
+  const std::string out = files + "/out";
+  std::vector<std::string> args = run_args("cpu", 2, "double", {}, out, {"--cfl", "0.15"});
+  args.insert(args.end(), {"--conductivity-file", bad, "--conductivity-array", "u", "--steps", "2"});
+  const auto refused = run_on(2, args);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("at (3,2,7)"), std::string::npos) << refused.output;
+  EXPECT_FALSE(std::filesystem::exists(out)) << "a refused run wrote its output";
 }
 
 }  // namespace
