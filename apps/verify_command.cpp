@@ -1,8 +1,11 @@
 // heatrk4 verify: every backend x order x precision against the double cpu reference, then every
 // backend x boundary case x precision on a small grid.
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "apps/commands.hpp"
+#include "apps/material_fields.hpp"
 #include "apps/run_checks.hpp"
 #include "apps/run_options.hpp"
 #include "parallel/rank_backend.hpp"
@@ -11,11 +14,13 @@
 #include "core/errors.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "core/grid_limits.hpp"
+#include "core/materials.hpp"
 #include "core/number_text.hpp"
 #include "backends/registry.hpp"
 #include "core/time_loop.hpp"
 #include "backends/cpu/source_step.hpp"
 #include "check/boundary_cases.hpp"
+#include "check/material_cases.hpp"
 #include "check/reference.hpp"
 
 namespace heat {
@@ -92,8 +97,10 @@ struct WorstOrder {
 // Each boundary case (check/boundary_cases.hpp) of every backend that runs here, each precision
 // at every order, on a small grid with unequal spacings (every axis 3r + 1 points or more at
 // order 8): a row per backend, case and precision, with its worst order; then each source case
-// with a random heat source, for every backend that adds one. One rank only: a rank's box fills
-// no conditions yet.
+// with a random heat source, for every backend that adds one; then each source case with each
+// material case (check/material_cases.hpp: random smooth and random piecewise K and C) for every
+// backend that steps material fields, at --cfl or 0.9 of the materials' stable limit, whichever
+// is smaller. One rank only: a rank's box fills no conditions yet.
 void check_conditions(const VerifyOptions& o, const BackendOptions& options, GpuHaloRoute route, int& passed,
                       int& failed) {
   const Ranks& ranks = process_ranks();
@@ -114,10 +121,13 @@ void check_conditions(const VerifyOptions& o, const BackendOptions& options, Gpu
   const Field<double> q = random_source(grid, heating, 0.5 * heating, o.seed + 1);
   const bool has_gpu = query_gpu(options.device).available;
   std::printf("conditions: %d x %d x %d points, each of orders 2 to 8, the worst shown\n", grid.nx, grid.ny, grid.nz);
-  std::printf("%-13s %-18s %-9s %-6s %11s %11s %11s  %s\n", "backend", "faces", "precision", "result", "max abs",
+  std::printf("%-13s %-28s %-9s %-6s %11s %11s %11s  %s\n", "backend", "faces", "precision", "result", "max abs",
               "max rel", "rel L2", "order (i,j,k)");
-  // One row: `faces` at every order in `precision`, with the random source where `heated`.
-  const auto check_faces = [&](const BackendEntry& entry, const BoundaryCase& faces, bool heated, Precision precision) {
+  const std::vector<MaterialCase> materials = material_cases(grid, o.seed + 2);
+  // One row: `faces` at every order in `precision`, with the random source where `heated`, in the
+  // fields of `fields` where not null.
+  const auto check_faces = [&](const BackendEntry& entry, const BoundaryCase& faces, bool heated, Precision precision,
+                               const MaterialCase* fields = nullptr) {
     WorstOrder worst;
     for (int order : {2, 4, 6, 8}) {
       Problem problem;
@@ -125,14 +135,24 @@ void check_conditions(const VerifyOptions& o, const BackendOptions& options, Gpu
       problem.order = order;
       problem.boundaries = faces.faces;
       problem.dt = dt_from_cfl(grid, problem.alpha, o.cfl);
-      if (heated) problem.source = make_heat_source(problem, q);
+      if (fields) {
+        problem.materials = make_materials(problem, fields->conductivity, fields->heat_capacity);
+        problem.alpha = largest_diffusivity(problem, *problem.materials);
+        problem.dt = dt_from_cfl(grid, problem.alpha, std::min(o.cfl, 0.9 * material_cfl_limit(problem)));
+      }
+      // With material fields the rate q/C adds about 1 where C is 1, their background.
+      const double per_step = 1.0 / (problem.dt * o.steps);
+      if (heated)
+        problem.source =
+            make_heat_source(problem, fields ? random_source(grid, per_step, 0.5 * per_step, o.seed + 1) : q);
       worst.keep(precision == Precision::Float ? check_case<float>(entry, problem, initial, o.steps, options, route)
                                                : check_case<double>(entry, problem, initial, o.steps, options, route),
                  order);
     }
     const FieldDifference& d = worst.d;
-    const std::string name = std::string(faces.name) + (heated ? "+source" : "");
-    std::printf("%-13s %-18s %-9s %-6s %11.3e %11.3e %11.3e  %d (%d,%d,%d)\n", entry.name.c_str(), name.c_str(),
+    const std::string name =
+        std::string(faces.name) + (heated ? "+source" : "") + (fields ? std::string("+") + fields->name : "");
+    std::printf("%-13s %-28s %-9s %-6s %11.3e %11.3e %11.3e  %d (%d,%d,%d)\n", entry.name.c_str(), name.c_str(),
                 precision_name(precision), d.pass() ? "pass" : "FAIL", d.max_abs, d.max_rel, d.rel_l2, worst.order,
                 d.worst.i, d.worst.j, d.worst.k);
     (d.pass() ? passed : failed)++;
@@ -144,6 +164,10 @@ void check_conditions(const VerifyOptions& o, const BackendOptions& options, Gpu
     if (!entry.adds_sources) continue;
     for (const BoundaryCase& faces : source_cases())
       for (Precision precision : kPrecisions) check_faces(entry, faces, true, precision);
+    if (!entry.steps_materials) continue;
+    for (const MaterialCase& fields : materials)
+      for (const BoundaryCase& faces : source_cases())
+        for (Precision precision : kPrecisions) check_faces(entry, faces, true, precision, &fields);
   }
 }
 

@@ -1,5 +1,5 @@
-// heatrk4-bench: every backend x order x precision x size (x the faces' condition, --faces),
-// against the device-to-device copy bandwidth measured in the same process. Validates before timing: a backend whose result
+// heatrk4-bench: every backend x order x precision x size (x the faces' condition, --faces, x the
+// material fields, --materials), against the device-to-device copy bandwidth measured in the same process. Validates before timing: a backend whose result
 // fails the check against the double cpu reference gets no numbers.
 //
 // Napkin math: a step must read u once and write it once, so the floor of one step is one
@@ -13,13 +13,16 @@
 #include <vector>
 
 #include "apps/json_writer.hpp"
+#include "apps/material_fields.hpp"
 #include "benchmarks/device_timing.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "core/initial_conditions.hpp"
 #include "backends/registry.hpp"
 #include "backends/tiled/tiled.hpp"
 #include "core/time_loop.hpp"
+#include "check/material_cases.hpp"
 #include "check/reference.hpp"
+#include "core/materials.hpp"
 
 namespace heat::bench {
 namespace {
@@ -30,6 +33,7 @@ struct Options {
   std::vector<std::string> precisions = {"float"};
   std::vector<std::string> backends = {"naive", "reuse", "tiled"};
   std::vector<std::string> faces = {"layer"};  // each the condition of all six faces, as --bc takes it
+  std::vector<std::string> materials = {"constant"};  // or check/material_cases.hpp's smooth, piecewise
   int steps = 10, repeats = 10, check_n = 64, device = 0;
   std::string csv, json;
 };
@@ -43,13 +47,22 @@ struct Row {
   double points_per_s() const { return ms_per_step > 0 ? double(n - order) * (n - order) * (n - order) / (ms_per_step * 1e-3) : 0; }
 };
 
-Problem reference_problem(int n, int order, const BoundaryCondition& faces) {
+// With material fields (`materials` not "constant"), alpha is their largest K/C; the check's grid
+// (`limited`) also keeps cfl within 0.9 of their stable limit, which the timed grid's steps, whose
+// values are not read, need not pay for at 600^3.
+Problem reference_problem(int n, int order, const BoundaryCondition& faces, const std::string& materials,
+                          bool limited) {
   Problem p;
   p.grid = Grid{n, n, n, 1.0 / (n - 1), 1.0 / (n - 1), 1.0 / (n - 1)};
   p.order = order;
   p.dt = dt_from_cfl(p.grid, p.alpha, 0.05);
   p.boundaries.fill(faces);
   require_consistent_boundaries(p.boundaries, {n, n, n}, p.radius());
+  if (materials == "constant") return p;
+  MaterialCase fields = material_case(materials, p.grid, 5);
+  p.materials = make_materials(p, std::move(fields.conductivity), std::move(fields.heat_capacity));
+  p.alpha = largest_diffusivity(p, *p.materials);
+  p.dt = dt_from_cfl(p.grid, p.alpha, limited ? std::min(0.05, 0.9 * material_cfl_limit(p)) : 0.05);
   return p;
 }
 
@@ -59,19 +72,20 @@ double median(std::vector<double> v) {
 }
 
 template <typename T>
-Row measure(const Options& o, const BackendEntry& entry, const BoundaryCondition& faces, int n, int order,
-            double copy_bw, const Field<double>& start_double, std::size_t l2_bytes) {
-  Row row{entry.name, sizeof(T) == 4 ? "float" : "double", boundary_condition_text(faces), n, order};
+Row measure(const Options& o, const BackendEntry& entry, const BoundaryCondition& faces, const std::string& materials,
+            int n, int order, double copy_bw, const Field<double>& start_double, std::size_t l2_bytes) {
+  const std::string shown = boundary_condition_text(faces) + (materials == "constant" ? "" : "+" + materials);
+  Row row{entry.name, sizeof(T) == 4 ? "float" : "double", shown, n, order};
   row.copy_gb_per_s = copy_bw / 1e9;
   const double tol = default_tolerance<T>();
-  const Problem small = reference_problem(o.check_n, order, faces);
+  const Problem small = reference_problem(o.check_n, order, faces, materials, true);
   const FieldDifference d =
       check_against_reference<T>(entry, small, randn_field(small.grid, 7), 10, tol, tol, o.device);
   row.checked_ok = d.pass();
   row.check_note = describe(d);
   if (!row.checked_ok) return row;
 
-  const Problem p = reference_problem(n, order, faces);
+  const Problem p = reference_problem(n, order, faces, materials, false);
   const Field<T> start = field_cast<T>(start_double);
   BackendOptions bo;
   bo.device = o.device;
@@ -99,11 +113,11 @@ Row measure(const Options& o, const BackendEntry& entry, const BoundaryCondition
 
 void print_row(const Row& r) {
   if (!r.checked_ok) {
-    std::printf("%-22s %-6s %-12s %5d %5d  FAILED the check, not timed: %s\n", r.backend.c_str(), r.precision.c_str(),
+    std::printf("%-22s %-6s %-16s %5d %5d  FAILED the check, not timed: %s\n", r.backend.c_str(), r.precision.c_str(),
                 r.faces.c_str(), r.n, r.order, r.check_note.c_str());
     return;
   }
-  std::printf("%-22s %-6s %-12s %5d %5d %10.3f %10.3f %8.2f %10.3e %6.0f %9.1f %7.1f%%\n", r.backend.c_str(),
+  std::printf("%-22s %-6s %-16s %5d %5d %10.3f %10.3f %8.2f %10.3e %6.0f %9.1f %7.1f%%\n", r.backend.c_str(),
               r.precision.c_str(), r.faces.c_str(), r.n, r.order, r.ms_per_step, r.floor_ms_per_step,
               r.ms_per_step / r.floor_ms_per_step, r.points_per_s(), r.bytes_per_point, r.gb_per_s,
               100.0 * r.gb_per_s / r.copy_gb_per_s);
@@ -162,7 +176,7 @@ int run(const Options& o) {
   }
   std::printf("device: %s, %d SMs, L2 %.0f MB; %d steps per timing, median of %d\n", gpu.name.c_str(),
               gpu.multiprocessors, gpu.l2_bytes / 1e6, o.steps, o.repeats);
-  std::printf("%-22s %-6s %-12s %5s %5s %10s %10s %8s %10s %6s %9s %8s\n", "backend", "prec", "faces", "n", "order",
+  std::printf("%-22s %-6s %-16s %5s %5s %10s %10s %8s %10s %6s %9s %8s\n", "backend", "prec", "faces", "n", "order",
               "ms/step", "floor ms", "x floor", "points/s", "B/pt", "GB/s", "of copy");
   std::vector<BoundaryCondition> faces;
   for (const std::string& text : o.faces) faces.push_back(parse_boundary_condition(text, "--faces"));
@@ -176,12 +190,13 @@ int run(const Options& o) {
       for (int order : o.orders)
         for (const auto& name : o.backends)
           for (const BoundaryCondition& c : faces)
-            for (const BackendEntry& entry : entries_named(name, order, value == sizeof(float))) {
-              rows.push_back(value == sizeof(float)
-                                 ? measure<float>(o, entry, c, n, order, copy_bw, start, gpu.l2_bytes)
-                                 : measure<double>(o, entry, c, n, order, copy_bw, start, gpu.l2_bytes));
-              print_row(rows.back());
-            }
+            for (const std::string& materials : o.materials)
+              for (const BackendEntry& entry : entries_named(name, order, value == sizeof(float))) {
+                rows.push_back(value == sizeof(float)
+                                   ? measure<float>(o, entry, c, materials, n, order, copy_bw, start, gpu.l2_bytes)
+                                   : measure<double>(o, entry, c, materials, n, order, copy_bw, start, gpu.l2_bytes));
+                print_row(rows.back());
+              }
     }
   }
   write_outputs(o, rows, gpu);
@@ -200,6 +215,10 @@ int main(int argc, char** argv) {
   app.add_option("--precisions", o.precisions, "float and/or double")->capture_default_str();
   app.add_option("--backends", o.backends, "backends to time")->capture_default_str();
   app.add_option("--faces", o.faces, "each timed as the condition of all six faces (as --bc takes it)")
+      ->capture_default_str();
+  app.add_option("--materials", o.materials,
+                 "each timed with constant K and C, or random smooth or piecewise fields of them: constant, smooth, "
+                 "piecewise")
       ->capture_default_str();
   app.add_option("--steps", o.steps, "steps per timed run")->capture_default_str();
   app.add_option("--repeats", o.repeats, "timed runs; the median is reported")->capture_default_str();

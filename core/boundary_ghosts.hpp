@@ -39,7 +39,8 @@ struct FaceFill {
   double spacing = 0;                   // flux, and temperature with a source: h along the axis
   double inward_gradient = 0;           // flux: dT/dn_in = -Q/K (heat into the domain is -K dT/dn_in)
   double weights[kMaxConvectiveRadius][kMaxConvectiveRadius + 1] = {};  // convective_ghost_weights
-  // With material fields (Problem::materials, the host's memory: the CUDA backends take none yet),
+  // With material fields (Problem::materials, the host's memory; DeviceBoundaryFill puts the
+  // device's copies in their place),
   // K varies along the face: a flux face's gradient is -Q/K at each row's face point, a
   // convective face's weights are each row's (Materials::convective_weights), and a temperature
   // face's curvature with a source is -q/K there (rate * C / K).

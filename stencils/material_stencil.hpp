@@ -60,24 +60,35 @@ HD inline T pair_conductance(int k, KAt&& k_at, InverseAt&& inverse_at) {
   return series / (ratio + power);
 }
 
-// div(K grad u) at one point. u_at(axis, m), k_at(axis, m) and inverse_at(axis, m) give u, K
-// and 1/K at m points from the point along the axis (m from -R to R).
-template <int R, typename T, typename UAt, typename KAt, typename InverseAt>
-HD inline T apply_material_stencil(const MaterialWeights<R, T>& w, T center, UAt&& u_at, KAt&& k_at,
-                                   InverseAt&& inverse_at) {
+// div(K grad u) at one point from its pairs' conductances: u_at(axis, m) gives u at m points from
+// the point along the axis (m from -R to R), conductance_at(axis, k, lo) the M of the pair k apart
+// whose lower point lies lo points from the point (lo = 0: the pair above, -k: the pair below).
+// Every backend sums in this order, however it comes by M (computed where read, or stored).
+template <int R, typename T, typename UAt, typename ConductanceAt>
+HD inline T apply_conductance_stencil(const MaterialWeights<R, T>& w, T center, UAt&& u_at,
+                                      ConductanceAt&& conductance_at) {
   T acc = T(0);
   HEAT_UNROLL
   for (int axis = 0; axis < 3; ++axis) {
     HEAT_UNROLL
     for (int k = 1; k <= R; ++k) {
-      const T up = pair_conductance<R, T>(
-          k, [&](int m) { return k_at(axis, m); }, [&](int m) { return inverse_at(axis, m); });
-      const T down = pair_conductance<R, T>(
-          k, [&](int m) { return k_at(axis, m - k); }, [&](int m) { return inverse_at(axis, m - k); });
+      const T up = conductance_at(axis, k, 0);
+      const T down = conductance_at(axis, k, -k);
       acc += w.axis[axis][k - 1] * (up * (u_at(axis, k) - center) + down * (u_at(axis, -k) - center));
     }
   }
   return acc;
+}
+
+// div(K grad u) at one point, each pair's M computed from K and 1/K: k_at(axis, m) and
+// inverse_at(axis, m) give them at m points from the point along the axis (m from -R to R).
+template <int R, typename T, typename UAt, typename KAt, typename InverseAt>
+HD inline T apply_material_stencil(const MaterialWeights<R, T>& w, T center, UAt&& u_at, KAt&& k_at,
+                                   InverseAt&& inverse_at) {
+  return apply_conductance_stencil<R, T>(w, center, u_at, [&](int axis, int k, int lo) {
+    return pair_conductance<R, T>(
+        k, [&](int m) { return k_at(axis, lo + m); }, [&](int m) { return inverse_at(axis, lo + m); });
+  });
 }
 
 }  // namespace heat

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
+#include "backends/cuda/material_arrays.hpp"
+#include "backends/cuda/source_arrays.hpp"
 #include "core/dispatch.hpp"
+#include "core/materials.hpp"
 
 namespace heat {
 namespace {
@@ -106,21 +110,46 @@ dim3 blocks_of(const FaceFillList& list) {
   return {unsigned(list.first_block[list.count]), unsigned(std::min(list.most_lines, kMostBlocksY))};
 }
 
+// The device's copy of what `host` points at (null stays null): `device`, which must be there.
+const double* on_device(const double* host, const double* device, const char* what) {
+  if (!host) return nullptr;
+  if (!device) throw std::logic_error(std::string("a fill that reads ") + what + " needs it on the device");
+  return device;
+}
+
 }  // namespace
 
-DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows, const double* source_rate)
+DeviceFillArrays::DeviceFillArrays(const Problem& p) {
+  const std::size_t points = p.grid.points();
+  if (fill_reads_source_rate(p)) source_rate_ = DeviceBuffer<double>::copied_from_host(p.source->rate.data(), points);
+  if (!p.materials) return;
+  const Materials& m = *p.materials;
+  if (fill_reads_conductivity(p)) conductivity_ = DeviceBuffer<double>::copied_from_host(m.conductivity.data(), points);
+  if (fill_reads_heat_capacity(p))
+    heat_capacity_ = DeviceBuffer<double>::copied_from_host(m.heat_capacity.data(), points);
+  for (int face = 0; face < kFaces; ++face)
+    if (!m.convective_weights[face].empty())
+      row_weights_[face] =
+          DeviceBuffer<double>::copied_from_host(m.convective_weights[face].data(), m.convective_weights[face].size());
+}
+
+DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows, const DeviceFillArrays* arrays)
     : order_(p.order) {
+  const DeviceFillArrays none;
+  const DeviceFillArrays& device = arrays ? *arrays : none;
   FaceFillList held, ghosts[3];
   int ghost_lists = 0;
   for (int face = 0; face < kFaces; ++face) {
     const BoundaryKind kind = p.boundaries[face].kind;
     if (kind == BoundaryKind::Layer) continue;
     FaceFill f = face_fill(p, face, part);
-    if (f.source_rate) {
-      // face_fill points at the host's rate; the kernels read the device's.
-      if (!source_rate) throw std::logic_error("a temperature face's fill with a source needs its rate on the device");
-      f.source_rate = source_rate;
-    }
+    // face_fill points at the host's arrays; the kernels read the device's, those the face's kind
+    // reads (a material's K and C are set on every face).
+    f.source_rate = on_device(f.source_rate, device.source_rate(), "a source's rate");
+    const bool reads_conductivity = kind == BoundaryKind::Flux || f.source_rate;
+    f.conductivity = reads_conductivity ? on_device(f.conductivity, device.conductivity(), "K") : nullptr;
+    f.heat_capacity = f.source_rate ? on_device(f.heat_capacity, device.heat_capacity(), "C") : nullptr;
+    f.row_weights = on_device(f.row_weights, device.row_weights(face), "convective row weights");
     if (rows == FillRows::StencilRead) keep_stencil_rows(f);
     // Rows that cross the earlier axes' ghosts fill in a launch after the one that writes them:
     // a new list where the last holds a face of an earlier axis (its first: faces come in order).

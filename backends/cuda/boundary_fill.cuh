@@ -43,14 +43,32 @@ struct FaceFillList {
   int held_point[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
 };
 
+// The device's copies of what p's fill reads beside the field, in double as the host's fill reads
+// them (face_fill points at the host's): the source's rate where a temperature face meets a
+// source, and with material fields K (a flux face's gradient -Q/K, a temperature face's curvature
+// -q/K with a source), C (that curvature's q = rate * C) and each convective face's row weights.
+// Uploaded once; empty where p's fill reads none of them (material_arrays.hpp, source_arrays.hpp).
+class DeviceFillArrays {
+ public:
+  DeviceFillArrays() = default;
+  explicit DeviceFillArrays(const Problem& p);
+  const double* source_rate() const { return source_rate_.get(); }
+  const double* conductivity() const { return conductivity_.get(); }
+  const double* heat_capacity() const { return heat_capacity_.get(); }
+  const double* row_weights(int face) const { return row_weights_[face].get(); }
+
+ private:
+  DeviceBuffer<double> source_rate_, conductivity_, heat_capacity_, row_weights_[kFaces];
+};
+
 class DeviceBoundaryFill {
  public:
   DeviceBoundaryFill() = default;  // fills nothing
   // The fill of `part` of p's conditions on `rows`, its face lists kept on the current device.
-  // `source_rate`: p's source's rate q/C in device memory (double), which a temperature face's full
-  // fill reads; needed where p has a source and a temperature face, else null.
+  // `arrays`: the device's copies of what the fill reads beside the field (DeviceFillArrays(p));
+  // null where p's fill reads none (no source beside a temperature face, no material fields).
   DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows = FillRows::Whole,
-                     const double* source_rate = nullptr);
+                     const DeviceFillArrays* arrays = nullptr);
 
   // Whether a face's condition is not layer: otherwise a fill does nothing.
   bool fills() const { return launches_ > 0; }

@@ -4,7 +4,8 @@
 // (boundary_fill.cuh) when it is set and after every step; each backend fills what its stencil
 // launches read between them (its stage fields, or its passes' operands). A steady source's arrays
 // (source_arrays.hpp) are counted in the memory check here; the fill's rate is held here, the
-// array a backend's kernels add by the backend.
+// array a backend's kernels add by the backend. Material fields' arrays (material_arrays.hpp) are
+// counted and held here, the fill's copies and the stencil's, which every backend reads alike.
 #pragma once
 
 #include <algorithm>
@@ -13,10 +14,13 @@
 #include <string>
 
 #include "core/backend.hpp"
+#include "core/errors.hpp"
 #include "backends/cuda/boundary_fill.cuh"
 #include "backends/cuda/device_buffer.cuh"
 #include "backends/cuda/device_initial_fields.hpp"
+#include "backends/cuda/device_materials.cuh"
 #include "backends/cuda/gpu_info.hpp"
+#include "backends/cuda/material_arrays.hpp"
 #include "backends/cuda/nonfinite.cuh"
 #include "backends/cuda/source_arrays.hpp"
 #include "core/step_planes.hpp"
@@ -235,13 +239,15 @@ class CudaBackend : public Backend<T>,
         overlap_(o.halo_overlap.value_or(HaloOverlap::Off) != HaloOverlap::Off),
         device_(o.device) {
     const std::size_t field_bytes = p.grid.points() * sizeof(T);
-    prepare_device(o, bytes_needed + device_source_bytes(p, sizeof(T)) + (o.snapshots_while_stepping ? field_bytes : 0),
+    prepare_device(o,
+                   bytes_needed + device_source_bytes(p, sizeof(T)) + device_material_bytes(p, sizeof(T)) +
+                       (o.snapshots_while_stepping ? field_bytes : 0),
                    name);
     if (!o.field_in_caller_memory) u_ = DeviceBuffer<T>(p.grid.points());
     if (o.snapshots_while_stepping) snapshots_ = std::make_unique<SnapshotCopies>(field_bytes, o.device);
-    if (fill_reads_source_rate(p))
-      fill_source_rate_ = DeviceBuffer<double>::copied_from_host(p.source->rate.data(), p.grid.points());
-    boundary_fill_ = DeviceBoundaryFill(p, FillPart::Full, FillRows::Whole, fill_source_rate_.get());
+    fill_arrays_ = DeviceFillArrays(p);
+    materials_ = DeviceMaterials<T>(p);
+    boundary_fill_ = DeviceBoundaryFill(p, FillPart::Full, FillRows::Whole, &fill_arrays_);
     fills_ghosts_ = fills_ghosts<T>(p.boundaries, nullptr);
   }
   // One rank's box, for `exchange` non-null (laid out for PerStep's or PerHalfStep's ghost planes):
@@ -250,6 +256,8 @@ class CudaBackend : public Backend<T>,
   // PassFormBackend), where steps_in_parts() already answers as their final classes do.
   void take_exchange(HaloExchange<T>* exchange) {
     if (!exchange) return;
+    if (!materials_.empty())
+      throw InputError("material fields step on one GPU alone so far: the CUDA backends take no rank's box of them");
     if (exchange->scheme() == GhostScheme::PerStage)
       throw std::logic_error("a backend that steps its box whole needs PerStep's or PerHalfStep's ghost planes");
     exchange_ = exchange;
@@ -312,9 +320,10 @@ class CudaBackend : public Backend<T>,
 
   Problem problem_;
   DeviceBuffer<T> u_;
-  // The source's rate q/C in double, where a temperature face's fill reads it (source_arrays.hpp).
-  DeviceBuffer<double> fill_source_rate_;
+  // What the fills read beside the field (a source's rate, a material's K and C in double).
+  DeviceFillArrays fill_arrays_;
   DeviceBoundaryFill boundary_fill_;  // the faces that are not layer, as the problem states them
+  DeviceMaterials<T> materials_;      // what the stencil reads of material fields; empty without
 
  private:
   // u's ghost planes from the neighbours, unless the last exchange of u brought them and no step

@@ -1,7 +1,7 @@
 // naive: one kernel per RK4 stage plus a combine kernel (the course exercise's first version).
 // Stage s forms its input u + c*dt*k_{s-1} at every neighbour it reads, inside the stencil.
 #include "core/dispatch.hpp"
-#include "backends/cuda/global_stencil.cuh"
+#include "backends/cuda/global_memory_backend.cuh"
 #include "backends/cuda/linear_stages.cuh"  // FirstStage: k1 = a*Lap(u), as in every backend
 #include "backends/registry.hpp"
 #include "stencils/rk4_forms.hpp"
@@ -44,13 +44,12 @@ class NaiveBackend final : public GlobalMemoryBackend<T, 4> {
 
  private:
   void step_once() override {
-    this->with_weights([&](const auto& w) {
-      constexpr int R = std::decay_t<decltype(w)>::kRadius;
+    this->with_stencil([&](auto radius, const auto& launch) {
+      constexpr int R = decltype(radius)::value;
       const Grid& g = this->problem_.grid;
       const auto& rk = this->rk_;
       T* u = this->u_.get();
       auto k = [&](int s) { return this->k_[s].get(); };
-      const auto launch = [&](const auto& op) { launch_global_stencil<R, T>(g, w, op); };
       // Every stage's operand holds u, so every stage adds a source's rate.
       const T* rate = this->source_rate();
       launch_adding_rate(launch, FirstStage<T>{u, k(0)}, rate);

@@ -2,7 +2,7 @@
 // so the stencil of u is applied once per step (k1) and later stages take the stencil of a stage
 // field (linear_stages.cuh). The last stage also forms the RK4 combination: no combine pass.
 #include "core/dispatch.hpp"
-#include "backends/cuda/global_stencil.cuh"
+#include "backends/cuda/global_memory_backend.cuh"
 #include "backends/cuda/linear_stages.cuh"
 #include "backends/registry.hpp"
 
@@ -17,12 +17,9 @@ class ReuseBackend final : public GlobalMemoryBackend<T, 3> {
 
  private:
   void step_once() override {
-    this->with_weights([&](const auto& w) {
-      constexpr int R = std::decay_t<decltype(w)>::kRadius;
-      const Grid& g = this->problem_.grid;
-      linear_rk4_step([&](const auto& op) { launch_global_stencil<R, T>(g, w, op); },
-                      [&](T* k) { this->stage_written(k); }, this->u_.get(), this->k_[0].get(), this->k_[1].get(),
-                      this->k_[2].get(), this->rk_, this->source_rate());
+    this->with_stencil([&](auto, const auto& launch) {
+      linear_rk4_step(launch, [&](T* k) { this->stage_written(k); }, this->u_.get(), this->k_[0].get(),
+                      this->k_[1].get(), this->k_[2].get(), this->rk_, this->source_rate());
     });
   }
 };

@@ -36,6 +36,16 @@ void copy_boundary_layer(const DeviceBuffer<T>& u, std::initializer_list<DeviceB
   HEAT_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+// p's source's step increment for steps of `dt` (source_increment_for) into `increment`, allocated
+// on first use. On the legacy stream, after the steps queued before it, which read the increment
+// it replaces.
+template <typename T>
+void upload_source_increment(DeviceBuffer<T>& increment, const Problem& p, double dt, bool whole_grid) {
+  const Field<T> values = source_increment_for<T>(p, dt, whole_grid);
+  if (increment.size() == 0) increment = DeviceBuffer<T>(values.size());
+  increment.copy_from_host(values.data());
+}
+
 // What the backends of the passes (rk4_forms.hpp) share: the stencil's weights, the passes'
 // constants, a steady source's step increment, and the copy of the initial u's boundary layer into
 // the fields the kernels write (a pass gives its u there, and no pass writes it).
@@ -92,10 +102,7 @@ class PassFormBackend : public CudaBackend<T> {
 
  private:
   void upload_source_step(double dt) {
-    const Field<T> increment = source_increment_for<T>(this->problem_, dt, this->steps_whole_grid());
-    if (source_step_.size() == 0) source_step_ = DeviceBuffer<T>(increment.size());
-    // On the legacy stream, after the steps queued before it, which read the increment it replaces.
-    source_step_.copy_from_host(increment.data());
+    upload_source_increment(source_step_, this->problem_, dt, this->steps_whole_grid());
   }
 
   bool prepared_ = false;
@@ -121,7 +128,7 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
         device_(o.device),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
         later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})),
-        operand_fill_(p, FillPart::Full, FillRows::StencilRead, this->fill_source_rate_.get()) {
+        operand_fill_(p, FillPart::Full, FillRows::StencilRead, &this->fill_arrays_) {
     // The last pass reads v_[0] around each point (factored_rk4_step).
     if (p.source) last_.emplace(make_launcher<false, true>(p.grid, o.device, {v_[0].get()}));
   }

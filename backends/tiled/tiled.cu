@@ -22,9 +22,11 @@
 #include <utility>
 
 #include "core/dispatch.hpp"
+#include "backends/cuda/material_arrays.hpp"
 #include "backends/cuda/source_arrays.hpp"
 #include "backends/registry.hpp"
 #include "backends/tiled/backends.cuh"
+#include "backends/tiled/material_passes.cuh"
 #include "backends/tiled/tiled.hpp"
 #include "stencils/rk4_forms.hpp"
 
@@ -374,9 +376,16 @@ std::string tiled_boundary_configuration(int order, Precision precision) {
   return with_built(order, precision, [](auto built) { return decltype(built)::Boundary::name(); });
 }
 
+// Why a configuration named by the caller cannot step material fields.
+std::string no_material_kernels(const std::string& configuration) {
+  return "tiled configuration '" + configuration +
+         "' has no kernels of material fields: the registry's tiled steps them, in single passes of the flux form";
+}
+
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
                                                const std::string& configuration, HaloExchange<T>* exchange) {
+  if (problem.materials) throw InputError(no_material_kernels(configuration));
   std::unique_ptr<Backend<T>> made;
   with_configuration<T>(problem.order, configuration, [&](auto config) {
     using Config = decltype(config);
@@ -411,6 +420,20 @@ std::string configuration_for(const Problem& p, Precision precision, const std::
                                               : tiled_default_configuration(p.order, precision);
 }
 
+// The entry named by `configuration`'s backend for `p`: with material fields the registry's tiled
+// steps them in MaterialPassBackend's single passes (a named configuration refuses), else
+// make_tiled_backend's configuration.
+template <typename T>
+std::unique_ptr<Backend<T>> make_for_entry(const Problem& p, const BackendOptions& o, const std::string& configuration,
+                                           HaloExchange<T>* exchange) {
+  if (!p.materials) {
+    const Precision precision = sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
+    return make_tiled_backend<T>(p, o, configuration_for(p, precision, configuration, exchange), exchange);
+  }
+  if (!configuration.empty()) throw InputError(no_material_kernels(configuration));
+  return std::make_unique<MaterialPassBackend<T>>(p, o, exchange);
+}
+
 // What a configuration moves and holds.
 struct Footprint {
   int arrays_per_point;  // read or written per interior point per step: the byte model
@@ -437,26 +460,29 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   e.uses_cuda = true;
   e.fills_boundaries = true;
   e.adds_sources = true;
+  e.steps_materials = configuration.empty();
   // The byte model: all four passes in one kernel read u once and write it once; a factor per
   // kernel moves 4 arrays, one pass per kernel 10; a source's step increment is read once more, by
-  // the last pass.
+  // the last pass. Material fields: single passes, each reading material_arrays_per_stencil more.
   e.bytes_per_point = [configuration](const Problem& p, std::size_t size) {
-    return double(footprint(p, size, configuration).arrays_per_point + (p.source ? 1 : 0)) * double(size);
+    const int arrays = p.materials ? kFactoredStepArrays + 4 * material_arrays_per_stencil(p.order)
+                                   : footprint(p, size, configuration).arrays_per_point;
+    return double(arrays + (p.source ? 1 : 0)) * double(size);
   };
   e.working_bytes = [configuration](const Problem& p, std::size_t size) {
-    return std::size_t(footprint(p, size, configuration).working_arrays) * p.grid.points() * size +
-           device_source_bytes(p, size);
+    const int arrays = p.materials ? MaterialPassBackend<float>::kWorkingArrays
+                                   : footprint(p, size, configuration).working_arrays;
+    return std::size_t(arrays) * p.grid.points() * size + device_source_bytes(p, size) + device_material_bytes(p, size);
   };
   e.ghost_scheme = [configuration](int order) { return tiled_ghost_scheme(order, configuration); };
   // Measured at order 8 on 4 H200s, weak: 0, 4 and 8 planes a side gave 96.5%, 96.9% and 96.7%.
   e.side_planes = [](int order) { return order / 2; };
   e.halo_overlap = tiled_halo_overlap;
   e.make_float = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<float>* exchange) {
-    return make_tiled_backend<float>(p, o, configuration_for(p, Precision::Float, configuration, exchange), exchange);
+    return make_for_entry<float>(p, o, configuration, exchange);
   };
   e.make_double = [configuration](const Problem& p, const BackendOptions& o, HaloExchange<double>* exchange) {
-    return make_tiled_backend<double>(p, o, configuration_for(p, Precision::Double, configuration, exchange),
-                                       exchange);
+    return make_for_entry<double>(p, o, configuration, exchange);
   };
   return e;
 }
