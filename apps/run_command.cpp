@@ -27,6 +27,7 @@
 #include "core/errors.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "backends/cuda/process_gpu.hpp"
+#include "backends/cpu/pass_sweep.hpp"
 #include "backends/registry.hpp"
 #include "check/reference.hpp"
 
@@ -37,6 +38,34 @@ namespace {
 void require_host_memory(const RunPlan& plan, const BackendEntry& entry, const Slab& slab, const Ranks& ranks) {
   require_host_bytes(run_host_bytes_needed(plan, entry, slab, ranks.is_root()), ranks.local_size(), "this run",
                      std::string("use a smaller grid") + (plan.check ? " or drop --check" : ""));
+}
+
+// The rank grid of --ranks-grid for this run's ranks. InputError (exit 2) naming --ranks-grid
+// where it splits x or y for what only z slabs run so far: GPU ranks, monitors; and where the
+// fast cpu backend's rows along x would be shorter than its vectors, whose kernels then differ
+// from one process's in their bits.
+RankGrid run_rank_grid(const RunPlan& plan, const BackendEntry& entry, const Ranks& ranks) {
+  const int r = plan.problem.radius();
+  const RankGrid grid = resolve_rank_grid(plan.ranks_grid, ranks.size(), plan.problem.grid, r,
+                                          ghost_planes(entry.ghost_scheme(plan.problem.order), r),
+                                          plan.problem.boundaries);
+  if (grid.is_slabs()) return grid;
+  const std::string named = "--ranks-grid " + grid.text();
+  if (entry.uses_cuda)
+    throw InputError(named + " splits x or y, which GPU ranks do not do yet: run " + plan.backend +
+                     " as z slabs (--ranks-grid slabs, or 1x1x" + std::to_string(ranks.size()) + ") or on cpu ranks");
+  if (plan.monitor_every > 0)
+    throw InputError(named + " splits x or y, where monitors are not measured yet: run as z slabs (--ranks-grid "
+                     "slabs) or without --monitor-every and --probe");
+  const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
+  const int whole_row = plan.problem.grid.nx - 2 * r, row = whole_row / grid.ranks[0];
+  const CpuIsa whole_isa = cpu_isa_for_rows(best_cpu_isa(), whole_row, value);
+  if (plan.backend == "cpu" && cpu_isa_for_rows(best_cpu_isa(), row, value) != whole_isa)
+    throw InputError(named + " leaves rows of " + std::to_string(row) + " points along x, fewer than the " +
+                     std::to_string(cpu_isa_lanes(whole_isa, value)) + "-value vectors the cpu backend steps " +
+                     std::to_string(whole_row) + " with, whose bits would then differ from one process's: split x "
+                     "over fewer ranks");
+  return grid;
 }
 
 // With --init-file the grid comes from the file; a grid option that says otherwise is an error.
@@ -177,13 +206,14 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
 }
 
 // Reads the rank's box of the input file's planes into `loaded`: in one read, or one per run of
-// a box that wraps (box_sources).
+// a box that wraps (box_sources); a box that spans part of each plane reads its runs' whole
+// planes and keeps its own columns and rows.
 void read_box_planes(LoadedField& loaded, const RunOptions& o, const Slab& slab) {
   const auto read = [&](const Planes& run) {
     read_initial_planes(loaded, o.init_file, o.init_array, run.first, run.first + run.count);
   };
   const std::vector<Planes> runs = box_sources(slab, loaded.grid);
-  if (runs.size() == 1) return read(runs[0]);
+  if (runs.size() == 1 && slab.is_slab()) return read(runs[0]);
   loaded.values = box_from_runs<double>(slab, loaded.grid, [&](const Planes& run) {
     read(run);
     return std::move(loaded.values);
@@ -239,8 +269,10 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     } else {
       process_gpu().give_back();  // a context a rank started early, in case the run took a GPU
     }
+    const RankGrid rank_grid = run_rank_grid(plan, *entry, ranks);
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output),
-                     plan.problem.boundaries);
+                     plan.problem.boundaries, rank_grid);
+    if (!plan.output.formats.empty()) snapshot_planes_of_ranks(slab, plan.problem.grid);
     require_host_memory(plan, *entry, slab, ranks);
     add_heat_source(plan, options);
     clock.mark("heat_source");

@@ -145,6 +145,10 @@ std::vector<RunOption> make_table() {
              "ghost plane, tiled what follows the planes the neighbours need; off: exchange, then step (same "
              "bits either way)",
              Default),
+      option("ranks-grid", &RunOptions::ranks_grid,
+             "how ranks under mpirun split the grid: slabs (1xN along z), PxQxR (P along x, Q along y, R along "
+             "z; cpu backends) or auto (the split that exchanges the fewest points)",
+             Default),
       option("init", &RunOptions::init, "initial field: gaussian, randn, sine, uniform:T (T everywhere) or file", Default),
       option("seed", &RunOptions::seed, "seed of --init randn (0 to 2^64-1)", Default),
       // std::array<int, 3> is one value of three integers to CLI11, so --modes takes exactly three.

@@ -283,6 +283,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
                                  plan.stored_backend_refused);
   plan.asked_gpu_halos = parse_gpu_halo_route(o.halo_exchange);
   plan.backend_options.halo_overlap = parse_halo_overlap(o.halo_overlap);
+  plan.ranks_grid = parse_ranks_grid(o.ranks_grid);
 
   parse_init(o.init, plan.init);
   plan.init_name = init_text(plan.init);

@@ -15,6 +15,7 @@
 #include "core/backend.hpp"
 #include "core/monitors.hpp"
 #include "parallel/halo_exchange.hpp"
+#include "parallel/rank_grid.hpp"
 #include "core/initial_conditions.hpp"
 #include "core/number_text.hpp"
 #include "core/heat_source.hpp"
@@ -63,6 +64,7 @@ struct RunOptions {
   int device = 0;
   std::string halo_exchange = "auto";
   std::string halo_overlap = "auto";
+  std::string ranks_grid = "slabs";
   std::string init = "gaussian";
   unsigned long long seed = 42;
   std::array<int, 3> modes = {1, 1, 1};
@@ -106,6 +108,7 @@ struct RunPlan {
   std::string stored_backend_refused;
   BackendOptions backend_options;
   std::optional<GpuHaloRoute> asked_gpu_halos;   // --halo-exchange; none: auto
+  RankGridChoice ranks_grid;  // --ranks-grid; set-up resolves it for the run's rank count
   GpuHaloRoute gpu_halos = GpuHaloRoute::Peer;  // how GPU ranks exchange ghost planes (set-up resolves auto)
   // --source, checked; add_heat_source (apps/heat_sources.hpp) then reads and sums them into
   // problem.source, records each for the snapshots and their power sum(w q) dV (W).

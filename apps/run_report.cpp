@@ -20,6 +20,7 @@ void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ra
   report.stop_signal = outcome.stop_signal;
   report.snapshots_on_device = outcome.snapshots_on_device;
   report.ranks = ranks.size();
+  report.ranks_grid = slab.rank_grid.text();
   report.ghost_planes = slab.ghost;
   report.halo_overlap =
       entry.chosen_halo_overlap(plan.backend_options, plan.problem.order) != HaloOverlap::Off;

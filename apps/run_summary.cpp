@@ -85,9 +85,9 @@ void print_summary(const RunReport& r) {
   std::printf("  backend   %s on %s%s%s\n", r.plan.backend.c_str(), r.device.c_str(),
               r.plan.backend_note.empty() ? "" : "; ", r.plan.backend_note.c_str());
   if (r.ranks > 1)
-    std::printf("  ranks     %d (z-slabs, %d ghost planes, halos over %s%s), halo exchange %.3f s on the slowest rank "
+    std::printf("  ranks     %d (%s %s, %d ghost planes, halos over %s%s), halo exchange %.3f s on the slowest rank "
                 "(%.1f%% of compute)\n",
-                r.ranks, r.ghost_planes, r.halo_exchange.c_str(), r.halo_overlap ? " beside the interior" : "",
+                r.ranks, r.ranks_grid.rfind("1x1x", 0) == 0 ? "z-slabs" : "grid", r.ranks_grid.c_str(), r.ghost_planes, r.halo_exchange.c_str(), r.halo_overlap ? " beside the interior" : "",
                 r.exchange_s, r.loop.compute_s > 0 ? 100 * r.exchange_s / r.loop.compute_s : 0.0);
   if (!r.input_bytes_read.empty()) {
     double most = 0, total = 0;
@@ -170,7 +170,8 @@ std::string json_summary(const RunReport& r) {
   if (!r.plan.stored_backend_refused.empty()) root.add("stored_backend_refused", r.plan.stored_backend_refused);
   root.add("ranks", r.ranks);
   if (r.ranks > 1)
-    root.add("halo_exchange", r.halo_exchange).add("halo_overlap", r.halo_overlap).add("ghost_planes", r.ghost_planes);
+    root.add("ranks_grid", r.ranks_grid).add("halo_exchange", r.halo_exchange).add("halo_overlap", r.halo_overlap)
+        .add("ghost_planes", r.ghost_planes);
   if (!r.input_bytes_read.empty()) {
     std::vector<long long> per_rank;
     long long total = 0;

@@ -25,6 +25,7 @@ struct RunReport {
   // in the backend's arrays and its "download" copies the final one out; nothing crosses a bus.
   bool backend_on_host = false;
   int ranks = 1;
+  std::string ranks_grid = "1x1x1";  // PxQxR (--ranks-grid): ranks along x, y and z
   double exchange_s = 0;  // the slowest rank's time in halo exchanges, waiting included
   std::string halo_exchange;  // how ranks exchange ghost planes: "mpi" (cpu ranks), "nccl", "peer" or "host" (GPU ranks)
   int ghost_planes = 0;       // on each side of a slab with a neighbour

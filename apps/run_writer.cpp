@@ -24,16 +24,6 @@ std::string command_line_text() {
   return text;
 }
 
-// Every rank's part of the grid, in rank order, for the snapshot that maps their slab files.
-std::vector<std::pair<int, int>> parts_of_every_rank(const Problem& p, int ranks, const Slab& mine) {
-  std::vector<std::pair<int, int>> parts;
-  for (int rank = 0; rank < ranks; ++rank) {
-    const Slab s = decompose(p.grid, p.order, ranks, rank, mine.scheme, mine.part_alignment, mine.side_planes);
-    parts.emplace_back(s.part_begin, s.part_end);
-  }
-  return parts;
-}
-
 RunDescription describe_run(const RunPlan& plan, const Ranks& ranks) {
   RunDescription run;
   run.problem = plan.problem;
@@ -64,8 +54,9 @@ SnapshotShare share_of_rank(const RunPlan& plan, const Ranks& ranks, const Slab&
   SnapshotShare share;
   share.rank = ranks.rank();
   share.ranks = ranks.size();
-  share.box_begin = slab.box_begin;
-  share.parts = parts_of_every_rank(plan.problem, ranks.size(), slab);
+  share.parts = snapshot_planes_of_ranks(slab, plan.problem.grid);
+  // A rank grid's boxes are regrouped into the planes the rank writes (snapshot_writes).
+  share.box_begin = slab.is_slab() ? slab.box_begin : share.parts[std::size_t(ranks.rank())].first;
   share.wait_for_every_rank = [&ranks] { ranks.wait_for_every_snapshot_writer(); };
   share.pass_down = [&ranks](const void* to_lower, void* from_upper, std::size_t bytes) {
     ranks.pass_down_between_snapshot_writers(to_lower, from_upper, bytes);

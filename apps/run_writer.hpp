@@ -37,7 +37,8 @@ std::optional<MonitorValues> measure_on_ranks(const RunPlan& plan, const Ranks& 
 
 // The loop's snapshot callback: at the steps of --output-every and the last, writes the field of
 // `done` steps at the series' step and time, at the first step in every format but the one whose
-// file the run starts from; at the steps of --monitor-every and the last, measures the monitors
+// file the run starts from (on a rank grid that splits x or y, each rank's box regrouped first
+// into the whole planes it writes, snapshot_planes_of_ranks, so that the files are a slab run's); at the steps of --monitor-every and the last, measures the monitors
 // on every rank and rank 0 adds their row to `monitors` (its alone; null on the others). Empty
 // without a writer and monitors.
 template <typename T>
@@ -46,11 +47,20 @@ std::function<void(const SnapshotSource<T>&, int)> snapshot_writes(SnapshotWrite
                                                                    const Slab& slab) {
   if (!writer && plan.monitor_every == 0) return {};
   const OutputFormats start_file = formats_of_the_start_file(plan);
-  return [writer, monitors, &plan, &ranks, &slab, start_file](const SnapshotSource<T>& snapshot, int done) {
+  const std::vector<std::pair<int, int>> planes =
+      writer && !slab.is_slab() ? snapshot_planes_of_ranks(slab, plan.problem.grid) : std::vector<std::pair<int, int>>{};
+  return [writer, monitors, &plan, &ranks, &slab, start_file, planes](const SnapshotSource<T>& snapshot, int done) {
     const bool last = done == plan.steps;
     const int step = plan.start_step + done;
-    if (writer && (last || (plan.output_every > 0 && done % plan.output_every == 0)))
-      writer->write(snapshot, step, plan.time_after(done), done == 0 ? start_file : OutputFormats{});
+    const OutputFormats skip = done == 0 ? start_file : OutputFormats{};
+    if (writer && (last || (plan.output_every > 0 && done % plan.output_every == 0))) {
+      if (slab.is_slab()) {
+        writer->write(snapshot, step, plan.time_after(done), skip);
+      } else {
+        const Field<T> mine = ranks.planes_between_snapshot_writers(snapshot.host(), slab, plan.problem.grid, planes);
+        writer->write(SnapshotSource<T>(mine), step, plan.time_after(done), skip);
+      }
+    }
     if (plan.monitor_every > 0 && (last || done % plan.monitor_every == 0)) {
       const std::optional<MonitorValues> values = measure_on_ranks(plan, ranks, slab, snapshot.host());
       if (monitors) monitors->append(monitor_csv_row(step, plan.time_after(done), *values));

@@ -85,6 +85,12 @@ class HaloExchange {
     start(box);
     finish();
   }
+  // The ghost points across `axis` alone (0: x, 1: y, 2: z), for a fill that fills each axis's
+  // faces between the exchanges (boundary_fill.hpp); exchange() does x, y and z in turn. An
+  // exchange of z slabs has nothing to exchange across x and y.
+  virtual void exchange_across(T* box, int axis) {
+    if (axis == 2) exchange(box);
+  }
   // Collective, before the first exchange: whatever the first exchange would pay once (NCCL's
   // communicator and its connections to the neighbours, MPI's first contact), paid now on buffers
   // of its own, so that the run's set-up reports it and the loop's time does not hold it. Not

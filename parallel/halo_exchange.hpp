@@ -11,6 +11,7 @@
 // OpenMPI is not CUDA-aware).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -49,8 +50,8 @@ inline std::optional<GpuHaloRoute> gpu_halo_route_named(const std::string& name)
   return std::nullopt;
 }
 
-// Where the four exchanged blocks sit in a box, in values from its start (0 on a side without a
-// neighbour). Each block is `side_values` long: `ghost` whole planes of nx*ny values.
+// Where the four exchanged z blocks sit in a box, in values from its start (0 on a side without a
+// neighbour). Each block is `side_values` long: `ghost` whole planes of the box's nx*ny values.
 struct HaloLayout {
   std::size_t side_values = 0;
   std::size_t lower_ghost = 0;  // received from the lower neighbour (its last owned planes)
@@ -60,7 +61,8 @@ struct HaloLayout {
 };
 
 inline HaloLayout halo_layout(const Slab& s, const Grid& global) {
-  const std::size_t plane = std::size_t(global.nx) * std::size_t(global.ny);
+  const Grid box = s.box_grid(global);
+  const std::size_t plane = std::size_t(box.nx) * std::size_t(box.ny);
   HaloLayout l;
   l.side_values = std::size_t(s.ghost) * plane;
   if (s.has_lower_neighbour()) {
@@ -78,10 +80,29 @@ inline GhostSides ghost_sides(const Slab& s) {
   return GhostSides{s.has_lower_neighbour(), s.has_upper_neighbour(), s.ghost, s.fills_ghosts};
 }
 
+// The points of one face across x (axis 0) or y (1) that the exchange sends: `ghost` wide, the
+// box's whole extent along the axes exchanged before it, its extent less r on either side along
+// the ones after it (MpiHaloExchange says why).
+inline std::array<int, 3> face_extent(const Slab& s, const Grid& global, int axis) {
+  const Grid box = s.box_grid(global);
+  const int n[3] = {box.nx, box.ny, box.nz};
+  std::array<int, 3> extent{};
+  for (int a = 0; a < 3; ++a) extent[std::size_t(a)] = a < axis ? n[a] : n[a] - 2 * s.radius;
+  extent[std::size_t(axis)] = s.ghost;
+  return extent;
+}
+
 // Bytes one rank sends per exchange: a ghost-wide block to each neighbour it has.
 inline std::size_t halo_bytes_sent(const Slab& s, const Grid& global, std::size_t value_size) {
   const int sides = int(s.has_lower_neighbour()) + int(s.has_upper_neighbour());
-  return std::size_t(sides) * halo_layout(s, global).side_values * value_size;
+  std::size_t values = std::size_t(sides) * halo_layout(s, global).side_values;
+  const AxisSplit* across[2] = {&s.x, &s.y};
+  for (int axis = 0; axis < 2; ++axis) {
+    const std::array<int, 3> e = face_extent(s, global, axis);
+    const int faces = int(across[axis]->has_lower_neighbour()) + int(across[axis]->has_upper_neighbour());
+    values += std::size_t(faces) * std::size_t(e[0]) * std::size_t(e[1]) * std::size_t(e[2]);
+  }
+  return values * value_size;
 }
 
 // What an exchange of one slab's ghost planes knows of it, whatever its route: where the blocks

@@ -8,7 +8,7 @@ RankBackend<T> make_rank_backend(const Ranks& ranks, const BackendEntry& entry, 
   RankBackend<T> rank;
   // Alone, the registered backend itself: the fast cpu steps in pairs of passes, which no
   // exchange may come between.
-  if (slab.has_lower_neighbour() || slab.has_upper_neighbour())
+  if (slab.exchanges())
     rank.exchange = ranks.make_halo_exchange<T>(slab, problem.grid, entry.uses_cuda, gpu_route);
   rank.backend = entry.make<T>(box_problem(problem, slab), options, rank.exchange.get());
   return rank;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 
 #include "core/backend.hpp"
 #include "parallel/decomposition.hpp"
@@ -14,12 +15,13 @@
 namespace heat {
 
 // This rank's slab of `grid` at `order`, laid out for `entry`'s ghost scheme, the parts' boundaries
-// at multiples of `part_alignment` where the grid allows, for faces `boundaries` (decompose).
-// InputError where the grid is too thin for the ranks.
+// at multiples of `part_alignment` where the grid allows, for faces `boundaries`, on `rank_grid`
+// (none: z slabs) (decompose). InputError where the grid is too thin for the ranks.
 inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid& grid, int order,
-                      int part_alignment = 1, const Boundaries& boundaries = Boundaries{}) {
-  return decompose(grid, order, ranks.size(), ranks.rank(), entry.ghost_scheme(order), part_alignment,
-                   entry.side_planes ? entry.side_planes(order) : 0, boundaries);
+                      int part_alignment = 1, const Boundaries& boundaries = Boundaries{},
+                      std::optional<RankGrid> rank_grid = std::nullopt) {
+  return decompose(grid, order, rank_grid.value_or(z_slabs(ranks.size())), ranks.rank(), entry.ghost_scheme(order),
+                   part_alignment, entry.side_planes ? entry.side_planes(order) : 0, boundaries);
 }
 
 // Whether a problem's z faces are periodic, so that several ranks wrap (decompose).

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "parallel/decomposition.hpp"
@@ -56,6 +57,12 @@ class Ranks {
   // Collective over the snapshot writers, on their communicator: every rank's `values` (as many as
   // it has) one after the other in rank order on rank 0; empty on the others.
   std::vector<double> gather_between_snapshot_writers(const std::vector<double>& values) const;
+  // Collective over the snapshot writers, on their communicator: the runs of whole planes
+  // `planes_of_rank` (snapshot_planes_of_ranks) made of every rank's part of its box
+  // (regroup_into_planes): this rank's run. `box` itself on one rank.
+  template <typename T>
+  Field<T> planes_between_snapshot_writers(const Field<T>& box, const Slab& slab, const Grid& global,
+                                           const std::vector<std::pair<int, int>>& planes_of_rank) const;
   // True when snapshots may be written on a thread of their own while the loop steps on: always on
   // one rank; on several, where MPI lets any thread call it (MPI_THREAD_MULTIPLE).
   bool snapshots_beside_the_loop() const;

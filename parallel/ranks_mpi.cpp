@@ -159,6 +159,14 @@ std::vector<double> Ranks::gather_between_snapshot_writers(const std::vector<dou
   return gathered;
 }
 
+template <typename T>
+Field<T> Ranks::planes_between_snapshot_writers(const Field<T>& box, const Slab& slab, const Grid& global,
+                                                const std::vector<std::pair<int, int>>& planes_of_rank) const {
+  if (!joined_mpi_ || size_ == 1) return box;
+  return regroup_into_planes(box, slab, global, planes_of_rank, session()->snapshot_writers(),
+                             [](MPI_Request& request) { wait_polling(1, &request); });
+}
+
 // An MPI without MPI_THREAD_MULTIPLE leaves the writes in the loop on several ranks.
 bool Ranks::snapshots_beside_the_loop() const { return !joined_mpi_ || session()->any_thread_may_call(); }
 
@@ -216,5 +224,9 @@ template std::unique_ptr<HaloExchange<float>> Ranks::make_halo_exchange(const Sl
 template std::unique_ptr<HaloExchange<double>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const;
 template Field<float> Ranks::gather_on_root(const Field<float>&, const Slab&, const Grid&) const;
 template Field<double> Ranks::gather_on_root(const Field<double>&, const Slab&, const Grid&) const;
+template Field<float> Ranks::planes_between_snapshot_writers(const Field<float>&, const Slab&, const Grid&,
+                                                             const std::vector<std::pair<int, int>>&) const;
+template Field<double> Ranks::planes_between_snapshot_writers(const Field<double>&, const Slab&, const Grid&,
+                                                              const std::vector<std::pair<int, int>>&) const;
 
 }  // namespace heat

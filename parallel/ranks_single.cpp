@@ -43,9 +43,19 @@ Field<T> Ranks::gather_on_root(const Field<T>& box, const Slab&, const Grid&) co
   return box;
 }
 
+template <typename T>
+Field<T> Ranks::planes_between_snapshot_writers(const Field<T>& box, const Slab&, const Grid&,
+                                                const std::vector<std::pair<int, int>>&) const {
+  return box;
+}
+
 template std::unique_ptr<HaloExchange<float>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const;
 template std::unique_ptr<HaloExchange<double>> Ranks::make_halo_exchange(const Slab&, const Grid&, bool, GpuHaloRoute) const;
 template Field<float> Ranks::gather_on_root(const Field<float>&, const Slab&, const Grid&) const;
 template Field<double> Ranks::gather_on_root(const Field<double>&, const Slab&, const Grid&) const;
+template Field<float> Ranks::planes_between_snapshot_writers(const Field<float>&, const Slab&, const Grid&,
+                                                             const std::vector<std::pair<int, int>>&) const;
+template Field<double> Ranks::planes_between_snapshot_writers(const Field<double>&, const Slab&, const Grid&,
+                                                              const std::vector<std::pair<int, int>>&) const;
 
 }  // namespace heat

@@ -25,20 +25,41 @@ inline std::vector<Planes> box_sources(const Slab& s, const Grid& global) {
   return runs;
 }
 
+// The points of the grid that a box's points along x or y hold, in box order: each its own, and
+// where the axis wraps, one beyond the grid (wider ghosts than r) the point one period away. Not
+// ring_point's: a single process's fill of a periodic x or y face leaves the points beyond the
+// later axes' faces (edges and corners) as they were, and so must the box.
+inline std::vector<int> box_sources_along(const AxisSplit& a, int n, int radius) {
+  std::vector<int> points;
+  const int period = n - 2 * radius;
+  for (int i = a.box_begin; i < a.box_end; ++i) points.push_back(i < 0 ? i + period : i >= n ? i - period : i);
+  return points;
+}
+
+// Whole planes of the grid cut to the box's columns and rows, written from `to` on; returns the end.
+template <typename T>
+T* copy_box_rows(const Field<T>& planes, const Slab& s, const Grid& global, T* to) {
+  if (s.is_slab()) return std::copy(planes.data(), planes.data() + planes.size(), to);
+  const std::vector<int> xs = box_sources_along(s.x, global.nx, s.radius);
+  const std::vector<int> ys = box_sources_along(s.y, global.ny, s.radius);
+  for (int k = 0; k < planes.nz(); ++k)
+    for (int j : ys)
+      for (int i : xs) *to++ = planes(i, j, k);
+  return to;
+}
+
 // A box made of the planes of box_sources, each run's from planes_of(run), a Field<T> of
-// run.count planes.
+// run.count whole planes, cut to the box's columns and rows.
 template <typename T, typename PlanesOf>
 Field<T> box_from_runs(const Slab& s, const Grid& global, PlanesOf&& planes_of) {
-  auto box = Field<T>::uninitialized(global.nx, global.ny, s.box_planes());
+  const Grid box_grid = s.box_grid(global);
+  auto box = Field<T>::uninitialized(box_grid.nx, box_grid.ny, box_grid.nz);
   T* to = box.data();
-  for (const Planes& run : box_sources(s, global)) {
-    const Field<T> planes = planes_of(run);
-    to = std::copy(planes.data(), planes.data() + planes.size(), to);
-  }
+  for (const Planes& run : box_sources(s, global)) to = copy_box_rows(planes_of(run), s, global, to);
   return box;
 }
 
-// The box's planes of a whole field: the box a rank starts from when every rank holds the whole
+// The box's points of a whole field: the box a rank starts from when every rank holds the whole
 // initial field.
 template <typename T>
 Field<T> box_of(const Field<T>& whole, const Slab& s) {

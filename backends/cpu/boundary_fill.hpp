@@ -33,7 +33,8 @@ void fill_axis(const Problem& p, T* u, int axis, FillPart part) {
 // of the conditions. Temperature faces first set their face points, so that reflections mirror
 // the held values; where two faces share an edge point, the later axis (x, y, then z) sets it.
 // The axes go in that order, a periodic face's rows spanning the earlier axes' ghosts
-// (face_fill). With an exchange, the call is collective (the exchange's).
+// (face_fill), each axis's exchange before its faces. With an exchange, the call is collective
+// (the exchange's).
 template <typename T>
 void fill_boundaries(const Problem& p, T* u, HaloExchange<T>* exchange = nullptr, FillPart part = FillPart::Full) {
   using namespace boundary_fill_detail;
@@ -42,10 +43,10 @@ void fill_boundaries(const Problem& p, T* u, HaloExchange<T>* exchange = nullptr
     const FaceFill f = face_fill(p, face, part);
     for (long long row = 0; row < f.rows(); ++row) hold_face_point(f, u, f.row_base(row));
   }
-  fill_axis(p, u, 0, part);
-  fill_axis(p, u, 1, part);
-  if (exchange) exchange->exchange(u);
-  fill_axis(p, u, 2, part);
+  for (int axis = 0; axis < 3; ++axis) {
+    if (exchange) exchange->exchange_across(u, axis);
+    fill_axis(p, u, axis, part);
+  }
 }
 
 }  // namespace heat

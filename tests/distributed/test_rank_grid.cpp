@@ -1,0 +1,145 @@
+// The rank grid (parallel/rank_grid.hpp) and the boxes it gives (parallel/decomposition.hpp): no
+// MPI needed.
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/errors.hpp"
+#include "parallel/decomposition.hpp"
+#include "parallel/rank_grid.hpp"
+
+namespace heat {
+namespace {
+
+Grid grid_of(int nx, int ny, int nz) {
+  Grid g;
+  g.nx = nx;
+  g.ny = ny;
+  g.nz = nz;
+  return g;
+}
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RankGrid, ParsesSlabsAutoAndThreeCounts) {
+  EXPECT_EQ(parse_ranks_grid("slabs").kind, RankGridChoice::Kind::Slabs);
+  EXPECT_EQ(parse_ranks_grid("auto").kind, RankGridChoice::Kind::Auto);
+  const RankGridChoice given = parse_ranks_grid("2x3x4");
+  EXPECT_EQ(given.kind, RankGridChoice::Kind::Given);
+  EXPECT_EQ(given.given.text(), "2x3x4");
+  for (const char* bad : {"", "2x2", "2x2x2x2", "0x1x1", "2xx2", "ax1x1", "2x2x-1", " 2x2x2"}) {
+    const std::string message = message_of([&] { parse_ranks_grid(bad); });
+    EXPECT_NE(message.find("--ranks-grid"), std::string::npos) << "'" << bad << "': " << message;
+  }
+}
+
+TEST(RankGrid, PositionsNumberXFastestSoSlabsKeepTheirRanks) {
+  const RankGrid grid{{2, 3, 4}};
+  for (int rank = 0; rank < grid.count(); ++rank) EXPECT_EQ(grid.rank_at(grid.position_of(rank)), rank);
+  const RankGrid slabs = z_slabs(5);
+  for (int rank = 0; rank < 5; ++rank) EXPECT_EQ(slabs.position_of(rank)[2], rank);
+}
+
+TEST(RankGrid, GivenGridsAreCheckedAgainstTheRanksAndTheAxes) {
+  const Grid g = grid_of(20, 20, 20);  // order 8: 12 interior points an axis, at most 3 ranks along each
+  const RankGridChoice two_by_two = parse_ranks_grid("2x2x1");
+  EXPECT_EQ(resolve_rank_grid(two_by_two, 4, g, 4, 4, Boundaries{}).text(), "2x2x1");
+  const std::string count = message_of([&] { resolve_rank_grid(two_by_two, 8, g, 4, 4, Boundaries{}); });
+  EXPECT_NE(count.find("lays out 4 ranks, but the run has 8"), std::string::npos) << count;
+  const std::string thin = message_of([&] { resolve_rank_grid(parse_ranks_grid("1x4x1"), 4, g, 4, 4, Boundaries{}); });
+  EXPECT_NE(thin.find("splits y over 4"), std::string::npos) << thin;
+  EXPECT_NE(thin.find("at most 3 along y"), std::string::npos) << thin;
+}
+
+// auto: the fewest points exchanged; slabs where a tall grid makes them cheapest, x and y split
+// where the planes are wide, and no axis split thinner than its ghosts.
+TEST(RankGrid, AutoExchangesTheFewestPoints) {
+  const RankGridChoice automatic = parse_ranks_grid("auto");
+  EXPECT_EQ(resolve_rank_grid(automatic, 4, grid_of(20, 20, 400), 1, 1, Boundaries{}).text(), "1x1x4");
+  EXPECT_EQ(resolve_rank_grid(automatic, 4, grid_of(400, 400, 20), 1, 1, Boundaries{}).text(), "2x2x1");
+  EXPECT_EQ(resolve_rank_grid(automatic, 8, grid_of(100, 100, 100), 1, 1, Boundaries{}).text(), "2x2x2");
+  // A cube: every axis alike, and z first where the faces tie.
+  EXPECT_EQ(resolve_rank_grid(automatic, 2, grid_of(100, 100, 100), 1, 1, Boundaries{}).text(), "1x1x2");
+  // Too thin along z for 4: x and y take them.
+  EXPECT_EQ(resolve_rank_grid(automatic, 4, grid_of(100, 100, 12), 4, 4, Boundaries{}).ranks[2], 1);
+}
+
+// Each axis's own points tile its interior, the boxes hold ghosts beside each neighbour, and the
+// parts tile the grid: every point of it in exactly one rank's part.
+TEST(RankGrid, BoxesAndPartsTileTheGrid) {
+  const Grid g = grid_of(23, 19, 21);
+  Boundaries periodic_x;
+  periodic_x[0] = periodic_x[1] = BoundaryCondition{BoundaryKind::Periodic};
+  for (const Boundaries& faces : {Boundaries{}, periodic_x}) {
+    const RankGrid grid{{3, 2, 2}};
+    std::vector<int> covered(g.points(), 0);
+    for (int rank = 0; rank < grid.count(); ++rank) {
+      const Slab s = decompose(g, 4, grid, rank, GhostScheme::PerStage, 1, 0, faces);
+      EXPECT_EQ(s.x.wraps, faces[0].kind == BoundaryKind::Periodic);
+      EXPECT_EQ(s.fills_ghosts, s.x.wraps);
+      for (const AxisSplit* a : {&s.x, &s.y}) {
+        EXPECT_EQ(a->box_begin, a->has_lower_neighbour() ? a->owned_begin - s.ghost : 0);
+        EXPECT_EQ(a->box_end, a->has_upper_neighbour() ? a->owned_end + s.ghost : (a == &s.x ? g.nx : g.ny));
+      }
+      EXPECT_EQ(s.box_grid(g).nx, s.x.box_points());
+      EXPECT_GE(s.x.owned_end - s.x.owned_begin, s.ghost);
+      EXPECT_GE(s.y.owned_end - s.y.owned_begin, s.ghost);
+      EXPECT_TRUE(s.exchanges());
+      for (int k = s.part_begin; k < s.part_end; ++k)
+        for (int j = s.y.part_begin; j < s.y.part_end; ++j)
+          for (int i = s.x.part_begin; i < s.x.part_end; ++i) ++covered[g.index(i, j, k)];
+      // The neighbours along each axis are the ranks one step away on the grid.
+      EXPECT_EQ(grid.position_of(s.neighbour(0, 1))[0], (s.position[0] + 1) % 3);
+      EXPECT_EQ(grid.position_of(s.neighbour(1, -1))[1], (s.position[1] + 1) % 2);
+    }
+    for (std::size_t n = 0; n < covered.size(); ++n) ASSERT_EQ(covered[n], 1) << "point " << n;
+  }
+}
+
+// A box with faces inside the grid steps them as layer, its faces at the grid's ends as given.
+TEST(RankGrid, BoxProblemsKeepOnlyTheGridsFaces) {
+  Problem whole;
+  whole.grid = grid_of(23, 19, 21);
+  whole.order = 4;
+  for (BoundaryCondition& face : whole.boundaries) face = BoundaryCondition{BoundaryKind::Insulated};
+  const RankGrid grid{{2, 2, 1}};
+  for (int rank = 0; rank < 4; ++rank) {
+    const Slab s = decompose(whole.grid, 4, grid, rank, GhostScheme::PerStage, 1, 0, whole.boundaries);
+    const Problem box = box_problem(whole, s);
+    EXPECT_EQ(box.grid.nx, s.x.box_points());
+    EXPECT_EQ(box.boundaries[0].kind == BoundaryKind::Layer, s.position[0] == 1) << rank;
+    EXPECT_EQ(box.boundaries[1].kind == BoundaryKind::Layer, s.position[0] == 0) << rank;
+    EXPECT_EQ(box.boundaries[2].kind == BoundaryKind::Layer, s.position[1] == 1) << rank;
+    EXPECT_EQ(box.boundaries[4].kind, BoundaryKind::Insulated);
+  }
+}
+
+// The planes a grid's ranks write: runs tiling [0, nz), one a rank, and refused where nz is short.
+TEST(RankGrid, SnapshotPlanesTileTheGridOneRunARank) {
+  const Grid g = grid_of(23, 19, 21);
+  const Slab s = decompose(g, 4, RankGrid{{2, 2, 2}}, 3, GhostScheme::PerStage);
+  const auto planes = snapshot_planes_of_ranks(s, g);
+  ASSERT_EQ(planes.size(), 8u);
+  EXPECT_EQ(planes.front().first, 0);
+  EXPECT_EQ(planes.back().second, 21);
+  for (std::size_t k = 0; k + 1 < planes.size(); ++k) {
+    EXPECT_LT(planes[k].first, planes[k].second);
+    EXPECT_EQ(planes[k].second, planes[k + 1].first);
+  }
+  const Grid short_z = grid_of(40, 40, 7);
+  const Slab thin = decompose(short_z, 2, RankGrid{{2, 2, 2}}, 0, GhostScheme::PerStage);
+  const std::string message = message_of([&] { snapshot_planes_of_ranks(thin, short_z); });
+  EXPECT_NE(message.find("nz = 7"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace heat
