@@ -133,7 +133,9 @@ double material_cfl_limit(const Problem& p) {
               const long long base = n - (long long)along[axis] * stride[axis];
               factor = std::max(factor, rows.factor[std::size_t(rows.fill.row_index(base))]);
             }
-            const auto k_at = [&](long long from, int m) { return K[from + m * stride[axis]]; };
+            // K by value: clang's OpenMP regions cannot reach the enclosing function's locals
+            // from a lambda nested this deep.
+            const auto k_at = [K, &stride, axis](long long from, int m) { return K[from + m * stride[axis]]; };
             double centre = 0, off = 0;
             for (int d = 1; d <= R; ++d) {
               const auto pair = [&](long long lo) {
