@@ -21,6 +21,7 @@
 #include "core/body_quadrature.hpp"
 #include "core/materials.hpp"
 #include "core/time_loop.hpp"
+#include "backend_physics.hpp"
 #include "test_support.hpp"
 
 namespace heat {
@@ -76,16 +77,6 @@ void expect_matches_reference(const std::string& name) {
 TEST_P(CudaMaterials, MatchCpuReferenceFloat) { expect_matches_reference<float>(GetParam()); }
 TEST_P(CudaMaterials, MatchCpuReferenceDouble) { expect_matches_reference<double>(GetParam()); }
 
-// The field as the backend holds it once set, without a step.
-template <typename T>
-Field<T> uploaded(const std::string& name, const Problem& p, const Field<T>& start) {
-  auto backend = default_registry().find(name)->make<T>(p, BackendOptions{});
-  backend->upload(start);
-  Field<T> u(p.grid, T(-12345));  // poison the host copy: download must overwrite every point
-  backend->download(u);
-  return u;
-}
-
 // The faces whose ghosts read the materials (a flux face's -Q/K, a convective face's row weights,
 // a temperature face's curvature -q/K with a source) take them from the device's copies: the
 // host's bits.
@@ -97,7 +88,7 @@ void expect_fill_bitwise_the_hosts(const std::string& name) {
       for (const char* faces : {"flux", "convective", "temperature", "mixed"}) {
         const Problem p = material_problem(g, order, boundary_case(faces).faces, m, kSteps, 3);
         const Field<T> start = field_cast<T>(randn_field(g, 4));
-        const Field<T> device = uploaded(name, p, start), host = uploaded(kCpuReferenceName, p, start);
+        const Field<T> device = test::uploaded(name, p, start), host = test::uploaded(kCpuReferenceName, p, start);
         EXPECT_EQ(std::memcmp(device.data(), host.data(), device.size() * sizeof(T)), 0)
             << name << " " << m.name << " " << faces << " order " << order;
       }
