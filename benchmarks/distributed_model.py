@@ -8,8 +8,10 @@ table; distributed_model_checked in CTest holds its errors to the limit it print
 the slow links of one host and for 8 to 4096 GPUs over a network, which nothing here has measured.
 
     python3 benchmarks/distributed_model.py
+    python3 benchmarks/distributed_model.py --link 2.5:120   # and a link scaling.sh measured: GB/s:latency us
 
 Standard library only. Times in seconds inside, ms or us where printed."""
+import argparse
 import itertools
 import sys
 from dataclasses import dataclass
@@ -78,8 +80,8 @@ NCCL_SOCKET = Route("NCCL NET/Socket (measured)", (Link(50e-6, 5.76e6 / 31e-3),)
 NETWORK = Route("network, 50 GB/s a GPU", (Link(20e-6, 50e9),))
 
 
-def assumed_link(gb_per_s):
-    return Route("%g GB/s (assumed)" % gb_per_s, (Link(50e-6, gb_per_s * 1e9),))
+def assumed_link(gb_per_s, latency_s=50e-6, label="assumed"):
+    return Route("%g GB/s (%s)" % (gb_per_s, label), (Link(latency_s, gb_per_s * 1e9),))
 
 
 def even_sizes(points, parts):
@@ -304,9 +306,9 @@ def hiding_rate(grid, ranks, order, t_point, cost):
     return high
 
 
-def slow_links(costs):
+def slow_links(costs, measured_routes):
     # Tuned socket threads and MPI over TCP are not measured yet: the assumed rates bracket them.
-    routes = [NCCL_SOCKET, assumed_link(1), assumed_link(3), assumed_link(10)]
+    routes = [NCCL_SOCKET] + measured_routes + [assumed_link(1), assumed_link(3), assumed_link(10)]
     cases = [("strong", (1, 1, 2)), ("strong", (1, 1, 4)), ("strong", (2, 2, 1)),
              ("weak", (1, 1, 2)), ("weak", (1, 1, 4)), ("weak", (2, 2, 1))]
     rows = []
@@ -352,7 +354,22 @@ def network_row(kind, count, order, costs, n_strong):
     return row
 
 
+def measured_link(text):
+    """--link GB/s:latency us, as scaling.sh's links table reports a link."""
+    try:
+        rate, latency = (float(x) for x in text.split(":"))
+    except ValueError:
+        raise argparse.ArgumentTypeError("--link %s is not GB/s:latency_us (such as 2.5:120)" % text)
+    if rate <= 0 or latency < 0:
+        raise argparse.ArgumentTypeError("--link %s: the rate must be positive, the latency not negative" % text)
+    return assumed_link(rate, latency * 1e-6, "%g us, given" % latency)
+
+
 def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--link", type=measured_link, action="append", default=[],
+                        help="a link to add to the slow-link table, GB/s:latency_us (repeatable)")
+    args = parser.parse_args()
     costs = face_costs()
     print("# The halo exchange's model: its tables (benchmarks/distributed_model.py)\n")
     print("Inputs: NVLink copy engines %s; beside the interior x%.2f; NCCL NET/Socket %.3f GB/s; network %.0f GB/s "
@@ -369,7 +386,7 @@ def main():
     print("\nNVLink check: largest |error| %.1f%% (limit %.0f%%): %s\n"
           % (100 * worst, 100 * CHECK_LIMIT, "within" if worst <= CHECK_LIMIT else "NOT within"))
     print("## Slow links on one host (predicted; efficiency with overlap off / on, share of the exchange hidden)\n")
-    print(slow_links(costs))
+    print(slow_links(costs, args.link))
     for kind, n_strong in (("weak", None), ("strong", 2400)):
         title = "600^3 a GPU" if kind == "weak" else "%d^3 in all" % n_strong
         print("\n## %s scaling over a network (%s; predicted): slabs and 3D, overlap off / on (hidden)\n"

@@ -12,6 +12,10 @@
 #            the runs' route, HALO_ROUTE, when each rank has a GPU of its own, else host memory
 #            through MPI), per ghost scheme
 #   largest  optional: one large grid (LARGEST_N^3) on the largest count, a few steps, one snapshot
+#   links    optional (--links, --slow-links): the checks, strong, weak and halo tables again with the
+#            exchange forced through a slower link on this host (NCCL's sockets, MPI over TCP;
+#            benchmarks/scaling_links.sh), each with overlap on and off (--overlaps), and each link's
+#            latency and bandwidth from halo_bench at LINK_PROBE_N^3 and at the runs' size
 #   mission  the mission's command as a user types it (--n MISSION_N --steps 4, its snapshot
 #            written), by one process without mpirun and on every count, MISSION_REPEATS times in
 #            turn: the wall time of the whole launch (set-up, writing and exit included), its median
@@ -29,6 +33,7 @@
 #   benchmarks/scaling.sh [RESULTS_DIR]                      # build-gpu/, tiled, orders 2 8, float
 #   benchmarks/scaling.sh --largest 2400 --ranks "1 2" out/  # and the largest grid on 2 GPUs
 #   benchmarks/scaling.sh --heatrk4-args "--halo-exchange host" out/
+#   benchmarks/scaling.sh --slow-links --ranks "1 2 4" --steps 20 out/  # NCCL sockets and MPI TCP, overlap on/off
 #   benchmarks/scaling.sh --backend cpu --ranks "1 2 4" --strong-sizes 64 --weak-n 64 --steps 2 out/
 #
 # RESULTS_DIR (default $OUT, else benchmarks/results/latest) gets scaling.txt (the tables),
@@ -74,6 +79,12 @@ Options (environment variable in brackets, default after it):
   --work DIR             [WORK /tmp/heatrk4-scaling] scratch: summaries, the largest snapshot
   --check-n N            [CHECK_N 600] the reference problem's points per axis; "" skips it
   --bitwise-n N          [BITWISE_N 160] the bitwise run's points per axis; "" skips it
+  --links "LIST"         [LINKS default] default, nccl-socket, mpi-tcp: the links the tables run over
+  --overlaps "LIST"      [OVERLAPS ""] --halo-overlap values each link runs with; "" leaves heatrk4's auto
+  --slow-links           --links "nccl-socket mpi-tcp" --overlaps "on off"
+  --socket-threads "L"   [SOCKET_THREADS "1x1 2x2 4x4 8x4"] NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD
+                         pairs halo_bench tries on nccl-socket; the fastest is the runs'
+  --link-probe-n N       [LINK_PROBE_N 64] the small grid halo_bench times each link on (its latency)
   --mission-n N          [MISSION_N 600] the mission's command's points per axis; "" skips it
   --mission-repeats K    [MISSION_REPEATS 3] runs of it per launch
   --mission-pause S      [MISSION_PAUSE 3] seconds of rest before each of its launches
@@ -121,6 +132,11 @@ parse_arguments() {
       --work) WORK=$2 ;;
       --check-n) CHECK_N=$2 ;;
       --bitwise-n) BITWISE_N=$2 ;;
+      --links) LINKS=$2 ;;
+      --overlaps) OVERLAPS=$2 ;;
+      --slow-links) LINKS="nccl-socket mpi-tcp" OVERLAPS="on off"; shift; continue ;;
+      --socket-threads) SOCKET_THREADS=$2 ;;
+      --link-probe-n) LINK_PROBE_N=$2 ;;
       --mission-n) MISSION_N=$2 ;;
       --mission-repeats) MISSION_REPEATS=$2 ;;
       --mission-pause) MISSION_PAUSE=$2 ;;
@@ -156,6 +172,10 @@ KEEP_SNAPSHOT=${KEEP_SNAPSHOT:-0}
 CHECK_N=${CHECK_N-600}
 BITWISE_N=${BITWISE_N-160}
 MISSION_N=${MISSION_N-600}
+LINKS=${LINKS:-default}
+OVERLAPS=${OVERLAPS-}
+SOCKET_THREADS=${SOCKET_THREADS-1x1 2x2 4x4 8x4}
+LINK_PROBE_N=${LINK_PROBE_N:-64}
 MISSION_REPEATS=${MISSION_REPEATS:-3}
 MISSION_PAUSE=${MISSION_PAUSE:-3}
 WORK=${WORK:-/tmp/heatrk4-scaling}
@@ -184,12 +204,19 @@ cores=$(getconf _NPROCESSORS_ONLN)  # not nproc, which reports OMP_NUM_THREADS w
 threads=${OMP_NUM_THREADS:-$((cores / largest_count > 0 ? cores / largest_count : 1))}
 
 for value in "${rank_counts[@]}" "${orders[@]}" $STRONG_SIZES $WEAK_N "$STEPS" $LARGEST_N "$LARGEST_RANKS" \
-  "$LARGEST_ORDER" "$LARGEST_STEPS" $CHECK_N $BITWISE_N $MISSION_N "$MISSION_REPEATS"; do
+  "$LARGEST_ORDER" "$LARGEST_STEPS" $CHECK_N $BITWISE_N $MISSION_N "$MISSION_REPEATS" "$LINK_PROBE_N"; do
   [[ $value =~ ^[1-9][0-9]*$ ]] || { echo "scaling: '$value' is not a positive integer" >&2; exit 2; }
 done
 [[ -x $HEATRK4 ]] || { echo "scaling: $HEATRK4 is missing: build first (or --build, --heatrk4)" >&2; exit 2; }
-if [[ -n $HALO_SCHEMES && ! -x $HALO_BENCH ]]; then
-  echo "scaling: $HALO_BENCH is missing: build the benchmarks with MPI (or --halo-schemes '')" >&2
+# shellcheck source=benchmarks/scaling_links.sh
+source benchmarks/scaling_links.sh
+check_links
+set_link default ""
+read -r -a links <<<"$LINKS"
+read -r -a overlaps <<<"$OVERLAPS"
+((${#overlaps[@]})) || overlaps=("")
+if [[ -n $HALO_SCHEMES || " $LINKS " == *" nccl-socket "* ]] && [[ ! -x $HALO_BENCH ]]; then
+  echo "scaling: $HALO_BENCH is missing: build the benchmarks with MPI (or --halo-schemes '' without nccl-socket)" >&2
   exit 2
 fi
 command -v "$MPIRUN" >/dev/null || { echo "scaling: $MPIRUN not found" >&2; exit 2; }
@@ -199,7 +226,7 @@ rm -f "$RESULTS"/scaling.{txt,json,log}  # a stale table must not pass for this 
 LOG=$RESULTS/scaling.log
 : >"$LOG"
 MANIFEST=$WORK/manifest.tsv
-printf 'kind\tn\tnx\tny\tnz\torder\tprecision\tranks\tscheme\texit\twall_s\tfile\n' >"$MANIFEST"
+printf 'kind\tn\tnx\tny\tnz\torder\tprecision\tranks\tscheme\texit\twall_s\tfile\tlink\n' >"$MANIFEST"
 rm -rf "$WORK/runs" && mkdir -p "$WORK/runs" || exit 2
 status=0
 
@@ -215,7 +242,7 @@ set_mpirun_command() {
   (($1 > cores)) && [[ " $MPIRUN_ARGS " != *" --oversubscribe "* ]] && mpirun_command+=(--oversubscribe)
   local extra
   read -r -a extra <<<"$MPIRUN_ARGS"
-  mpirun_command+=("${extra[@]}")
+  mpirun_command+=("${extra[@]}" "${link_mpirun[@]}")
 }
 
 # launch RANKS LOGFILE PROGRAM ARGS...: runs it under mpirun (RANKS = plain: without), logs the
@@ -238,19 +265,22 @@ launch() {
   fi
 }
 
-record() {  # kind n nx ny nz order precision ranks scheme exit wall file
+record() {  # kind n nx ny nz order precision ranks scheme exit wall file (the link: set_link's)
   local IFS=$'\t'
-  echo "$*" >>"$MANIFEST"
+  echo "$*"$'\t'"$link_tag" >>"$MANIFEST"
 }
 
 # run_heatrk4 KIND N NX NY NZ ORDER PRECISION RANKS: one timed run with its JSON summary.
-# Runs already made with the same grid (the 1-rank weak run is the 1-rank strong run) are reused.
+# Runs already made with the same grid (the 1-rank weak run is the 1-rank strong run; one rank
+# exchanges nothing, so its run serves every link) are reused.
 run_heatrk4() {
   local kind=$1 n=$2 nx=$3 ny=$4 nz=$5 order=$6 precision=$7 ranks=$8
   local name=$WORK/runs/${nx}x${ny}x${nz}_o${order}_${precision}_np${ranks}
+  ((ranks == 1)) || name+=_$link_slug
   if [[ ! -e $name.exit ]]; then
     local extra
     read -r -a extra <<<"$HEATRK4_ARGS"
+    extra+=("${link_heatrk4[@]}")
     launch "$ranks" "$name.out" "$HEATRK4" --backend "$BACKEND" --order "$order" --precision "$precision" \
       --nx "$nx" --ny "$ny" --nz "$nz" --steps "$STEPS" --format none --json "$name.json" --quiet "${extra[@]}"
     echo "$exit_code $wall_s" >"$name.exit"
@@ -287,13 +317,15 @@ weak_scaling() {
   done
 }
 
-# halo_bench at every count > 1 for each grid size measured, per ghost scheme; orders whose ghost
-# planes the count cannot hold (each rank needs as many interior planes as it sends) are skipped
-# and tabled as such.
+# halo_bench at every count > 1 for each grid size measured, per ghost scheme, over the link set_link
+# chose (a link other than the default also at LINK_PROBE_N^3, whose exchange is mostly latency);
+# orders whose ghost planes the count cannot hold (each rank needs as many interior planes as it
+# sends) are skipped and tabled as such.
 halo_exchange() {
-  local n scheme ranks order
+  local n scheme ranks order probe=""
+  [[ $link_tag == default ]] || probe=$LINK_PROBE_N
   # shellcheck disable=SC2086 # the lists split into words on purpose (checked integers)
-  for n in $(printf '%s\n' $STRONG_SIZES $WEAK_N | sort -nu); do
+  for n in $(printf '%s\n' $STRONG_SIZES $WEAK_N $probe | sort -nu); do
     for scheme in $HALO_SCHEMES; do
       for ranks in "${rank_counts[@]}"; do
         ((ranks > 1)) || continue
@@ -309,9 +341,9 @@ halo_exchange() {
           fi
         done
         ((${#fitting[@]})) || continue
-        local name=$WORK/runs/halo_n${n}_${scheme}_np${ranks}
+        local name=$WORK/runs/halo_n${n}_${scheme}_np${ranks}_$link_slug
         launch "$ranks" "$name.out" "$HALO_BENCH" --n "$n" --orders "${fitting[@]}" --precisions "${precisions[@]}" \
-          --memory "$HALO_MEMORY" --halo-exchange "$HALO_ROUTE" --scheme "$scheme"
+          --memory "$link_halo_memory" --halo-exchange "$link_halo_route" --scheme "$scheme"
         record halo "$n" "$n" "$n" "$n" "${fitting[*]}" all "$ranks" "$scheme" "$exit_code" "$wall_s" "$name.out"
       done
     done
@@ -349,9 +381,10 @@ largest_grid() {
 # cpu reference on the same decomposition.
 reference_check() {
   [[ -n $CHECK_N ]] || return 0
-  local name=$WORK/runs/reference_check
+  local name=$WORK/runs/reference_check_$link_slug
   local extra
   read -r -a extra <<<"$HEATRK4_ARGS"
+  extra+=("${link_heatrk4[@]}")
   launch "$largest_count" "$name.out" "$HEATRK4" --backend "$BACKEND" --n "$CHECK_N" --steps 10 --order 8 \
     --precision float --init randn --check --format none --json "$name.json" --quiet "${extra[@]}"
   record check "$CHECK_N" "$CHECK_N" "$CHECK_N" "$CHECK_N" 8 float "$largest_count" - "$exit_code" "$wall_s" "$name.json"
@@ -362,9 +395,10 @@ bitwise_check() {
   [[ -n $BITWISE_N ]] && ((largest_count > 1)) || return 0
   local order precision ranks extra
   read -r -a extra <<<"$HEATRK4_ARGS"
+  extra+=("${link_heatrk4[@]}")
   for precision in "${precisions[@]}"; do
     for order in "${orders[@]}"; do
-      local name=$WORK/runs/bitwise_o${order}_${precision}
+      local name=$WORK/runs/bitwise_o${order}_${precision}_$link_slug
       for ranks in 1 "$largest_count"; do
         rm -rf "$name.np$ranks"
         launch "$ranks" "$name.np$ranks.out" "$HEATRK4" --backend "$BACKEND" --n "$BITWISE_N" --order "$order" \
@@ -421,17 +455,30 @@ commit=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 say "scaling: $device ($GPUS GPUs listed), commit $commit, ranks ${rank_counts[*]}, backend $BACKEND," \
   "orders ${orders[*]}, ${precisions[*]}, $STEPS steps, $threads OpenMP threads per rank"
 
-checks
-strong_scaling
-weak_scaling
-halo_exchange
+# Each link: its checks and tables with each overlap, then the exchange alone over it; nccl-socket
+# first proves its transport and picks its socket threads.
+for link in "${links[@]}"; do
+  if [[ $link == nccl-socket ]]; then
+    transport_check
+    tune_sockets
+  fi
+  for overlap in "${overlaps[@]}"; do
+    set_link "$link" "$overlap"
+    checks
+    strong_scaling
+    weak_scaling
+  done
+  set_link "$link" ""
+  halo_exchange
+done
+set_link default ""
 largest_grid
 mission_command
 
 python3 benchmarks/scaling_report.py --manifest "$MANIFEST" --out-dir "$RESULTS" --device "$device" \
   --gpus "$GPUS" --commit "$commit" --backend "$BACKEND" --steps "$STEPS" --largest-steps "$LARGEST_STEPS" \
   --halo-memory "$halo_label" --heatrk4-args="$HEATRK4_ARGS" --mpirun-args="$MPIRUN_ARGS" \
-  --threads "$threads" | tee -a "$LOG"
+  --threads "$threads" --socket-threads "$socket_pair" | tee -a "$LOG"
 report_rc=${PIPESTATUS[0]}
 ((report_rc == 0)) || status=$report_rc
 say "scaling: exit $status"

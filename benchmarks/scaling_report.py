@@ -3,8 +3,10 @@
 code and its JSON summary or halo_bench output), computes ms per step, the efficiencies and the
 exchange's share, and writes scaling.txt and scaling.json. Standard library only (CI has no numpy).
 
-Efficiencies are against the smallest rank count that ran for the same grid, order and precision
-(normally 1 rank): strong T(b) * b / (N * T(N)), weak T(b) / T(N)."""
+Efficiencies are against the smallest rank count that ran for the same link, grid, order and
+precision (normally 1 rank): strong T(b) * b / (N * T(N)), weak T(b) / T(N). With scaling.sh's
+--links each row names its link (scaling_links.sh), and each link's latency and bandwidth come from
+halo_bench's exchanges at its smallest and largest grid."""
 import argparse
 import csv
 import datetime
@@ -20,7 +22,10 @@ EXCHANGES_PER_STEP = {"stage": 4, "half": 2, "step": 1}
 
 def read_manifest(path):
     with open(path, newline="") as f:
-        return list(csv.DictReader(f, delimiter="\t"))
+        entries = list(csv.DictReader(f, delimiter="\t"))
+    for entry in entries:
+        entry["link"] = entry.get("link") or "default"
+    return entries
 
 
 def load_summary(path):
@@ -48,7 +53,7 @@ def run_row(entry, steps):
         "kind": entry["kind"], "n": int(entry["n"]), "nx": int(entry["nx"]), "ny": int(entry["ny"]),
         "nz": int(entry["nz"]), "order": int(entry["order"]), "precision": entry["precision"],
         "ranks": int(entry["ranks"]), "exit": int(entry["exit"]), "wall_s": float(entry["wall_s"]),
-        "ms_per_step": None, "exchange_ms_per_step": None, "exchange_share": None,
+        "link": entry["link"], "ms_per_step": None, "exchange_ms_per_step": None, "exchange_share": None,
     }
     summary, row["exit"] = summary_and_exit(entry, row["ranks"])  # a failed --check still writes one
     if summary is None:
@@ -69,7 +74,7 @@ def add_efficiencies(rows, kind):
     """Speed-up and efficiency of each row against the smallest count of its group."""
     groups = {}
     for row in rows:
-        groups.setdefault((row["n"], row["order"], row["precision"]), []).append(row)
+        groups.setdefault((row["link"], row["n"], row["order"], row["precision"]), []).append(row)
     for group in groups.values():
         done = [r for r in group if r["exit"] == 0 and r["ms_per_step"]]
         if not done:
@@ -87,7 +92,7 @@ def add_efficiencies(rows, kind):
 
 def halo_rows(entry):
     """halo_bench's table lines (prec order ghost ranks MB/rank us GB/s [start_ms]), or one skipped/failed row."""
-    base = {"n": int(entry["n"]), "ranks": int(entry["ranks"]), "scheme": entry["scheme"]}
+    base = {"n": int(entry["n"]), "ranks": int(entry["ranks"]), "scheme": entry["scheme"], "link": entry["link"]}
     if entry["exit"] == "skipped":
         return [dict(base, order=int(entry["order"]), status="skipped: too few planes")]
     rows = []
@@ -110,6 +115,49 @@ def halo_rows(entry):
     return rows
 
 
+def link_fits(halo):
+    """Each link's latency (us) and bandwidth (GB/s) per scheme, order, precision and count, through
+    halo_bench's exchanges at the smallest and the largest grid it ran."""
+    groups = {}
+    for row in halo:
+        if row["status"] == "ok":
+            groups.setdefault((row["link"], row["scheme"], row["precision"], row["order"], row["ranks"]), []).append(row)
+    fits = []
+    for (link, scheme, precision, order, ranks), rows in sorted(groups.items()):
+        small, large = min(rows, key=lambda r: r["n"]), max(rows, key=lambda r: r["n"])
+        fit = {"link": link, "scheme": scheme, "precision": precision, "order": order, "ranks": ranks,
+               "n_small": small["n"], "n_large": large["n"], "latency_us": None, "gb_per_s": None}
+        seconds = (large["us_per_exchange"] - small["us_per_exchange"]) * 1e-6
+        if large["n"] > small["n"] and seconds > 0:
+            fit["gb_per_s"] = (large["mb_per_rank"] - small["mb_per_rank"]) * 1e6 / seconds / 1e9
+            fit["latency_us"] = small["us_per_exchange"] - small["mb_per_rank"] * 1e6 / (fit["gb_per_s"] * 1e9) * 1e6
+        fits.append(fit)
+    return fits
+
+
+def tune_rows(entries, chosen):
+    """halo_bench through NCCL's sockets for each NTHREADSxNSOCKS pair scaling.sh tried."""
+    rows = []
+    for entry in entries:
+        measured = [r for r in halo_rows(dict(entry, scheme="step")) if r["status"] == "ok"]
+        rows.append({"pair": entry["scheme"], "n": int(entry["n"]), "order": int(entry["order"]),
+                     "exit": entry["exit"], "us_per_exchange": measured[0]["us_per_exchange"] if measured else None,
+                     "gb_per_s": measured[0]["gb_per_s"] if measured else None, "chosen": entry["scheme"] == chosen})
+    return rows
+
+
+def transport_rows(entries):
+    """nccl-socket's exchange proven to run through NCCL's NET/Socket transport (its log names it)."""
+    return [{"what": "nccl-socket runs through NET/Socket", "n": int(e["n"]), "order": int(e["order"]),
+             "precision": e["precision"], "ranks": int(e["ranks"]), "passed": e["exit"] == "0",
+             "detail": "NCCL_DEBUG=INFO names it" if e["exit"] == "0" else "NCCL's log does not name it"}
+            for e in entries]
+
+
+def link_suffix(link):
+    return "" if link == "default" else " (%s)" % link
+
+
 def check_rows(entries, steps):
     """The reference problem's --check on the largest count: pass and the distance from the reference."""
     rows = []
@@ -118,7 +166,7 @@ def check_rows(entries, steps):
         check = row.get("summary", {}).get("check")
         detail = ("max abs %s, max rel %s" % (fmt(check.get("max_abs"), ".3g"), fmt(check.get("max_rel"), ".3g"))
                   if check else status_text(row))
-        row.update(what="reference problem --check", passed=bool(check and check.get("pass")) and row["exit"] == 0,
+        row.update(what="reference problem --check" + link_suffix(entry["link"]), passed=bool(check and check.get("pass")) and row["exit"] == 0,
                    detail=detail)
         rows.append(row)
     return rows
@@ -126,7 +174,7 @@ def check_rows(entries, steps):
 
 def bitwise_rows(entries):
     """1 rank against the largest count, every snapshot compared with no tolerance."""
-    return [{"what": "bitwise: 1 rank against N", "n": int(e["n"]), "order": int(e["order"]),
+    return [{"what": "bitwise: 1 rank against N" + link_suffix(e["link"]), "n": int(e["n"]), "order": int(e["order"]),
              "precision": e["precision"], "ranks": int(e["ranks"]), "exit": int(e["exit"]),
              "passed": e["exit"] == "0", "detail": "every snapshot equal" if e["exit"] == "0"
              else "heatrk4 compare: exit %s" % e["exit"]} for e in entries]
@@ -195,13 +243,18 @@ def status_text(row):
     return special.get(row["exit"], "failed (exit %d)" % row["exit"])
 
 
+def with_links(rows):
+    """A link column in front where any row ran over a link other than the default."""
+    return any(r["link"] != "default" for r in rows)
+
+
 def run_table(rows, kind):
-    strong = kind == "strong"
-    header = ["n", "order", "prec", "ranks", "grid", "ms/step"] + (["speedup"] if strong else []) + [
-        "efficiency", "exch ms/step", "exch share", "halo start s", "status"]
+    strong, linked = kind == "strong", with_links(rows)
+    header = (["link"] if linked else []) + ["n", "order", "prec", "ranks", "grid", "ms/step"] + (
+        ["speedup"] if strong else []) + ["efficiency", "exch ms/step", "exch share", "halo start s", "status"]
     lines = []
     for r in rows:
-        lines.append([str(r["n"]), str(r["order"]), r["precision"], str(r["ranks"]),
+        lines.append(([r["link"]] if linked else []) + [str(r["n"]), str(r["order"]), r["precision"], str(r["ranks"]),
                       "%dx%dx%d" % (r["nx"], r["ny"], r["nz"]), fmt(r["ms_per_step"], ".3f")]
                      + ([fmt(r.get("speedup"), ".2f")] if strong else [])
                      + [percent(r.get("efficiency")), fmt(r["exchange_ms_per_step"], ".3f"),
@@ -210,12 +263,29 @@ def run_table(rows, kind):
 
 
 def halo_table(rows):
-    header = ["n", "scheme", "prec", "order", "ghost", "ranks", "MB/rank", "us/exchange", "GB/s", "us/step", "start ms",
-              "status"]
-    lines = [[str(r["n"]), r["scheme"], r.get("precision", "-"), str(r["order"]), fmt(r.get("ghost"), "d"),
+    linked = with_links(rows)
+    header = (["link"] if linked else []) + ["n", "scheme", "prec", "order", "ghost", "ranks", "MB/rank", "us/exchange",
+                                             "GB/s", "us/step", "start ms", "status"]
+    lines = [([r["link"]] if linked else []) + [str(r["n"]), r["scheme"], r.get("precision", "-"), str(r["order"]), fmt(r.get("ghost"), "d"),
               str(r["ranks"]), fmt(r.get("mb_per_rank"), ".2f"), fmt(r.get("us_per_exchange"), ".1f"),
               fmt(r.get("gb_per_s"), ".1f"), fmt(r.get("us_per_step"), ".1f"), fmt(r.get("start_ms"), ".1f"),
               r["status"]] for r in rows]
+    return columns(header, lines)
+
+
+def link_table(fits):
+    header = ["link", "scheme", "prec", "order", "ranks", "n small / large", "latency us", "GB/s"]
+    lines = [[f["link"], f["scheme"], f["precision"], str(f["order"]), str(f["ranks"]),
+              "%d / %d" % (f["n_small"], f["n_large"]), fmt(f["latency_us"], ".1f"), fmt(f["gb_per_s"], ".3f")]
+             for f in fits]
+    return columns(header, lines)
+
+
+def tune_table(rows):
+    header = ["threads x sockets", "n", "order", "us/exchange", "GB/s", "status"]
+    lines = [[r["pair"], str(r["n"]), str(r["order"]), fmt(r["us_per_exchange"], ".1f"), fmt(r["gb_per_s"], ".3f"),
+              ("ok" if r["exit"] == "0" else "failed (exit %s)" % r["exit"]) + (", chosen" if r["chosen"] else "")]
+             for r in rows]
     return columns(header, lines)
 
 
@@ -256,7 +326,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--manifest", required=True)
     parser.add_argument("--out-dir", required=True)
-    for name in ("device", "commit", "backend", "halo-memory", "heatrk4-args", "mpirun-args"):
+    for name in ("device", "commit", "backend", "halo-memory", "heatrk4-args", "mpirun-args", "socket-threads"):
         parser.add_argument("--" + name, default="")
     for name in ("gpus", "steps", "largest-steps", "threads"):
         parser.add_argument("--" + name, type=int, default=0)
@@ -269,8 +339,11 @@ def main():
     for row, entry in zip(largest, [e for e in entries if e["kind"] == "largest"]):
         row["files"], row["bytes"] = snapshot_files(entry["file"])
     halo = [row for e in entries if e["kind"] == "halo" for row in halo_rows(e)]
-    checks = check_rows([e for e in entries if e["kind"] == "check"], 10) + bitwise_rows(
-        [e for e in entries if e["kind"] == "bitwise"])
+    checks = (transport_rows([e for e in entries if e["kind"] == "transport"])
+              + check_rows([e for e in entries if e["kind"] == "check"], 10)
+              + bitwise_rows([e for e in entries if e["kind"] == "bitwise"]))
+    links = link_fits(halo)
+    tuning = tune_rows([e for e in entries if e["kind"] == "tune"], args.socket_threads)
     add_efficiencies(strong, "strong")
     add_efficiencies(weak, "weak")
     mission = mission_groups(mission_rows([e for e in entries if e["kind"] == "mission"]))
@@ -281,6 +354,7 @@ def main():
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "backend": args.backend, "steps": args.steps, "omp_threads_per_rank": args.threads,
         "halo_memory": args.halo_memory, "heatrk4_args": args.heatrk4_args, "mpirun_args": args.mpirun_args,
+        "links": sorted({e["link"] for e in entries}), "socket_threads": args.socket_threads,
     }
     text = ["# heatrk4 scaling: %s (%d GPUs listed), backend %s, %d steps per run, commit %s, %s"
             % (args.device, args.gpus, args.backend, args.steps, args.commit, meta["date"]),
@@ -298,6 +372,12 @@ def main():
     if halo:
         text += ["## Halo exchange alone (halo_bench, %s memory, median, slowest rank; us/step = 4 exchanges per"
                  " step for 'stage', 1 for 'step')" % args.halo_memory, halo_table(halo)]
+    if any(f["link"] != "default" for f in links):
+        text += ["## Links: latency and bandwidth through halo_bench's exchanges at the smallest and largest grid",
+                 link_table(links)]
+    if tuning:
+        text += ["## NCCL's socket threads (halo_bench on 2 ranks over nccl-socket; the fastest is the runs')",
+                 tune_table(tuning)]
     if largest:
         text += ["## Largest grid: a few steps and one snapshot", largest_table(largest)]
     if mission:
@@ -307,12 +387,13 @@ def main():
     with open(os.path.join(args.out_dir, "scaling.txt"), "w") as f:
         f.write(table)
     with open(os.path.join(args.out_dir, "scaling.json"), "w") as f:
-        json.dump({"meta": meta, "checks": checks, "strong": strong, "weak": weak, "halo": halo, "largest": largest,
-                   "mission": mission}, f, indent=1)
+        json.dump({"meta": meta, "checks": checks, "strong": strong, "weak": weak, "halo": halo, "links": links,
+                   "socket_tuning": tuning, "largest": largest, "mission": mission}, f, indent=1)
     sys.stdout.write(table)
 
     failed = ([r for r in strong + weak + largest if r["exit"] != 0] + [r for r in checks if not r["passed"]]
-              + [r for r in halo if r["status"].startswith("failed")] + [g for g in mission if g["failed"]])
+              + [r for r in halo if r["status"].startswith("failed")] + [g for g in mission if g["failed"]]
+              + [r for r in tuning if r["exit"] != "0"])
     insane = [r for r in strong + weak if r["exit"] == 0 and not (finite_positive(r["ms_per_step"])
                                                                     and finite_positive(r.get("efficiency")))]
     if insane:
