@@ -1,9 +1,11 @@
 // The global-memory stencil kernel that naive and reuse share: one thread per (x, y) point of
 // the interior, marching along z with its z neighbours in registers; x and y neighbours come
 // through L1, where the warps of the block share them.
-// An Op supplies value(p), the operand of the Laplacian at flat index p, centre(p), the other
-// arrays its result needs there, and store(p, lap, value, centre), what to do with alpha*Lap at
-// an interior point (linear_stages.cuh).
+// An Operator applies the stencil at flat index p from the point's z column and value_at(q), the
+// operand at any other point: alpha*Lap (ConstantLaplacian) or the flux form of material fields
+// (global_material_stencil.cuh). An Op supplies value(p), the operand at flat index p, centre(p),
+// the other arrays its result needs there, and store(p, lap, value, centre), what to do with the
+// operator's result at an interior point (linear_stages.cuh).
 #pragma once
 
 #include <algorithm>
@@ -22,9 +24,23 @@ constexpr int kGlobalBlockY = 16;
 // share of the march, short enough that 600^3 still gives ~14k blocks to spread over the SMs.
 constexpr int kGlobalPlanesPerBlock = 64;
 
-template <int R, typename T, typename Op>
+// alpha*Lap with constant coefficients.
+template <int R, typename T>
+struct ConstantLaplacian {
+  StencilWeights<R, T> w;
+  template <typename ValueAt>
+  __device__ T operator()(const GridDims& d, long long p, const T (&column)[2 * R + 1], ValueAt&& value_at) const {
+    return apply_stencil<R, T>(w, column[R], [&](int axis, int dist) {
+      if (axis == 2) return column[R + dist] + column[R - dist];
+      const long long s = axis == 0 ? 1 : d.stride_y;
+      return value_at(p + dist * s) + value_at(p - dist * s);
+    });
+  }
+};
+
+template <int R, typename T, typename Operator, typename Op>
 __global__ void __launch_bounds__(kGlobalBlockX* kGlobalBlockY)
-    global_stencil_kernel(GridDims d, StencilWeights<R, T> w, Op op) {
+    global_stencil_kernel(GridDims d, Operator apply, Op op) {
   const int i = R + blockIdx.x * kGlobalBlockX + threadIdx.x;
   const int j = R + blockIdx.y * kGlobalBlockY + threadIdx.y;
   if (i >= d.nx - R || j >= d.ny - R) return;
@@ -39,23 +55,25 @@ __global__ void __launch_bounds__(kGlobalBlockX* kGlobalBlockY)
   p += R * d.stride_z;
   for (int k = k_begin; k < k_end; ++k, p += d.stride_z) {
     slide_in(column, op.value(p + R * d.stride_z));
-    const T lap = apply_stencil<R, T>(w, column[R], [&](int axis, int dist) {
-      if (axis == 2) return column[R + dist] + column[R - dist];
-      const long long s = axis == 0 ? 1 : d.stride_y;
-      return op.value(p + dist * s) + op.value(p - dist * s);
-    });
+    const T lap = apply(d, p, column, [&](long long q) { return op.value(q); });
     op.store(p, lap, column[R], op.centre(p));
   }
 }
 
-template <int R, typename T, typename Op>
-void launch_global_stencil(const Grid& g, const StencilWeights<R, T>& w, const Op& op) {
+// The kernel over g's interior with `apply` as its operator.
+template <int R, typename T, typename Operator, typename Op>
+void launch_global_operator(const Grid& g, const Operator& apply, const Op& op) {
   const int inner_x = g.nx - 2 * R, inner_y = g.ny - 2 * R, inner_z = g.nz - 2 * R;
   const dim3 block(kGlobalBlockX, kGlobalBlockY);
   const dim3 grid(ceil_div(inner_x, kGlobalBlockX), ceil_div(inner_y, kGlobalBlockY),
                   ceil_div(inner_z, kGlobalPlanesPerBlock));
-  global_stencil_kernel<R, T, Op><<<grid, block>>>(grid_dims(g), w, op);
+  global_stencil_kernel<R, T, Operator, Op><<<grid, block>>>(grid_dims(g), apply, op);
   HEAT_CUDA_CHECK_LAUNCH();
+}
+
+template <int R, typename T, typename Op>
+void launch_global_stencil(const Grid& g, const StencilWeights<R, T>& w, const Op& op) {
+  launch_global_operator<R, T>(g, ConstantLaplacian<R, T>{w}, op);
 }
 
 // Runs body(p) for every interior point: the pointwise passes (the RK4 combination).

@@ -26,7 +26,7 @@
 #include "backends/cuda/source_arrays.hpp"
 #include "backends/registry.hpp"
 #include "backends/tiled/backends.cuh"
-#include "backends/tiled/material_passes.cuh"
+#include "backends/tiled/material_passes.hpp"
 #include "backends/tiled/matrix_pass.cuh"
 #include "backends/tiled/tiled.hpp"
 #include "stencils/rk4_forms.hpp"
@@ -402,12 +402,18 @@ std::string tiled_boundary_configuration(int order, Precision precision) {
 // Why a configuration named by the caller cannot step material fields.
 std::string no_material_kernels(const std::string& configuration) {
   return "tiled configuration '" + configuration +
-         "' has no kernels of material fields: the registry's tiled steps them, in single passes of the flux form";
+         "' has no kernels of material fields: the registry's tiled steps them, in single passes of the flux form (" +
+         kGlobalMaterialConfiguration + ": the same passes in the global-memory kernel)";
 }
 
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
                                                const std::string& configuration, HaloExchange<T>* exchange) {
+  if (configuration == kGlobalMaterialConfiguration) {
+    if (!problem.materials)
+      throw InputError("tiled configuration '" + configuration + "' steps material fields only: give K or C as a field");
+    return make_material_pass_backend<T>(problem, options, exchange, MaterialKernel::GlobalMemory);
+  }
   if (problem.materials) throw InputError(no_material_kernels(configuration));
   std::unique_ptr<Backend<T>> made;
   with_configuration<T>(problem.order, configuration, [&](auto config) {
@@ -444,17 +450,14 @@ std::string configuration_for(const Problem& p, Precision precision, const std::
 }
 
 // The entry named by `configuration`'s backend for `p`: with material fields the registry's tiled
-// steps them in MaterialPassBackend's single passes (a named configuration refuses), else
-// make_tiled_backend's configuration.
+// steps them in the single passes of material_passes.hpp, in shared-memory tiles, else
+// make_tiled_backend's configuration (which refuses material fields but in the global-memory passes).
 template <typename T>
 std::unique_ptr<Backend<T>> make_for_entry(const Problem& p, const BackendOptions& o, const std::string& configuration,
                                            HaloExchange<T>* exchange) {
-  if (!p.materials) {
-    const Precision precision = sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
-    return make_tiled_backend<T>(p, o, configuration_for(p, precision, configuration, exchange), exchange);
-  }
-  if (!configuration.empty()) throw InputError(no_material_kernels(configuration));
-  return std::make_unique<MaterialPassBackend<T>>(p, o, exchange);
+  if (p.materials && configuration.empty()) return make_material_pass_backend<T>(p, o, exchange, MaterialKernel::Tiles);
+  const Precision precision = sizeof(T) == sizeof(float) ? Precision::Float : Precision::Double;
+  return make_tiled_backend<T>(p, o, configuration_for(p, precision, configuration, exchange), exchange);
 }
 
 // What a configuration moves and holds.
@@ -483,7 +486,7 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   e.uses_cuda = true;
   e.fills_boundaries = true;
   e.adds_sources = true;
-  e.steps_materials = configuration.empty();
+  e.steps_materials = configuration.empty() || configuration == kGlobalMaterialConfiguration;
   // The byte model: all four passes in one kernel read u once and write it once; a factor per
   // kernel moves 4 arrays, one pass per kernel 10; a source's step increment is read once more, by
   // the last pass. Material fields: single passes, each reading material_arrays_per_stencil more.
@@ -493,7 +496,7 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
     return double(arrays + (p.source ? 1 : 0)) * double(size);
   };
   e.working_bytes = [configuration](const Problem& p, std::size_t size) {
-    const int arrays = p.materials ? MaterialPassBackend<float>::kWorkingArrays
+    const int arrays = p.materials ? kMaterialPassWorkingArrays
                                    : footprint(p, size, configuration).working_arrays;
     return std::size_t(arrays) * p.grid.points() * size + device_source_bytes(p, size) + device_material_bytes(p, size);
   };
