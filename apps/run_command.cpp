@@ -41,7 +41,7 @@ void require_host_memory(const RunPlan& plan, const BackendEntry& entry, const S
 }
 
 // The rank grid of --ranks-grid for this run's ranks. InputError (exit 2) naming --ranks-grid
-// where it splits x or y for what only z slabs run so far: GPU ranks, monitors; and where the
+// where it splits x or y for what only z slabs run so far: GPU ranks; and where the
 // fast cpu backend's rows along x would be shorter than its vectors, whose kernels then differ
 // from one process's in their bits.
 RankGrid run_rank_grid(const RunPlan& plan, const BackendEntry& entry, const Ranks& ranks) {
@@ -54,9 +54,6 @@ RankGrid run_rank_grid(const RunPlan& plan, const BackendEntry& entry, const Ran
   if (entry.uses_cuda)
     throw InputError(named + " splits x or y, which GPU ranks do not do yet: run " + plan.backend +
                      " as z slabs (--ranks-grid slabs, or 1x1x" + std::to_string(ranks.size()) + ") or on cpu ranks");
-  if (plan.monitor_every > 0)
-    throw InputError(named + " splits x or y, where monitors are not measured yet: run as z slabs (--ranks-grid "
-                     "slabs) or without --monitor-every and --probe");
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const int whole_row = plan.problem.grid.nx - 2 * r, row = whole_row / grid.ranks[0];
   const CpuIsa whole_isa = cpu_isa_for_rows(best_cpu_isa(), whole_row, value);
@@ -205,21 +202,6 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   return mismatch ? exit_code::mismatch : exit_code::ok;
 }
 
-// Reads the rank's box of the input file's planes into `loaded`: in one read, or one per run of
-// a box that wraps (box_sources); a box that spans part of each plane reads its runs' whole
-// planes and keeps its own columns and rows.
-void read_box_planes(LoadedField& loaded, const RunOptions& o, const Slab& slab) {
-  const auto read = [&](const Planes& run) {
-    read_initial_planes(loaded, o.init_file, o.init_array, run.first, run.first + run.count);
-  };
-  const std::vector<Planes> runs = box_sources(slab, loaded.grid);
-  if (runs.size() == 1 && slab.is_slab()) return read(runs[0]);
-  loaded.values = box_from_runs<double>(slab, loaded.grid, [&](const Planes& run) {
-    read(run);
-    return std::move(loaded.values);
-  });
-}
-
 int run_with_options(const RunOptions& given, RunReport* report_out) {
   const Ranks& ranks = process_ranks();
   const StopSignalScope stop_signals;  // from here a signal stops the run between chunks of steps
@@ -272,12 +254,12 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     const RankGrid rank_grid = run_rank_grid(plan, *entry, ranks);
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output),
                      plan.problem.boundaries, rank_grid);
-    if (!plan.output.formats.empty()) snapshot_planes_of_ranks(slab, plan.problem.grid);
+    require_planes_for_every_rank(plan, slab);
     require_host_memory(plan, *entry, slab, ranks);
     add_heat_source(plan, options);
     clock.mark("heat_source");
-    // Each rank reads its box's planes of the file alone.
-    if (from_file) read_box_planes(loaded, options, slab);
+    // Each rank reads its box of the file alone.
+    if (from_file) read_initial_box(loaded, options.init_file, options.init_array, box_source_runs(slab, loaded.grid));
     require_zfp_bound_holds(plan, slab, loaded);
     report.device = device_description(plan, *entry);
   });
@@ -285,7 +267,7 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   report.bytes_per_point = entry->bytes_per_point(plan.problem, value);
   report.backend_on_host = !entry->uses_cuda;
-  if (plan.init.kind == InitKind::File) record_input_bytes(report, ranks, loaded.bytes_read);
+  if (plan.init.kind == InitKind::File) record_input_read(report, ranks, loaded.bytes_read, loaded.points_read);
   clock.mark("device_query");
 
   const int code = plan.precision == Precision::Float

@@ -30,12 +30,16 @@ void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ra
   report.final_time = plan.time_after(outcome.steps_done);
 }
 
-void record_input_bytes(RunReport& report, const Ranks& ranks, long long bytes_read) {
-  // Every rank's value in its own slot, the lowest double in the others: the largest of each slot
-  // over the ranks is then the value of the rank it belongs to.
-  std::vector<double> slots(std::size_t(ranks.size()), std::numeric_limits<double>::lowest());
-  slots[std::size_t(ranks.rank())] = double(bytes_read);
-  report.input_bytes_read = ranks.largest(slots);
+void record_input_read(RunReport& report, const Ranks& ranks, long long bytes_read, long long points_read) {
+  // Every rank's values in their own slots, the lowest double in the others: the largest of each
+  // slot over the ranks is then the value of the rank it belongs to.
+  const std::size_t count = std::size_t(ranks.size()), rank = std::size_t(ranks.rank());
+  std::vector<double> slots(2 * count, std::numeric_limits<double>::lowest());
+  slots[rank] = double(bytes_read);
+  slots[count + rank] = double(points_read);
+  const std::vector<double> every_rank = ranks.largest(slots);
+  report.input_bytes_read.assign(every_rank.begin(), every_rank.begin() + std::ptrdiff_t(count));
+  report.input_points_read.assign(every_rank.begin() + std::ptrdiff_t(count), every_rank.end());
 }
 
 void publish_report(const RunReport& report, const Ranks& ranks) {

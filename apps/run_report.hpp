@@ -15,8 +15,9 @@ namespace heat {
 void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ranks& ranks, const BackendEntry& entry,
                          const Slab& slab, double exchange_s, SnapshotWriter* writer);
 
-// Collective. Records the bytes each rank read of the --init-file (`bytes_read`: this rank's).
-void record_input_bytes(RunReport& report, const Ranks& ranks, long long bytes_read);
+// Collective. Records the bytes and the values each rank read of the --init-file (`bytes_read`,
+// `points_read`: this rank's, LoadedField's).
+void record_input_read(RunReport& report, const Ranks& ranks, long long bytes_read, long long points_read);
 
 // The summary on stdout (unless --quiet) and the JSON (with --json), from rank 0.
 void publish_report(const RunReport& report, const Ranks& ranks);

@@ -173,11 +173,13 @@ std::string json_summary(const RunReport& r) {
     root.add("ranks_grid", r.ranks_grid).add("halo_exchange", r.halo_exchange).add("halo_overlap", r.halo_overlap)
         .add("ghost_planes", r.ghost_planes);
   if (!r.input_bytes_read.empty()) {
-    std::vector<long long> per_rank;
+    std::vector<long long> per_rank, points_per_rank;
     long long total = 0;
     for (double bytes : r.input_bytes_read) per_rank.push_back((long long)bytes), total += (long long)bytes;
+    for (double points : r.input_points_read) points_per_rank.push_back((long long)points);
     JsonObject input;
-    input.add("file", r.plan.init_file).add("bytes_read_per_rank", per_rank).add("bytes_read_total", total);
+    input.add("file", r.plan.init_file).add("bytes_read_per_rank", per_rank).add("bytes_read_total", total)
+        .add("points_read_per_rank", points_per_rank);
     root.add("input", input);
   }
   root.add("timing", timing).add("rate", rate);

@@ -34,6 +34,8 @@ struct RunReport {
   // With --init-file: the bytes each rank read of the file (its planes and the file's metadata),
   // in rank order; -1 where the system does not say.
   std::vector<double> input_bytes_read;
+  // The values each rank took from the file's storage (LoadedField::points_read), in rank order.
+  std::vector<double> input_points_read;
   bool checked = false;
   FieldDifference check;
   std::string check_backend;  // what the check ran in double: cpu, or cpu_reference for a cpu run

@@ -1,5 +1,6 @@
 #include "apps/run_writer.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -51,12 +52,21 @@ RunDescription describe_run(const RunPlan& plan, const Ranks& ranks) {
 }
 
 SnapshotShare share_of_rank(const RunPlan& plan, const Ranks& ranks, const Slab& slab) {
+  const Grid& grid = plan.problem.grid;
   SnapshotShare share;
   share.rank = ranks.rank();
   share.ranks = ranks.size();
-  share.parts = snapshot_planes_of_ranks(slab, plan.problem.grid);
-  // A rank grid's boxes are regrouped into the planes the rank writes (snapshot_writes).
-  share.box_begin = slab.is_slab() ? slab.box_begin : share.parts[std::size_t(ranks.rank())].first;
+  for (int rank = 0; rank < ranks.size(); ++rank) {
+    const Slab s = slab_of_rank(slab, grid, rank);
+    share.boxes.parts.push_back({{s.x.part_begin, s.y.part_begin, s.part_begin}, {s.x.part_end, s.y.part_end, s.part_end}});
+  }
+  share.boxes.field_begin = {slab.x.box_begin, slab.y.box_begin, slab.box_begin};
+  share.written_as_planes = formats_written_as_planes(plan, slab);
+  if (!share.written_as_planes.empty()) {
+    const auto runs = snapshot_planes_of_ranks(slab, grid);
+    for (const auto& [begin, end] : runs) share.planes.parts.push_back({{0, 0, begin}, {grid.nx, grid.ny, end}});
+    share.planes.field_begin = {0, 0, runs[std::size_t(ranks.rank())].first};
+  }
   share.wait_for_every_rank = [&ranks] { ranks.wait_for_every_snapshot_writer(); };
   share.pass_down = [&ranks](const void* to_lower, void* from_upper, std::size_t bytes) {
     ranks.pass_down_between_snapshot_writers(to_lower, from_upper, bytes);
@@ -78,11 +88,48 @@ OutputFormats formats_of_the_start_file(const RunPlan& plan) {
   return start_file;
 }
 
+OutputFormats formats_written_as_planes(const RunPlan& plan, const Slab& slab) {
+  OutputFormats as_planes;
+  if (slab.is_slab()) return as_planes;
+  const bool lossy_zfp = snapshot_part_alignment(plan.output) > 1;
+  for (const SnapshotFormat& format : kFormats)
+    if (plan.output.formats.has(format.format) &&
+        (format.pieces_share_a_plane || (format.format == OutputFormat::Hdf5 && lossy_zfp)))
+      as_planes.add(format.format);
+  return as_planes;
+}
+
+void require_planes_for_every_rank(const RunPlan& plan, const Slab& slab) {
+  if (!formats_written_as_planes(plan, slab).empty() || (!slab.is_slab() && plan.monitor_every > 0))
+    snapshot_planes_of_ranks(slab, plan.problem.grid);
+}
+
+namespace {
+
+// The monitors' shares of this rank's planes: its part's of its box on z slabs, whose ghost planes
+// hold the r planes a temperature z face reads inward; else of its run of whole planes
+// (snapshot_planes_of_ranks), regrouped with r planes beside it each way for the same reason. Each
+// plane's share is then taken whole, in one process's order, whatever the rank grid.
+template <typename T>
+std::vector<double> plane_shares_of_rank(const RunPlan& plan, const Ranks& ranks, const Slab& slab, const Field<T>& box) {
+  const Problem& p = plan.problem;
+  if (slab.is_slab()) return measure_plane_shares(p, box.data(), slab.box_begin, slab.part_begin, slab.part_end, plan.probes);
+  const int r = p.radius(), nz = p.grid.nz;
+  const std::vector<std::pair<int, int>> runs = snapshot_planes_of_ranks(slab, p.grid);
+  std::vector<std::pair<int, int>> with_sides;
+  for (const auto& [begin, end] : runs) with_sides.emplace_back(std::max(0, begin - r), std::min(nz, end + r));
+  const Field<T> planes = ranks.planes_between_snapshot_writers(box, slab, p.grid, with_sides);
+  const auto [first, last] = runs[std::size_t(ranks.rank())];
+  return measure_plane_shares(p, planes.data(), with_sides[std::size_t(ranks.rank())].first, first, last, plan.probes);
+}
+
+}  // namespace
+
 template <typename T>
 std::optional<MonitorValues> measure_on_ranks(const RunPlan& plan, const Ranks& ranks, const Slab& slab,
                                               const Field<T>& box) {
-  const std::vector<double> every_plane = ranks.gather_between_snapshot_writers(measure_plane_shares(
-      plan.problem, box.data(), slab.box_begin, slab.part_begin, slab.part_end, plan.probes));
+  const std::vector<double> every_plane =
+      ranks.gather_between_snapshot_writers(plane_shares_of_rank(plan, ranks, slab, box));
   if (!ranks.is_root()) return std::nullopt;
   return combine_plane_shares(plan.problem, every_plane, plan.probes.size());
 }

@@ -91,40 +91,47 @@ struct ChunkGrid {
   std::size_t chunk_values() const { return std::size_t(chunk[0] * chunk[1] * chunk[2]); }
 };
 
-// The origins of the chunks holding the planes [z_begin, z_end), in order of z, y, x.
-std::vector<std::array<hsize_t, 3>> chunks_of_planes(const ChunkGrid& g, hsize_t z_begin, hsize_t z_end) {
+// The origins of the chunks overlapping `b`, in order of z, y, x.
+std::vector<std::array<hsize_t, 3>> chunks_of_block(const ChunkGrid& g, const DatasetBlock& b) {
+  const auto first = [&](int a) { return b.start[a] / g.chunk[a] * g.chunk[a]; };
+  const auto end = [&](int a) { return b.start[a] + b.count[a]; };
   std::vector<std::array<hsize_t, 3>> origins;
-  for (hsize_t z = z_begin / g.chunk[0] * g.chunk[0]; z < z_end; z += g.chunk[0])
-    for (hsize_t y = 0; y < g.dims[1]; y += g.chunk[1])
-      for (hsize_t x = 0; x < g.dims[2]; x += g.chunk[2]) origins.push_back({z, y, x});
+  for (hsize_t z = first(0); z < end(0); z += g.chunk[0])
+    for (hsize_t y = first(1); y < end(1); y += g.chunk[1])
+      for (hsize_t x = first(2); x < end(2); x += g.chunk[2]) origins.push_back({z, y, x});
   return origins;
 }
 
-// The part of a chunk's box (chunk values, x fastest) inside the planes [z_begin, z_end) and the
-// dataset, into `values`, which holds those planes.
-void place_chunk(const ChunkGrid& g, const std::array<hsize_t, 3>& o, const double* box, hsize_t z_begin,
-                 hsize_t z_end, double* values) {
-  const std::size_t row = std::size_t(std::min(g.chunk[2], g.dims[2] - o[2]));
-  for (hsize_t dz = 0; dz < g.chunk[0] && o[0] + dz < z_end; ++dz) {
-    if (o[0] + dz < z_begin) continue;
-    for (hsize_t dy = 0; dy < g.chunk[1] && o[1] + dy < g.dims[1]; ++dy)
-      std::copy_n(box + std::size_t((dz * g.chunk[1] + dy) * g.chunk[2]), row,
-                  values + std::size_t(((o[0] + dz - z_begin) * g.dims[1] + o[1] + dy) * g.dims[2] + o[2]));
+// The part of a chunk's values (a whole chunk, x fastest) inside the block `b` and the dataset,
+// into its place in `t`.
+void place_chunk(const ChunkGrid& g, const std::array<hsize_t, 3>& o, const double* chunk, const DatasetBlock& b,
+                 const BlockTarget& t) {
+  hsize_t from[3], to[3];  // the overlap, in the dataset's indices
+  for (int a = 0; a < 3; ++a) {
+    from[a] = std::max(o[a], b.start[a]);
+    to[a] = std::min({o[a] + g.chunk[a], b.start[a] + b.count[a], g.dims[a]});
+    if (from[a] >= to[a]) return;
   }
+  const std::size_t row = std::size_t(to[2] - from[2]);
+  for (hsize_t z = from[0]; z < to[0]; ++z)
+    for (hsize_t y = from[1]; y < to[1]; ++y) {
+      const hsize_t tz = t.offset[0] + z - b.start[0], ty = t.offset[1] + y - b.start[1],
+                    tx = t.offset[2] + from[2] - b.start[2];
+      std::copy_n(chunk + std::size_t(((z - o[0]) * g.chunk[1] + y - o[1]) * g.chunk[2] + from[2] - o[2]), row,
+                  t.values + std::size_t((tz * t.shape[1] + ty) * t.shape[2] + tx));
+    }
 }
 
-// HDF5 reads the planes as a hyperslab; a failure names the first chunk that does not read.
-void hdf5_read_planes(hid_t dataset, const std::string& path, const std::string& where, int z_begin, int planes,
-                      double* values) {
+// HDF5 reads the block as a hyperslab straight into its place; a failure names the first chunk
+// that does not read.
+void hdf5_read_block(hid_t dataset, const std::string& path, const std::string& where, const DatasetBlock& b,
+                     const BlockTarget& t) {
   Handle space(h5::check<InputError>(H5Dget_space(dataset), where), H5Sclose);
-  hsize_t dims[3];
   if (H5Sget_simple_extent_ndims(space.get()) != 3) throw InputError(where + " is not a 3D array");
-  H5Sget_simple_extent_dims(space.get(), dims, nullptr);
-  const hsize_t start[3] = {hsize_t(z_begin), 0, 0};
-  const hsize_t count[3] = {hsize_t(planes), dims[1], dims[2]};
-  Handle memory(h5::check<InputError>(H5Screate_simple(3, count, nullptr), where), H5Sclose);
-  if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr) < 0 ||
-      H5Dread(dataset, H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, values) < 0) {
+  Handle memory(h5::check<InputError>(H5Screate_simple(3, t.shape.data(), nullptr), where), H5Sclose);
+  if (H5Sselect_hyperslab(space.get(), H5S_SELECT_SET, b.start.data(), nullptr, b.count.data(), nullptr) < 0 ||
+      H5Sselect_hyperslab(memory.get(), H5S_SELECT_SET, t.offset.data(), nullptr, b.count.data(), nullptr) < 0 ||
+      H5Dread(dataset, H5T_NATIVE_DOUBLE, memory.get(), space.get(), H5P_DEFAULT, t.values) < 0) {
     const std::string reason = h5::take_error_stack();
     throw InputError(where + ": cannot read: " + reason + unreadable_chunk_note(dataset, path));
   }
@@ -138,11 +145,12 @@ struct StoredChunk {
   std::string problem;
 };
 
-// A chunked dataset's planes: each index entry checked (io/chunk_filters.hpp). An uncompressed
-// dataset is then read by HDF5 (it reads the planes alone); a filtered one is read stored a batch
-// at a time on this thread (HDF5 is not thread-safe here) and decoded on every core.
-void read_chunked_planes(hid_t dataset, hid_t layout, const std::string& path, const std::string& where, int z_begin,
-                         int planes, double* values) {
+// A chunked dataset's block: each index entry of the chunks it overlaps checked
+// (io/chunk_filters.hpp). An uncompressed dataset is then read by HDF5 (it reads the block alone);
+// a filtered one is read stored a batch at a time on this thread (HDF5 is not thread-safe here)
+// and decoded on every core. Returns the values taken from storage (a decoded chunk's every one).
+hsize_t read_chunked_block(hid_t dataset, hid_t layout, const std::string& path, const std::string& where,
+                           const DatasetBlock& block, const BlockTarget& target) {
   Handle space(h5::check<InputError>(H5Dget_space(dataset), where), H5Sclose);
   Handle type(h5::check<InputError>(H5Dget_type(dataset), where), H5Tclose);
   ChunkGrid g;
@@ -150,8 +158,7 @@ void read_chunked_planes(hid_t dataset, hid_t layout, const std::string& path, c
     throw InputError(where + " is not a 3D array chunked in 3D");
   H5Sget_simple_extent_dims(space.get(), g.dims, nullptr);
   const ChunkFilters filters = read_chunk_filters(layout, type.get(), g.chunk_values(), where);
-  const hsize_t z_end = hsize_t(z_begin + planes);
-  const auto origins = chunks_of_planes(g, hsize_t(z_begin), z_end);
+  const auto origins = chunks_of_block(g, block);
   const auto read_entry = [&](StoredChunk& s) {
     unsigned mask = 0;
     haddr_t address = 0;
@@ -170,7 +177,8 @@ void read_chunked_planes(hid_t dataset, hid_t layout, const std::string& path, c
       s.origin = origin;
       read_entry(s);
     }
-    return hdf5_read_planes(dataset, path, where, z_begin, planes, values);
+    hdf5_read_block(dataset, path, where, block, target);
+    return block.points();
   }
   double fill = 0;
   if (H5Pget_fill_value(layout, H5T_NATIVE_DOUBLE, &fill) < 0) fill = 0, h5::take_error_stack();
@@ -198,7 +206,7 @@ void read_chunked_planes(hid_t dataset, hid_t layout, const std::string& path, c
       StoredChunk& s = stored[std::size_t(c)];
       std::vector<double> box(chunk_values, fill);
       if (!s.missing) s.problem = decode_chunk(filters, s.bytes, box.data());
-      if (s.problem.empty() && (native || s.missing)) place_chunk(g, s.origin, box.data(), hsize_t(z_begin), z_end, values);
+      if (s.problem.empty() && (native || s.missing)) place_chunk(g, s.origin, box.data(), block, target);
     }
     for (std::size_t c = 0; c < count; ++c) {
       StoredChunk& s = stored[c];
@@ -210,38 +218,50 @@ void read_chunked_planes(hid_t dataset, hid_t layout, const std::string& path, c
       if (H5Tconvert(type.get(), H5T_NATIVE_DOUBLE, chunk_values, s.bytes.data(), nullptr, H5P_DEFAULT) < 0)
         throw InputError(where + ": its values do not convert to double: " + h5::take_error_stack());
       std::memcpy(box.data(), s.bytes.data(), chunk_values * sizeof(double));
-      place_chunk(g, s.origin, box.data(), hsize_t(z_begin), z_end, values);
+      place_chunk(g, s.origin, box.data(), block, target);
     }
   }
+  return hsize_t(origins.size()) * chunk_values;
 }
 
-// A distributed snapshot's dataset, whose sources are whole planes (heatrk4's slab files): each
-// slab file's planes among [z_begin, z_begin + planes), read as a file of its own, straight into
-// their place. False, with nothing read, for any other virtual layout.
-bool read_slab_planes(hid_t layout, hid_t space, const std::string& path, int z_begin, int planes, double* values) {
-  hsize_t dims[3];
+// A distributed snapshot's dataset, whose sources are whole datasets each mapped onto one box
+// (heatrk4's slab files): the part of each box that `block` overlaps, read from its slab file as
+// a file of its own, straight into its place. False, with nothing read, for any other virtual
+// layout. Returns through `points` the values taken from storage.
+bool read_slab_blocks(hid_t layout, const std::string& path, const DatasetBlock& block, const BlockTarget& target,
+                      hsize_t& points) {
   std::size_t mappings = 0;
-  if (H5Sget_simple_extent_ndims(space) != 3 || H5Pget_virtual_count(layout, &mappings) < 0)
-    return h5::take_error_stack(), false;
-  H5Sget_simple_extent_dims(space, dims, nullptr);
-  std::vector<std::array<hsize_t, 2>> slabs(mappings);
+  if (H5Pget_virtual_count(layout, &mappings) < 0) return h5::take_error_stack(), false;
+  std::vector<std::array<hsize_t, 6>> boxes(mappings);  // each mapping's begin and end (exclusive), (z, y, x)
   for (std::size_t m = 0; m < mappings; ++m) {
     Handle place(H5Pget_virtual_vspace(layout, m), H5Sclose);
     Handle source(H5Pget_virtual_srcspace(layout, m), H5Sclose);
     hsize_t start[3], end[3];
     if (!place.valid() || !source.valid() || H5Sget_select_type(source.get()) != H5S_SEL_ALL ||
-        H5Sget_select_bounds(place.get(), start, end) < 0 || start[1] != 0 || start[2] != 0 ||
-        end[1] + 1 != dims[1] || end[2] + 1 != dims[2])
+        H5Sget_simple_extent_ndims(place.get()) != 3 || H5Sget_select_bounds(place.get(), start, end) < 0 ||
+        hssize_t((end[0] - start[0] + 1) * (end[1] - start[1] + 1) * (end[2] - start[2] + 1)) !=
+            H5Sget_select_npoints(place.get()))
       return h5::take_error_stack(), false;
-    slabs[m] = {start[0], end[0] + 1};
+    for (int a = 0; a < 3; ++a) boxes[m][std::size_t(a)] = start[a], boxes[m][std::size_t(a) + 3] = end[a] + 1;
   }
   // Opened as the snapshot's dataset is: without a chunk cache.
   Handle access(h5::check<InputError>(H5Pcreate(H5P_DATASET_ACCESS), path), H5Pclose);
   H5Pset_chunk_cache(access.get(), 0, 0, H5D_CHUNK_CACHE_W0_DEFAULT);
-  const hsize_t z_end = hsize_t(z_begin + planes);
+  points = 0;
   for (std::size_t m = 0; m < mappings; ++m) {
-    const hsize_t begin = std::max(slabs[m][0], hsize_t(z_begin)), end = std::min(slabs[m][1], z_end);
-    if (begin >= end) continue;
+    DatasetBlock part;
+    BlockTarget into = target;
+    bool overlaps = true;
+    for (std::size_t a = 0; a < 3; ++a) {
+      const hsize_t begin = std::max(boxes[m][a], block.start[a]);
+      const hsize_t end = std::min(boxes[m][a + 3], block.start[a] + block.count[a]);
+      overlaps = overlaps && begin < end;
+      if (!overlaps) break;
+      part.start[a] = begin - boxes[m][a];
+      part.count[a] = end - begin;
+      into.offset[a] += begin - block.start[a];
+    }
+    if (!overlaps) continue;
     const std::string file_name = source_path(h5::virtual_mapping_text(layout, m, H5Pget_virtual_filename), path);
     const std::string dataset_name = h5::virtual_mapping_text(layout, m, H5Pget_virtual_dsetname);
     const std::string where = file_name + ": " + dataset_name;
@@ -249,16 +269,17 @@ bool read_slab_planes(hid_t layout, hid_t space, const std::string& path, int z_
     Handle slab(h5::check<InputError>(H5Dopen2(file.get(), dataset_name.c_str(), access.get()), where), H5Dclose);
     Handle slab_layout(h5::check<InputError>(H5Dget_create_plist(slab.get()), where), H5Pclose);
     if (H5Pget_layout(slab_layout.get()) == H5D_VIRTUAL)
-      throw InputError(where + " is itself a virtual dataset: a slab file holds its planes");
-    read_dataset_planes(slab.get(), file_name, where, int(begin - slabs[m][0]), int(end - begin),
-                        values + std::size_t((begin - hsize_t(z_begin)) * dims[1] * dims[2]));
+      throw InputError(where + " is itself a virtual dataset: a slab file holds its points");
+    points += read_dataset_block(slab.get(), file_name, where, part, into);
   }
   return true;
 }
 
 // Any other virtual dataset: each 3D source read whole, every chunk checked, before HDF5 reads
 // the mapping (a source that is not 3D must not be filtered, since heatrk4 cannot check it).
-void check_virtual_sources(hid_t layout, const std::string& path, const std::string& where) {
+// Returns the values taken from storage.
+hsize_t check_virtual_sources(hid_t layout, const std::string& path, const std::string& where) {
+  hsize_t points = 0;
   std::size_t mappings = 0;
   if (H5Pget_virtual_count(layout, &mappings) < 0) throw InputError(where + ": " + h5::take_error_stack());
   for (std::size_t m = 0; m < mappings; ++m) {
@@ -276,26 +297,30 @@ void check_virtual_sources(hid_t layout, const std::string& path, const std::str
       hsize_t dims[3];
       H5Sget_simple_extent_dims(space.get(), dims, nullptr);
       std::vector<double> scratch(std::size_t(dims[0] * dims[1] * dims[2]));
-      read_dataset_planes(source.get(), file_name, source_where, 0, int(dims[0]), scratch.data());
+      const DatasetBlock whole{{0, 0, 0}, {dims[0], dims[1], dims[2]}};
+      points += read_dataset_block(source.get(), file_name, source_where, whole,
+                                   BlockTarget{scratch.data(), whole.count, {0, 0, 0}});
     } else if (H5Pget_layout(source_layout.get()) == H5D_CHUNKED && H5Pget_nfilters(source_layout.get()) > 0) {
       throw InputError(source_where + " is a filtered source that is not 3D, which heatrk4 cannot check");
     }
   }
+  return points;
 }
 
 }  // namespace
 
-void read_dataset_planes(hid_t dataset, const std::string& path, const std::string& where, int z_begin, int planes,
-                         double* values) {
+hsize_t read_dataset_block(hid_t dataset, const std::string& path, const std::string& where, const DatasetBlock& block,
+                           const BlockTarget& target) {
   Handle layout(h5::check<InputError>(H5Dget_create_plist(dataset), where), H5Pclose);
   const H5D_layout_t kind = H5Pget_layout(layout.get());
-  if (kind == H5D_CHUNKED) return read_chunked_planes(dataset, layout.get(), path, where, z_begin, planes, values);
+  if (kind == H5D_CHUNKED) return read_chunked_block(dataset, layout.get(), path, where, block, target);
+  hsize_t points = 0;
   if (kind == H5D_VIRTUAL) {
-    Handle space(h5::check<InputError>(H5Dget_space(dataset), where), H5Sclose);
-    if (read_slab_planes(layout.get(), space.get(), path, z_begin, planes, values)) return;
-    check_virtual_sources(layout.get(), path, where);
+    if (read_slab_blocks(layout.get(), path, block, target, points)) return points;
+    points = check_virtual_sources(layout.get(), path, where);
   }
-  hdf5_read_planes(dataset, path, where, z_begin, planes, values);
+  hdf5_read_block(dataset, path, where, block, target);
+  return points + block.points();
 }
 
 std::string unreadable_chunk_note(hid_t dataset, const std::string& path) {

@@ -154,7 +154,7 @@ void write_planes(const FileContext& file, hid_t location, const char* name, con
   file.check_status(dataset.close(), name);
 }
 
-// /VTKHDF/PointData/u as an HDF5 virtual dataset: each slab file's /u mapped onto its planes.
+// /VTKHDF/PointData/u as an HDF5 virtual dataset: each slab file's /u mapped onto its block.
 // Serial HDF5 (1.10 and later) reads it as one array, so ParaView, restart and compare see the
 // whole grid. The slab names are relative, resolved in the snapshot's own directory.
 void write_virtual_planes(const FileContext& file, hid_t location, const Grid& g, bool is_float,
@@ -163,8 +163,9 @@ void write_virtual_planes(const FileContext& file, hid_t location, const Grid& g
   Handle whole(file.check(H5Screate_simple(3, dims, nullptr), "dataspace"), H5Sclose);
   Handle layout(file.check(H5Pcreate(H5P_DATASET_CREATE), "dataset properties"), H5Pclose);
   for (const SlabFile& slab : slabs) {
-    const hsize_t slab_dims[3] = {hsize_t(slab.z_end - slab.z_begin), hsize_t(g.ny), hsize_t(g.nx)};
-    const hsize_t start[3] = {hsize_t(slab.z_begin), 0, 0};
+    const GridBlock& b = slab.block;
+    const hsize_t slab_dims[3] = {hsize_t(b.points_along(2)), hsize_t(b.points_along(1)), hsize_t(b.points_along(0))};
+    const hsize_t start[3] = {hsize_t(b.begin[2]), hsize_t(b.begin[1]), hsize_t(b.begin[0])};
     Handle source(file.check(H5Screate_simple(3, slab_dims, nullptr), "slab dataspace"), H5Sclose);
     file.check_status(H5Sselect_hyperslab(whole.get(), H5S_SELECT_SET, start, nullptr, slab_dims, nullptr),
                       "slab selection");

@@ -2,6 +2,7 @@
 // and later open directly (it picks the VTKHDF reader by the .hdf extension).
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -25,16 +26,17 @@ void write_vtkhdf_file(const std::string& path, const SnapshotSource<T>& u, cons
 
 // What a slab file records about itself, in its /heatrk4 group, so that a reader can tell it
 // belongs to the snapshot that maps it (io/slab_files.hpp): the run (whose snapshot file records
-// the same run_id), the step, and the global z of its first plane.
+// the same run_id), the step, and the grid's indices of its first point (x, y, z).
 struct SlabIdentity {
   std::string run_id;
   int step = 0;
-  int first_plane = 0;
+  std::array<int, 3> first_point{};
 };
 
-// One rank's planes of a distributed snapshot: a file whose dataset /u holds the planes
-// [first_plane, first_plane + planes) of `box`, shaped (planes, ny, nx), and whose /heatrk4
-// group holds `identity`. Throws RunError.
+// One rank's piece of a distributed snapshot: a file whose dataset /u holds the planes
+// [first_plane, first_plane + planes) of `box`, shaped (planes, ny, nx) (a box of the grid cut from
+// the rank's own where the rank grid splits x or y), and whose /heatrk4 group holds `identity`.
+// Throws RunError.
 template <typename T>
 void write_slab_file(const std::string& path, const SnapshotSource<T>& box, int first_plane, int planes,
                      const Compression& compress, const SlabIdentity& identity, GpuZfpEncoder* gpu = nullptr);
@@ -44,15 +46,15 @@ void write_slab_file(const std::string& path, const SnapshotSource<T>& box, int 
 // file that maps it. Another run's slab files of that step are left as they are. Never throws.
 void remove_slab_files_of_run(const std::string& directory, int step, int ranks, const std::string& run_id);
 
-// Where one slab file's planes lie in the whole grid; `name` is relative to the snapshot's directory.
+// Where one slab file's points lie in the whole grid; `name` is relative to the snapshot's directory.
 struct SlabFile {
   std::string name;
-  int z_begin = 0, z_end = 0;
+  GridBlock block;
 };
 
 // The snapshot of a distributed run: the file write_vtkhdf_file writes for the whole grid
 // (run.problem.grid), except that /VTKHDF/PointData/u is an HDF5 virtual dataset over the slab
-// files, which must tile [0, nz); `compression` is the slab files' (recorded in /heatrk4). Throws RunError.
+// files, whose blocks must tile the grid; `compression` is the slab files' (recorded in /heatrk4). Throws RunError.
 void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>& slabs, bool is_float,
                                const RunDescription& run, int step, double time, const Compression& compression);
 

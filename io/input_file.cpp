@@ -84,9 +84,10 @@ struct ImageFile {
     return names;
   }
 
-  // The planes [z_begin, z_begin + planes) of point array `name`, read as a hyperslab: HDF5 reads
-  // those planes alone, of a virtual dataset only from the slab files that hold them.
-  PointArray read(const std::string& name, int z_begin, int planes) const {
+  // The box of point array `name` that `runs` give, each block of one run an axis read as a
+  // hyperslab into its place: HDF5 reads those points alone, of a virtual dataset only from the slab
+  // files that hold them. Adds the values taken from storage to `points_read`.
+  PointArray read(const std::string& name, const BoxRuns& runs, long long& points_read) const {
     const auto names = point_array_names();
     if (std::find(names.begin(), names.end(), name) == names.end()) {
       std::string have;
@@ -95,7 +96,7 @@ struct ImageFile {
                        "); choose one with --init-array");
     }
     const std::string where = path + ": /VTKHDF/PointData/" + name;
-    // No chunk cache: HDF5 then reads the selected planes of an uncompressed chunk straight from the
+    // No chunk cache: HDF5 then reads the selected points of an uncompressed chunk straight from the
     // file instead of the whole chunk into its cache (a compressed chunk it must read whole). The
     // sources of a virtual dataset are opened with the same access properties.
     Handle access(h5::check<InputError>(H5Pcreate(H5P_DATASET_ACCESS), where), H5Pclose);
@@ -115,33 +116,61 @@ struct ImageFile {
     Handle type(h5::check<InputError>(H5Dget_type(dataset.get()), where), H5Tclose);
     const H5T_class_t type_class = H5Tget_class(type.get());
     if (type_class != H5T_FLOAT && type_class != H5T_INTEGER) throw InputError(where + " is not a numeric array");
-    if (z_begin < 0 || planes < 1 || z_begin + planes > grid.nz)
-      throw std::logic_error("planes outside the file's grid asked of " + where);
+    // (z, y, x), as HDF5 orders the axes.
+    std::array<hsize_t, 3> shape{0, 0, 0};
+    for (int axis = 0; axis < 3; ++axis)
+      for (const Planes& run : runs[std::size_t(axis)]) {
+        if (run.first < 0 || run.count < 1 || hsize_t(run.first + run.count) > expected[std::size_t(2 - axis)])
+          throw std::logic_error("points outside the file's grid asked of " + where);
+        shape[std::size_t(2 - axis)] += hsize_t(run.count);
+      }
     PointArray out;
     out.stored_as_float = type_class == H5T_FLOAT && H5Tget_size(type.get()) == sizeof(float);
-    Grid part = grid;
-    part.nz = planes;
-    out.values = Field<double>::uninitialized(part.nx, part.ny, part.nz);
-    read_dataset_planes(dataset.get(), path, where, z_begin, planes, out.values.data());
+    out.values = Field<double>::uninitialized(int(shape[2]), int(shape[1]), int(shape[0]));
+    hsize_t z_at = 0;
+    for (const Planes& z : runs[2]) {
+      hsize_t y_at = 0;
+      for (const Planes& y : runs[1]) {
+        hsize_t x_at = 0;
+        for (const Planes& x : runs[0]) {
+          const DatasetBlock block{{hsize_t(z.first), hsize_t(y.first), hsize_t(x.first)},
+                                   {hsize_t(z.count), hsize_t(y.count), hsize_t(x.count)}};
+          points_read += (long long)read_dataset_block(dataset.get(), path, where, block,
+                                                       BlockTarget{out.values.data(), shape, {z_at, y_at, x_at}});
+          x_at += hsize_t(x.count);
+        }
+        y_at += hsize_t(y.count);
+      }
+      z_at += hsize_t(z.count);
+    }
     return out;
   }
 };
 
-// `u` holds the file's planes from z = z_begin.
-void refuse_non_finite(const std::string& path, const std::string& name, const Field<double>& u, int z_begin,
+// The grid's index along an axis of index `i` of a box along it, whose points are `runs`.
+int grid_index(const std::vector<Planes>& runs, int i) {
+  for (const Planes& run : runs) {
+    if (i < run.count) return run.first + i;
+    i -= run.count;
+  }
+  return -1;
+}
+
+// `u` holds the box of the file's grid that `runs` give.
+void refuse_non_finite(const std::string& path, const std::string& name, const Field<double>& u, const BoxRuns& runs,
                        bool whole) {
   std::size_t count = 0;
   int first[3] = {0, 0, 0};
   for (int k = 0; k < u.nz(); ++k)
     for (int j = 0; j < u.ny(); ++j)
       for (int i = 0; i < u.nx(); ++i)
-        if (!std::isfinite(u(i, j, k)) && count++ == 0) first[0] = i, first[1] = j, first[2] = z_begin + k;
+        if (!std::isfinite(u(i, j, k)) && count++ == 0)
+          first[0] = grid_index(runs[0], i), first[1] = grid_index(runs[1], j), first[2] = grid_index(runs[2], k);
   if (count)
     throw InputError(path + ": array " + name + " has " + std::to_string(count) + " non-finite values" +
-                     (whole ? "" : " in the planes z = " + std::to_string(z_begin) + " to " +
-                                       std::to_string(z_begin + u.nz() - 1) + " that this rank reads") +
-                     ", the first at (" + std::to_string(first[0]) + "," + std::to_string(first[1]) + "," +
-                     std::to_string(first[2]) + "): an initial field must be finite");
+                     (whole ? "" : " in the box that this rank reads") + ", the first at (" + std::to_string(first[0]) +
+                     "," + std::to_string(first[1]) + "," + std::to_string(first[2]) +
+                     "): an initial field must be finite");
 }
 
 // What this thread has read through read(2) and its kind so far (Linux's rchar), or -1 where
@@ -191,7 +220,8 @@ ImageFileInfo read_image_file_info(const std::string& path) {
 
 PointArray read_point_array(const std::string& path, const std::string& array_name) {
   const ImageFile file(path);
-  return file.read(array_name, 0, file.grid.nz);
+  long long points_read = 0;
+  return file.read(array_name, whole_grid_runs(file.grid), points_read);
 }
 
 LoadedField open_initial_field(const std::string& path) {
@@ -207,17 +237,15 @@ LoadedField open_initial_field(const std::string& path) {
   return loaded;
 }
 
-void read_initial_planes(LoadedField& loaded, const std::string& path, const std::string& array_name, int z_begin,
-                         int z_end) {
+void read_initial_box(LoadedField& loaded, const std::string& path, const std::string& array_name, const BoxRuns& runs) {
   const long long bytes_before = bytes_read_by_this_thread();
   const ImageFile file(path);
   if (file.grid.nx != loaded.grid.nx || file.grid.ny != loaded.grid.ny || file.grid.nz != loaded.grid.nz)
     throw InputError(path + ": its grid changed while the run started");
-  PointArray array = file.read(array_name, z_begin, z_end - z_begin);
-  refuse_non_finite(path, array_name, array.values, z_begin, z_end - z_begin == file.grid.nz);
+  PointArray array = file.read(array_name, runs, loaded.points_read);
+  refuse_non_finite(path, array_name, array.values, runs, array.values.size() == file.grid.points());
   loaded.values = std::move(array.values);
   loaded.stored_as_float = array.stored_as_float;
-  loaded.z_begin = z_begin;
   if (bytes_before < 0 || loaded.bytes_read < 0)
     loaded.bytes_read = -1;
   else
@@ -226,7 +254,7 @@ void read_initial_planes(LoadedField& loaded, const std::string& path, const std
 
 LoadedField read_initial_field(const std::string& path, const std::string& array_name) {
   LoadedField loaded = open_initial_field(path);
-  read_initial_planes(loaded, path, array_name, 0, loaded.grid.nz);
+  read_initial_box(loaded, path, array_name, whole_grid_runs(loaded.grid));
   return loaded;
 }
 

@@ -3,10 +3,12 @@
 // Any VTKHDF 1.0 ImageData file works, not only heatrk4's own.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
 #include "core/field.hpp"
+#include "core/initial_conditions.hpp"  // Planes
 #include "core/problem.hpp"
 
 namespace heat {
@@ -14,7 +16,6 @@ namespace heat {
 struct LoadedField {
   Field<double> values;  // float data widens exactly, so a float restart is bitwise
   Grid grid;             // shape and spacing from the file: the whole grid
-  int z_begin = 0;       // values holds the file's planes from this one on (all of them: 0)
   bool has_run_state = false;  // the file carries /heatrk4 time and step
   int step = 0;
   double time = 0;
@@ -22,7 +23,17 @@ struct LoadedField {
   // What reading the file took from it, its metadata included, as Linux counts this thread's
   // reads (rchar); -1 where /proc does not say.
   long long bytes_read = 0;
+  // The values taken from the file's storage: the points of the hyperslabs read, but every value
+  // of a compressed chunk they overlap (decoded whole).
+  long long points_read = 0;
 };
+
+// The points of a file's grid a box holds: along x, y and z, runs of consecutive points (Planes:
+// first and count, along any axis) in box order; the box is their product. One run an axis but
+// where the box wraps a periodic axis, whose points beyond the grid's interior are the ones a
+// period away.
+using BoxRuns = std::array<std::vector<Planes>, 3>;
+inline BoxRuns whole_grid_runs(const Grid& g) { return {{{{0, g.nx}}, {{0, g.ny}}, {{0, g.nz}}}}; }
 
 // The whole field. Throws InputError (exit 2) for a missing file, a file that is not HDF5, a
 // missing array, a shape that is not 3D, or non-finite values; and for a distributed run's
@@ -31,13 +42,13 @@ struct LoadedField {
 // minimum size.
 LoadedField read_initial_field(const std::string& path, const std::string& array_name = "u");
 
-// The same in two parts, for a rank that holds some planes of the grid: first the file's grid and
-// run state without its values (InputError as above), then, once the rank knows its planes, the
-// planes [z_begin, z_end) alone, read as a hyperslab of the dataset (of a virtual one, HDF5 reads
-// only the slab files that hold them), refused as above where they are not finite.
+// The same in two parts, for a rank that holds a box of the grid: first the file's grid and run
+// state without its values (InputError as above), then, once the rank knows its box, the box
+// alone (`runs`): each block of one run an axis read as a hyperslab of the dataset (of a
+// distributed snapshot's virtual one, only the parts of the slab files the block overlaps) into
+// its place, refused as above where a value is not finite (named by the grid's indices).
 LoadedField open_initial_field(const std::string& path);
-void read_initial_planes(LoadedField& loaded, const std::string& path, const std::string& array_name, int z_begin,
-                         int z_end);
+void read_initial_box(LoadedField& loaded, const std::string& path, const std::string& array_name, const BoxRuns& runs);
 
 // A file's grid, the names of its point arrays and, for heatrk4's snapshots, the step and time,
 // without reading the arrays.

@@ -46,7 +46,7 @@ void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFi
 
 LoadedField read_initial_field(const std::string& path, const std::string&) { refuse(path); }
 LoadedField open_initial_field(const std::string& path) { refuse(path); }
-void read_initial_planes(LoadedField&, const std::string& path, const std::string&, int, int) { refuse(path); }
+void read_initial_box(LoadedField&, const std::string& path, const std::string&, const BoxRuns&) { refuse(path); }
 ImageFileInfo read_image_file_info(const std::string& path) { refuse(path); }
 PointArray read_point_array(const std::string& path, const std::string&) { refuse(path); }
 StoredRunSettings read_stored_run_settings(const std::string& path) { refuse(path); }

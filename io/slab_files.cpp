@@ -1,6 +1,7 @@
 #include "io/slab_files.hpp"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <vector>
 
@@ -14,12 +15,16 @@ namespace {
 
 using h5::Handle;
 
-// Where a snapshot records its run: /heatrk4 run_id and step (and, in a slab file, first_plane).
+// Where a snapshot records its run: /heatrk4 run_id and step (and, in a slab file, the grid's
+// indices of its first point: first_column, first_row, first_plane; a slab file of whole planes
+// written before grids split x and y records the plane alone).
 struct RunRecord {
   std::string run_id;
   double step = 0;
-  double first_plane = 0;
+  std::array<double, 3> first_point{};
 };
+
+constexpr const char* kFirstPointNames[3] = {"first_column", "first_row", "first_plane"};
 
 // None when the file has no /heatrk4 run_id: a slab file or snapshot written before they recorded
 // their run, or a file that is not heatrk4's. Throws InputError when the group does not read.
@@ -30,7 +35,10 @@ std::optional<RunRecord> read_run_record(hid_t file, bool with_first_plane) {
   RunRecord record;
   record.run_id = h5::read_string_attribute(group.get(), "run_id");
   record.step = h5::read_number_attribute(group.get(), "step", 1)[0];
-  if (with_first_plane) record.first_plane = h5::read_number_attribute(group.get(), "first_plane", 1)[0];
+  if (with_first_plane)
+    for (int axis = 0; axis < 3; ++axis)
+      if (axis == 2 || h5::has_attribute(group.get(), kFirstPointNames[axis]))
+        record.first_point[std::size_t(axis)] = h5::read_number_attribute(group.get(), kFirstPointNames[axis], 1)[0];
   return record;
 }
 
@@ -129,9 +137,16 @@ std::string identity_fault(hid_t file, const Mapping& m, const std::optional<Run
   if (slab->step != index->step)
     return "belongs to step " + number_text(slab->step) + " of this run, not to the snapshot's step " +
            number_text(index->step);
-  if (m.begin.empty() || slab->first_plane != double(m.begin[0]))
-    return "holds the planes from z = " + number_text(slab->first_plane) +
-           ", but the snapshot maps it to the planes from z = " + (m.begin.empty() ? "?" : std::to_string(m.begin[0]));
+  // The mapping's begin is (z, y, x).
+  const auto point_text = [](double x, double y, double z) {
+    return "(" + number_text(x) + ", " + number_text(y) + ", " + number_text(z) + ")";
+  };
+  const std::array<double, 3>& first = slab->first_point;
+  if (m.begin.size() != 3 || first[0] != double(m.begin[2]) || first[1] != double(m.begin[1]) ||
+      first[2] != double(m.begin[0]))
+    return "holds the points from (x, y, z) = " + point_text(first[0], first[1], first[2]) +
+           ", but the snapshot maps it to the points from " +
+           (m.begin.size() != 3 ? "?" : point_text(double(m.begin[2]), double(m.begin[1]), double(m.begin[0])));
   return {};
 }
 
@@ -184,7 +199,9 @@ void write_slab_identity(hid_t slab_file, const std::string& path, const SlabIde
                H5Gclose);
   if (h5::write_string_attribute(group.get(), "run_id", identity.run_id) < 0 ||
       h5::write_scalar_attribute(group.get(), "step", std::int64_t(identity.step)) < 0 ||
-      h5::write_scalar_attribute(group.get(), "first_plane", std::int64_t(identity.first_plane)) < 0 ||
+      h5::write_scalar_attribute(group.get(), kFirstPointNames[0], std::int64_t(identity.first_point[0])) < 0 ||
+      h5::write_scalar_attribute(group.get(), kFirstPointNames[1], std::int64_t(identity.first_point[1])) < 0 ||
+      h5::write_scalar_attribute(group.get(), kFirstPointNames[2], std::int64_t(identity.first_point[2])) < 0 ||
       group.close() < 0)
     throw RunError("writing " + path + ": /heatrk4: " + h5::take_error_stack());
 }
@@ -192,7 +209,8 @@ void write_slab_identity(hid_t slab_file, const std::string& path, const SlabIde
 std::optional<SlabIdentity> read_slab_identity(hid_t file) {
   const auto record = read_run_record(file, true);
   if (!record) return std::nullopt;
-  return SlabIdentity{record->run_id, int(record->step), int(record->first_plane)};
+  const std::array<double, 3>& first = record->first_point;
+  return SlabIdentity{record->run_id, int(record->step), {int(first[0]), int(first[1]), int(first[2])}};
 }
 
 void require_sound_virtual_sources(hid_t file, hid_t dataset, const std::string& path, const std::string& where) {

@@ -21,13 +21,28 @@ void write_hdf5(const std::string& path, const Snapshot& s, const RunDescription
   std::visit([&](const auto* u) { write_vtkhdf_file(path, *u, run, s.step, s.time, compress, s.gpu); }, s.field);
 }
 
+// A piece of whole planes of its box is written from the box; a block of a box that spans part of
+// each plane is cut out of it first: one copy of the part's values on the writer's thread, where a
+// regroup into whole planes would move every value between the ranks.
+template <typename T>
+void write_hdf5_piece_of(const std::string& path, const SnapshotSource<T>& box, const SnapshotPiece& piece,
+                         const RunDescription& run, const Compression& compress) {
+  const GridBlock& p = piece.part;
+  const SlabIdentity identity{run.run_id, piece.step, p.begin};
+  const int first_plane = p.begin[2] - piece.box_begin[2], planes = p.points_along(2);
+  if (p.points_along(0) == box.nx() && p.points_along(1) == box.ny())
+    return write_slab_file(path, box, first_plane, planes, compress, identity, piece.gpu);
+  const Field<T>& values = box.host();
+  const int first_column = p.begin[0] - piece.box_begin[0], first_row = p.begin[1] - piece.box_begin[1];
+  auto part = Field<T>::uninitialized(p.points_along(0), p.points_along(1), planes);
+  for (int k = 0; k < planes; ++k)
+    for (int j = 0; j < part.ny(); ++j)
+      std::copy_n(&values(first_column, first_row + j, first_plane + k), part.nx(), &part(0, j, k));
+  write_slab_file(path, SnapshotSource<T>(part), 0, planes, compress, identity, piece.gpu);
+}
+
 void write_hdf5_piece(const std::string& path, const SnapshotPiece& piece, const RunDescription& run, const Compression& compress) {
-  std::visit(
-      [&](const auto* box) {
-        write_slab_file(path, *box, piece.first_plane, piece.planes, compress,
-                        SlabIdentity{run.run_id, piece.step, piece.z_begin}, piece.gpu);
-      },
-      piece.box);
+  std::visit([&](const auto* box) { write_hdf5_piece_of(path, *box, piece, run, compress); }, piece.box);
 }
 
 // A text file at `path` exactly; RunError with the system's reason when it cannot be written.
@@ -47,7 +62,7 @@ void write_text_file(const std::string& path, const std::string& text) {
 void write_vtk(const std::string& path, const Snapshot& s, const RunDescription& run, const Compression& compress) {
   if (!s.slabs.empty()) {
     std::vector<VtiPiece> pieces;
-    for (const SlabFile& slab : s.slabs) pieces.push_back({slab.name, slab.z_begin, slab.z_end - 1});
+    for (const SlabFile& slab : s.slabs) pieces.push_back({slab.name, slab.block.begin[2], slab.block.end[2] - 1});
     const bool float_values = std::holds_alternative<const SnapshotSource<float>*>(s.field);
     return write_text_file(path, pvti_text(run.problem.grid, float_values, pieces));
   }
@@ -61,12 +76,14 @@ template <typename T>
 void write_vtk_piece_of(const std::string& path, const Field<T>& box, const SnapshotPiece& piece, const Grid& whole,
                         const Compression& compress) {
   // VTK takes the planes in place when they are the whole box; else they are copied out of it.
-  if (piece.first_plane == 0 && piece.planes == box.nz())
-    return write_vti_piece_file(path, box, whole, piece.z_begin, piece.step, piece.time, compress.gzip_level());
+  const int first_plane = piece.part.begin[2] - piece.box_begin[2], count = piece.part.points_along(2);
+  const int z_begin = piece.part.begin[2];
+  if (first_plane == 0 && count == box.nz())
+    return write_vti_piece_file(path, box, whole, z_begin, piece.step, piece.time, compress.gzip_level());
   const std::size_t plane = std::size_t(box.nx()) * std::size_t(box.ny());
-  auto planes = Field<T>::uninitialized(box.nx(), box.ny(), piece.planes);
-  std::copy_n(box.data() + std::size_t(piece.first_plane) * plane, planes.size(), planes.data());
-  write_vti_piece_file(path, planes, whole, piece.z_begin, piece.step, piece.time, compress.gzip_level());
+  auto planes = Field<T>::uninitialized(box.nx(), box.ny(), count);
+  std::copy_n(box.data() + std::size_t(first_plane) * plane, planes.size(), planes.data());
+  write_vti_piece_file(path, planes, whole, z_begin, piece.step, piece.time, compress.gzip_level());
 }
 
 void write_vtk_piece(const std::string& path, const SnapshotPiece& piece, const RunDescription& run, const Compression& compress) {

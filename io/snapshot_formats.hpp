@@ -19,18 +19,17 @@ struct Snapshot {
   std::variant<const SnapshotSource<float>*, const SnapshotSource<double>*> field;
   int step = 0;
   double time = 0;
-  // In rank order, each with the planes [z_begin, z_end) of the whole grid it holds; empty: the
-  // field is the whole grid.
+  // In rank order, each with the block of the whole grid it holds; empty: the field is the whole grid.
   std::vector<SlabFile> slabs;
   GpuZfpEncoder* gpu = nullptr;
 };
 
-// One rank's piece of a distributed snapshot: the planes [first_plane, first_plane + planes) of
-// `box`, which are the planes [z_begin, z_begin + planes) of the whole grid.
+// One rank's piece of a distributed snapshot: the block `part` of the whole grid, held in `box`, a
+// field of the grid's points from `box_begin` (x, y, z) on.
 struct SnapshotPiece {
   std::variant<const SnapshotSource<float>*, const SnapshotSource<double>*> box;
-  int first_plane = 0, planes = 0;
-  int z_begin = 0;
+  GridBlock part;
+  std::array<int, 3> box_begin{};
   int step = 0;
   double time = 0;
   GpuZfpEncoder* gpu = nullptr;
@@ -54,7 +53,8 @@ struct SnapshotFormat {
   std::string (*piece_name)(int step, int rank, int ranks);
   void (*write_piece)(const std::string& path, const SnapshotPiece& piece, const RunDescription& run,
                       const Compression& compress);
-  // Each piece but the last also holds the next one's first plane, where the pieces join.
+  // Each piece but the last also holds the next one's first plane, where the pieces join; each
+  // piece is then a run of whole planes.
   bool pieces_share_a_plane;
   // After a distributed snapshot of `step` failed: removes the pieces of the step that the run
   // `run_id` wrote, so that none is left without the file over them. Never throws.

@@ -165,20 +165,23 @@ struct SnapshotWriter::Impl {
   // The rank's part of the grid, and where pieces share a plane the next rank's first plane after
   // it: this rank's copy of that plane is a ghost plane, which the step leaves a step behind.
   template <typename T>
-  SnapshotPiece piece_of_rank(const SnapshotFormat& format, const SnapshotSource<T>& source, const Snapshot& snapshot,
-                              Field<T>& joined, const SnapshotSource<T>& joined_source) const {
-    const auto [part_begin, part_end] = share.parts[std::size_t(share.rank)];
-    const int first = part_begin - share.box_begin, planes = part_end - part_begin;
-    SnapshotPiece piece{&source, first, planes, part_begin, snapshot.step, snapshot.time, snapshot.gpu};
+  SnapshotPiece piece_of_rank(const SnapshotFormat& format, const SnapshotSource<T>& source, const PieceLayout& layout,
+                              const Snapshot& snapshot, Field<T>& joined, const SnapshotSource<T>& joined_source) const {
+    const GridBlock& part = layout.parts[std::size_t(share.rank)];
+    SnapshotPiece piece{&source, part, layout.field_begin, snapshot.step, snapshot.time, snapshot.gpu};
     if (!format.pieces_share_a_plane) return piece;
     const Field<T>& box = source.host();
     if (!share.pass_down) throw std::logic_error("pieces that share a plane need SnapshotShare::pass_down");
+    if (part.points_along(0) != box.nx() || part.points_along(1) != box.ny())
+      throw std::logic_error("pieces that share a plane are runs of whole planes");
+    const int first = part.begin[2] - layout.field_begin[2], planes = part.points_along(2);
     const std::size_t plane = std::size_t(box.nx()) * std::size_t(box.ny());
     const bool has_next = share.rank + 1 < share.ranks;
     if (has_next) {
       joined = Field<T>::uninitialized(box.nx(), box.ny(), planes + 1);
       std::copy_n(box.data() + std::size_t(first) * plane, std::size_t(planes) * plane, joined.data());
-      piece = {&joined_source, 0, planes + 1, part_begin, snapshot.step, snapshot.time, snapshot.gpu};
+      const GridBlock with_next{part.begin, {part.end[0], part.end[1], part.end[2] + 1}};
+      piece = {&joined_source, with_next, part.begin, snapshot.step, snapshot.time, snapshot.gpu};
     }
     share.pass_down(box.data() + std::size_t(first) * plane,
                     has_next ? joined.data() + std::size_t(planes) * plane : nullptr, plane * sizeof(T));
@@ -192,18 +195,19 @@ struct SnapshotWriter::Impl {
   // the snapshot is complete, so a rank that fails after writing its piece (and ends the job)
   // never cuts short the snapshot rank 0 is still finishing.
   template <typename T>
-  void write_distributed(const SnapshotFormat& format, const SnapshotSource<T>& box, Snapshot snapshot) {
+  void write_distributed(const SnapshotFormat& format, const SnapshotSource<T>& box, const PieceLayout& layout,
+                         Snapshot snapshot) {
     Field<T> joined;
     const SnapshotSource<T> joined_source(joined);
-    const SnapshotPiece piece = piece_of_rank(format, box, snapshot, joined, joined_source);
+    const SnapshotPiece piece = piece_of_rank(format, box, layout, snapshot, joined, joined_source);
     PendingFile file(path_of(format.piece_name(snapshot.step, share.rank, share.ranks)));
     file.fill([&](const std::string& path) { format.write_piece(path, piece, run, spec.compress); });
     share.wait_for_every_rank();
     set_aside_stale_files_once();
     for (int rank = 0; rank < share.ranks; ++rank) {
-      const auto [begin, end] = share.parts[std::size_t(rank)];
-      const int shared = format.pieces_share_a_plane && rank + 1 < share.ranks ? 1 : 0;
-      snapshot.slabs.push_back({format.piece_name(snapshot.step, rank, share.ranks), begin, end + shared});
+      GridBlock block = layout.parts[std::size_t(rank)];
+      if (format.pieces_share_a_plane && rank + 1 < share.ranks) ++block.end[2];
+      snapshot.slabs.push_back({format.piece_name(snapshot.step, rank, share.ranks), block});
     }
     try {
       file.commit();
@@ -231,14 +235,16 @@ struct SnapshotWriter::Impl {
   }
 
   template <typename T>
-  void write(const SnapshotSource<T>& u, int step, double time, OutputFormats skip) {
+  void write(const SnapshotSource<T>& u, int step, double time, OutputFormats skip, const SnapshotSource<T>* planes) {
     if (spec.formats.empty()) return;
     create_directory_once();
     const Snapshot snapshot{&u, step, time, {}, gpu_encoder.get()};
     for (const SnapshotFormat& format : kFormats) {
       if (!spec.formats.has(format.format) || skip.has(format.format)) continue;
       if (share.ranks > 1) {
-        write_distributed(format, u, snapshot);
+        const bool as_planes = share.written_as_planes.has(format.format);
+        if (as_planes && !planes) throw std::logic_error("a format written as planes without this rank's planes");
+        write_distributed(format, as_planes ? *planes : u, as_planes ? share.planes : share.boxes, snapshot);
       } else {
         commit_file(format, snapshot);
         record_snapshot(format, snapshot);
@@ -295,11 +301,13 @@ SnapshotWriter::SnapshotWriter(const OutputSpec& spec, const RunDescription& run
 
 SnapshotWriter::~SnapshotWriter() = default;
 
-void SnapshotWriter::write(const SnapshotSource<float>& u, int step, double time, OutputFormats skip) {
-  impl_->write(u, step, time, skip);
+void SnapshotWriter::write(const SnapshotSource<float>& u, int step, double time, OutputFormats skip,
+                           const SnapshotSource<float>* planes) {
+  impl_->write(u, step, time, skip, planes);
 }
-void SnapshotWriter::write(const SnapshotSource<double>& u, int step, double time, OutputFormats skip) {
-  impl_->write(u, step, time, skip);
+void SnapshotWriter::write(const SnapshotSource<double>& u, int step, double time, OutputFormats skip,
+                           const SnapshotSource<double>* planes) {
+  impl_->write(u, step, time, skip, planes);
 }
 
 bool SnapshotWriter::encodes_on_gpu() const { return impl_->gpu_encoder != nullptr; }

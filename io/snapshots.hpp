@@ -2,6 +2,7 @@
 // .vti files and a .pvd. Each file is written under a temporary name and renamed when complete.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <initializer_list>
@@ -117,15 +118,32 @@ inline int snapshot_part_alignment(const OutputSpec& spec) {
   return spec.formats.has(OutputFormat::Hdf5) && spec.compress.codec == Codec::ZfpAccuracy ? kZfpBlockEdge : 1;
 }
 
+// A block of the grid: the points [begin, end) along x, y and z.
+struct GridBlock {
+  std::array<int, 3> begin{}, end{};
+  int points_along(int axis) const { return end[std::size_t(axis)] - begin[std::size_t(axis)]; }
+};
+
+// How the fields write() is given lie over the ranks: every rank's part of the grid, in rank
+// order (the parts tile the grid), and where this rank's field begins in the grid.
+struct PieceLayout {
+  std::vector<GridBlock> parts;
+  std::array<int, 3> field_begin{};
+};
+
 // This process's share of a distributed run's snapshots (docs/design.md §7). write() is then given
 // the rank's box: each rank writes its part of the grid to a piece (an HDF5 slab file, a .vti),
 // and rank 0, once every piece is complete, the file over them: heat_<step>.hdf, which maps every
 // slab file into one dataset, or heat_<step>.pvti, which joins the .vti pieces into one image.
 struct SnapshotShare {
   int rank = 0, ranks = 1;
-  int box_begin = 0;  // global z of the box's first plane
-  // Every rank's part of the grid, [begin, end) in global z, in rank order; they tile [0, nz).
-  std::vector<std::pair<int, int>> parts;
+  // The boxes write() is given: on z slabs each part a run of whole planes, on a rank grid that
+  // splits x or y a box of the grid.
+  PieceLayout boxes;
+  // On a rank grid that splits x or y, the formats whose pieces are runs of whole planes all the
+  // same, and their layout (one run a rank): write() is given this rank's run beside its box.
+  OutputFormats written_as_planes;
+  PieceLayout planes;
   // Collective among the ranks' snapshot writers: returns once every rank has called it. Called
   // on the thread that writes, which may be a writer thread while the step loop exchanges halos.
   std::function<void()> wait_for_every_rank;
@@ -157,8 +175,12 @@ class SnapshotWriter {
   ~SnapshotWriter();
   // step is the absolute step number (start_step + steps done); time the physical time. `skip`:
   // formats of the spec not written this time (the file a restart starts from, which holds the state).
-  void write(const SnapshotSource<float>& u, int step, double time, OutputFormats skip = {});
-  void write(const SnapshotSource<double>& u, int step, double time, OutputFormats skip = {});
+  // `planes`: this rank's run of whole planes (SnapshotShare::planes) where the share writes some
+  // format as planes, for those formats.
+  void write(const SnapshotSource<float>& u, int step, double time, OutputFormats skip = {},
+             const SnapshotSource<float>* planes = nullptr);
+  void write(const SnapshotSource<double>& u, int step, double time, OutputFormats skip = {},
+             const SnapshotSource<double>* planes = nullptr);
   // Whether ZFP snapshots are encoded on the GPU (the writer was given an encoder).
   bool encodes_on_gpu() const;
   // The files written so far, final names, for the summary.

@@ -146,12 +146,15 @@ Slab decompose(const Grid& global, int order, const RankGrid& rank_grid, int ran
   return s;
 }
 
+Slab slab_of_rank(const Slab& mine, const Grid& global, int rank) {
+  return decompose(global, 2 * mine.radius, mine.rank_grid, rank, mine.scheme, mine.part_alignment, mine.side_planes);
+}
+
 std::vector<std::pair<int, int>> snapshot_planes_of_ranks(const Slab& mine, const Grid& global) {
   std::vector<std::pair<int, int>> planes;
   for (int rank = 0; rank < mine.ranks; ++rank) {
     if (mine.is_slab()) {
-      const Slab s = decompose(global, 2 * mine.radius, mine.rank_grid, rank, mine.scheme, mine.part_alignment,
-                               mine.side_planes);
+      const Slab s = slab_of_rank(mine, global, rank);
       planes.emplace_back(s.part_begin, s.part_end);
       continue;
     }

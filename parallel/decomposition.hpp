@@ -120,6 +120,10 @@ Slab decompose(const Grid& global, int order, int ranks, int rank, GhostScheme s
 Slab decompose(const Grid& global, int order, const RankGrid& rank_grid, int rank, GhostScheme scheme,
                int part_alignment = 1, int side_planes = 0, const Boundaries& boundaries = Boundaries{});
 
+// The slab of `rank` in the run of `mine`, laid out as mine is: its own points, box and part (the
+// parts depend on no face: a wrapped z takes no side planes, which mine's side_planes already says).
+Slab slab_of_rank(const Slab& mine, const Grid& global, int rank);
+
 // The runs of whole planes each rank writes of a snapshot, in rank order, tiling [0, nz): every
 // rank's part where the ranks are z slabs (its planes of its box); on a rank grid that splits x or
 // y, an even split of the planes (boundaries at multiples of the slab's part_alignment where every

@@ -92,8 +92,7 @@ Field<T> regroup_into_planes(const Field<T>& box, const Slab& slab, const Grid& 
           {mine[0].first - box_begin[0], mine[1].first - box_begin[1], z0 - box_begin[2]});
     }
     // What `other` sends this rank: its part's planes within this rank's run.
-    const auto theirs = part_of(decompose(global, 2 * slab.radius, slab.rank_grid, other, slab.scheme,
-                                          slab.part_alignment, slab.side_planes));
+    const auto theirs = part_of(slab_of_rank(slab, global, other));
     const int w0 = std::max(theirs[2].first, first), w1 = std::min(theirs[2].second, last);
     if (w1 > w0) {
       receive_counts[o] = 1;

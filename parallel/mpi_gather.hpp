@@ -19,7 +19,7 @@ template <typename T>
 Field<T> gather_whole_field(const Field<T>& box, const Slab& slab, const Grid& global, MPI_Comm comm);
 
 // Collective over `comm`: the whole planes [first, second) of `planes_of_rank[rank]` on each rank
-// (runs that tile [0, nz) in rank order, empty ones allowed), made of every rank's part by one
+// (runs within [0, nz), empty ones allowed, overlapping ones too), made of every rank's part by one
 // MPI_Ialltoallw whose types cut each part from its box and place it in the planes (no packing of
 // ours). `wait` completes the request (polled on the snapshot writers' communicator).
 template <typename T>

@@ -58,8 +58,8 @@ class Ranks {
   // it has) one after the other in rank order on rank 0; empty on the others.
   std::vector<double> gather_between_snapshot_writers(const std::vector<double>& values) const;
   // Collective over the snapshot writers, on their communicator: the runs of whole planes
-  // `planes_of_rank` (snapshot_planes_of_ranks) made of every rank's part of its box
-  // (regroup_into_planes): this rank's run. `box` itself on one rank.
+  // `planes_of_rank` (snapshot_planes_of_ranks, or the monitors' runs, which overlap) made of every
+  // rank's part of its box (regroup_into_planes): this rank's run. `box` itself on one rank.
   template <typename T>
   Field<T> planes_between_snapshot_writers(const Field<T>& box, const Slab& slab, const Grid& global,
                                            const std::vector<std::pair<int, int>>& planes_of_rank) const;

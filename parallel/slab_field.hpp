@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "parallel/decomposition.hpp"
@@ -10,18 +11,20 @@
 
 namespace heat {
 
+// Point `i` after `runs` of consecutive points: the last run one longer where i follows it.
+inline void append_point(std::vector<Planes>& runs, int i) {
+  if (!runs.empty() && runs.back().first + runs.back().count == i)
+    ++runs.back().count;
+  else
+    runs.push_back(Planes{i, 1});
+}
+
 // The planes of the grid a box holds, in box order, as runs of consecutive planes: one run,
 // [box_begin, box_end), unless the box wraps, whose planes beyond the interior are the ones a
 // period away (Slab::ring_plane).
 inline std::vector<Planes> box_sources(const Slab& s, const Grid& global) {
   std::vector<Planes> runs;
-  for (int z = s.box_begin; z < s.box_end; ++z) {
-    const int source = s.ring_plane(z, global.nz);
-    if (!runs.empty() && runs.back().first + runs.back().count == source)
-      ++runs.back().count;
-    else
-      runs.push_back(Planes{source, 1});
-  }
+  for (int z = s.box_begin; z < s.box_end; ++z) append_point(runs, s.ring_plane(z, global.nz));
   return runs;
 }
 
@@ -34,6 +37,16 @@ inline std::vector<int> box_sources_along(const AxisSplit& a, int n, int radius)
   const int period = n - 2 * radius;
   for (int i = a.box_begin; i < a.box_end; ++i) points.push_back(i < 0 ? i + period : i >= n ? i - period : i);
   return points;
+}
+
+// The points of the grid a box holds along x, y and z, in box order, each axis's as runs of
+// consecutive points (Planes: first and count, along any axis): the box is their product.
+inline std::array<std::vector<Planes>, 3> box_source_runs(const Slab& s, const Grid& global) {
+  std::array<std::vector<Planes>, 3> runs;
+  for (int i : box_sources_along(s.x, global.nx, s.radius)) append_point(runs[0], i);
+  for (int j : box_sources_along(s.y, global.ny, s.radius)) append_point(runs[1], j);
+  runs[2] = box_sources(s, global);
+  return runs;
 }
 
 // Whole planes of the grid cut to the box's columns and rows, written from `to` on; returns the end.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -36,6 +37,23 @@ inline std::string limit_files_of_rank(int rank, long bytes, const std::string& 
   return "sh -c 'if [ \"${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-$PMIX_RANK}}\" = " + std::to_string(rank) +
          " ]; then trap \"\" XFSZ; exec env " + environment + " prlimit --fsize=" + std::to_string(bytes) +
          " \"$0\" \"$@\"; fi; exec \"$0\" \"$@\"'";
+}
+
+// The numbers of the JSON array `key` holds.
+inline std::vector<long long> json_numbers(const std::string& json, const std::string& key) {
+  std::vector<long long> numbers;
+  std::size_t at = json.find("\"" + key + "\": [");
+  if (at == std::string::npos) return numbers;
+  at = json.find('[', at) + 1;
+  const std::size_t end = json.find(']', at);
+  long long value = 0;
+  int consumed = 0;
+  while (at < end && std::sscanf(json.c_str() + at, " %lld ,%n", &value, &consumed) >= 1 && consumed > 0) {
+    numbers.push_back(value);
+    at += std::size_t(consumed);
+  }
+  if (at < end && std::sscanf(json.c_str() + at, " %lld", &value) == 1) numbers.push_back(value);
+  return numbers;
 }
 
 // Every .hdf snapshot in `a` is bitwise the one of the same name in `b` (materials.hdf's K and C

@@ -33,23 +33,6 @@ std::vector<std::string> first_half(const std::string& output, const std::string
           "--compress", compress, "--output", output, "--quiet"};
 }
 
-// The numbers of the JSON array `key` holds.
-std::vector<long long> json_numbers(const std::string& json, const std::string& key) {
-  std::vector<long long> numbers;
-  std::size_t at = json.find("\"" + key + "\": [");
-  if (at == std::string::npos) return numbers;
-  at = json.find('[', at) + 1;
-  const std::size_t end = json.find(']', at);
-  long long value = 0;
-  int consumed = 0;
-  while (at < end && std::sscanf(json.c_str() + at, " %lld ,%n", &value, &consumed) >= 1 && consumed > 0) {
-    numbers.push_back(value);
-    at += std::size_t(consumed);
-  }
-  if (at < end && std::sscanf(json.c_str() + at, " %lld", &value) == 1) numbers.push_back(value);
-  return numbers;
-}
-
 TEST(MpirunRestartReads, ThreeRanksReadTheirPlanesOfATwoRankSnapshotAndContinueBitwise) {
   for (const std::string compress : {"0", "1"}) {
     const std::string label = "--compress " + compress;
@@ -74,7 +57,7 @@ TEST(MpirunRestartReads, ThreeRanksReadTheirPlanesOfATwoRankSnapshotAndContinueB
         ASSERT_EQ(result.exit_code, 0) << what << ":\n" << result.output;
         EXPECT_EQ(bitwise_differences(read_point_array(out + "/heat_000004.hdf", "u").values, expected.values), 0)
             << what;
-        const std::vector<long long> bytes = json_numbers(read_text(out + "/run.json"), "bytes_read_per_rank");
+        const std::vector<long long> bytes = test::json_numbers(read_text(out + "/run.json"), "bytes_read_per_rank");
         ASSERT_EQ(bytes.size(), 3u) << what << ":\n" << read_text(out + "/run.json");
         if (compress != "0") continue;  // a compressed chunk is read whole
         for (int rank = 0; rank < 3; ++rank) {

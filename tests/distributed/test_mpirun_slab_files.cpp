@@ -57,7 +57,7 @@ const std::vector<Damage> kDamages = {
      [](const std::string& run, const std::string&, const std::string& damaged) {
        fs::copy_file(run + "/heat_000002.rank1of2.h5", damaged + kSlab, fs::copy_options::overwrite_existing);
      }},
-    {"the other rank's slab", "which holds the planes from z = 0, but the snapshot maps it to the planes from z = 8",
+    {"the other rank's slab", "which holds the points from (x, y, z) = (0, 0, 0), but the snapshot maps it to the points from (0, 0, 8)",
      [](const std::string& run, const std::string&, const std::string& damaged) {
        fs::copy_file(run + "/heat_000004.rank0of2.h5", damaged + kSlab, fs::copy_options::overwrite_existing);
      }},
