@@ -41,9 +41,8 @@ void require_host_memory(const RunPlan& plan, const BackendEntry& entry, const S
 }
 
 // The rank grid of --ranks-grid for this run's ranks. InputError (exit 2) naming --ranks-grid
-// where it splits x or y for what only z slabs run so far: GPU ranks; and where the
-// fast cpu backend's rows along x would be shorter than its vectors, whose kernels then differ
-// from one process's in their bits.
+// where the fast cpu backend's rows along x would be shorter than its vectors, whose kernels then
+// differ from one process's in their bits.
 RankGrid run_rank_grid(const RunPlan& plan, const BackendEntry& entry, const Ranks& ranks) {
   const int r = plan.problem.radius();
   const RankGrid grid = resolve_rank_grid(plan.ranks_grid, ranks.size(), plan.problem.grid, r,
@@ -51,9 +50,6 @@ RankGrid run_rank_grid(const RunPlan& plan, const BackendEntry& entry, const Ran
                                           plan.problem.boundaries);
   if (grid.is_slabs()) return grid;
   const std::string named = "--ranks-grid " + grid.text();
-  if (entry.uses_cuda)
-    throw InputError(named + " splits x or y, which GPU ranks do not do yet: run " + plan.backend +
-                     " as z slabs (--ranks-grid slabs, or 1x1x" + std::to_string(ranks.size()) + ") or on cpu ranks");
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const int whole_row = plan.problem.grid.nx - 2 * r, row = whole_row / grid.ranks[0];
   const CpuIsa whole_isa = cpu_isa_for_rows(best_cpu_isa(), whole_row, value);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "backends/cuda/cuda_check.cuh"
+#include "parallel/grid_halo_exchange.hpp"
 #include "parallel/host_staged_halo_exchange.hpp"
 #include "parallel/peer_halo_exchange.hpp"
 #include "core/errors.hpp"
@@ -62,25 +63,39 @@ bool rank_gpus_reach_their_neighbours(int local_size, bool wraps) {
 
 namespace {
 
+// `slab`'s exchange whose lines `line_exchange` makes: z's alone for slabs, as they always were;
+// on a grid that splits x or y, the packed faces' lines too (GridHaloExchange).
+template <typename T>
+std::unique_ptr<HaloExchange<T>> slab_or_grid_exchange(
+    const Slab& slab, const Grid& global, const typename GridHaloExchange<T>::LineExchange& line_exchange) {
+  if (slab.is_slab()) return line_exchange(z_line(slab, global));
+  return std::make_unique<GridHaloExchange<T>>(slab, global, line_exchange);
+}
+
 #if HEAT_HAVE_NCCL
-// NCCL's exchange with the communicator and stream it needs, for one run. The communicator is
-// made on a thread of its own while the rank allocates and fills its field; connect() waits for
-// it. The stream does not wait for the legacy default stream, where the kernels run, so that the
-// kernels a backend enqueues between start() and finish() run beside the exchange (the exchange
-// orders itself with events), and has the highest priority, so that its few blocks get SMs
-// before the waiting blocks of those kernels.
+// NCCL's exchange with the communicator and stream it needs, for one run (one of each for all
+// its lines). The communicator is made on a thread of its own while the rank allocates and fills
+// its field; connect() waits for it. The stream does not wait for the legacy default stream,
+// where the kernels run, so that the kernels a backend enqueues between start() and finish() run
+// beside the exchange (the exchange orders itself with events), and has the highest priority, so
+// that its few blocks get SMs before the waiting blocks of those kernels.
 template <typename T>
 class NcclRoute final : public HaloExchange<T> {
  public:
   NcclRoute(const Slab& slab, const Grid& global, MPI_Comm comm)
-      : comm_(comm), exchange_(slab, global, comm_, stream_.get()) {}
-  void start(T* device_box) override { exchange_.start(device_box); }
-  void finish() override { exchange_.finish(); }
-  void connect() override { exchange_.connect(); }
-  GhostScheme scheme() const override { return exchange_.scheme(); }
-  GhostSides sides() const override { return exchange_.sides(); }
-  std::size_t bytes_sent() const override { return exchange_.bytes_sent(); }
-  double seconds_spent() override { return exchange_.seconds_spent(); }
+      : comm_(comm),
+        exchange_(slab_or_grid_exchange<T>(slab, global, [&](const HaloLine& line) {
+          return std::make_unique<NcclHaloExchange<T>>(slab, global, line, comm_, stream_.get());
+        })) {}
+  void start(T* device_box) override { exchange_->start(device_box); }
+  void finish() override { exchange_->finish(); }
+  void exchange_across(T* device_box, int axis) override { exchange_->exchange_across(device_box, axis); }
+  void connect() override { exchange_->connect(); }
+  void open(const std::vector<T*>& boxes) override { exchange_->open(boxes); }
+  GhostScheme scheme() const override { return exchange_->scheme(); }
+  GhostSides sides() const override { return exchange_->sides(); }
+  std::size_t bytes_sent() const override { return exchange_->bytes_sent(); }
+  double seconds_spent() override { return exchange_->seconds_spent(); }
 
  private:
   class UrgentStream {
@@ -99,7 +114,7 @@ class NcclRoute final : public HaloExchange<T> {
 
   NcclCommunicator comm_;
   UrgentStream stream_;
-  NcclHaloExchange<T> exchange_;
+  std::unique_ptr<HaloExchange<T>> exchange_;
 };
 #endif
 
@@ -112,8 +127,10 @@ std::unique_ptr<HaloExchange<T>> make_gpu_halo_exchange(const Slab& slab, const 
   if (route == GpuHaloRoute::Nccl) return std::make_unique<NcclRoute<T>>(slab, global, comm);
 #endif
   if (route == GpuHaloRoute::Nccl) throw InputError("this build has no NCCL: use --halo-exchange peer or host");
-  if (route == GpuHaloRoute::Peer) return std::make_unique<PeerHaloExchange<T>>(slab, global, comm);
-  return std::make_unique<HostStagedHaloExchange<T>>(slab, global, comm);
+  return slab_or_grid_exchange<T>(slab, global, [&](const HaloLine& line) -> std::unique_ptr<HaloExchange<T>> {
+    if (route == GpuHaloRoute::Peer) return std::make_unique<PeerHaloExchange<T>>(slab, global, line, comm);
+    return std::make_unique<HostStagedHaloExchange<T>>(slab, global, line, comm);
+  });
 }
 
 template std::unique_ptr<HaloExchange<float>> make_gpu_halo_exchange(const Slab&, const Grid&, MPI_Comm, GpuHaloRoute);

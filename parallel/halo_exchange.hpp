@@ -2,6 +2,11 @@
 // take and where the exchanged blocks sit in a box. The interface a backend calls, HaloExchange,
 // is the core's (core/ghost_exchange.hpp).
 //
+// A route moves the four blocks of one line (HaloLine): this rank's two edges to its neighbours
+// along an axis, their edges into its two ghost blocks. Across z the blocks are whole planes of the
+// box; across x and y (a rank grid that splits them) GPU ranks pack each face into a contiguous
+// block first (grid_halo_exchange.hpp), which their routes then move as they move z's planes.
+//
 // A backend steps its box (decomposition.hpp) as if it were the whole problem and exchanges each
 // field it is about to read with the stencil: u before stage 1, and under GhostScheme::PerStage
 // the stage input before stages 2 to 4. The box pointer lives where the implementation works:
@@ -92,6 +97,69 @@ inline std::array<int, 3> face_extent(const Slab& s, const Grid& global, int axi
   return extent;
 }
 
+// A face across x (axis 0) or y (1) in the box: face_extent's points from each of four corners, in
+// values from the box's start: the lower ghost points, this rank's first own points (sent to the
+// lower neighbour), its last (to the upper one) and the upper ghost points.
+struct FaceBlocks {
+  std::array<int, 3> extent{};
+  std::size_t lower_ghost = 0, lower_edge = 0, upper_edge = 0, upper_ghost = 0;
+  std::size_t values() const { return std::size_t(extent[0]) * std::size_t(extent[1]) * std::size_t(extent[2]); }
+};
+
+inline FaceBlocks face_blocks(const Slab& s, const Grid& global, int axis) {
+  const Grid box = s.box_grid(global);
+  const std::size_t stride[3] = {1, std::size_t(box.nx), std::size_t(box.nx) * std::size_t(box.ny)};
+  FaceBlocks f;
+  f.extent = face_extent(s, global, axis);
+  // Along the axes after this one the face leaves out the r points at either end.
+  std::size_t later = 0;
+  for (int b = axis + 1; b < 3; ++b) later += std::size_t(s.radius) * stride[b];
+  const int n = axis == 0 ? box.nx : box.ny, g = s.ghost;
+  f.lower_ghost = later;
+  f.lower_edge = later + std::size_t(g) * stride[axis];
+  f.upper_edge = later + std::size_t(n - 2 * g) * stride[axis];
+  f.upper_ghost = later + std::size_t(n - g) * stride[axis];
+  return f;
+}
+
+// One axis's exchange as a route moves it: the ranks of this rank's neighbours along the axis and
+// where the four blocks sit in the memory the route is given, each `planes` runs of `plane_values`
+// contiguous values.
+struct HaloLine {
+  int lower = -1, upper = -1;  // ranks of the run; -1 where there is no neighbour
+  int planes = 0;
+  std::size_t plane_values = 0;
+  HaloLayout layout;
+  bool has_lower_neighbour() const { return lower >= 0; }
+  bool has_upper_neighbour() const { return upper >= 0; }
+};
+
+// z's line: whole planes of the box (halo_layout).
+inline HaloLine z_line(const Slab& s, const Grid& global) {
+  const Grid box = s.box_grid(global);
+  HaloLine line;
+  if (s.has_lower_neighbour()) line.lower = s.lower_neighbour();
+  if (s.has_upper_neighbour()) line.upper = s.upper_neighbour();
+  line.planes = s.ghost;
+  line.plane_values = std::size_t(box.nx) * std::size_t(box.ny);
+  line.layout = halo_layout(s, global);
+  return line;
+}
+
+// The line of the face across x (axis 0) or y (1), packed: its four blocks (face_blocks) one after
+// the other, lower ghost, lower edge, upper edge, upper ghost, as z's sit in a box.
+inline HaloLine packed_face_line(const Slab& s, const Grid& global, int axis) {
+  const AxisSplit& along = axis == 0 ? s.x : s.y;
+  const std::size_t values = face_blocks(s, global, axis).values();
+  HaloLine line;
+  if (along.has_lower_neighbour()) line.lower = s.neighbour(axis, -1);
+  if (along.has_upper_neighbour()) line.upper = s.neighbour(axis, 1);
+  line.planes = s.ghost;
+  line.plane_values = values / std::size_t(s.ghost);
+  line.layout = HaloLayout{values, 0, values, 2 * values, 3 * values};
+  return line;
+}
+
 // Bytes one rank sends per exchange: a ghost-wide block to each neighbour it has.
 inline std::size_t halo_bytes_sent(const Slab& s, const Grid& global, std::size_t value_size) {
   const int sides = int(s.has_lower_neighbour()) + int(s.has_upper_neighbour());
@@ -106,7 +174,7 @@ inline std::size_t halo_bytes_sent(const Slab& s, const Grid& global, std::size_
 }
 
 // What an exchange of one slab's ghost planes knows of it, whatever its route: where the blocks
-// sit, the scheme and sides it fills, and the bytes it sends.
+// of the line it moves sit, the scheme and sides it fills, and the bytes it sends.
 template <typename T>
 class SlabHaloExchange : public HaloExchange<T> {
  public:
@@ -115,8 +183,8 @@ class SlabHaloExchange : public HaloExchange<T> {
   std::size_t bytes_sent() const override { return bytes_sent_; }
 
  protected:
-  SlabHaloExchange(const Slab& slab, const Grid& global)
-      : layout_(halo_layout(slab, global)),
+  SlabHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line)
+      : layout_(line.layout),
         scheme_(slab.scheme),
         sides_(ghost_sides(slab)),
         bytes_sent_(halo_bytes_sent(slab, global, sizeof(T))) {}

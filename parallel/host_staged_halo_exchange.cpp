@@ -9,11 +9,12 @@
 namespace heat {
 
 template <typename T>
-HostStagedHaloExchange<T>::HostStagedHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm)
-    : layout_(halo_layout(slab, global)),
-      lower_(slab.has_lower_neighbour()),
-      upper_(slab.has_upper_neighbour()),
-      mpi_(slab, global, comm) {
+HostStagedHaloExchange<T>::HostStagedHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line,
+                                                  MPI_Comm comm)
+    : layout_(line.layout),
+      lower_(line.has_lower_neighbour()),
+      upper_(line.has_upper_neighbour()),
+      mpi_(slab, global, line, comm) {
   if (!lower_ && !upper_) return;
   HEAT_CUDA_CHECK(cudaMallocHost(&staging_, kBlocks * layout_.side_values * sizeof(T)));
   std::fill(staging_, staging_ + kBlocks * layout_.side_values, T(0));  // connect() sends it as it is

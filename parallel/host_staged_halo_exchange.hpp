@@ -1,6 +1,6 @@
 // The halo exchange of GPU ranks through host memory: the edge planes are copied from the device
 // box into page-locked buffers, exchanged over MPI (MpiHaloExchange) and the received planes
-// copied into the box's ghost planes. Slower than NCCL's device-to-device copies, but it needs
+// copied into the box's ghost planes (of one line: z's, or a packed face's). Slower than NCCL's device-to-device copies, but it needs
 // neither NCCL nor a GPU per rank: ranks may share a GPU (a workstation with one GPU, or tests).
 #pragma once
 
@@ -13,7 +13,8 @@ namespace heat {
 template <typename T>
 class HostStagedHaloExchange final : public HaloExchange<T> {
  public:
-  HostStagedHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm);
+  // The blocks of `line` (z_line's, or packed_face_line's) of `slab`'s exchange.
+  HostStagedHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm);
   ~HostStagedHaloExchange() override;
   HostStagedHaloExchange(const HostStagedHaloExchange&) = delete;
   HostStagedHaloExchange& operator=(const HostStagedHaloExchange&) = delete;

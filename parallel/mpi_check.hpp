@@ -39,11 +39,11 @@ MPI_Datatype mpi_value_type() {
 
 namespace heat {
 
-// `planes` whole z-planes of nx*ny values as one committed MPI type, so that the counts passed to
-// MPI are whole blocks and stay within int however large the grid. The caller frees it.
+// `planes` runs of `plane_values` contiguous values (whole z-planes, or a packed face's) as one
+// committed MPI type, so that the counts passed to MPI are whole blocks and stay within int however
+// large the grid. The caller frees it.
 template <typename T>
-MPI_Datatype make_planes_type(const Grid& g, int planes) {
-  const std::size_t plane_values = std::size_t(g.nx) * std::size_t(g.ny);
+MPI_Datatype make_planes_type(std::size_t plane_values, int planes) {
   if (plane_values > std::size_t(std::numeric_limits<int>::max()))
     throw InputError("a z-plane of " + std::to_string(plane_values) +
                      " points is more than MPI can send as one block (" +
@@ -55,6 +55,12 @@ MPI_Datatype make_planes_type(const Grid& g, int planes) {
   HEAT_MPI_CHECK(status);
   HEAT_MPI_CHECK(MPI_Type_commit(&block));
   return block;
+}
+
+// `planes` whole z-planes of g's nx*ny values.
+template <typename T>
+MPI_Datatype make_planes_type(const Grid& g, int planes) {
+  return make_planes_type<T>(std::size_t(g.nx) * std::size_t(g.ny), planes);
 }
 
 }  // namespace heat

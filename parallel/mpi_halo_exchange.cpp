@@ -16,37 +16,33 @@ int face_tag(int axis, bool up) { return 3 + 2 * axis + (up ? 0 : 1); }
 }  // namespace
 
 template <typename T>
+MpiHaloExchange<T>::MpiHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm)
+    : SlabHaloExchange<T>(slab, global, line), comm_(comm) {
+  if (line.has_lower_neighbour()) lower_ = line.lower;
+  if (line.has_upper_neighbour()) upper_ = line.upper;
+  side_type_ = make_planes_type<T>(line.plane_values, line.planes);
+}
+
+template <typename T>
 MpiHaloExchange<T>::MpiHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm)
-    : SlabHaloExchange<T>(slab, global), comm_(comm) {
+    : MpiHaloExchange(slab, global, z_line(slab, global), comm) {
   const Grid box = slab.box_grid(global);
   box_values_ = box.points();
-  if (slab.has_lower_neighbour()) lower_ = slab.lower_neighbour();
-  if (slab.has_upper_neighbour()) upper_ = slab.upper_neighbour();
-  side_type_ = make_planes_type<T>(box, slab.ghost);
   // A face across x or y is no run of memory: MPI packs it by a subarray type, from host memory
   // as it is, so that no buffer of ours stands between the box and the message.
   const AxisSplit* across[2] = {&slab.x, &slab.y};
   const int sizes[3] = {box.nz, box.ny, box.nx};  // C order: z slowest
-  const std::size_t stride[3] = {1, std::size_t(box.nx), std::size_t(box.nx) * std::size_t(box.ny)};
   for (int axis = 0; axis < 2; ++axis) {
     const AxisSplit& a = *across[axis];
     if (!a.has_lower_neighbour() && !a.has_upper_neighbour()) continue;
     Face& f = faces_[std::size_t(axis)];
     if (a.has_lower_neighbour()) f.lower = slab.neighbour(axis, -1);
     if (a.has_upper_neighbour()) f.upper = slab.neighbour(axis, 1);
-    const std::array<int, 3> extent = face_extent(slab, global, axis);
+    f.blocks = face_blocks(slab, global, axis);
+    const std::array<int, 3>& extent = f.blocks.extent;
     const int subsizes[3] = {extent[2], extent[1], extent[0]}, starts[3] = {0, 0, 0};
     HEAT_MPI_CHECK(MPI_Type_create_subarray(3, sizes, subsizes, starts, MPI_ORDER_C, mpi_value_type<T>(), &f.type));
     HEAT_MPI_CHECK(MPI_Type_commit(&f.type));
-    // Along the axes after this one the face leaves out the r points at either end.
-    std::size_t later = 0;
-    for (int b = axis + 1; b < 3; ++b) later += std::size_t(slab.radius) * stride[b];
-    const int n = axis == 0 ? box.nx : box.ny, g = slab.ghost;
-    const std::size_t s = stride[axis];
-    f.lower_ghost = later;
-    f.lower_edge = later + std::size_t(g) * s;
-    f.upper_edge = later + std::size_t(n - 2 * g) * s;
-    f.upper_ghost = later + std::size_t(n - g) * s;
   }
 }
 
@@ -83,10 +79,10 @@ void MpiHaloExchange<T>::exchange_face(T* box, int axis) {
   std::array<MPI_Request, 4> requests{MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   const int up = face_tag(axis, true), down = face_tag(axis, false);
   timed(seconds_, [&] {
-    HEAT_MPI_CHECK(MPI_Irecv(box + f.lower_ghost, 1, f.type, f.lower, up, comm_, &requests[0]));
-    HEAT_MPI_CHECK(MPI_Irecv(box + f.upper_ghost, 1, f.type, f.upper, down, comm_, &requests[1]));
-    HEAT_MPI_CHECK(MPI_Isend(box + f.upper_edge, 1, f.type, f.upper, up, comm_, &requests[2]));
-    HEAT_MPI_CHECK(MPI_Isend(box + f.lower_edge, 1, f.type, f.lower, down, comm_, &requests[3]));
+    HEAT_MPI_CHECK(MPI_Irecv(box + f.blocks.lower_ghost, 1, f.type, f.lower, up, comm_, &requests[0]));
+    HEAT_MPI_CHECK(MPI_Irecv(box + f.blocks.upper_ghost, 1, f.type, f.upper, down, comm_, &requests[1]));
+    HEAT_MPI_CHECK(MPI_Isend(box + f.blocks.upper_edge, 1, f.type, f.upper, up, comm_, &requests[2]));
+    HEAT_MPI_CHECK(MPI_Isend(box + f.blocks.lower_edge, 1, f.type, f.lower, down, comm_, &requests[3]));
     HEAT_MPI_CHECK(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE));
   });
 }

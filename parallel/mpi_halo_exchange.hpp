@@ -17,6 +17,9 @@ class MpiHaloExchange final : public SlabHaloExchange<T> {
  public:
   // `comm` holds the ranks of the decomposition, rank i holding the slab of rank i.
   MpiHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm);
+  // The exchange of one line's blocks alone (start_blocks), no faces across x and y: what host
+  // staging moves for GPU ranks.
+  MpiHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm);
   ~MpiHaloExchange() override;
   MpiHaloExchange(const MpiHaloExchange&) = delete;
   MpiHaloExchange& operator=(const MpiHaloExchange&) = delete;
@@ -35,11 +38,11 @@ class MpiHaloExchange final : public SlabHaloExchange<T> {
   using SlabHaloExchange<T>::layout_;
 
   // A face across x or y: its MPI type (a subarray of the box, from the box's first value) and
-  // where its four blocks begin in the box, in values.
+  // where its four blocks begin in the box.
   struct Face {
     MPI_Datatype type = MPI_DATATYPE_NULL;
     int lower = MPI_PROC_NULL, upper = MPI_PROC_NULL;
-    std::size_t lower_ghost = 0, lower_edge = 0, upper_edge = 0, upper_ghost = 0;
+    FaceBlocks blocks;
   };
   void exchange_face(T* box, int axis);
 

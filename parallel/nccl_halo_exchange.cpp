@@ -56,10 +56,9 @@ constexpr ncclDataType_t nccl_value_type() {
 }  // namespace
 
 template <typename T>
-NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, NcclCommunicator& comm, cudaStream_t stream)
-    : SlabHaloExchange<T>(slab, global), comm_(comm), stream_(stream) {
-  if (slab.has_lower_neighbour()) lower_ = slab.lower_neighbour();
-  if (slab.has_upper_neighbour()) upper_ = slab.upper_neighbour();
+NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line,
+                                      NcclCommunicator& comm, cudaStream_t stream)
+    : SlabHaloExchange<T>(slab, global, line), comm_(comm), stream_(stream), lower_(line.lower), upper_(line.upper) {
   HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
 }
 

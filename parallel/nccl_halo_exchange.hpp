@@ -42,12 +42,14 @@ class NcclCommunicator {
 template <typename T>
 class NcclHaloExchange final : public SlabHaloExchange<T> {
  public:
-  // Rank i of `comm`'s ranks holds slab i. Exchanges run on `stream` (a non-blocking one), ordered
+  // Rank i of `comm`'s ranks holds slab i; the exchange moves the blocks of `line` (z_line's, or
+  // packed_face_line's) of `slab`'s. Exchanges run on `stream` (a non-blocking one), ordered
   // with the kernels of the legacy default stream by events: each starts once the work enqueued
   // there before start() is done, and work enqueued there after finish() waits for it; kernels
   // enqueued between the two run beside it. `comm` must outlive the exchange; it is waited for at
   // the first exchange or connect().
-  NcclHaloExchange(const Slab& slab, const Grid& global, NcclCommunicator& comm, cudaStream_t stream);
+  NcclHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, NcclCommunicator& comm,
+                   cudaStream_t stream);
   ~NcclHaloExchange() override;
   NcclHaloExchange(const NcclHaloExchange&) = delete;
   NcclHaloExchange& operator=(const NcclHaloExchange&) = delete;

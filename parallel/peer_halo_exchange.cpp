@@ -63,8 +63,8 @@ void wait_all(std::vector<MPI_Request>& requests) {
 }  // namespace
 
 template <typename T>
-PeerHaloExchange<T>::PeerHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm)
-    : SlabHaloExchange<T>(slab, global) {
+PeerHaloExchange<T>::PeerHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm)
+    : SlabHaloExchange<T>(slab, global, line) {
   HEAT_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   auto add_neighbour = [&](int rank, bool below, std::size_t ghost_at) {
     Neighbour& n = neighbours_[std::size_t(count_++)];
@@ -73,8 +73,8 @@ PeerHaloExchange<T>::PeerHaloExchange(const Slab& slab, const Grid& global, MPI_
     n.ghost_at = ghost_at;
     n.shares_opened = count_ == 2 && neighbours_[0].rank == rank;
   };
-  if (slab.has_lower_neighbour()) add_neighbour(slab.lower_neighbour(), true, layout_.lower_ghost);
-  if (slab.has_upper_neighbour()) add_neighbour(slab.upper_neighbour(), false, layout_.upper_ghost);
+  if (line.has_lower_neighbour()) add_neighbour(line.lower, true, layout_.lower_ghost);
+  if (line.has_upper_neighbour()) add_neighbour(line.upper, false, layout_.upper_ghost);
   if (count_ == 0) return;
   edges_written_ = make_event(cudaEventInterprocess);
   ghosts_filled_ = make_event(cudaEventInterprocess);

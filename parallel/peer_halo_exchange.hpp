@@ -34,8 +34,9 @@ namespace heat {
 template <typename T>
 class PeerHaloExchange final : public SlabHaloExchange<T> {
  public:
-  // Collective over `comm`, whose rank i holds slab i, every rank on this node.
-  PeerHaloExchange(const Slab& slab, const Grid& global, MPI_Comm comm);
+  // Collective over `comm`, whose rank i holds slab i, every rank on this node: the blocks of
+  // `line` (z_line's, or packed_face_line's) of `slab`'s exchange.
+  PeerHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm);
   ~PeerHaloExchange() override;
   PeerHaloExchange(const PeerHaloExchange&) = delete;
   PeerHaloExchange& operator=(const PeerHaloExchange&) = delete;

@@ -1,5 +1,5 @@
-// The rank grid (parallel/rank_grid.hpp) and the boxes it gives (parallel/decomposition.hpp): no
-// MPI needed.
+// The rank grid (parallel/rank_grid.hpp), the boxes it gives (parallel/decomposition.hpp) and the
+// faces their exchanges move (parallel/halo_exchange.hpp): no MPI needed.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -8,7 +8,9 @@
 
 #include "core/errors.hpp"
 #include "parallel/decomposition.hpp"
+#include "parallel/halo_exchange.hpp"
 #include "parallel/rank_grid.hpp"
+#include "parallel/slab_field.hpp"
 
 namespace heat {
 namespace {
@@ -139,6 +141,81 @@ TEST(RankGrid, SnapshotPlanesTileTheGridOneRunARank) {
   const Slab thin = decompose(short_z, 2, RankGrid{{2, 2, 2}}, 0, GhostScheme::PerStage);
   const std::string message = message_of([&] { snapshot_planes_of_ranks(thin, short_z); });
   EXPECT_NE(message.find("nz = 7"), std::string::npos) << message;
+}
+
+// Where point (x, y, z) of a face's block from `at` lies in `box`.
+std::size_t face_point(const Field<double>& box, std::size_t at, int x, int y, int z) {
+  return at + std::size_t(x) + std::size_t(box.nx()) * (std::size_t(y) + std::size_t(box.ny()) * std::size_t(z));
+}
+std::size_t last_point(const Field<double>& box, const FaceBlocks& f, std::size_t at) {
+  return face_point(box, at, f.extent[0] - 1, f.extent[1] - 1, f.extent[2] - 1);
+}
+
+// A face's block from `at` in `box`, in the order the packed block holds it.
+std::vector<double> face_values(const Field<double>& box, const FaceBlocks& f, std::size_t at) {
+  std::vector<double> values;
+  for (int z = 0; z < f.extent[2]; ++z)
+    for (int y = 0; y < f.extent[1]; ++y)
+      for (int x = 0; x < f.extent[0]; ++x) values.push_back(box.data()[face_point(box, at, x, y, z)]);
+  return values;
+}
+
+// Every face a box sends across x or y is, point for point, the ghost block its neighbour fills
+// with it: the same points of the grid, one period away where the axis wraps (each point's value
+// is the code of the grid point it stands for). The packed line names the same neighbours and
+// lays out the four blocks one after the other.
+TEST(RankGrid, FaceBlocksAreTheNeighboursGhostBlocks) {
+  const Grid g = grid_of(45, 43, 41);
+  Boundaries periodic;
+  for (BoundaryCondition& face : periodic) face = BoundaryCondition{BoundaryKind::Periodic};
+  struct Scheme {
+    int order;
+    GhostScheme scheme;
+  };
+  for (const RankGrid& grid : {RankGrid{{2, 2, 1}}, RankGrid{{3, 1, 2}}, RankGrid{{1, 2, 1}}})
+    for (const Boundaries& faces : {Boundaries{}, periodic})
+      for (const Scheme& scheme : {Scheme{2, GhostScheme::PerStep}, Scheme{8, GhostScheme::PerHalfStep}}) {
+        const int r = scheme.order / 2;
+        const bool wraps = faces[0].kind == BoundaryKind::Periodic;
+        Field<double> whole(g.nx, g.ny, g.nz);
+        for (int k = 0; k < g.nz; ++k)
+          for (int j = 0; j < g.ny; ++j)
+            for (int i = 0; i < g.nx; ++i)
+              whole(i, j, k) = double(g.index(ring_point(i, g.nx, r, wraps), ring_point(j, g.ny, r, wraps),
+                                              ring_point(k, g.nz, r, wraps)));
+        std::vector<Slab> slabs;
+        std::vector<Field<double>> boxes;
+        for (int rank = 0; rank < grid.count(); ++rank) {
+          slabs.push_back(decompose(g, scheme.order, grid, rank, scheme.scheme, 1, 0, faces));
+          boxes.push_back(box_of(whole, slabs.back()));
+        }
+        for (int rank = 0; rank < grid.count(); ++rank)
+          for (int axis = 0; axis < 2; ++axis) {
+            const Slab& s = slabs[std::size_t(rank)];
+            const std::string label = grid.text() + (wraps ? " periodic" : " layer") + " order " +
+                                      std::to_string(scheme.order) + " rank " + std::to_string(rank) + " axis " +
+                                      std::to_string(axis);
+            const FaceBlocks mine = face_blocks(s, g, axis);
+            const HaloLine line = packed_face_line(s, g, axis);
+            EXPECT_EQ(line.plane_values * std::size_t(line.planes), mine.values()) << label;
+            EXPECT_EQ(line.layout.upper_ghost, 3 * mine.values()) << label;
+            ASSERT_LT(last_point(boxes[std::size_t(rank)], mine, mine.upper_ghost), boxes[std::size_t(rank)].size())
+                << label;
+            const AxisSplit& along = axis == 0 ? s.x : s.y;
+            EXPECT_EQ(line.has_upper_neighbour(), along.has_upper_neighbour()) << label;
+            if (!along.has_upper_neighbour()) continue;
+            const int upper = s.neighbour(axis, 1);
+            EXPECT_EQ(line.upper, upper) << label;
+            const FaceBlocks theirs = face_blocks(slabs[std::size_t(upper)], g, axis);
+            EXPECT_EQ(theirs.extent, mine.extent) << label;
+            EXPECT_EQ(face_values(boxes[std::size_t(rank)], mine, mine.upper_edge),
+                      face_values(boxes[std::size_t(upper)], theirs, theirs.lower_ghost))
+                << label << ": the upper edge";
+            EXPECT_EQ(face_values(boxes[std::size_t(upper)], theirs, theirs.lower_edge),
+                      face_values(boxes[std::size_t(rank)], mine, mine.upper_ghost))
+                << label << ": the upper neighbour's lower edge";
+          }
+      }
 }
 
 }  // namespace
