@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 
 #include "apps/grid_arrays.hpp"
 #include "apps/material_table.hpp"
@@ -36,14 +37,31 @@ bool gives(const RunOptions& o, const char* name) {
   return false;
 }
 
+// A quantity given in memory (heatrk4.step's array), named as its keyword.
+struct MaterialValues {
+  const char* keyword;
+  std::shared_ptr<const Field<double>> RunOptions::*member;
+};
+constexpr MaterialValues kMaterialValues[] = {
+    {"conductivity=", &RunOptions::conductivity_values},
+    {"heat_capacity=", &RunOptions::heat_capacity_values},
+};
+
 std::string point_text(std::size_t n, const Grid& g) {
   const std::size_t nx = std::size_t(g.nx), ny = std::size_t(g.ny);
   return "(" + std::to_string(n % nx) + "," + std::to_string(n / nx % ny) + "," + std::to_string(n / (nx * ny)) + ")";
 }
 
-// One quantity: its file's array, checked, or the constant everywhere.
-Field<double> field_or_constant(const std::string& file, const std::string& array, const char* option,
-                                const Grid& g, double constant) {
+// One quantity: its values in memory or its file's array, checked, or the constant everywhere.
+Field<double> field_or_constant(const std::shared_ptr<const Field<double>>& values_given, const char* keyword,
+                                const std::string& file, const std::string& array, const char* option, const Grid& g,
+                                double constant) {
+  if (values_given) {
+    if (values_given->nx() != g.nx || values_given->ny() != g.ny || values_given->nz() != g.nz)
+      throw std::logic_error(std::string(keyword) + " is not on the run's grid: its caller checks the shape");
+    require_positive_everywhere(*values_given, g, keyword);
+    return *values_given;
+  }
   if (file.empty()) return Field<double>(g.nx, g.ny, g.nz, constant);
   const std::string named = std::string("--") + option + " " + shown_value(file) + ": ";
   require_array_on_grid(file, array, g, named, kGridRule);
@@ -93,6 +111,8 @@ void fill_material_ghosts(const Problem& p, Field<double>& f) {
 }  // namespace
 
 std::string material_fields_named(const RunOptions& o) {
+  for (const MaterialValues& v : kMaterialValues)
+    if (o.*v.member) return std::string(v.keyword) + " (an array)";
   for (const char* name : {"conductivity-file", "heat-capacity-file", "materials", "material-labels"})
     if (gives(o, name)) {
       for (const MaterialOption& m : kMaterialMembers)
@@ -123,15 +143,18 @@ MaterialRecord resolve_material_fields(const RunOptions& o, Problem& p) {
   if (regions && !(gives(o, "materials") && gives(o, "material-labels")))
     throw InputError(named + " needs " + (gives(o, "materials") ? "--material-labels F.hdf:ARRAY" : "--materials F.toml") +
                      ": the labels place the table's materials");
-  if (regions && (gives(o, "conductivity-file") || gives(o, "heat-capacity-file")))
+  if (regions && (gives(o, "conductivity-file") || gives(o, "heat-capacity-file") || o.conductivity_values ||
+                  o.heat_capacity_values))
     throw InputError("--materials and " + material_fields_named(o) +
                      " both given: give the materials by region or K and C by file, not both");
   Field<double> k, c;
   if (regions) {
     labelled_fields(o, p.grid, k, c);
   } else {
-    k = field_or_constant(o.conductivity_file, o.conductivity_array, "conductivity-file", p.grid, p.conductivity);
-    c = field_or_constant(o.heat_capacity_file, o.heat_capacity_array, "heat-capacity-file", p.grid, p.heat_capacity);
+    k = field_or_constant(o.conductivity_values, "conductivity=", o.conductivity_file, o.conductivity_array,
+                          "conductivity-file", p.grid, p.conductivity);
+    c = field_or_constant(o.heat_capacity_values, "heat_capacity=", o.heat_capacity_file, o.heat_capacity_array,
+                          "heat-capacity-file", p.grid, p.heat_capacity);
   }
   record.checksum = materials_checksum(k, c);
   if (!o.materials_checksum.empty() && o.materials_checksum != record.checksum)

@@ -1,5 +1,6 @@
 // A run's material fields (docs/design.md §1, "Materials"): K and C from point arrays of VTKHDF
-// files on the run's grid (--conductivity-file, --heat-capacity-file), or by region: an integer
+// files on the run's grid (--conductivity-file, --heat-capacity-file) or in memory (heatrk4.step's
+// conductivity= and heat_capacity= arrays), or by region: an integer
 // label array (--material-labels F.hdf:ARRAY) and a TOML table of the materials
 // (--materials F.toml). Read and checked while the run is planned, since the largest K/C sets dt:
 // every bad value is refused before any work starts.
@@ -20,7 +21,7 @@ std::string material_fields_named(const RunOptions& o);
 // Sets p.materials from `o` on p's grid, for its order and faces, and p.alpha to the largest K/C;
 // returns what the snapshots record (none where `o` gives no field). A quantity no field gives
 // takes p's constant (p.conductivity or p.heat_capacity). InputError for --alpha beside a field;
-// --materials without --material-labels or the other way round, or beside a file of K or C; a file
+// --materials without --material-labels or the other way round, or beside a file or array of K or C; a file
 // that cannot be read, of another grid or without the array; a label that is not an integer or
 // has no table entry; a table that is not [materials.NAME] tables of a positive conductivity and
 // heat_capacity and a distinct integer label; K or C zero, negative or not finite anywhere (the

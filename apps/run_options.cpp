@@ -72,12 +72,12 @@ Grid resolve_grid(const RunOptions& o, int order) {
 }
 
 // auto: tiled where a CUDA device is present, else cpu (both fill every condition and add heat
-// sources); cpu for material fields (`materials`: the option that gives them, or ""), which GPU
-// ranks do not step yet (one GPU does, by name). Asked before a rank knows its device, so without starting a context
+// sources); cpu for material fields (`materials`: the option that gives them, or "") so far, which
+// naive, reuse and tiled step when named. Asked before a rank knows its device, so without starting a context
 // on the one asked about (find_gpu).
 std::string auto_backend(int device, const std::string& materials, std::string& note) {
   if (!materials.empty()) {
-    note = "auto: material fields, which auto steps on cpu so far (--backend naive, reuse or tiled steps them on one GPU)";
+    note = "auto: material fields, which auto steps on cpu so far (--backend naive, reuse or tiled steps them on GPUs)";
     return "cpu";
   }
   const GpuInfo gpu = find_gpu(device);

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "io/snapshots.hpp"
 #include "core/backend.hpp"
+#include "core/field.hpp"
 #include "core/monitors.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/rank_grid.hpp"
@@ -44,6 +46,9 @@ struct RunOptions {
   std::string heat_capacity_file, heat_capacity_array = "heat_capacity";
   std::string materials;        // --materials F.toml
   std::string material_labels;  // --material-labels F.hdf:ARRAY
+  // K or C given in memory on the run's grid (heatrk4.step's conductivity= and heat_capacity=
+  // arrays), in place of a file; null: none. Checked as a file's array is.
+  std::shared_ptr<const Field<double>> conductivity_values, heat_capacity_values;
   // The checksum of the fields a restart's snapshot ran with, where it takes their options from there.
   std::string materials_checksum;
   // A face's condition (core/boundary_conditions.hpp) as text; a face not given takes --bc.

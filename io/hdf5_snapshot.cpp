@@ -257,6 +257,16 @@ void write_materials_file(const std::string& path, const RunDescription& run) {
       });
 }
 
+void write_point_array_file(const std::string& path, const Grid& grid, const std::string& name,
+                            const Field<double>& values) {
+  write_vtkhdf_layout(
+      path, grid,
+      [&](const FileContext& file, hid_t point_data) {
+        write_planes<double>(file, point_data, name.c_str(), values, 0, values.nz(), Compression{}, nullptr);
+      },
+      [](const FileContext&, hid_t) {});
+}
+
 template <typename T>
 void write_slab_file(const std::string& path, const SnapshotSource<T>& box, int first_plane, int planes,
                      const Compression& compress, const SlabIdentity& identity, GpuZfpEncoder* gpu) {

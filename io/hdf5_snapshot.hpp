@@ -65,6 +65,13 @@ void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFi
 // run_id; no step or time, so nothing takes it for a snapshot. Throws RunError.
 void write_materials_file(const std::string& path, const RunDescription& run);
 
+// `values` on `grid` (its points and spacing) as the one point array `name`, in double, of a VTKHDF
+// ImageData file at `path`, written in place: a file that --material-labels, --conductivity-file or
+// --source file: reads (heatrk4.write). No step or time, so nothing takes it for a snapshot. Throws
+// RunError.
+void write_point_array_file(const std::string& path, const Grid& grid, const std::string& name,
+                            const Field<double>& values);
+
 // Why gzip cannot be used in this HDF5 build, or empty when it can.
 std::string hdf5_gzip_unavailable_reason();
 

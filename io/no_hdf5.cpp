@@ -38,6 +38,9 @@ template void write_slab_file<float>(const std::string&, const SnapshotSource<fl
 template void write_slab_file<double>(const std::string&, const SnapshotSource<double>&, int, int, const Compression&,
                                      const SlabIdentity&, GpuZfpEncoder*);
 void write_materials_file(const std::string& path, const RunDescription&) { refuse(path); }
+void write_point_array_file(const std::string& path, const Grid&, const std::string&, const Field<double>&) {
+  refuse(path);
+}
 void remove_slab_files_of_run(const std::string&, int, int, const std::string&) {}
 void write_vtkhdf_virtual_file(const std::string& path, const std::vector<SlabFile>&, bool, const RunDescription&, int,
                                double, const Compression&) {

@@ -45,6 +45,18 @@ double real_argument(py::handle value, const std::string& name) {
   return py::float_(py::reinterpret_borrow<py::object>(value)).cast<double>();
 }
 
+std::vector<double> spacing_argument(py::handle value, const std::string& name) {
+  const bool sequence =
+      py::isinstance<py::sequence>(value) && !py::isinstance<py::str>(value) && !py::isinstance<py::bytes>(value);
+  if (!sequence) return {real_argument(value, name)};
+  const auto spacings = py::reinterpret_borrow<py::sequence>(value);
+  if (spacings.size() != 3)
+    throw InputError(name + " = " + value_text(value) + ": give one spacing or three, (hx, hy, hz)");
+  std::vector<double> out;
+  for (std::size_t a = 0; a < 3; ++a) out.push_back(real_argument(spacings[a], name + "[" + std::to_string(a) + "]"));
+  return out;
+}
+
 int int_argument(py::handle value, const std::string& name) {
   const py::int_ number = integral(value, name, "a whole number (int)");
   int overflow = 0;

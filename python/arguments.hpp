@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 
 #include <string>
+#include <vector>
 
 namespace heat::python {
 
@@ -23,6 +24,8 @@ int int_argument(py::handle value, const std::string& name);
 unsigned long long uint64_argument(py::handle value, const std::string& name);
 // True or False (also NumPy's bool).
 bool bool_argument(py::handle value, const std::string& name);
+// A spacing: one number, or a sequence of three (hx, hy, hz); its values as given, one or three.
+std::vector<double> spacing_argument(py::handle value, const std::string& name);
 // A str, or a path: os.PathLike or bytes, as os.fsdecode(os.fspath(value)) gives it.
 std::string text_argument(py::handle value, const std::string& name);
 

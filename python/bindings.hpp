@@ -24,6 +24,9 @@ void release_cached_backend();
 py::object run(const py::kwargs& options);
 // heatrk4.read(path, array="u"): a snapshot's field as a NumPy array, with its step, time and settings.
 py::dict read(py::object path, py::object array);
+// heatrk4.write(path, values, *, h, array="u"): a 3D array as a VTKHDF file's point array, the kind
+// of file a run reads K, C, labels or a source from.
+void write(py::object path, py::object values, py::object h, py::object array);
 // heatrk4.compare(a, b, rtol=None, atol=None): what `heatrk4 compare` prints, as a dict.
 py::dict compare(py::object file_a, py::object file_b, py::object rtol, py::object atol);
 

@@ -15,6 +15,7 @@
 #include "apps/run_options.hpp"
 #include "apps/run_summary.hpp"
 #include "apps/stop_signals.hpp"
+#include "io/hdf5_snapshot.hpp"
 #include "io/input_file.hpp"
 #include "io/run_settings.hpp"
 #include "python/arguments.hpp"
@@ -22,6 +23,7 @@
 #include "python/fork_safety.hpp"
 #include "python/run_keywords.hpp"
 #include "core/errors.hpp"
+#include "core/number_text.hpp"
 
 namespace heat::python {
 namespace {
@@ -132,6 +134,35 @@ py::dict read(py::object path_argument, py::object array_argument) {
   out["h"] = py::make_tuple(info.grid.hx, info.grid.hy, info.grid.hz);
   out["settings"] = settings;
   return out;
+}
+
+void write(py::object path_argument, py::object values, py::object h, py::object array_argument) {
+  const std::string path = text_argument(path_argument, "path");
+  const std::string array = text_argument(array_argument, "array");
+  const auto numpy = py::module_::import("numpy");
+  const auto field = py::array_t<double, py::array::c_style>::ensure(
+      numpy.attr("ascontiguousarray")(numpy.attr("asarray")(values), py::arg("dtype") = "float64"));
+  if (!field) throw py::error_already_set();
+  if (field.ndim() != 3)
+    throw InputError("values has " + std::to_string(field.ndim()) +
+                     " dimensions: heatrk4.write takes a 3D array indexed [z, y, x] (shape (nz, ny, nx))");
+  std::vector<double> spacings = spacing_argument(h, "h");
+  if (spacings.size() == 1) spacings.assign(3, spacings[0]);
+  for (const double spacing : spacings)
+    if (!(spacing > 0) || !std::isfinite(spacing))
+      throw InputError("h = " + value_text(h) + ": a spacing must be a positive number");
+  const Grid grid{int(field.shape(2)), int(field.shape(1)), int(field.shape(0)), spacings[0], spacings[1], spacings[2]};
+  Field<double> out = Field<double>::uninitialized(grid);
+  std::memcpy(out.data(), field.data(), out.size() * sizeof(double));
+  for (std::size_t n = 0; n < out.size(); ++n)
+    if (!std::isfinite(out.data()[n]))
+      throw InputError("values holds " + number_text(out.data()[n]) + " at (i, j, k) = (" +
+                       std::to_string(n % std::size_t(grid.nx)) + ", " +
+                       std::to_string(n / std::size_t(grid.nx) % std::size_t(grid.ny)) + ", " +
+                       std::to_string(n / (std::size_t(grid.nx) * std::size_t(grid.ny))) +
+                       "): heatrk4.write writes finite values");
+  const py::gil_scoped_release writing;
+  run_where_openmp_works([&] { write_point_array_file(path, grid, array, out); });
 }
 
 py::dict compare(py::object a_argument, py::object b_argument, py::object rtol, py::object atol) {

@@ -7,16 +7,16 @@
 
 namespace heat::python {
 
-int device_of(const void* data) {
+int device_of(const void* data, const std::string& name) {
   cudaPointerAttributes attributes{};
   const cudaError_t status = cudaPointerGetAttributes(&attributes, data);
   if (status != cudaSuccess) {
     cudaGetLastError();  // not sticky: clear it so later calls do not report it
-    throw InputError(std::string("u's __cuda_array_interface__ gives an address CUDA does not know: ") +
+    throw InputError(name + "'s __cuda_array_interface__ gives an address CUDA does not know: " +
                      cudaGetErrorString(status));
   }
   if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged)
-    throw InputError("u's __cuda_array_interface__ gives host memory: pass device memory, or a NumPy array");
+    throw InputError(name + "'s __cuda_array_interface__ gives host memory: pass device memory, or a NumPy array");
   return attributes.device;
 }
 
@@ -29,6 +29,12 @@ void wait_for_caller_stream(std::optional<std::uintptr_t> stream) {
   const cudaError_t waited = recorded == cudaSuccess ? cudaStreamWaitEvent(0, queued, 0) : recorded;
   cudaEventDestroy(queued);  // released once the wait is done with it
   HEAT_CUDA_CHECK(waited);
+}
+
+void copy_to_host(void* host, const void* data, std::size_t bytes, std::optional<std::uintptr_t> stream) {
+  wait_for_caller_stream(stream);
+  HEAT_CUDA_CHECK(cudaMemcpyAsync(host, data, bytes, cudaMemcpyDeviceToHost, 0));
+  HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
 }
 
 CurrentDevice::CurrentDevice(int device) {

@@ -21,8 +21,9 @@ bc is one condition for every face ("insulated", "temperature:T", "flux:Q", "con
 "periodic", "layer") or a dict of them by face ("x_low" ... "z_high", "-" or "_"; faces left out
 are layer); alpha (default 1), conductivity K and heat_capacity C (alpha = K/C: give two at
 most) as --alpha, --conductivity and --heat-capacity, K for flux and convective faces. K and C
-are numbers here: an array for either (a field) is a TypeError naming --conductivity-file or
---heat-capacity-file, the command line's way to give one.
+may be fields: arrays of u's shape (NumPy, PyTorch, CuPy, float32 or float64), stepped as
+--conductivity-file and --heat-capacity-file with the same values (K or C zero, negative or not
+finite at a point is a ValueError naming the first such point).
 
 u: a 3D C-contiguous float32 or float64 array indexed [z, y, x]: a NumPy array, or a CUDA
 array (PyTorch tensor, CuPy array: __cuda_array_interface__), which is stepped where it lives,
@@ -65,6 +66,16 @@ precision, shape (nz, ny, nx), under the array's name, with "step" and "time" (N
 that is not heatrk4's), "h" (hx, hy, hz) and "settings" (order, precision, alpha, dt, cfl,
 command_line: those the file records). A distributed run's snapshot is checked for its slab
 files, as a restart checks it.)";
+
+constexpr const char* kWriteDoc = R"(write(path, values, *, h, array="u")
+
+Writes a 3D array indexed [z, y, x] (NumPy or anything numpy.asarray takes; stored in float64) as
+the point array `array` of a VTKHDF ImageData file at path (str, bytes or os.PathLike), replacing
+it, on the grid of its shape with spacing h (one number or (hx, hy, hz); point (i, j, k) at
+(i*hx, j*hy, k*hz)): the file --material-labels F.hdf:ARRAY, --conductivity-file,
+--heat-capacity-file, --source file:F.hdf:ARRAY and --init-file read, and ParaView opens.
+ValueError: an array that is not 3D or not finite, a spacing that is not positive; RuntimeError:
+the file cannot be written.)";
 
 constexpr const char* kCompareDoc = R"(compare(a, b, rtol=None, atol=None) -> dict
 
@@ -126,6 +137,8 @@ PYBIND11_MODULE(heatrk4, m) {
   py::module_::import("atexit").attr("register")(py::cpp_function(&heat::python::release_cached_backend));
   m.def("run", &heat::python::run, kRunDoc);
   m.def("read", &heat::python::read, py::arg("path"), py::arg("array") = py::str("u"), kReadDoc);
+  m.def("write", &heat::python::write, py::arg("path"), py::arg("values"), py::kw_only(), py::arg("h"),
+        py::arg("array") = py::str("u"), kWriteDoc);
   m.def("compare", &heat::python::compare, py::arg("a"), py::arg("b"), py::arg("rtol") = py::none(),
         py::arg("atol") = py::none(), kCompareDoc);
 }

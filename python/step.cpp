@@ -23,6 +23,7 @@
 #include "python/device_arrays.hpp"
 #include "python/fork_safety.hpp"
 #include "python/interrupts.hpp"
+#include "python/material_arrays.hpp"
 #include "core/errors.hpp"
 #include "backends/cpu/first_nonfinite.hpp"
 #include "backends/registry.hpp"
@@ -31,18 +32,15 @@
 namespace heat::python {
 namespace {
 
-// h: one spacing or three, (hx, hy, hz).
+// h: one spacing (--h) or three (--hx, --hy, --hz).
 void set_spacing(RunOptions& o, const py::object& h) {
-  const bool sequence = py::isinstance<py::sequence>(h) && !py::isinstance<py::str>(h) && !py::isinstance<py::bytes>(h);
-  if (!sequence) {
-    o.h = real_argument(h, "h");
+  const std::vector<double> spacings = spacing_argument(h, "h");
+  if (spacings.size() == 1) {
+    o.h = spacings[0];
     o.given.insert("h");
     return;
   }
-  const auto spacings = h.cast<py::sequence>();
-  if (spacings.size() != 3) throw InputError("h = " + value_text(h) + ": give one spacing or three, (hx, hy, hz)");
-  o.hx = real_argument(spacings[0], "h[0]"), o.hy = real_argument(spacings[1], "h[1]");
-  o.hz = real_argument(spacings[2], "h[2]");
+  o.hx = spacings[0], o.hy = spacings[1], o.hz = spacings[2];
   o.given.insert({"hx", "hy", "hz"});
 }
 
@@ -69,18 +67,13 @@ void set_boundaries(RunOptions& o, const py::object& bc) {
   }
 }
 
-// K or C given as an array (NumPy, PyTorch, CuPy: anything with an array protocol, or a sequence):
-// heatrk4.step takes each as a number so far, and says how a field is given instead.
-void refuse_material_array(const py::object& value, const std::string& name, const std::string& option) {
-  const bool sequence = py::isinstance<py::sequence>(value) && !py::isinstance<py::str>(value);
-  const bool array = sequence || py::hasattr(value, "__array_interface__") ||
-                     py::hasattr(value, "__cuda_array_interface__") || py::hasattr(value, "__array__") ||
-                     py::hasattr(value, "__dlpack__");
-  if (!array) return;
-  throw py::type_error(name + "=" + value_text(value) + ": heatrk4.step takes " + name +
-                       " as a number so far, not a field; for K or C that vary in space, write them as a point "
-                       "array of a VTKHDF file on the grid and run heatrk4 with " + option +
-                       " F.hdf (docs/design.md section 1, Materials)");
+// K or C: a number (--conductivity, --heat-capacity) or an array of u's grid, a field (as
+// --conductivity-file's).
+void set_material(RunOptions& o, const py::object& value, const ArrayArgument& a, const std::string& name,
+                  double RunOptions::*constant, std::shared_ptr<const Field<double>> RunOptions::*field,
+                  const char* option) {
+  if (is_array_like(value)) o.*field = material_values(value, name, a);
+  else o.*constant = real_argument(value, name), o.given.insert(option);
 }
 
 // The command line's options for this call: the array gives the grid and the precision.
@@ -92,14 +85,12 @@ RunOptions run_options_for(const ArrayArgument& a, const StepArguments& s) {
   if (!s.dt.is_none()) o.dt = real_argument(s.dt, "dt"), o.given.insert("dt");
   if (!s.cfl.is_none()) o.cfl = real_argument(s.cfl, "cfl"), o.given.insert("cfl");
   if (!s.alpha.is_none()) o.alpha = real_argument(s.alpha, "alpha"), o.given.insert("alpha");
-  if (!s.conductivity.is_none()) {
-    refuse_material_array(s.conductivity, "conductivity", "--conductivity-file");
-    o.conductivity = real_argument(s.conductivity, "conductivity"), o.given.insert("conductivity");
-  }
-  if (!s.heat_capacity.is_none()) {
-    refuse_material_array(s.heat_capacity, "heat_capacity", "--heat-capacity-file");
-    o.heat_capacity = real_argument(s.heat_capacity, "heat_capacity"), o.given.insert("heat-capacity");
-  }
+  if (!s.conductivity.is_none())
+    set_material(o, s.conductivity, a, "conductivity", &RunOptions::conductivity, &RunOptions::conductivity_values,
+                 "conductivity");
+  if (!s.heat_capacity.is_none())
+    set_material(o, s.heat_capacity, a, "heat_capacity", &RunOptions::heat_capacity, &RunOptions::heat_capacity_values,
+                 "heat-capacity");
   if (!s.bc.is_none()) set_boundaries(o, s.bc);
   o.order = int_argument(s.order, "order");
   o.steps = int_argument(s.steps, "steps");
@@ -207,7 +198,7 @@ std::string backend_key(const RunPlan& plan, const ArrayArgument& a) {
   std::ostringstream key;
   key << std::hexfloat << plan.backend << ' ' << int(a.precision) << ' ' << a.device << ' ' << p.grid.nx << ' '
       << p.grid.ny << ' ' << p.grid.nz << ' ' << p.grid.hx << ' ' << p.grid.hy << ' ' << p.grid.hz << ' ' << p.alpha
-      << ' ' << p.dt << ' ' << p.order << ' ' << p.conductivity;
+      << ' ' << p.dt << ' ' << p.order << ' ' << p.conductivity << ' ' << plan.materials.checksum;
   for (const BoundaryCondition& c : p.boundaries) key << ' ' << boundary_condition_text(c);
   return key.str();
 }

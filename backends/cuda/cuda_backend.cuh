@@ -256,10 +256,17 @@ class CudaBackend : public Backend<T>,
   // PassFormBackend), where steps_in_parts() already answers as their final classes do.
   void take_exchange(HaloExchange<T>* exchange) {
     if (!exchange) return;
-    if (!materials_.empty())
-      throw InputError("material fields step on one GPU alone so far: the CUDA backends take no rank's box of them");
     if (exchange->scheme() == GhostScheme::PerStage)
       throw std::logic_error("a backend that steps its box whole needs PerStep's or PerHalfStep's ghost planes");
+    // A box's materials (problem_.materials, box_problem's planes of the whole grid's, ghost planes
+    // included) are uploaded as a grid's are: set once, never exchanged. One launch sequence a step
+    // over the whole box (no step_part) exchanges once, before it, so it needs PerStep's 4r planes.
+    if (!steps_in_parts() && exchange->scheme() != GhostScheme::PerStep) {
+      if (materials_.empty()) throw std::logic_error("a backend that steps its box whole needs PerStep's ghost planes");
+      throw InputError("tiled steps material fields on GPU ranks at order 2 alone so far: its material passes step "
+                       "a rank's box whole, and its ghost planes at order " + std::to_string(problem_.order) +
+                       " are laid out for two exchanges a step; run naive or reuse on GPU ranks, or tiled on one GPU");
+    }
     exchange_ = exchange;
     fills_ghosts_ = fills_ghosts(problem_.boundaries, exchange);
     planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange->sides());

@@ -1,5 +1,7 @@
 """heatrk4.step on NumPy arrays with the cpu backends: the command line's numbers bitwise, the
-boundary layer untouched, both precisions, and the GIL released while it computes."""
+boundary layer untouched, both precisions, material fields as arrays, and the GIL released while it
+computes."""
+import os
 import tempfile
 import threading
 import time
@@ -131,3 +133,81 @@ class FaceConditions(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def positive_field(shape, low, high, seed):
+    """K or C log-uniform over [low, high] at each point: positive everywhere, with sharp jumps."""
+    return np.exp(np.random.default_rng(seed).uniform(np.log(low), np.log(high), shape))
+
+
+class MaterialArrays(unittest.TestCase):
+    """conductivity= and heat_capacity= as arrays: the command line's --conductivity-file and
+    --heat-capacity-file, checked as they are."""
+
+    SHAPE = (13, 14, 15)  # (nz, ny, nx): at least 3r + 1 = 13 points for a reflected face at order 8
+
+    def test_an_insulated_box_keeps_its_heat_sum_of_c_u(self):
+        for order in (2, 8):
+            with self.subTest(order=order):
+                r = order // 2
+                u = random_field(shape=self.SHAPE)
+                k = positive_field(self.SHAPE, 0.5, 50, 2)
+                c = positive_field(self.SHAPE, 1, 10, 3)
+                step = dict(cfl=0.2, order=order, bc="insulated", conductivity=k, heat_capacity=c)
+                heatrk4.step(u, **step)  # ghosts as the fill leaves them
+                before = FaceConditions.total_heat(c * u, r)
+                heatrk4.step(u, steps=200, **step)
+                after = FaceConditions.total_heat(c * u, r)
+                self.assertNotEqual(np.abs(u[r:-r, r:-r, r:-r] - u.mean()).max(), 0)
+                self.assertAlmostEqual(after, before, delta=1e-12 * np.abs(c * u).sum())
+
+    def test_arrays_step_as_the_command_lines_files_bitwise(self):
+        h = 0.1
+        with tempfile.TemporaryDirectory() as tmp:
+            for order, dtype in ((2, np.float32), (8, np.float64)):
+                with self.subTest(order=order, dtype=dtype.__name__):
+                    u = random_field(shape=self.SHAPE, dtype=dtype)
+                    k = positive_field(self.SHAPE, 0.5, 50, 4)
+                    c = positive_field(self.SHAPE, 1, 10, 5).astype(np.float32)  # widened exactly, as a file's
+                    files = {name: os.path.join(tmp, f"{name}-{order}.hdf") for name in ("u", "k", "c")}
+                    heatrk4.write(files["u"], u, h=h)
+                    heatrk4.write(files["k"], k, h=h, array="k")
+                    heatrk4.write(files["c"], c, h=h, array="c")
+                    output = os.path.join(tmp, f"run-{order}")
+                    heatrk4.run(init_file=files["u"], conductivity_file=files["k"], conductivity_array="k",
+                                heat_capacity_file=files["c"], heat_capacity_array="c", h=h, order=order,
+                                precision="float" if dtype == np.float32 else "double", cfl=0.2, steps=4,
+                                output_every=4, bc="convective:2,0.5", output=output, quiet=True)
+                    want = heatrk4.read(os.path.join(output, "heat_000004.hdf"))["u"]
+                    heatrk4.step(u, h=h, order=order, cfl=0.2, steps=4, bc="convective:2,0.5", conductivity=k,
+                                 heat_capacity=c)
+                    assert_bitwise_equal(self, u, want, f"order {order}: arrays against --conductivity-file")
+
+    def test_a_bad_value_is_refused_naming_its_point(self):
+        u = random_field(shape=self.SHAPE)
+        before = u.copy()
+        for key in ("conductivity", "heat_capacity"):
+            for bad in (0.0, -1.0, np.nan, np.inf):
+                with self.subTest(key=key, bad=bad):
+                    field = positive_field(self.SHAPE, 1, 2, 6)
+                    field[7, 5, 3] = field[8, 9, 10] = bad  # [z, y, x]: the first in memory is (3, 5, 7)
+                    with self.assertRaisesRegex(ValueError, rf"{key}= holds \S+ at \(3,5,7\): a conductivity or "
+                                                            "heat capacity must be a positive number"):
+                        heatrk4.step(u, cfl=0.1, order=2, **{key: field})
+        for value, message in ((np.ones((13, 14)), "has 2 dimensions"), (np.ones((13, 14, 16)), "has shape"),
+                               (np.ones(self.SHAPE, dtype=np.int64), "dtype is int64"),
+                               (np.ones(self.SHAPE)[:, :, ::-1], "not C-contiguous")):
+            with self.subTest(message=message), self.assertRaisesRegex(ValueError, message):
+                heatrk4.step(u, cfl=0.1, order=2, conductivity=value)
+        with self.assertRaisesRegex(ValueError, "--alpha and conductivity="):
+            heatrk4.step(u, cfl=0.1, order=2, alpha=2.0, conductivity=np.ones(self.SHAPE))
+        np.testing.assert_array_equal(u, before, "a refused call changed the array")
+
+    def test_write_refuses_what_no_run_reads(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "f.hdf")
+            for values, h, message in ((np.ones((3, 3)), 0.1, "has 2 dimensions"), (np.ones((3, 3, 3)), 0.0, "positive"),
+                                       (np.full((3, 3, 3), np.nan), 0.1, r"nan at \(i, j, k\) = \(0, 0, 0\)")):
+                with self.subTest(message=message), self.assertRaisesRegex(ValueError, message):
+                    heatrk4.write(path, values, h=h)
+            self.assertFalse(os.path.exists(path), "a refused write left a file")

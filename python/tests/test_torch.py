@@ -54,6 +54,26 @@ class TensorsInPlace(unittest.TestCase):
                                 assert_bitwise_equal(self, t.cpu().numpy(), u,
                                                      f"torch tensor against NumPy array on {backend}")
 
+    def test_material_fields_as_tensors_step_as_numpy_arrays(self):
+        # K and C as CPU tensors (read as NumPy reads them) and as CUDA tensors (copied to the host
+        # after the caller's stream's work), against NumPy arrays, on cpu and on tiled.
+        shape = (13, 14, 15)
+        rng = np.random.default_rng(2)
+        k, c = (np.exp(rng.uniform(np.log(low), np.log(high), shape)) for low, high in ((0.5, 50), (1, 10)))
+        step = dict(cfl=0.2, order=8, bc="insulated")
+        u = random_field(shape=shape)
+        want = u.copy()
+        heatrk4.step(want, conductivity=k, heat_capacity=c, **step)
+        got = u.copy()
+        heatrk4.step(got, conductivity=torch.from_numpy(k), heat_capacity=torch.from_numpy(c), **step)
+        assert_bitwise_equal(self, got, want, "CPU tensors of K and C against NumPy arrays")
+        on_gpu = cuda(u.copy())
+        heatrk4.step(on_gpu, conductivity=cuda(k), heat_capacity=cuda(c), **step)
+        from_host = cuda(u.copy())
+        heatrk4.step(from_host, conductivity=k, heat_capacity=c, **step)
+        assert_bitwise_equal(self, on_gpu.cpu().numpy(), from_host.cpu().numpy(),
+                             "CUDA tensors of K and C against NumPy arrays, u on tiled")
+
     def test_no_copy_to_the_host(self):
         # The profiler's trace lists every kernel and copy on the GPU with its bytes. The one copy
         # to the host allowed is the blow-up check's answer (an index, 8 bytes), as on the command line.

@@ -3,8 +3,8 @@
 // tiled's ranks stepping the rest of a launch while the planes it wrote first travel
 // (--halo-overlap on) or exchanging first (off). The same run on 1, 2 and 3 ranks writes bitwise the
 // same snapshots, through host memory and by the copy engines (ranks sharing the machine's GPUs,
-// so one GPU suffices) and, where every rank has a GPU of its own, through NCCL. Skipped without a
-// GPU.
+// so one GPU suffices) and, where every rank has a GPU of its own, through NCCL; so too with
+// material fields, each rank's box of them uploaded once. Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,8 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "mpirun_support.hpp"
 #include "backends/cuda/gpu_info.hpp"
+#include "material_files.hpp"
+#include "mpirun_support.hpp"
 
 namespace heat {
 namespace {
@@ -40,16 +41,19 @@ std::vector<GpuRun> gpu_runs() {
 
 // nz odd, unevenly split, and wide enough for 3 ranks of 4r ghost planes each with planes inside
 // the edges they send (the middle rank has fewest); several steps, so that every exchange after
-// the first carries planes the neighbour computed.
-std::vector<std::string> run_args(const GpuRun& run, const std::string& output) {
-  const int r = run.order / 2;
-  const int nz = 30 * r + 2 * r + 5;
-  return {"--backend",   run.backend,   "--order",        std::to_string(run.order),
-          "--precision", run.precision, "--nx",           std::to_string(run.nx),
-          "--ny",        "29",          "--nz",           std::to_string(nz),
-          "--init",      "randn",       "--cfl",          "0.2",
-          "--steps",     "5",           "--output-every", "2",
-          "--output",    output,        "--quiet"};
+// the first carries planes the neighbour computed. `extra`: options after these.
+int planes_of(const GpuRun& run) { return 32 * (run.order / 2) + 5; }
+
+std::vector<std::string> run_args(const GpuRun& run, const std::string& output,
+                                  const std::vector<std::string>& extra = {}, const std::string& cfl = "0.2") {
+  std::vector<std::string> args = {"--backend",      run.backend,   "--order",  std::to_string(run.order),
+                                   "--precision",    run.precision, "--nx",     std::to_string(run.nx),
+                                   "--ny",           "29",          "--nz",     std::to_string(planes_of(run)),
+                                   "--init",         "randn",       "--steps",  "5",
+                                   "--output-every", "2",           "--output", output,
+                                   "--cfl",          cfl,           "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
 }
 
 void expect_bitwise_equal_on_2_and_3_ranks(const std::string& route, const std::string& overlap) {
@@ -102,6 +106,85 @@ TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksWithAGpuEachThroughNccl) {
 TEST(MpirunGpuRanks, SnapshotsBitwiseEqualOn1To3RanksWithAGpuEachThroughNcclWithoutOverlap) {
   if (gpu_count() < 2) GTEST_SKIP() << "fewer than 2 CUDA GPUs on this machine";
   expect_bitwise_equal_on_2_and_3_ranks("nccl", "off");
+}
+
+// run_args' grid with the spacing the material runs give (--h 0.1), their files' grid.
+Grid material_grid(const GpuRun& run) { return {run.nx, 29, planes_of(run), 0.1, 0.1, 0.1}; }
+
+// Random smooth and random piecewise K and C, each rank's box of them uploaded once with its ghost
+// planes (never exchanged): naive and reuse at orders 2 and 8, tiled at order 2, with layer faces
+// and with convective, flux and insulated faces, on 1, 2 and 3 ranks sharing a GPU over `route`.
+void expect_materials_bitwise_equal_on_2_and_3_ranks(const std::string& route) {
+  const std::vector<GpuRun> runs = {{"naive", 2, "double"},
+                                    {"naive", 8, "float"},
+                                    {"reuse", 2, "float"},
+                                    {"reuse", 8, "double"},
+                                    {"tiled", 2, "float"}};
+  const std::vector<std::vector<std::string>> face_sets = {
+      {}, {"--bc", "convective:3,0.5", "--bc-z-low", "flux:2", "--bc-y-high", "insulated"}};
+  for (const GpuRun& run : runs) {
+    const Grid g = material_grid(run);
+    const std::string files = test::temp_directory("gpu-ranks-materials");
+    const std::vector<std::pair<std::string, std::string>> fields = {
+        {test::array_file(files + "/smooth-k", g, test::random_smooth(g, 0.5, 16, 3)),
+         test::array_file(files + "/smooth-c", g, test::random_smooth(g, 1, 10, 4))},
+        {test::array_file(files + "/blocks-k", g, test::random_blocks(g, 0.5, 16, 5)),
+         test::array_file(files + "/blocks-c", g, test::random_blocks(g, 1, 10, 6))}};
+    for (std::size_t field = 0; field < fields.size(); ++field)
+      for (std::size_t faces = 0; faces < face_sets.size(); ++faces) {
+        const std::string label = run.backend + " order " + std::to_string(run.order) + " " + run.precision +
+                                  (field == 0 ? " smooth" : " piecewise") + " fields, faces " + std::to_string(faces);
+        const auto args_of = [&](const std::string& out) {
+          std::vector<std::string> a =
+              run_args(run, out,
+                       {"--h", "0.1", "--conductivity-file", fields[field].first, "--conductivity-array", "u",
+                        "--heat-capacity-file", fields[field].second, "--heat-capacity-array", "u"},
+                       "0.15");
+          a.insert(a.end(), face_sets[faces].begin(), face_sets[faces].end());
+          return a;
+        };
+        const std::string one = test::temp_directory("gpu-ranks-materials1");
+        const auto single = test::run_on(1, args_of(one));
+        ASSERT_EQ(single.exit_code, 0) << label << ":\n" << single.output;
+        for (int ranks : {2, 3}) {
+          const std::string out = test::temp_directory("gpu-ranks-materials" + std::to_string(ranks));
+          std::vector<std::string> a = args_of(out);
+          a.insert(a.end(), {"--halo-exchange", route});
+          const auto result = test::run_on(ranks, a);
+          ASSERT_EQ(result.exit_code, 0) << label << " on " << ranks << " ranks:\n" << result.output;
+          test::expect_same_snapshots(one, out, label + " on " + std::to_string(ranks) + " ranks over " + route);
+        }
+      }
+  }
+}
+
+TEST(MpirunGpuRanks, MaterialFieldsBitwiseEqualOn1To3RanksSharingAGpuThroughHostMemory) {
+  HEAT_REQUIRE_GPU();
+  expect_materials_bitwise_equal_on_2_and_3_ranks("host");
+}
+
+TEST(MpirunGpuRanks, MaterialFieldsBitwiseEqualOn1To3RanksSharingAGpuByTheCopyEngines) {
+  HEAT_REQUIRE_GPU();
+  expect_materials_bitwise_equal_on_2_and_3_ranks("peer");
+}
+
+// tiled's material passes step a rank's box whole, which its ghost planes above order 2 (laid out
+// for two exchanges a step) do not allow: exit 2 naming the backends that do, before any work.
+TEST(MpirunGpuRanks, TiledMaterialFieldsAboveOrder2AreRefusedOnRanks) {
+  HEAT_REQUIRE_GPU();
+  const GpuRun run{"tiled", 8, "float"};
+  const Grid g = material_grid(run);
+  const std::string files = test::temp_directory("gpu-ranks-tiled-materials");
+  const std::string out = files + "/out";
+  const std::vector<std::string> args =
+      run_args(run, out,
+               {"--h", "0.1", "--conductivity-file",
+                test::array_file(files + "/k", g, test::random_blocks(g, 0.5, 16, 7)), "--conductivity-array", "u"},
+               "0.15");
+  const auto result = test::run_on(2, args);
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("run naive or reuse on GPU ranks"), std::string::npos) << result.output;
+  EXPECT_FALSE(fs::exists(out + "/heat.hdf.series")) << "work started before the refusal";
 }
 
 // NCCL cannot put two ranks on one GPU: a job with more GPU ranks than GPUs is refused before any

@@ -7,14 +7,12 @@
 // the mean, the total heat and each face's heat.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <random>
 #include <string>
 #include <vector>
 
-#include "io/snapshots.hpp"
+#include "material_files.hpp"
 #include "mpirun_support.hpp"
 
 namespace heat {
@@ -203,34 +201,10 @@ TEST(MpirunMonitors, LayerFacesCsvByteForByteEqualOn1To3Ranks) {
       });
 }
 
-// A field of grid_of(order), piecewise constant on blocks of 2 x 2 x 3 points, each block's value
-// log-uniform over [low, high]: positive, never zero, with jumps between neighbouring blocks.
-Field<double> random_blocks(int order, double low, double high, unsigned seed) {
+// grid_of(order) with spacing kSpacing, the grid of the material files.
+Grid material_grid(int order) {
   const Grid3 g = grid_of(order);
-  std::mt19937 draw(seed);
-  std::uniform_real_distribution<double> exponent(std::log(low), std::log(high));
-  const int bx = (g.nx + 1) / 2, by = (g.ny + 1) / 2, bz = (g.nz + 2) / 3;
-  std::vector<double> blocks(std::size_t(bx * by * bz));
-  for (double& b : blocks) b = std::exp(exponent(draw));
-  Field<double> f(g.nx, g.ny, g.nz);
-  for (int k = 0; k < g.nz; ++k)
-    for (int j = 0; j < g.ny; ++j)
-      for (int i = 0; i < g.nx; ++i) f(i, j, k) = blocks[std::size_t((k / 3 * by + j / 2) * bx + i / 2)];
-  return f;
-}
-
-// `values` as the point array "u" of a VTKHDF file on grid_of(order)'s grid, in `dir`.
-std::string array_file(const std::string& dir, int order, const Field<double>& values) {
-  const Grid3 g = grid_of(order);
-  OutputSpec spec;
-  spec.directory = dir;
-  RunDescription run;
-  run.problem.grid = {g.nx, g.ny, g.nz, kSpacing, kSpacing, kSpacing};
-  run.problem.dt = kDt;
-  run.precision = "double";
-  run.formats = "hdf5";
-  SnapshotWriter(spec, run).write(values, 0, 0.0);
-  return dir + "/heat_000000.hdf";
+  return {g.nx, g.ny, g.nz, kSpacing, kSpacing, kSpacing};
 }
 
 // Random piecewise K (over 1.5 decades) and C (over one) split over the ranks as the field is,
@@ -241,8 +215,9 @@ TEST(MpirunMaterials, RandomPiecewiseFieldsBitwiseEqualOn1To3Ranks) {
   face_sets.push_back({});
   for (int order : {2, 8}) {
     const std::string files = test::temp_directory("materials-order" + std::to_string(order));
-    const std::string conductivity = array_file(files + "/k", order, random_blocks(order, 0.5, 16, 7));
-    const std::string heat_capacity = array_file(files + "/c", order, random_blocks(order, 1, 10, 8));
+    const Grid g = material_grid(order);
+    const std::string conductivity = test::array_file(files + "/k", g, test::random_blocks(g, 0.5, 16, 7));
+    const std::string heat_capacity = test::array_file(files + "/c", g, test::random_blocks(g, 1, 10, 8));
     for (const char* backend : {"cpu", "cpu_reference"})
       for (std::size_t set = 0; set < face_sets.size(); ++set) {
         const std::string precision = order == 2 ? "float" : "double";
@@ -272,9 +247,9 @@ TEST(MpirunMaterials, RandomPiecewiseFieldsBitwiseEqualOn1To3Ranks) {
 // Bad material fields are exit 2 on ranks too, before any work: every rank reads the whole grid's.
 TEST(MpirunMaterials, AZeroConductivityIsRefusedOnRanks) {
   const std::string files = test::temp_directory("materials-bad");
-  Field<double> conductivity = random_blocks(2, 0.5, 16, 9);
+  Field<double> conductivity = test::random_blocks(material_grid(2), 0.5, 16, 9);
   conductivity(3, 2, 7) = 0;
-  const std::string bad = array_file(files + "/k", 2, conductivity);
+  const std::string bad = test::array_file(files + "/k", material_grid(2), conductivity);
   const std::string out = files + "/out";
   std::vector<std::string> args = run_args("cpu", 2, "double", {}, out, {"--cfl", "0.15"});
   args.insert(args.end(), {"--conductivity-file", bad, "--conductivity-array", "u", "--steps", "2"});
