@@ -3,8 +3,9 @@
 // where a face is not layer (each operand filled first, a source's step increment added by the
 // last pass), each pass a launch of the flux form's kernel: the shared-memory tiles
 // (material_pass.cuh) or the global-memory kernel (global_material_stencil.cuh). Fused passes
-// are not built for material fields (docs/design.md says what they would save). A whole grid's
-// alone (CudaBackend refuses a rank's box with material fields).
+// are not built for material fields (docs/design.md says what they would save). On GPU ranks at
+// order 2 alone: CudaBackend::take_exchange refuses a box whose ghost planes are too few for a step
+// taken whole.
 #include "backends/tiled/material_passes.hpp"
 
 #include <optional>

@@ -19,7 +19,7 @@ inline const std::string kGlobalMaterialConfiguration = "factors/global-memory";
 // u and the passes' two scratch fields.
 constexpr int kMaterialPassWorkingArrays = 3;
 
-// `exchange` as for BackendEntry::make; CudaBackend refuses a rank's box with material fields.
+// `exchange` as for BackendEntry::make (a rank's box at order 2 alone: CudaBackend::take_exchange).
 template <typename T>
 std::unique_ptr<Backend<T>> make_material_pass_backend(const Problem& p, const BackendOptions& o,
                                                        HaloExchange<T>* exchange, MaterialKernel kernel);
