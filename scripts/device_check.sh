@@ -89,6 +89,12 @@ phase_sanitize() {
   TAIL_LINES=2 step sanitize-memcheck-zfp-run compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN" --nx 37 \
     --ny 29 --nz 23 --steps 4 --output-every 2 --init randn --backend tiled --compress zfp:1e-6 \
     --output /tmp/heatrk4-sanitize-zfp --overwrite --quiet
+  # The material fields' shared-memory passes (orders 2 to 8, both precisions, faces, a source, odd
+  # rows) and the rank grid's face packing (the exchange on every grid of one process's ranks).
+  for tool in memcheck racecheck; do
+    TAIL_LINES=2 step "sanitize-$tool-tiled-materials" compute-sanitizer --tool "$tool" --error-exitcode 9 \
+      "$BUILD/tests/test_tiled_materials" --gtest_brief=1
+  done
 }
 
 phase_reference() {
