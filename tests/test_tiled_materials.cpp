@@ -76,21 +76,24 @@ void expect_same_bits(const Boundaries& faces, const char* label) {
         const Problem p = material_problem(g, order, faces, m);
         const Field<T> start = field_cast<T>(randn_field(g, 30 + order));
         const Field<T> tiles = stepped<T>(p, "", start), global = stepped<T>(p, kGlobalMaterialConfiguration, start);
-        std::size_t differ = 0, changed = 0, finite = 0, compared = 0;
+        std::size_t differ = 0, changed = 0, finite = 0, compared = 0, interior = 0;
         for (int k = 0; k < g.nz; ++k)
           for (int j = 0; j < g.ny; ++j)
             for (int i = 0; i < g.nx; ++i) {
-              if (label != std::string("layer") && !p.in_interior(i, j, k)) continue;
+              const bool inside = p.in_interior(i, j, k);
+              if (label != std::string("layer") && !inside) continue;
               ++compared;
               differ += std::memcmp(&tiles(i, j, k), &global(i, j, k), sizeof(T)) != 0;
-              changed += tiles(i, j, k) != start(i, j, k);
               finite += std::isfinite(tiles(i, j, k));
+              // The layer's points keep their values: the interior's are the ones a step changes.
+              interior += inside;
+              changed += inside && tiles(i, j, k) != start(i, j, k);
             }
         const std::string where = std::string(label) + " " + m.name + " order " + std::to_string(order) + " " +
                                   std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz);
         EXPECT_EQ(differ, 0u) << where << ": points whose bits differ";
         EXPECT_EQ(finite, compared) << where;
-        EXPECT_GT(changed, compared / 2) << where << ": barely stepped";
+        EXPECT_GT(changed, interior / 2) << where << ": barely stepped";
       }
 }
 
