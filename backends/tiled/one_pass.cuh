@@ -191,6 +191,15 @@ __device__ __noinline__ void one_pass_block_reflecting(const Args& a, typename T
   one_pass_block<Tile, FromU, AlignedPairs, AddsSource, XGhostWork::Reflected>(a, planes);
 }
 
+// The blocks per SM a pass kernel's registers must allow: the tile's bound, and where the tile has
+// none (double), two with XFaces, as the layer kernels of orders 4 and 6 in double reach (ptxas:
+// 94-128 registers for 256 threads): ptxas counts the reflecting blocks' loop, out of line, in the
+// kernel's registers (up to 174 unbounded), which would halve the blocks of the whole pass.
+template <class Tile, bool XFaces>
+constexpr int one_pass_min_blocks() {
+  return XFaces && Tile::kMinBlocks == 0 ? 2 : Tile::kMinBlocks;
+}
+
 // One pass: FromU, `in` is u itself (the first pass of a factor), so u at the point is the queue's
 // centre; otherwise u is loaded too, at the own columns, ahead like everything else. AddsSource:
 // the step's last pass with a steady source, which adds a.add at the own columns, loaded once the
@@ -199,7 +208,7 @@ __device__ __noinline__ void one_pass_block_reflecting(const Args& a, typename T
 // the x faces' ghosts (x_face_ghosts.cuh) in the blocks whose planes hold them, each kind of block
 // in a copy of the z loop of its own; without, the kernel of layer runs.
 template <class Tile, bool FromU, bool AlignedPairs, bool AddsSource, bool XFaces>
-__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
+__global__ void __launch_bounds__(Tile::kThreads, (one_pass_min_blocks<Tile, XFaces>()))
     one_pass_kernel(const __grid_constant__ OnePassArgs<Tile, XFaces> a) {
   __shared__ __align__(16) typename Tile::T planes[2][Tile::kPlane];
   if constexpr (XFaces) {
