@@ -30,6 +30,21 @@ long long exchanged_points(const RankGrid& grid, const Grid& global, int radius,
   return points;
 }
 
+// The first of x and y that `grid` splits where it is periodic, for boxes whose ghost points are
+// wider than the stencil (ghost > radius, GPU ranks'); -1 where none. Such a box holds the grid's
+// own points beyond a periodic face among the points it steps and fills as its neighbour's
+// copies, where one process leaves those beside the later axes' faces as they were, so no box can
+// hold both: its bits would differ from one process's. z is filled last, its periodic fill spanning
+// every other axis's ghosts, and splits alike at any width; boxes of r ghost points (cpu ranks)
+// never step nor fill the points beyond a face.
+int split_periodic_plane_axis(const RankGrid& grid, int radius, int ghost, const Boundaries& boundaries) {
+  if (ghost <= radius) return -1;
+  for (int axis = 0; axis < 2; ++axis)
+    if (grid.ranks[std::size_t(axis)] > 1 && boundaries[std::size_t(2 * axis)].kind == BoundaryKind::Periodic)
+      return axis;
+  return -1;
+}
+
 bool leaves_ghosts(const RankGrid& grid, const Grid& global, int radius, int ghost) {
   const std::array<int, 3> n = points_of(global);
   for (int axis = 0; axis < 3; ++axis)
@@ -48,6 +63,7 @@ RankGrid fewest_exchanged_points(int ranks, const Grid& global, int radius, int 
       if (ranks / z % y != 0) continue;
       const RankGrid grid{{ranks / z / y, y, z}};
       if (!leaves_ghosts(grid, global, radius, ghost)) continue;
+      if (split_periodic_plane_axis(grid, radius, ghost, boundaries) >= 0) continue;
       const long long points = exchanged_points(grid, global, radius, boundaries);
       if (points < least) {
         least = points;
@@ -119,6 +135,14 @@ RankGrid resolve_rank_grid(const RankGridChoice& choice, int ranks, const Grid& 
                      std::to_string(n[std::size_t(axis)] - 2 * radius) + " interior points and each rank needs at least " +
                      std::to_string(ghost) + " of its own at stencil radius " + std::to_string(radius) + ": at most " +
                      std::to_string(limit) + " along " + name + " (split another axis, or give more points: --n" + name + ")");
+  }
+  const int periodic = split_periodic_plane_axis(grid, radius, ghost, boundaries);
+  if (periodic >= 0) {
+    const std::string name = kAxisNames[periodic];
+    throw InputError("--ranks-grid " + grid.text() + " splits " + name + ", whose faces are periodic (--bc-" + name +
+                     "-low periodic), over " + std::to_string(grid.ranks[std::size_t(periodic)]) +
+                     " ranks; boxes of " + std::to_string(ghost) + " ghost points a side (GPU ranks') cannot split a "
+                     "periodic x or y with one process's bits: split the other axes, or run cpu ranks");
   }
   return grid;
 }

@@ -51,7 +51,11 @@ int max_ranks(int n, int radius, int ghost);
 // Slabs 1x1xN; Auto the split whose boxes exchange the fewest points with their neighbours, of
 // those that leave every box its ghost points (1x1xN where none does, whose decomposition then
 // names the limit); Given as given, InputError naming --ranks-grid where its product is not
-// `ranks` or it splits an axis over more ranks than max_ranks (the axis and the limit named).
+// `ranks` or it splits an axis over more ranks than max_ranks (the axis and the limit named). With
+// ghost points wider than r (GPU ranks'), no grid that splits a periodic x or y: Auto passes them
+// by, Given is refused (InputError naming --ranks-grid, the axis and its periodic faces), since such
+// boxes step the grid's points beyond a periodic face, which one process leaves in part as they
+// were (rank_grid.cpp says why).
 RankGrid resolve_rank_grid(const RankGridChoice& choice, int ranks, const Grid& global, int radius, int ghost,
                            const Boundaries& boundaries);
 

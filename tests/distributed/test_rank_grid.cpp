@@ -1,12 +1,16 @@
-// The rank grid (parallel/rank_grid.hpp), the boxes it gives (parallel/decomposition.hpp) and the
-// faces their exchanges move (parallel/halo_exchange.hpp): no MPI needed.
+// The rank grid (parallel/rank_grid.hpp), the boxes it gives (parallel/decomposition.hpp), the
+// faces their exchanges move (parallel/halo_exchange.hpp) and what a box's set field holds once
+// filled (core/ghost_exchange.hpp, exchanges_when_set): no MPI needed, the boxes of every rank in
+// one process.
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "backends/cpu/boundary_fill.hpp"
 #include "core/errors.hpp"
+#include "core/initial_conditions.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/halo_exchange.hpp"
 #include "parallel/rank_grid.hpp"
@@ -73,6 +77,11 @@ TEST(RankGrid, AutoExchangesTheFewestPoints) {
   EXPECT_EQ(resolve_rank_grid(automatic, 2, grid_of(100, 100, 100), 1, 1, Boundaries{}).text(), "1x1x2");
   // Too thin along z for 4: x and y take them.
   EXPECT_EQ(resolve_rank_grid(automatic, 4, grid_of(100, 100, 12), 4, 4, Boundaries{}).ranks[2], 1);
+  // A periodic x: r ghost points (cpu ranks) split it, wider ones (GPU ranks') pass it by.
+  Boundaries periodic_x;
+  periodic_x[0] = periodic_x[1] = BoundaryCondition{BoundaryKind::Periodic};
+  EXPECT_EQ(resolve_rank_grid(automatic, 4, grid_of(400, 12, 12), 1, 1, periodic_x).text(), "4x1x1");
+  EXPECT_EQ(resolve_rank_grid(automatic, 4, grid_of(400, 12, 12), 1, 4, periodic_x).text(), "1x2x2");
 }
 
 // Each axis's own points tile its interior, the boxes hold ghosts beside each neighbour, and the
@@ -215,6 +224,73 @@ TEST(RankGrid, FaceBlocksAreTheNeighboursGhostBlocks) {
                       face_values(boxes[std::size_t(rank)], mine, mine.upper_ghost))
                 << label << ": the upper neighbour's lower edge";
           }
+      }
+}
+
+// Boundaries from a condition a face, x low first.
+Boundaries faces_of(const std::array<BoundaryCondition, kFaces>& faces) { return faces; }
+
+// A rank's box is cut from the set field (box_of) and filled by its own faces (box_problem) alone,
+// as GPU ranks set theirs (CudaBackend::field_set). On the grids resolve_rank_grid gives boxes of
+// GPU ranks' ghost widths, each rank's part then holds, point for point, what one process's filled
+// field holds, ghost points included, as the snapshot of step 0 writes them. The grids it refuses
+// (a periodic x or y split) hold the grid's points beyond a periodic face among the points the
+// boxes fill, where one process fills only some: there the parts differ, which is why they are
+// refused. Layer faces, all periodic and the GPU ranks' test's mixed sets (tests/distributed/
+// test_mpirun_gpu_ranks_grid.cpp), at the ghost widths of tiled and naive.
+TEST(RankGrid, GpuWideBoxesHoldTheOneProcessFilledFieldOnTheGridsTheyAreGiven) {
+  const Grid g = grid_of(45, 43, 41);
+  using K = BoundaryKind;
+  const BoundaryCondition periodic{K::Periodic}, insulated{K::Insulated};
+  const std::vector<Boundaries> face_sets = {
+      Boundaries{},
+      faces_of({periodic, periodic, periodic, periodic, periodic, periodic}),
+      faces_of({periodic, periodic, BoundaryCondition{K::Flux, 2}, insulated, BoundaryCondition{K::Temperature, 0.75},
+                BoundaryCondition{K::Convective, 3, -0.5}}),
+      faces_of({insulated, insulated, periodic, periodic, BoundaryCondition{K::Flux, 1}, insulated}),
+  };
+  struct Scheme {
+    int order;
+    GhostScheme scheme;
+  };
+  const Field<double> set = randn_field<double>(g, 7);
+  for (const RankGrid& grid : {RankGrid{{2, 1, 1}}, RankGrid{{1, 2, 1}}, RankGrid{{2, 2, 1}}, RankGrid{{1, 1, 2}},
+                               RankGrid{{2, 1, 2}}})
+    for (std::size_t set_index = 0; set_index < face_sets.size(); ++set_index)
+      for (const Scheme& scheme : {Scheme{2, GhostScheme::PerStep}, Scheme{8, GhostScheme::PerHalfStep},
+                                   Scheme{8, GhostScheme::PerStep}}) {
+        const int r = scheme.order / 2, ghost = ghost_planes(scheme.scheme, r);
+        const std::string label = grid.text() + " faces " + std::to_string(set_index) + " order " +
+                                  std::to_string(scheme.order) + " ghost " + std::to_string(ghost);
+        Problem whole;
+        whole.grid = g;
+        whole.order = scheme.order;
+        whole.boundaries = face_sets[set_index];
+        Field<double> filled = set;
+        fill_boundaries(whole, filled.data());
+        const std::string refusal = message_of([&] {
+          resolve_rank_grid(parse_ranks_grid(grid.text()), grid.count(), g, r, ghost, whole.boundaries);
+        });
+        long long differing = 0;
+        for (int rank = 0; rank < grid.count(); ++rank) {
+          const Slab s = decompose(g, scheme.order, grid, rank, scheme.scheme, 1, 0, whole.boundaries);
+          Field<double> box = box_of(set, s);
+          fill_boundaries(box_problem(whole, s), box.data());
+          for (int k = s.part_begin; k < s.part_end; ++k)
+            for (int j = s.y.part_begin; j < s.y.part_end; ++j)
+              for (int i = s.x.part_begin; i < s.x.part_end; ++i)
+                differing += box(i - s.x.box_begin, j - s.y.box_begin, k - s.box_begin) != filled(i, j, k);
+        }
+        if (refusal.empty()) {
+          EXPECT_EQ(differing, 0) << label;
+          continue;
+        }
+        EXPECT_GT(differing, 0) << label << ": refused, but its boxes hold one process's field";
+        const bool splits_periodic_x = grid.ranks[0] > 1 && whole.boundaries[0].kind == K::Periodic;
+        EXPECT_NE(refusal.find("--ranks-grid " + grid.text() + " splits " + (splits_periodic_x ? "x" : "y")),
+                  std::string::npos)
+            << label << ": " << refusal;
+        EXPECT_NE(refusal.find("periodic"), std::string::npos) << label << ": " << refusal;
       }
 }
 
