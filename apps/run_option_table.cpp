@@ -147,7 +147,7 @@ std::vector<RunOption> make_table() {
              Default),
       option("ranks-grid", &RunOptions::ranks_grid,
              "how ranks under mpirun split the grid: slabs (1xN along z), PxQxR (P along x, Q along y, R along "
-             "z; cpu backends) or auto (the split that exchanges the fewest points)",
+             "z) or auto (the split that exchanges the fewest points)",
              Default),
       option("init", &RunOptions::init, "initial field: gaussian, randn, sine, uniform:T (T everywhere) or file", Default),
       option("seed", &RunOptions::seed, "seed of --init randn (0 to 2^64-1)", Default),
