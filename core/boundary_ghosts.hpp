@@ -3,9 +3,7 @@
 // (backends/cuda/boundary_fill.cuh). A face row is the line along a face's axis through a point of
 // the face plane whose other two coordinates lie in [r, n - r): its r ghosts are the only ones of
 // that face a star stencil reads, and they read only the row's own points in [r, n - r) (a
-// periodic face's rows also cross the earlier axes' ghosts: face_fill). The tiled single pass
-// makes the x faces' ghosts with these formulas too, in its shared plane (backends/tiled/
-// x_face_ghosts.cuh), so a formula reads the field through anything indexed as the field is.
+// periodic face's rows also cross the earlier axes' ghosts: face_fill).
 #pragma once
 
 #include <type_traits>
@@ -66,9 +64,6 @@ struct FaceFill {
   // The same of row `row`: rows run along the lower other axis first.
   HD long long row_base(long long row) const { return row_base(int(row % row_count[0]), int(row / row_count[0])); }
   HD long long at(long long base, int i) const { return base + i * stride; }
-  // The point of the period that index i along a periodic axis is an image of (period n - 2r: the
-  // high face point is the last of the period, not a copy of the low one).
-  HD int wrapped(int i) const { return radius + ((i - radius) % period + period) % period; }
   // The row whose index 0 along the axis is `base`, as rows() counts them.
   HD long long row_index(long long base) const {
     const long long higher = base / row_stride[1];
@@ -138,17 +133,6 @@ inline FaceFill face_fill(const Problem& p, int face, FillPart part) {
   return f;
 }
 
-// a * b rounded on its own, never fused with the sum that takes it: a ghost gets the same bits
-// from a kernel compiled with contracted multiply-adds (the tiled passes) as from the fills,
-// compiled without them.
-HD inline double unfused_product(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-
 // A temperature face's point of the row whose index 0 along the axis is `base`, held at T.
 template <typename T>
 HD inline void hold_face_point(const FaceFill& f, T* u, long long base) {
@@ -156,19 +140,21 @@ HD inline void hold_face_point(const FaceFill& f, T* u, long long base) {
 }
 
 // Ghost m (1 to r) of the row whose index 0 along the axis is `base`, of a face of kind K, in
-// double, from the row's points in [r, n - r) (temperature faces' points already held). `u` is
-// the field, or anything that u[i] reads as the field's point of flat index i.
-template <BoundaryKind K, class Field>
-HD inline double ghost_of_kind(const FaceFill& f, const Field& u, long long base, int m) {
+// double, from the row's points in [r, n - r) (temperature faces' points already held).
+template <BoundaryKind K, typename T>
+HD inline double ghost_of_kind(const FaceFill& f, const T* u, long long base, int m) {
   if constexpr (K == BoundaryKind::Periodic) {
-    return double(u[f.at(base, f.wrapped(f.face_point + f.outward * m))]);
+    // Period n - 2r: the high face point is the last of the period, not a copy of the low one.
+    const int ghost = f.face_point + f.outward * m;
+    const int wrapped = f.radius + ((ghost - f.radius) % f.period + f.period) % f.period;
+    return double(u[f.at(base, wrapped)]);
   } else if constexpr (K == BoundaryKind::Convective) {
     const double* weights =
         f.row_weights ? f.row_weights + f.row_index(base) * kConvectiveRowWeights + (m - 1) * (kMaxConvectiveRadius + 1)
                       : f.weights[m - 1];
     double value = f.t_inf;
     for (int j = 0; j <= f.radius; ++j)
-      value += unfused_product(weights[j], double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
+      value += weights[j] * (double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
     return value;
   } else {
     const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
@@ -179,9 +165,9 @@ HD inline double ghost_of_kind(const FaceFill& f, const Field& u, long long base
       const long long face = f.at(base, f.face_point);
       const double curvature = f.conductivity ? -f.source_rate[face] * f.heat_capacity[face] / f.conductivity[face]
                                               : -f.source_rate[face] / f.alpha;
-      return 2 * f.value - mirror + unfused_product(double(m * m) * f.spacing * f.spacing, curvature);
+      return 2 * f.value - mirror + double(m * m) * f.spacing * f.spacing * curvature;
     } else {
-      return mirror - unfused_product(2 * m * f.spacing, f.inward_gradient_at(base));  // Flux
+      return mirror - 2 * m * f.spacing * f.inward_gradient_at(base);  // Flux
     }
   }
 }
@@ -201,13 +187,11 @@ HD inline decltype(auto) with_ghost_kind(BoundaryKind kind, Act&& act) {
   }
 }
 
-// Ghost m of the row whose index 0 along the axis is `base`, computed in double and rounded to the
-// field's type once. It reads the row's points in [r, n - r) along the axis alone, none of that
-// axis's ghosts: a fill may set an axis's ghosts in any order, or all at once. `u` as for
-// ghost_of_kind, u[i] a reference to the point.
-template <class Field>
-HD inline void fill_ghost(const FaceFill& f, const Field& u, long long base, int m) {
-  using T = std::remove_reference_t<decltype(u[0])>;
+// Ghost m of the row whose index 0 along the axis is `base`, computed in double and rounded to T
+// once. It reads the row's points in [r, n - r) along the axis alone, none of that axis's ghosts:
+// a fill may set an axis's ghosts in any order, or all at once.
+template <typename T>
+HD inline void fill_ghost(const FaceFill& f, T* u, long long base, int m) {
   const double value =
       with_ghost_kind(f.kind, [&](auto kind) { return ghost_of_kind<decltype(kind)::value>(f, u, base, m); });
   u[f.at(base, f.face_point + f.outward * m)] = T(value);

@@ -174,32 +174,18 @@ bool on_an_edge(const Grid& g, int r, int i, int j, int k) {
   return outside(i, g.nx) + outside(j, g.ny) + outside(k, g.nz) >= 2;
 }
 
-// The host's fill of `start`; with FillRows::StencilRead, the edges kept as they were, and with
-// StencilReadYZ the x faces' ghosts too (their temperature points still held).
+// The host's fill of `start`; with FillRows::StencilRead, the edges kept as they were.
 template <typename T>
 Field<T> host_fill(const Problem& p, const Field<T>& start, FillPart part, FillRows rows) {
   Field<T> filled = start;
   fill_boundaries<T>(p, filled.data(), nullptr, part);
   if (rows == FillRows::Whole) return filled;
   const Grid& g = p.grid;
-  const int r = p.radius();
   for (int k = 0; k < g.nz; ++k)
     for (int j = 0; j < g.ny; ++j)
-      for (int i = 0; i < g.nx; ++i) {
-        const bool x_ghost = i < r || i >= g.nx - r;
-        if (on_an_edge(g, r, i, j, k) || (rows == FillRows::StencilReadYZ && x_ghost)) filled(i, j, k) = start(i, j, k);
-      }
+      for (int i = 0; i < g.nx; ++i)
+        if (on_an_edge(g, p.radius(), i, j, k)) filled(i, j, k) = start(i, j, k);
   return filled;
-}
-
-// Whether a fill of `rows` launches anything for p's faces.
-bool launches(const Boundaries& faces, FillRows rows) {
-  for (int face = 0; face < kFaces; ++face) {
-    const BoundaryKind kind = faces[face].kind;
-    if (kind == BoundaryKind::Layer) continue;
-    if (rows != FillRows::StencilReadYZ || face >= 2 || kind == BoundaryKind::Temperature) return true;
-  }
-  return false;
 }
 
 template <typename T>
@@ -216,8 +202,8 @@ bool device_fill_gives_the_hosts_bits(const Problem& p, const DeviceBoundaryFill
 }
 
 // DeviceBoundaryFill against the host's fill_boundaries, bit for bit on every point, on fields
-// random everywhere (their boundary layers too, so a ghost left unwritten shows): both parts, the
-// three row sets, float and double, orders 2 and 8, on grids of odd sizes whose axes are, at order 8,
+// random everywhere (their boundary layers too, so a ghost left unwritten shows): both parts, both
+// row sets, float and double, orders 2 and 8, on grids of odd sizes whose axes are, at order 8,
 // exactly 3r + 1 = 13 points (a convective face reads the other face's point), more, or fewer
 // (where only periodic or layer faces are allowed), and every combination of axis_faces.
 TEST(DeviceBoundaryFill, GivesTheHostFillsBitsOnEveryFaceCombination) {
@@ -241,9 +227,9 @@ TEST(DeviceBoundaryFill, GivesTheHostFillsBitsOnEveryFaceCombination) {
             Field<double> values(g);
             for (std::size_t n = 0; n < values.size(); ++n) values.data()[n] = between(generator);
             for (FillPart part : {FillPart::Full, FillPart::Homogeneous})
-              for (FillRows rows : {FillRows::Whole, FillRows::StencilRead, FillRows::StencilReadYZ}) {
+              for (FillRows rows : {FillRows::Whole, FillRows::StencilRead}) {
                 const DeviceBoundaryFill fill(p, part, rows);
-                EXPECT_EQ(fill.fills(), launches(p.boundaries, rows));
+                EXPECT_EQ(fill.fills(), !all_layer(p.boundaries));
                 for (bool single : {true, false}) {
                   const bool same = single ? device_fill_gives_the_hosts_bits<float>(p, fill, part, rows, values)
                                            : device_fill_gives_the_hosts_bits<double>(p, fill, part, rows, values);
@@ -252,9 +238,7 @@ TEST(DeviceBoundaryFill, GivesTheHostFillsBitsOnEveryFaceCombination) {
                                        std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) +
                                        (single ? " float" : " double") +
                                        (part == FillPart::Full ? " full" : " homogeneous") +
-                                       (rows == FillRows::Whole         ? " whole rows"
-                                        : rows == FillRows::StencilRead ? " stencil rows"
-                                                                        : " stencil rows of y and z"));
+                                       (rows == FillRows::Whole ? " whole rows" : " stencil rows"));
                 }
               }
             ++problems;

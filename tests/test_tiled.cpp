@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <ostream>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -269,73 +268,6 @@ TEST(TiledConfigurations, UnknownConfigurationIsRefusedByName) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("pairs/1x1/c2x9"), std::string::npos) << e.what();
   }
-}
-
-// Where an x face is not layer, tiled's single passes make its ghosts in their tiles
-// (x_face_ghosts.cuh) and the operand fill before each pass leaves them out: the same ghosts from
-// the same points by the same formula, so the same bits as the passes that read the fill's
-// (XFaceGhosts::Filled: the kernels of layer runs beside the fill of every face), after a few
-// steps of a random field. Every kind on x, beside the other axes' kinds mixed, some with a
-// source (a temperature face's ghosts read its rate), at every order in float and double, on
-// rows of odd length (scalar accesses) and even (pairs), each grid narrower than two tiles: the
-// first tile holds the low face's ghosts, the last the high face's in its own columns or its
-// halo, and at 36 and 68 the tile before it holds some in its halo too.
-TEST(TiledFaces, XFaceGhostsMadeInThePassesGiveTheFilledPassesBits) {
-  HEAT_REQUIRE_GPU();
-  using K = BoundaryKind;
-  const BoundaryCondition layer{}, periodic{K::Periodic}, insulated{K::Insulated}, flux{K::Flux, 1.5},
-      convective{K::Convective, 2.0, 0.25}, held{K::Temperature, 1.25}, held_high{K::Temperature, -0.5};
-  const std::pair<BoundaryCondition, BoundaryCondition> x_faces[] = {
-      {periodic, periodic}, {insulated, flux}, {convective, held}, {held, insulated},
-      {layer, convective},  {flux, layer},     {insulated, insulated}};
-  const std::pair<BoundaryCondition, BoundaryCondition> y_faces[] = {
-      {flux, convective}, {periodic, periodic}, {layer, layer}, {held_high, insulated}};
-  const std::pair<BoundaryCondition, BoundaryCondition> z_faces[] = {
-      {convective, insulated}, {layer, held_high}, {periodic, periodic}};
-  const Grid grids[] = {{37, 29, 23, 0.05, 0.04, 0.06}, {68, 21, 19, 0.045, 0.055, 0.035},
-                        {36, 19, 17, 0.04, 0.05, 0.045}};
-  std::vector<std::string> failures;
-  int runs = 0;
-  for (const Grid& g : grids)
-    for (int order : {2, 4, 6, 8})
-      for (int x = 0; x < int(std::size(x_faces)); ++x) {
-        const auto& y = y_faces[x % std::size(y_faces)];
-        const auto& z = z_faces[x % std::size(z_faces)];
-        Problem p = test::gpu_test_problem(g, order);
-        p.conductivity = 1.5;
-        p.heat_capacity = p.conductivity / p.alpha;
-        p.boundaries = {x_faces[x].first, x_faces[x].second, y.first, y.second, z.first, z.second};
-        if (x % 2 == 0) p.source = make_heat_source(p, random_source(g, 2.0, 1.0, 600 + x));
-        std::mt19937 generator{unsigned(runs)};
-        std::uniform_real_distribution<double> between(1.0, 2.0);
-        Field<double> start(g);
-        for (std::size_t n = 0; n < start.size(); ++n) start.data()[n] = between(generator);
-        for (Precision precision : {Precision::Float, Precision::Double}) {
-          const std::string configuration = tiled_boundary_configuration(order, precision);
-          auto run = [&](auto zero, XFaceGhosts x_ghosts) {
-            using T = decltype(zero);
-            auto backend = make_tiled_backend<T>(p, BackendOptions{}, configuration, nullptr, x_ghosts);
-            backend->upload(field_cast<T>(start));
-            backend->step(3);
-            Field<T> u(g);
-            backend->download(u);
-            return u;
-          };
-          auto same = [&](auto zero) {
-            const auto in_passes = run(zero, XFaceGhosts::InPasses), filled = run(zero, XFaceGhosts::Filled);
-            return std::memcmp(in_passes.data(), filled.data(), filled.size() * sizeof(zero)) == 0;
-          };
-          const bool equal = precision == Precision::Float ? same(0.0f) : same(0.0);
-          if (!equal)
-            failures.push_back("order " + std::to_string(order) + " " + precision_name(precision) + " " +
-                               std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) +
-                               " x faces case " + std::to_string(x) + (p.source ? " with a source" : ""));
-          ++runs;
-        }
-      }
-  EXPECT_EQ(runs, 3 * 4 * int(std::size(x_faces)) * 2);
-  EXPECT_TRUE(failures.empty()) << failures.size() << " runs differ from the filled passes', the first: "
-                                << failures[0];
 }
 
 }  // namespace

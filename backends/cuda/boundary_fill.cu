@@ -133,42 +133,35 @@ DeviceFillArrays::DeviceFillArrays(const Problem& p) {
           DeviceBuffer<double>::copied_from_host(m.convective_weights[face].data(), m.convective_weights[face].size());
 }
 
-FaceFill device_face_fill(const Problem& p, int face, FillPart part, FillRows rows, const DeviceFillArrays& arrays) {
-  const BoundaryKind kind = p.boundaries[face].kind;
-  FaceFill f = face_fill(p, face, part);
-  // face_fill points at the host's arrays; the kernels read the device's, those the face's kind
-  // reads (a material's K and C are set on every face).
-  f.source_rate = on_device(f.source_rate, arrays.source_rate(), "a source's rate");
-  const bool reads_conductivity = kind == BoundaryKind::Flux || f.source_rate;
-  f.conductivity = reads_conductivity ? on_device(f.conductivity, arrays.conductivity(), "K") : nullptr;
-  f.heat_capacity = f.source_rate ? on_device(f.heat_capacity, arrays.heat_capacity(), "C") : nullptr;
-  f.row_weights = on_device(f.row_weights, arrays.row_weights(face), "convective row weights");
-  if (rows != FillRows::Whole) keep_stencil_rows(f);
-  return f;
-}
-
 DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows, const DeviceFillArrays* arrays)
     : order_(p.order) {
   const DeviceFillArrays none;
+  const DeviceFillArrays& device = arrays ? *arrays : none;
   FaceFillList held, ghosts[3];
   int ghost_lists = 0;
   for (int face = 0; face < kFaces; ++face) {
     const BoundaryKind kind = p.boundaries[face].kind;
     if (kind == BoundaryKind::Layer) continue;
-    const FaceFill f = device_face_fill(p, face, part, rows, arrays ? *arrays : none);
-    if (rows != FillRows::StencilReadYZ || f.axis != 0) {
-      // Rows that cross the earlier axes' ghosts fill in a launch after the one that writes them:
-      // a new list where the last holds a face of an earlier axis (its first: faces come in order).
-      const bool after_earlier_axes =
-          ghost_lists > 0 && crosses_earlier_ghosts(f) && ghosts[ghost_lists - 1].face[0].axis < f.axis;
-      if (ghost_lists == 0 || after_earlier_axes) ++ghost_lists;
-      add_face(ghosts[ghost_lists - 1], f, ghost_rows_a_block(f.axis, f.radius));
-    }
+    FaceFill f = face_fill(p, face, part);
+    // face_fill points at the host's arrays; the kernels read the device's, those the face's kind
+    // reads (a material's K and C are set on every face).
+    f.source_rate = on_device(f.source_rate, device.source_rate(), "a source's rate");
+    const bool reads_conductivity = kind == BoundaryKind::Flux || f.source_rate;
+    f.conductivity = reads_conductivity ? on_device(f.conductivity, device.conductivity(), "K") : nullptr;
+    f.heat_capacity = f.source_rate ? on_device(f.heat_capacity, device.heat_capacity(), "C") : nullptr;
+    f.row_weights = on_device(f.row_weights, device.row_weights(face), "convective row weights");
+    if (rows == FillRows::StencilRead) keep_stencil_rows(f);
+    // Rows that cross the earlier axes' ghosts fill in a launch after the one that writes them:
+    // a new list where the last holds a face of an earlier axis (its first: faces come in order).
+    const bool after_earlier_axes =
+        ghost_lists > 0 && crosses_earlier_ghosts(f) && ghosts[ghost_lists - 1].face[0].axis < f.axis;
+    if (ghost_lists == 0 || after_earlier_axes) ++ghost_lists;
+    add_face(ghosts[ghost_lists - 1], f, ghost_rows_a_block(f.axis, f.radius));
     if (kind != BoundaryKind::Temperature) continue;
     add_face(held, f, kThreads);
     held.held_point[f.axis][face % 2] = f.face_point;
   }
-  if (ghost_lists == 0 && held.count == 0) return;
+  if (ghost_lists == 0) return;
   holds_ = held.count > 0;
   if (holds_) lists_[launches_++] = held;
   for (int list = 0; list < ghost_lists; ++list) lists_[launches_++] = ghosts[list];

@@ -11,8 +11,7 @@
 // axes before it (edges and corners), so they fill after the launch of those axes: 1 to 4 launches
 // (four: y and z periodic beside a temperature x face). A field that only the next
 // stencil reads (a pass's operand, a stage field) needs no edges (FillRows::StencilRead): one
-// launch, two with a temperature face; with StencilReadYZ (tiled's single passes make the x
-// faces' ghosts) none where only x faces are filled and none is temperature. The fill moves about (2r + 1) * 6/n of a field, an x face's
+// launch, two with a temperature face. The fill moves about (2r + 1) * 6/n of a field, an x face's
 // rows in whole 32-byte sectors (at order 8 in float a row reads two and writes one). Compiled
 // without contracting multiply-adds (backends/CMakeLists.txt), so each ghost rounds as the host's
 // does: the same bits.
@@ -27,10 +26,8 @@ namespace heat {
 
 // The rows a fill covers: the host's (Whole: a periodic face's rows also cross the earlier axes'
 // ghosts, for a field that is downloaded, compared or exchanged whole), or only those whose other
-// two indices are in [r, n - r), the ghosts a star stencil reads (StencilRead), or those of the y
-// and z faces alone (StencilReadYZ), for a kernel that makes the x faces' ghosts itself (tiled's
-// single pass, backends/tiled/x_face_ghosts.cuh), the x faces' temperature points still held.
-enum class FillRows { Whole, StencilRead, StencilReadYZ };
+// two indices are in [r, n - r), the ghosts a star stencil reads (StencilRead).
+enum class FillRows { Whole, StencilRead };
 
 // The faces one launch fills. Block (x, y) takes face k where first_block[k] <= x <
 // first_block[k + 1]: its rows_a_block[k] rows from (x - first_block[k]) * rows_a_block[k] on along
@@ -64,10 +61,6 @@ class DeviceFillArrays {
   DeviceBuffer<double> source_rate_, conductivity_, heat_capacity_, row_weights_[kFaces];
 };
 
-// Face `face`'s fill of `part` of p's conditions on `rows`, as a DeviceBoundaryFill's kernels take
-// it: what it reads beside the field in `arrays` (DeviceFillArrays(p)), the device's copies.
-FaceFill device_face_fill(const Problem& p, int face, FillPart part, FillRows rows, const DeviceFillArrays& arrays);
-
 class DeviceBoundaryFill {
  public:
   DeviceBoundaryFill() = default;  // fills nothing
@@ -77,8 +70,7 @@ class DeviceBoundaryFill {
   DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows = FillRows::Whole,
                      const DeviceFillArrays* arrays = nullptr);
 
-  // Whether the fill launches anything: a face's condition is not layer (and with StencilReadYZ,
-  // it is a y or z face's, or a temperature face's). Otherwise a fill does nothing.
+  // Whether a face's condition is not layer: otherwise a fill does nothing.
   bool fills() const { return launches_ > 0; }
   // Fills the ghosts of `u` (the whole grid or box of the problem, in device memory) on `stream`;
   // launches nothing where every face is layer.

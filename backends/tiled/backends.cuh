@@ -15,9 +15,7 @@
 #include "backends/tiled/one_pass.cuh"
 #include "backends/tiled/one_pass_copy_engine.cuh"
 #include "backends/tiled/tile_launcher.cuh"
-#include "backends/tiled/tiled.hpp"
 #include "backends/tiled/two_passes.cuh"
-#include "backends/tiled/x_face_ghosts.cuh"
 #include "stencils/rk4_forms.hpp"
 
 namespace heat {
@@ -116,43 +114,41 @@ class PassFormBackend : public CudaBackend<T> {
 // with no fill between). Config::Launcher<FromU> runs
 // the passes that read one array (the first of each factor) or those that also read their u:
 // one_pass.cuh's TileLauncher, or one_pass_copy_engine.cuh's launcher, which maps the fields the
-// passes read. XFaces: the passes make the x faces' ghosts themselves (x_face_ghosts.cuh), and
-// the operand fill leaves them out; only one_pass.cuh's kernel can (Config::kTakesXFaces).
-template <typename T, class Config, bool XFaces = false>
+// passes read.
+template <typename T, class Config>
 class OnePassBackend final : public PassFormBackend<T, Config> {
   using Base = PassFormBackend<T, Config>;
   using typename Base::Tile;
   template <bool FromU, bool AddsSource = false>
-  using Launcher = typename Config::template Launcher<FromU, AddsSource, XFaces>;
+  using Launcher = typename Config::template Launcher<FromU, AddsSource>;
 
  public:
   OnePassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
       : Base(p, o, exchange, make_factored_constants<T>),
         device_(o.device),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
-        later_(make_launcher<false>(p, o.device, {v_[0].get(), v_[1].get()})),
-        operand_fill_(p, FillPart::Full, XFaces ? FillRows::StencilReadYZ : FillRows::StencilRead, &this->fill_arrays_) {
-    if constexpr (XFaces) x_faces_ = x_face_fills(p, this->fill_arrays_);
+        later_(make_launcher<false>(p.grid, o.device, {v_[0].get(), v_[1].get()})),
+        operand_fill_(p, FillPart::Full, FillRows::StencilRead, &this->fill_arrays_) {
     // The last pass reads v_[0] around each point (factored_rk4_step).
-    if (p.source) last_.emplace(make_launcher<false, true>(p, o.device, {v_[0].get()}));
+    if (p.source) last_.emplace(make_launcher<false, true>(p.grid, o.device, {v_[0].get()}));
   }
 
   // The first pass's launcher is made here, once u_ holds the field: the copy engine's map is of
   // u's address, which adopt_device_field() brings from the caller.
   void prepare_resident_field() override {
-    first_.emplace(make_launcher<true>(this->problem_, device_, {this->u_.get(), v_[1].get()}));
+    first_.emplace(make_launcher<true>(this->problem_.grid, device_, {this->u_.get(), v_[1].get()}));
     this->prepare_fields({&v_[0], &v_[1]});
   }
 
  private:
   // `operands`: the fields the launcher's passes read around each point (u for the first pass).
   template <bool FromU, bool AddsSource = false>
-  static Launcher<FromU, AddsSource> make_launcher(const Problem& p, int device,
+  static Launcher<FromU, AddsSource> make_launcher(const Grid& g, int device,
                                                    std::initializer_list<const T*> operands) {
     if constexpr (Config::kCopiesPlanes)
-      return {p.grid, device, operands};
+      return {g, device, operands};
     else
-      return {p.grid, device, OnePass<Tile, FromU, AddsSource, XFaces>::pairs_possible(p)};
+      return {g, device};
   }
   // factored_rk4_step: the second pass writes its third argument.
   T* output_of_pass(int pass) override { return pass == 2 ? v_[1].get() : Base::output_of_pass(pass); }
@@ -169,10 +165,8 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
         this->u_.get(), v_[0].get(), v_[1].get(), this->constants_, this->source_step());
   }
   void launch(const BasePlusLap<T>& pass, StepPart part, int number) {
-    PassArgs<Tile::R, T, 1> pass_args{this->dims(), this->weights_, pass.in, pass.base, {pass.c}, pass.out};
-    pass_args.add = pass.add;
-    OnePassArgs<Tile, XFaces> args{pass_args};
-    if constexpr (XFaces) args.x_faces = x_faces_;
+    PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.base, {pass.c}, pass.out};
+    args.add = pass.add;
     if (pass.in == pass.base)
       this->launch_part(*first_, args, part, number);
     else if (pass.add)
@@ -185,9 +179,8 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   DeviceBuffer<T> v_[2];
   std::optional<Launcher<true>> first_;  // the first pass of each factor: from u, from v_[1]
   Launcher<false> later_;
-  DeviceBoundaryFill operand_fill_;  // the ghosts a pass reads, as the problem states them (XFaces: but the x faces')
+  DeviceBoundaryFill operand_fill_;  // the ghosts a pass reads, as the problem states them
   std::optional<Launcher<false, true>> last_;  // with a source: the last pass, which adds its increment
-  XFaceFills x_faces_;                         // XFaces: what the passes make the x faces' ghosts with
 };
 
 // The quadratic factors two passes per kernel (two_passes.cuh), a factor per kernel, each reading
@@ -265,14 +258,9 @@ class FourPassBackend final : public PassFormBackend<T, Config> {
 };
 
 // Each configuration names its kind of Backend (Config::Backend<T>); `exchange` as for
-// BackendEntry::make. A single-pass configuration whose passes can make the x faces' ghosts
-// (Config::kTakesXFaces) does, where an x face is not layer, unless `x_ghosts` asks for the fill.
+// BackendEntry::make.
 template <typename T, class Config>
-std::unique_ptr<Backend<T>> make_configured(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange,
-                                            XFaceGhosts x_ghosts) {
-  if constexpr (Config::kTakesXFaces)
-    if (x_ghosts == XFaceGhosts::InPasses && fills_an_x_face(p))
-      return std::make_unique<typename Config::template Backend<T, true>>(p, o, exchange);
+std::unique_ptr<Backend<T>> make_configured(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange) {
   return std::make_unique<typename Config::template Backend<T>>(p, o, exchange);
 }
 

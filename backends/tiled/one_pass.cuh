@@ -18,16 +18,11 @@
 //   neighbours from the queue: per point r/2 + r/M two-wide shared loads instead of 4r scalar ones.
 // Everything a plane needs from global memory (the queue's newest plane, the halo, u at the own
 // columns) is loaded Tile::kAhead planes ahead, so its latency overlaps the planes before it.
-// Built with XFaces (where an x face is not layer), the kernel also makes the x faces' ghosts in
-// its shared planes (x_face_ghosts.cuh); without, it is the kernel of layer runs, unchanged.
 #pragma once
-
-#include <type_traits>
 
 #include "backends/cuda/cuda_backend.cuh"
 #include "backends/tiled/column_pairs.cuh"
 #include "backends/tiled/tile_launcher.cuh"
-#include "backends/tiled/x_face_ghosts.cuh"
 #include "stencils/stencil.hpp"
 
 namespace heat {
@@ -61,23 +56,19 @@ struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Val
   static constexpr int kUnroll = z_unroll(2 * R + 1 + Ahead, 2, Ahead + 1);
 };
 
-// A single pass's arguments: with the x faces' fills where the kernel makes their ghosts.
-template <class Tile, bool XFaces>
-using OnePassArgs = std::conditional_t<XFaces, XFacePassArgs<Tile::R, typename Tile::T>,
-                                       PassArgs<Tile::R, typename Tile::T, 1>>;
-
-// What a block of a pass does for the x faces' ghost columns that its planes hold
-// (x_face_ghosts.cuh): nothing (none there, or layer faces: the kernel of layer runs), read a
-// periodic axis's from the wrapped columns, or make a reflecting face's in each shared plane.
-enum class XGhostWork { None, Wrapped, Reflected };
-
-// The planes of one block of a pass (one_pass_kernel, below), with `Work` for the x faces' ghosts.
-template <class Tile, bool FromU, bool AlignedPairs, bool AddsSource, XGhostWork Work, class Args>
-__device__ __forceinline__ void one_pass_block(const Args& a, typename Tile::T (&planes)[2][Tile::kPlane]) {
+// One pass: FromU, `in` is u itself (the first pass of a factor), so u at the point is the queue's
+// centre; otherwise u is loaded too, at the own columns, ahead like everything else. AddsSource:
+// the step's last pass with a steady source, which adds a.add at the own columns, loaded once the
+// plane's stencil is done: loaded sooner, its registers spill where the a2 tiles are bounded to
+// 64 (order 8 in float), and the other warps of the SM hide its latency.
+template <class Tile, bool FromU, bool AlignedPairs, bool AddsSource>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
+    one_pass_kernel(const __grid_constant__ PassArgs<Tile::R, typename Tile::T, 1> a) {
   using T = typename Tile::T;
   constexpr int R = Tile::R, M = Tile::kRows, Pitch = Tile::kPitch, Pad = Tile::kPad;
   constexpr int HaloPerThread = Tile::kHaloPerThread;
   constexpr int TileX = Tile::kTileX, C = 2 * M;  // own column c = 2*row + (0 or 1)
+  __shared__ __align__(16) T planes[2][Tile::kPlane];
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * Tile::kTileY;
@@ -88,16 +79,6 @@ __device__ __forceinline__ void one_pass_block(const Args& a, typename Tile::T (
   int own_at[C];
   const unsigned computes = own_columns<R>(d, x0 + 2 * tx, y0 + ty * M, own_at);
   const int own_slot = (ty * M + R) * Pitch + Pad + 2 * tx;  // the pair's first column; row m adds m*Pitch
-  if constexpr (Work == XGhostWork::Wrapped) {
-    // A ghost column is never computed, so never stored: its offset serves its loads alone. At
-    // odd r a pair holds a ghost and a computed column, which only scalar accesses can take from
-    // two places (OnePass::pairs_possible).
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      const int x = x0 + 2 * tx + c % 2;
-      if (in_grid(d, x, y0 + ty * M + c / 2)) own_at[c] += wrap_offset(a.x_faces, d.nx, x);
-    }
-  }
 
   // The halo points this thread loads, spread over the block: strips above and below the tile
   // first (whole rows, coalesced), then the strips left and right. -1: no point.
@@ -112,8 +93,6 @@ __device__ __forceinline__ void one_pass_block(const Args& a, typename Tile::T (
     halo_slot[i] = stored ? (y + R) * Pitch + Pad + x : -1;
     // A point outside the grid loads the plane's first point instead (no predicate) and is never stored.
     halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
-    if constexpr (Work == XGhostWork::Wrapped)
-      if (stored) halo_at[i] += wrap_offset(a.x_faces, d.nx, x0 + x);
   }
 
   // The arrays seen from the block's first plane, z_begin - r: every index the block needs fits
@@ -158,11 +137,6 @@ __device__ __forceinline__ void one_pass_block(const Args& a, typename Tile::T (
       store_plane_share<M, Pitch>(plane, own_slot, here, halo_slot, halo[k % (A + 1)]);
       if (z + A < z_end) fetch((k + A) % (A + 1), (k + 2 * R + A) % Q, z + A);
       __syncthreads();
-      if constexpr (Work == XGhostWork::Reflected) {
-        make_reflected_ghosts<Tile>(a.x_faces, plane, ty * Tile::kThreadsX + tx, x0, y0, d.ny,
-                                    (long long)z * d.stride_z, d.stride_y);
-        __syncthreads();
-      }
 
       // The neighbours from the shared plane, two at a time (x pairs, and the pairs of the r rows
       // above and below).
@@ -183,61 +157,17 @@ __device__ __forceinline__ void one_pass_block(const Args& a, typename Tile::T (
   }
 }
 
-// A block at a reflecting x face: out of line, with registers of its own, so that the formulas'
-// double arithmetic (and the spills it costs under the pass's bound of registers) stays out of
-// the z loop of every other block (ptxas: inlined beside it, the float kernels spilled there too).
-template <class Tile, bool FromU, bool AlignedPairs, bool AddsSource, class Args>
-__device__ __noinline__ void one_pass_block_reflecting(const Args& a, typename Tile::T (&planes)[2][Tile::kPlane]) {
-  one_pass_block<Tile, FromU, AlignedPairs, AddsSource, XGhostWork::Reflected>(a, planes);
-}
-
-// The blocks per SM a pass kernel's registers must allow: the tile's bound, and where the tile has
-// none (double), two with XFaces, as the layer kernels of orders 4 and 6 in double reach (ptxas:
-// 94-128 registers for 256 threads): ptxas counts the reflecting blocks' loop, out of line, in the
-// kernel's registers (up to 174 unbounded), which would halve the blocks of the whole pass.
-template <class Tile, bool XFaces>
-constexpr int one_pass_min_blocks() {
-  return XFaces && Tile::kMinBlocks == 0 ? 2 : Tile::kMinBlocks;
-}
-
-// One pass: FromU, `in` is u itself (the first pass of a factor), so u at the point is the queue's
-// centre; otherwise u is loaded too, at the own columns, ahead like everything else. AddsSource:
-// the step's last pass with a steady source, which adds a.add at the own columns, loaded once the
-// plane's stencil is done: loaded sooner, its registers spill where the a2 tiles are bounded to
-// 64 (order 8 in float), and the other warps of the SM hide its latency. XFaces: the pass makes
-// the x faces' ghosts (x_face_ghosts.cuh) in the blocks whose planes hold them, each kind of block
-// in a copy of the z loop of its own; without, the kernel of layer runs.
-template <class Tile, bool FromU, bool AlignedPairs, bool AddsSource, bool XFaces>
-__global__ void __launch_bounds__(Tile::kThreads, (one_pass_min_blocks<Tile, XFaces>()))
-    one_pass_kernel(const __grid_constant__ OnePassArgs<Tile, XFaces> a) {
-  __shared__ __align__(16) typename Tile::T planes[2][Tile::kPlane];
-  if constexpr (XFaces) {
-    const int x0 = Tile::kFirstX + int(blockIdx.x) * Tile::kTileX;
-    if (holds_reflected_ghosts(a.x_faces, x0, Tile::kTileX, Tile::R))
-      return one_pass_block_reflecting<Tile, FromU, AlignedPairs, AddsSource>(a, planes);
-    if (holds_x_ghosts(a.x_faces, x0, Tile::kTileX, Tile::R))
-      return one_pass_block<Tile, FromU, AlignedPairs, AddsSource, XGhostWork::Wrapped>(a, planes);
-  }
-  one_pass_block<Tile, FromU, AlignedPairs, AddsSource, XGhostWork::None>(a, planes);
-}
-
 // One pass per kernel: the block reads the r planes either side of its chunk (2r to fill
 // its queue first). AddsSource: the step's last pass with a steady source (PassArgs::add).
-// XFaces: the pass makes the x faces' ghosts (XFacePassArgs::x_faces).
-template <class PassTile, bool FromU, bool AddsSource = false, bool XFaces = false>
+template <class PassTile, bool FromU, bool AddsSource = false>
 struct OnePass {
   using Tile = PassTile;
-  using Args = OnePassArgs<Tile, XFaces>;
+  using Args = PassArgs<Tile::R, typename Tile::T, 1>;
   static constexpr int kRefill = 2 * Tile::R, kBeyond = 2 * Tile::R;
   static constexpr int kDynamicSharedBytes = 0;
   template <bool AlignedPairs>
   static auto kernel() {
-    return one_pass_kernel<Tile, FromU, AlignedPairs, AddsSource, XFaces>;
-  }
-  // Whether the own pairs may be single vector accesses for problem p: not where the pass reads a
-  // periodic x axis's ghost columns from the wrapped ones at odd r, whose pairs straddle a face.
-  static bool pairs_possible(const Problem& p) {
-    return !XFaces || Tile::R % 2 == 0 || p.boundaries[0].kind != BoundaryKind::Periodic;
+    return one_pass_kernel<Tile, FromU, AlignedPairs, AddsSource>;
   }
 };
 

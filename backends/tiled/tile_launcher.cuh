@@ -89,8 +89,7 @@ class PlaneLaunch {
 
 // A 2.5D kernel's launches over a grid's interior: the tiles and the z split, fixed per grid, and
 // the kernel that loads and stores the own pairs as single accesses where the rows have an even
-// length, the arrays are aligned to a pair and the kernels allow it for the problem (`pairs`),
-// the scalar one otherwise.
+// length and the arrays are aligned to a pair (Kernels::kernel<true>), the scalar one otherwise.
 // Kernels also names the Tile, the Args, how far a block reads beyond its chunk of planes and the
 // dynamic shared memory a block takes (0: its planes are static).
 template <class Kernels>
@@ -100,8 +99,8 @@ class TileLauncher {
   static constexpr int kShared = Kernels::kDynamicSharedBytes;
 
  public:
-  TileLauncher(const Grid& g, int device, bool pairs = true)
-      : even_rows_(pairs && g.nx % 2 == 0),
+  TileLauncher(const Grid& g, int device)
+      : even_rows_(g.nx % 2 == 0),
         plan_(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY, slots(even_rows_, device), Kernels::kRefill,
               Kernels::kBeyond) {}
 

@@ -50,18 +50,16 @@ namespace {
 // needs loaded A planes ahead.
 template <int R, typename T, int TX, int TY, int M, int Ahead = 1>
 struct OnePassConfig {
-  template <typename Value, bool XFaces = false>
-  using Backend = OnePassBackend<Value, OnePassConfig, XFaces>;
+  template <typename Value>
+  using Backend = OnePassBackend<Value, OnePassConfig>;
   static constexpr int kArraysPerPoint = kFactoredStepArrays;
   static constexpr int kWorkingArrays = 3;
   static constexpr int kKernelsPerStep = 4;
   static constexpr const char* kKernelFile = "one_pass.cuh";
   static constexpr bool kCopiesPlanes = false;
-  // The passes make the x faces' ghosts in their shared planes where an x face is not layer.
-  static constexpr bool kTakesXFaces = true;
   using Tile = PlaneTile<R, T, TX, TY, M, Ahead>;
-  template <bool FromU, bool AddsSource, bool XFaces = false>
-  using Launcher = TileLauncher<OnePass<Tile, FromU, AddsSource, XFaces>>;
+  template <bool FromU, bool AddsSource>
+  using Launcher = TileLauncher<OnePass<Tile, FromU, AddsSource>>;
   static std::string name() {
     return "factors/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" + std::to_string(M) +
            (Ahead > 1 ? "/a" + std::to_string(Ahead) : "");
@@ -76,12 +74,9 @@ struct CopyEngineConfig : OnePassConfig<R, T, TX, TY, M, Ahead> {
   using Backend = OnePassBackend<Value, CopyEngineConfig>;
   static constexpr const char* kKernelFile = "one_pass_copy_engine.cuh";
   static constexpr bool kCopiesPlanes = true;
-  // The copy engine brings the planes, with no step between where the x faces' ghosts could be
-  // made: the operand fill makes them.
-  static constexpr bool kTakesXFaces = false;
   using Tile = CopyEngineTile<R, T, TX, TY, M, Depth, Ahead>;
-  template <bool FromU, bool AddsSource, bool XFaces = false>
-  using Launcher = std::enable_if_t<!XFaces, CopyEngineLauncher<Tile, FromU, AddsSource>>;
+  template <bool FromU, bool AddsSource>
+  using Launcher = CopyEngineLauncher<Tile, FromU, AddsSource>;
   static std::string name() { return OnePassConfig<R, T, TX, TY, M, Ahead>::name() + "/tma" + std::to_string(Depth); }
 };
 
@@ -109,7 +104,6 @@ struct FactorPairConfig {
   static constexpr int kArraysPerPoint = 4;
   static constexpr int kWorkingArrays = 2;
   static constexpr int kKernelsPerStep = 2;
-  static constexpr bool kTakesXFaces = false;
   static constexpr const char* kKernelFile = "two_passes.cuh";
   using Tile = PairTile<R, T, TX, TY, M, MinBlocks>;
   static std::string name() {
@@ -128,7 +122,6 @@ struct FourPassConfig {
   static constexpr int kArraysPerPoint = 2;  // u read, the new u written
   static constexpr int kWorkingArrays = 2;
   static constexpr int kKernelsPerStep = 1;
-  static constexpr bool kTakesXFaces = false;
   static constexpr const char* kKernelFile = "four_passes.cuh";
   using Tile = FourPassTile<R, T, TX, TY, M, MinBlocks, Ahead>;
   static std::string name() {
@@ -415,8 +408,7 @@ std::string no_material_kernels(const std::string& configuration) {
 
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
-                                               const std::string& configuration, HaloExchange<T>* exchange,
-                                               XFaceGhosts x_ghosts) {
+                                               const std::string& configuration, HaloExchange<T>* exchange) {
   if (configuration == kGlobalMaterialConfiguration) {
     if (!problem.materials)
       throw InputError("tiled configuration '" + configuration + "' steps material fields only: give K or C as a field");
@@ -433,17 +425,15 @@ std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const Bac
                        " times per launch, with no boundary fill between: a face that is not layer needs single "
                        "passes, as tiled's own choice for it (" +
                        tiled_boundary_configuration(problem.order, precision) + ") runs");
-    made = make_configured<T, Config>(problem, options, exchange, x_ghosts);
+    made = make_configured<T, Config>(problem, options, exchange);
   });
   return made;
 }
 
 template std::unique_ptr<Backend<float>> make_tiled_backend<float>(const Problem&, const BackendOptions&,
-                                                                   const std::string&, HaloExchange<float>*,
-                                                                   XFaceGhosts);
+                                                                   const std::string&, HaloExchange<float>*);
 template std::unique_ptr<Backend<double>> make_tiled_backend<double>(const Problem&, const BackendOptions&,
-                                                                     const std::string&, HaloExchange<double>*,
-                                                                     XFaceGhosts);
+                                                                     const std::string&, HaloExchange<double>*);
 
 namespace {
 

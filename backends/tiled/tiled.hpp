@@ -29,19 +29,12 @@ std::string tiled_boundary_configuration(int order, Precision precision);
 // Whether a rank's box steps its interior while its ghost planes travel (BackendEntry::halo_overlap).
 HaloOverlap tiled_halo_overlap(int order);
 
-// What makes the x faces' ghosts of a single-pass configuration's operands where an x face is not
-// layer: the passes themselves where their kernel can (InPasses, what tiled runs: one_pass.cuh,
-// x_face_ghosts.cuh), or the operand fill before each pass, as the other faces' (Filled: the
-// passes of layer runs, the same bits; the tests' reference).
-enum class XFaceGhosts { InPasses, Filled };
-
 // A tiled backend with the named configuration; InputError if it is not built for the order, or
 // if it applies the operator more than once per launch and a face of `problem` is not layer.
 // `exchange` as for BackendEntry::make: null for a grid alone.
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
-                                               const std::string& configuration, HaloExchange<T>* exchange = nullptr,
-                                               XFaceGhosts x_ghosts = XFaceGhosts::InPasses);
+                                               const std::string& configuration, HaloExchange<T>* exchange = nullptr);
 
 // A registry-style entry named "tiled:<configuration>" that builds that configuration, with
 // its own byte model, so the benchmark can sweep configurations like backends.
