@@ -4,19 +4,38 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
+#include "apps/material_fields.hpp"
 #include "backends/cpu/source_step.hpp"
 #include "backends/registry.hpp"
 #include "check/boundary_cases.hpp"
+#include "check/material_cases.hpp"
 #include "core/body_quadrature.hpp"
 #include "core/initial_conditions.hpp"
+#include "core/materials.hpp"
 #include "core/time_loop.hpp"
 #include "test_support.hpp"
 
 namespace heat::test {
+
+// p on `faces` with the fields of `m` and a random source whose rate q/C adds about 1 to u over
+// `steps` steps (give or take C's spread); dt at cfl 0.2 or half the materials' stable limit,
+// whichever is smaller.
+inline Problem material_problem(const Grid& g, int order, const Boundaries& faces, const MaterialCase& m, int steps,
+                                unsigned long long seed) {
+  Problem p = gpu_test_problem(g, order);
+  p.boundaries = faces;
+  p.materials = make_materials(p, m.conductivity, m.heat_capacity);
+  p.alpha = largest_diffusivity(p, *p.materials);
+  p.dt = dt_from_cfl(g, p.alpha, std::min(0.2, 0.5 * material_cfl_limit(p)));
+  const double heating = 1.0 / (p.dt * steps);
+  p.source = make_heat_source(p, random_source(g, heating, 0.5 * heating, seed));
+  return p;
+}
 
 // The field as backend `name` holds it once set, without a step: its ghosts as its fill made them.
 template <typename T>

@@ -40,21 +40,6 @@ std::vector<BoundaryCase> every_face_kind() {
   return cases;
 }
 
-// p on `faces` with the fields of `m` and a random source whose rate q/C adds about 1 to u over
-// `steps` steps (give or take C's spread); dt at cfl 0.2 or half the materials' stable limit,
-// whichever is smaller.
-Problem material_problem(const Grid& g, int order, const Boundaries& faces, const MaterialCase& m, int steps,
-                         unsigned long long seed) {
-  Problem p = test::gpu_test_problem(g, order);
-  p.boundaries = faces;
-  p.materials = make_materials(p, m.conductivity, m.heat_capacity);
-  p.alpha = largest_diffusivity(p, *p.materials);
-  p.dt = dt_from_cfl(g, p.alpha, std::min(0.2, 0.5 * material_cfl_limit(p)));
-  const double heating = 1.0 / (p.dt * steps);
-  p.source = make_heat_source(p, random_source(g, heating, 0.5 * heating, seed));
-  return p;
-}
-
 class CudaMaterials : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override { HEAT_REQUIRE_GPU(); }
@@ -67,7 +52,7 @@ void expect_matches_reference(const std::string& name) {
     for (const MaterialCase& m : material_cases(g, 90))
       for (int order : {2, 8})
         for (const BoundaryCase& faces : every_face_kind()) {
-          const Problem p = material_problem(g, order, faces.faces, m, kSteps, 60 + order);
+          const Problem p = test::material_problem(g, order, faces.faces, m, kSteps, 60 + order);
           const FieldDifference d = check_against_reference<T>(name, p, randn_field(g, 50 + order), kSteps, tol, tol);
           EXPECT_TRUE(d.pass()) << name << " " << m.name << " " << faces.name << " order " << order << " " << g.nx
                                 << "x" << g.ny << "x" << g.nz << ": " << describe(d);
@@ -86,7 +71,7 @@ void expect_fill_bitwise_the_hosts(const std::string& name) {
   for (const MaterialCase& m : material_cases(g, 91))
     for (int order : {2, 8})
       for (const char* faces : {"flux", "convective", "temperature", "mixed"}) {
-        const Problem p = material_problem(g, order, boundary_case(faces).faces, m, kSteps, 3);
+        const Problem p = test::material_problem(g, order, boundary_case(faces).faces, m, kSteps, 3);
         const Field<T> start = field_cast<T>(randn_field(g, 4));
         const Field<T> device = test::uploaded(name, p, start), host = test::uploaded(kCpuReferenceName, p, start);
         EXPECT_EQ(std::memcmp(device.data(), host.data(), device.size() * sizeof(T)), 0)

@@ -21,6 +21,7 @@
 #include "core/errors.hpp"
 #include "core/initial_conditions.hpp"
 #include "core/materials.hpp"
+#include "backend_physics.hpp"
 #include "test_support.hpp"
 
 #if defined(HEAT_HAVE_CUDA)
@@ -39,19 +40,6 @@ Boundaries mixed_faces() {
   using K = BoundaryKind;
   const BoundaryCondition periodic{K::Periodic}, insulated{K::Insulated};
   return {{periodic, periodic, insulated, {K::Convective, 1.5, 0.25}, {K::Convective, 0.8, -0.5}, insulated}};
-}
-
-// As test_cuda_materials' problems: dt at cfl 0.2 or half the materials' limit, whichever is
-// smaller, and a source that adds about 1 to u over the steps.
-Problem material_problem(const Grid& g, int order, const Boundaries& faces, const MaterialCase& m) {
-  Problem p = test::gpu_test_problem(g, order);
-  p.boundaries = faces;
-  p.materials = make_materials(p, m.conductivity, m.heat_capacity);
-  p.alpha = largest_diffusivity(p, *p.materials);
-  p.dt = dt_from_cfl(g, p.alpha, std::min(0.2, 0.5 * material_cfl_limit(p)));
-  const double heating = 1.0 / (p.dt * kSteps);
-  p.source = make_heat_source(p, random_source(g, heating, 0.5 * heating, 70 + order));
-  return p;
 }
 
 template <typename T>
@@ -73,7 +61,7 @@ void expect_same_bits(const Boundaries& faces, const char* label) {
   for (const Grid& g : kGrids)
     for (const MaterialCase& m : material_cases(g, 93))
       for (int order : {2, 4, 6, 8}) {
-        const Problem p = material_problem(g, order, faces, m);
+        const Problem p = test::material_problem(g, order, faces, m, kSteps, 70 + order);
         const Field<T> start = field_cast<T>(randn_field(g, 30 + order));
         const Field<T> tiles = stepped<T>(p, "", start), global = stepped<T>(p, kGlobalMaterialConfiguration, start);
         std::size_t differ = 0, changed = 0, finite = 0, compared = 0, interior = 0;
