@@ -44,11 +44,9 @@ void require_host_memory(const RunPlan& plan, const BackendEntry& entry, const S
 // where the fast cpu backend's rows along x would be shorter than its vectors, whose kernels then
 // differ from one process's in their bits.
 RankGrid run_rank_grid(const RunPlan& plan, const BackendEntry& entry, const Ranks& ranks) {
-  const int r = plan.problem.radius();
-  const RankGrid grid = resolve_rank_grid(plan.ranks_grid, ranks.size(), plan.problem.grid, r,
-                                          ghost_planes(entry.ghost_scheme(plan.problem.order), r),
-                                          plan.problem.boundaries);
+  const RankGrid grid = rank_grid_for(plan.ranks_grid, ranks, entry, plan.problem);
   if (grid.is_slabs()) return grid;
+  const int r = plan.problem.radius();
   const std::string named = "--ranks-grid " + grid.text();
   const std::size_t value = plan.precision == Precision::Float ? sizeof(float) : sizeof(double);
   const int whole_row = plan.problem.grid.nx - 2 * r, row = whole_row / grid.ranks[0];

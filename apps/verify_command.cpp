@@ -2,6 +2,7 @@
 // backend x boundary case x precision on a small grid.
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "apps/commands.hpp"
@@ -36,17 +37,54 @@ struct VerifyOptions {
   int device = 0;
   unsigned long long seed = 42;
   std::string halo_exchange = "auto";
+  std::string ranks_grid = "slabs";
 };
 
+// How every case runs on the ranks: the backends' options, GPU ranks' route and --ranks-grid.
+struct CaseRanks {
+  BackendOptions options;
+  GpuHaloRoute route{};
+  RankGridChoice grid;
+};
+
+// A case's verdict: on rank 0 its difference from the reference; on every rank, where the ranks
+// refused the case (a grid too thin for its ghost points, a backend that cannot step it on ranks),
+// why.
+struct CaseResult {
+  FieldDifference d;
+  std::string refused;
+};
+
+// printf on rank 0 alone, so that the tables are printed once.
+template <typename... Values>
+void say(const char* format, Values... values) {
+  if (process_ranks().is_root()) std::printf(format, values...);
+}
+
+// This rank's slab of `problem` for `entry`'s backend on the rank grid of `choice`.
+Slab case_slab(const Ranks& ranks, const BackendEntry& entry, const Problem& problem, const RankGridChoice& choice) {
+  return rank_slab(ranks, entry, problem.grid, problem.order, 1, problem.boundaries,
+                   rank_grid_for(choice, ranks, entry, problem));
+}
+
 // One case on every rank: the backend steps this rank's box of the field (the whole grid on one
-// rank), and rank 0 compares the gathered result with the cpu reference in double (its verdict
-// is rank 0's alone).
+// rank), filling its faces' ghosts as a run's box does (box_problem), and rank 0 compares the
+// gathered whole field with the cpu reference in double (its verdict is rank 0's alone).
 template <typename T>
-FieldDifference check_case(const BackendEntry& entry, const Problem& problem, const Field<double>& initial, int steps,
-                           const BackendOptions& options, GpuHaloRoute route) {
+CaseResult check_case(const BackendEntry& entry, const Problem& problem, const Field<double>& initial, int steps,
+                      const CaseRanks& how) {
   const Ranks& ranks = process_ranks();
-  const Slab slab = rank_slab(ranks, entry, problem.grid, problem.order);
-  RankBackend<T> rank = make_rank_backend<T>(ranks, entry, problem, options, slab, route);
+  Slab slab;
+  RankBackend<T> rank;
+  try {
+    // What refuses the case on one rank refuses it on every rank, and all skip it together.
+    ranks.validate_everywhere([&] {
+      slab = case_slab(ranks, entry, problem, how.grid);
+      rank = make_rank_backend<T>(ranks, entry, problem, how.options, slab, how.route);
+    });
+  } catch (const InputError& e) {
+    return CaseResult{FieldDifference{}, e.what()};
+  }
   rank.connect();
   auto& backend = rank.backend;
   const Field<T> start = field_cast<T>(initial);
@@ -62,9 +100,16 @@ FieldDifference check_case(const BackendEntry& entry, const Problem& problem, co
                    e.what());
   }
   const Field<T> result = ranks.gather_on_root(u, slab, problem.grid);
-  if (!ranks.is_root()) return FieldDifference{};
+  if (!ranks.is_root()) return CaseResult{};
   const double tol = default_tolerance<T>();
-  return compare_with_reference(result, cpu_reference(problem, field_cast<double>(start), steps), problem, tol, tol);
+  return CaseResult{
+      compare_with_reference(result, cpu_reference(problem, field_cast<double>(start), steps), problem, tol, tol), ""};
+}
+
+CaseResult check_case_in(Precision precision, const BackendEntry& entry, const Problem& problem,
+                         const Field<double>& initial, int steps, const CaseRanks& how) {
+  return precision == Precision::Float ? check_case<float>(entry, problem, initial, steps, how)
+                                       : check_case<double>(entry, problem, initial, steps, how);
 }
 
 // Host memory one rank needs at most, in the double cases: the random field, its copy in the
@@ -82,15 +127,21 @@ std::size_t verify_host_bytes_needed(const Grid& grid, const Slab& slab, bool ro
   return bytes;
 }
 
-// The worst of a condition case's orders: a failing one before any that passes, then the largest
-// max abs.
+// The worst of a condition case's orders that ran: a failing one before any that passes, then the
+// largest max abs; and the orders the ranks refused, with the first one's reason.
 struct WorstOrder {
   FieldDifference d;
-  int order = 0;
-  void keep(const FieldDifference& candidate, int candidate_order) {
-    const bool worse = order == 0 || (!candidate.pass() && d.pass()) ||
-                       (candidate.pass() == d.pass() && candidate.max_abs > d.max_abs);
-    if (worse) d = candidate, order = candidate_order;
+  int order = 0;  // 0: none ran
+  std::string refused_orders, refused_reason;
+  void keep(const CaseResult& candidate, int candidate_order) {
+    if (!candidate.refused.empty()) {
+      refused_orders += (refused_orders.empty() ? "" : ",") + std::to_string(candidate_order);
+      if (refused_reason.empty()) refused_reason = candidate.refused;
+      return;
+    }
+    const FieldDifference& c = candidate.d;
+    const bool worse = order == 0 || (!c.pass() && d.pass()) || (c.pass() == d.pass() && c.max_abs > d.max_abs);
+    if (worse) d = c, order = candidate_order;
   }
 };
 
@@ -100,15 +151,10 @@ struct WorstOrder {
 // with a random heat source, for every backend that adds one; then each source case with each
 // material case (check/material_cases.hpp: random smooth and random piecewise K and C) for every
 // backend that steps material fields, at --cfl or 0.9 of the materials' stable limit, whichever
-// is smaller. One rank only: a rank's box fills no conditions yet.
-void check_conditions(const VerifyOptions& o, const BackendOptions& options, GpuHaloRoute route, int& passed,
-                      int& failed) {
-  const Ranks& ranks = process_ranks();
-  const bool root = ranks.is_root();
-  if (ranks.size() > 1) {
-    if (root) std::printf("conditions: skipped on %d ranks (a rank's box fills no conditions yet)\n", ranks.size());
-    return;
-  }
+// is smaller. On ranks each box fills its own faces (box_problem) on the rank grid of --ranks-grid;
+// an order the ranks refuse is named beside its row, and a row whose every order they refuse is
+// skipped with the reason.
+void check_conditions(const VerifyOptions& o, const CaseRanks& how, int& passed, int& failed, int& skipped) {
   Grid grid{21, 17, 19};
   grid.hx = 1.0 / (grid.nx - 1);
   grid.hy = 1.0 / (grid.ny - 1);
@@ -119,9 +165,9 @@ void check_conditions(const VerifyOptions& o, const BackendOptions& options, Gpu
   const Problem material;
   const double heating = material.heat_capacity / (dt_from_cfl(grid, material.alpha, o.cfl) * o.steps);
   const Field<double> q = random_source(grid, heating, 0.5 * heating, o.seed + 1);
-  const bool has_gpu = query_gpu(options.device).available;
-  std::printf("conditions: %d x %d x %d points, each of orders 2 to 8, the worst shown\n", grid.nx, grid.ny, grid.nz);
-  std::printf("%-13s %-28s %-9s %-6s %11s %11s %11s  %s\n", "backend", "faces", "precision", "result", "max abs",
+  const bool has_gpu = query_gpu(how.options.device).available;
+  say("conditions: %d x %d x %d points, each of orders 2 to 8, the worst shown\n", grid.nx, grid.ny, grid.nz);
+  say("%-13s %-28s %-9s %-6s %11s %11s %11s  %s\n", "backend", "faces", "precision", "result", "max abs",
               "max rel", "rel L2", "order (i,j,k)");
   const std::vector<MaterialCase> materials = material_cases(grid, o.seed + 2);
   // One row: `faces` at every order in `precision`, with the random source where `heated`, in the
@@ -145,16 +191,23 @@ void check_conditions(const VerifyOptions& o, const BackendOptions& options, Gpu
       if (heated)
         problem.source =
             make_heat_source(problem, fields ? random_source(grid, per_step, 0.5 * per_step, o.seed + 1) : q);
-      worst.keep(precision == Precision::Float ? check_case<float>(entry, problem, initial, o.steps, options, route)
-                                               : check_case<double>(entry, problem, initial, o.steps, options, route),
-                 order);
+      worst.keep(check_case_in(precision, entry, problem, initial, o.steps, how), order);
     }
     const FieldDifference& d = worst.d;
     const std::string name =
         std::string(faces.name) + (heated ? "+source" : "") + (fields ? std::string("+") + fields->name : "");
-    std::printf("%-13s %-28s %-9s %-6s %11.3e %11.3e %11.3e  %d (%d,%d,%d)\n", entry.name.c_str(), name.c_str(),
-                precision_name(precision), d.pass() ? "pass" : "FAIL", d.max_abs, d.max_rel, d.rel_l2, worst.order,
-                d.worst.i, d.worst.j, d.worst.k);
+    if (worst.order == 0) {
+      say("%-13s %-28s %-9s %-6s %s\n", entry.name.c_str(), name.c_str(), precision_name(precision), "skip",
+          worst.refused_reason.c_str());
+      ++skipped;
+      return;
+    }
+    say("%-13s %-28s %-9s %-6s %11.3e %11.3e %11.3e  %d (%d,%d,%d)\n", entry.name.c_str(), name.c_str(),
+        precision_name(precision), d.pass() ? "pass" : "FAIL", d.max_abs, d.max_rel, d.rel_l2, worst.order, d.worst.i,
+        d.worst.j, d.worst.k);
+    if (!worst.refused_orders.empty())
+      say("%-13s %-28s %-9s orders %s skipped: %s\n", entry.name.c_str(), name.c_str(), precision_name(precision),
+          worst.refused_orders.c_str(), worst.refused_reason.c_str());
     (d.pass() ? passed : failed)++;
   };
   for (const auto& entry : default_registry().entries()) {
@@ -175,8 +228,7 @@ int verify(const VerifyOptions& o) {
   const Ranks& ranks = process_ranks();
   Grid grid{o.n, o.n, o.n};
   grid.hx = grid.hy = grid.hz = 1.0 / (o.n - 1);
-  GpuHaloRoute route{};
-  BackendOptions options;
+  CaseRanks how;
   const bool has_gpu = gpu_count() > 0;
   // Everything that can refuse the input, on every rank before any work: the widest ghosts
   // (order 8's, in the scheme of each backend that can run) must fit the ranks, and each rank
@@ -187,30 +239,31 @@ int verify(const VerifyOptions& o) {
     for (int order : {2, 4, 6, 8}) require_stable_cfl(o.cfl, order, o.allow_unstable, "--cfl " + number_text(o.cfl));
     require_grid_fits_order(grid, 8, {"--n", "--n", "--n"});
     require_grid_points_fit(o.n, o.n, o.n, "--n");
-    route = ranks.gpu_route(parse_gpu_halo_route(o.halo_exchange));
-    Slab slab;  // the widest
+    how.route = ranks.gpu_route(parse_gpu_halo_route(o.halo_exchange));
+    how.grid = parse_ranks_grid(o.ranks_grid);
+    Problem widest;  // order 8's ghost points
+    widest.grid = grid;
+    widest.order = 8;
+    Slab slab;  // the largest box
     for (const auto& entry : default_registry().entries())
       if (!entry.uses_cuda || has_gpu) {
-        const Slab entrys = rank_slab(ranks, entry, grid, 8);
-        if (entrys.ghost > slab.ghost) slab = entrys;
+        const Slab entrys = case_slab(ranks, entry, widest, how.grid);
+        if (entrys.box_grid(grid).points() > slab.box_grid(grid).points()) slab = entrys;
       }
     require_host_bytes(verify_host_bytes_needed(grid, slab, ranks.is_root()), ranks.local_size(),
                        "verify --n " + std::to_string(o.n), "use a smaller --n");
     require_device_ordinal(o.device);
-    options.device = has_gpu ? ranks.select_gpu(o.device, route) : o.device;
+    how.options.device = has_gpu ? ranks.select_gpu(o.device, how.route) : o.device;
     // A device that is not there would have every CUDA backend skipped, and verify pass.
     if (has_gpu)
-      if (const GpuInfo chosen = query_gpu(options.device); !chosen.available) throw InputError(chosen.reason);
+      if (const GpuInfo chosen = query_gpu(how.options.device); !chosen.available) throw InputError(chosen.reason);
   });
   const Field<double> initial = randn_field(grid, o.seed);
-  const GpuInfo gpu = query_gpu(options.device);
+  const GpuInfo gpu = query_gpu(how.options.device);
   const bool root = ranks.is_root();
-  auto say = [root](const char* format, auto... values) {
-    if (root) std::printf(format, values...);
-  };
 
-  say("verify: %d^3, %d steps, randn (seed %llu), cfl %g, against cpu_reference in double, on %d rank(s)\n", o.n,
-      o.steps, o.seed, o.cfl, ranks.size());
+  say("verify: %d^3, %d steps, randn (seed %llu), cfl %g, against cpu_reference in double, on %d rank(s)%s\n", o.n,
+      o.steps, o.seed, o.cfl, ranks.size(), ranks.size() > 1 ? (", --ranks-grid " + o.ranks_grid).c_str() : "");
   if (gpu.available) say("gpu: %s\n", gpu.name.c_str());
   say("%-13s %5s %-9s %-6s %11s %11s %11s  %s\n", "backend", "order", "precision", "result", "max abs", "max rel",
       "rel L2", "worst (i,j,k)");
@@ -227,17 +280,22 @@ int verify(const VerifyOptions& o) {
         problem.grid = grid;
         problem.order = order;
         problem.dt = dt_from_cfl(grid, problem.alpha, o.cfl);
-        const FieldDifference d = precision == Precision::Float
-                                      ? check_case<float>(entry, problem, initial, o.steps, options, route)
-                                      : check_case<double>(entry, problem, initial, o.steps, options, route);
+        const CaseResult result = check_case_in(precision, entry, problem, initial, o.steps, how);
+        if (!result.refused.empty()) {
+          say("%-13s %5d %-9s %-6s %s\n", entry.name.c_str(), order, precision_name(precision), "skip",
+              result.refused.c_str());
+          ++skipped;
+          continue;
+        }
+        const FieldDifference& d = result.d;
         say("%-13s %5d %-9s %-6s %11.3e %11.3e %11.3e  (%d,%d,%d)\n", entry.name.c_str(), order,
             precision_name(precision), d.pass() ? "pass" : "FAIL", d.max_abs, d.max_rel, d.rel_l2, d.worst.i,
             d.worst.j, d.worst.k);
         (d.pass() ? passed : failed)++;
       }
   }
-  check_conditions(o, options, route, passed, failed);
-  say("verify: %d passed, %d failed, %d backend(s) skipped\n", passed, failed, skipped);
+  check_conditions(o, how, passed, failed, skipped);
+  say("verify: %d passed, %d failed, %d skipped\n", passed, failed, skipped);
   // Every rank exits with rank 0's verdict.
   return ranks.on_any_rank(root && failed > 0) ? exit_code::mismatch : exit_code::ok;
 }
@@ -257,6 +315,9 @@ void add_verify_command(CLI::App& app, CommandAction& action) {
   sub->add_option("--seed", o->seed, "seed of the random field")->capture_default_str()->check(uint64_check());
   sub->add_option("--halo-exchange", o->halo_exchange,
                   "under mpirun, how GPU ranks exchange ghost planes: auto, peer, nccl or host (as for a run)")
+      ->capture_default_str();
+  sub->add_option("--ranks-grid", o->ranks_grid,
+                  "under mpirun, how ranks split each case's grid: slabs (1xN along z), PxQxR or auto (as for a run)")
       ->capture_default_str();
   sub->callback([&action, o] { action = [o] { return verify(*o); }; });
 }

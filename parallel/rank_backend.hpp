@@ -24,6 +24,16 @@ inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid&
                    part_alignment, entry.side_planes ? entry.side_planes(order) : 0, boundaries);
 }
 
+// The rank grid `choice` (--ranks-grid) gives these ranks for `entry`'s backend on `problem`: at its
+// stencil radius, with the ghost points of the entry's scheme at its order, for its faces
+// (resolve_rank_grid, whose InputError names --ranks-grid).
+inline RankGrid rank_grid_for(const RankGridChoice& choice, const Ranks& ranks, const BackendEntry& entry,
+                              const Problem& problem) {
+  const int r = problem.radius();
+  return resolve_rank_grid(choice, ranks.size(), problem.grid, r, ghost_planes(entry.ghost_scheme(problem.order), r),
+                           problem.boundaries);
+}
+
 // The overlap `entry`'s backend runs with on `slab`'s box (BackendEntry::chosen_halo_overlap),
 // but none for GPU ranks on a grid that splits x or y: their faces across x and y span every
 // plane, so they are packed once the whole step has run, and the step's launches wait for them.
