@@ -27,6 +27,7 @@
 #include "backends/registry.hpp"
 #include "backends/tiled/backends.cuh"
 #include "backends/tiled/material_passes.hpp"
+#include "backends/tiled/matrix_pass.cuh"
 #include "backends/tiled/tiled.hpp"
 #include "stencils/rk4_forms.hpp"
 
@@ -77,6 +78,20 @@ struct CopyEngineConfig : OnePassConfig<R, T, TX, TY, M, Ahead> {
   template <bool FromU, bool AddsSource>
   using Launcher = CopyEngineLauncher<Tile, FromU, AddsSource>;
   static std::string name() { return OnePassConfig<R, T, TX, TY, M, Ahead>::name() + "/tma" + std::to_string(Depth); }
+};
+
+// The same passes in double with the x and y sums as FP64 tensor-core products (matrix_pass.cuh),
+// WarpsX x WarpsY warps of 8x8 blocks ("factors/<tile x>x<tile y>/c2x1[/a<A>]/dmma"): sweep
+// builds only, for benchmarks/tiled_analysis.md's tensor-core model.
+template <int R, int WarpsX, int WarpsY, int Ahead>
+struct MatrixPassConfig : OnePassConfig<R, double, 4 * WarpsX, 8 * WarpsY, 1, Ahead> {
+  template <typename Value>
+  using Backend = OnePassBackend<Value, MatrixPassConfig>;
+  static constexpr const char* kKernelFile = "matrix_pass.cuh";
+  using Tile = MatrixPassTile<R, WarpsX, WarpsY, Ahead>;
+  template <bool FromU, bool AddsSource>
+  using Launcher = TileLauncher<MatrixPass<Tile, FromU, AddsSource>>;
+  static std::string name() { return OnePassConfig<R, double, 4 * WarpsX, 8 * WarpsY, 1, Ahead>::name() + "/dmma"; }
 };
 
 // Two passes per kernel, a quadratic factor per launch ("factor-pairs/..."): two_passes.cuh, output
@@ -234,6 +249,14 @@ struct FourPassShapes<2, float> {
   using List = ConfigList<FourPassConfig<2, float, 32, 32, 1, 1>>;
 };
 
+// The single passes with tensor-core x and y sums, in double at orders 6 and 8 (where double's
+// default is the single passes): the default's 32x16 tile, and 32x32.
+template <int R, typename T>
+struct MatrixPassShapes {
+  using List = std::conditional_t<std::is_same_v<T, double> && R >= 3,
+                                  ConfigList<MatrixPassConfig<R, 4, 2, 2>, MatrixPassConfig<R, 4, 4, 2>>, ConfigList<>>;
+};
+
 // What the registry's tiled runs where a face is not layer: single passes, each operand filled
 // before it is read (backends.cuh's OnePassBackend). The default where it runs single passes, else
 // the one-pass shape of order 6 double's and order 8 float's defaults; not measured against the
@@ -255,7 +278,7 @@ struct Built {
       std::conditional_t<std::is_same_v<Default, Boundary>, ConfigList<Default>, ConfigList<Default, Boundary>>;
   using List = std::conditional_t<HEAT_TILED_SWEEP != 0,
                                   Joined<typename OnePassShapes<R, T>::List, typename TwoPassShapes<R, T>::List,
-                                         typename FourPassShapes<R, T>::List>,
+                                         typename FourPassShapes<R, T>::List, typename MatrixPassShapes<R, T>::List>,
                                   Products>;
 };
 
