@@ -19,6 +19,7 @@
 
 #include "backends/cuda/cuda_backend.cuh"
 #include "backends/tiled/column_pairs.cuh"
+#include "backends/tiled/one_pass.cuh"
 #include "backends/tiled/tile_launcher.cuh"
 #include "stencils/stencil.hpp"
 
@@ -108,6 +109,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
   // Every point a product reads must be finite (0 * NaN is NaN): the window's cells beyond the
   // halo are zero from here on, and a halo point outside the grid holds its plane's first point.
   for (int i = thread; i < 2 * Tile::kPlane; i += Tile::kThreads) (&planes[0][0])[i] = 0.0;
+  __syncthreads();  // the zeros before any plane's stores
   int halo_slot[HaloPerThread], halo_at[HaloPerThread];
 #pragma unroll
   for (int i = 0; i < HaloPerThread; ++i) {
@@ -118,86 +120,41 @@ __global__ void __launch_bounds__(Tile::kThreads)
     halo_at[i] = h < Tile::kHaloPoints && in_grid(d, x0 + x, y0 + y) ? (y0 + y) * stride_y + x0 + x : 0;
   }
 
-  // As one_pass.cuh: 32-bit offsets from the block's first plane z_begin - r.
-  const long long block_at = (long long)(z_begin - R) * d.stride_z;
-  const T* const in = view_at(a.in, block_at);
-  const T* const u = FromU ? in : view_at(a.u, block_at);
-  T* const out = view_at(a.out, block_at);
-  [[maybe_unused]] const T* add = nullptr;
-  if constexpr (AddsSource) add = view_at(a.add, block_at);
-  auto plane_at = [&](int z) { return (z - z_begin + R) * stride_z; };
-
-  // The queues and what is loaded ahead rotate as in one_pass.cuh.
-  constexpr int A = Tile::kAhead, Q = Tile::kUnroll;
-  T queue[C][Q], halo[A + 1][HaloPerThread], u_ahead[C][A + 1];
-  auto fetch = [&](int ahead_slot, int newest_slot, int z) {  // plane z's halo and u, plane z + r
-    load_own<AlignedPairs>(in, plane_at(z + R), own_at, queue, newest_slot);
-    if constexpr (!FromU) load_own<AlignedPairs>(u, plane_at(z), own_at, u_ahead, ahead_slot);
+  // The march along z is one_pass.cuh's; z on the CUDA cores starts the x products' accumulator,
+  // and y's accumulates apart, so that the two chains of dependent products overlap.
+  const BlockArrays<R, T, FromU, AddsSource> v(a, z_begin, stride_z);
+  march_planes<Tile, FromU, AlignedPairs>(
+      v, z_end, own_at, own_slot, halo_at, halo_slot, planes,
+      [&](int z, const T* plane, const T (&here)[C][2 * R + 1], const T (&u)[C]) {
+        T lap[C], y_sum[C] = {0, 0};
 #pragma unroll
-    for (int i = 0; i < HaloPerThread; ++i) halo[ahead_slot][i] = in[plane_at(z) + halo_at[i]];
-  };
+        for (int c = 0; c < C; ++c) {
+          lap[c] = 0;
 #pragma unroll
-  for (int q = 0; q < 2 * R; ++q) load_own<AlignedPairs>(in, plane_at(z_begin - R + q), own_at, queue, q);
+          for (int dist = 1; dist <= R; ++dist)
+            lap[c] += a.weights.axis[2][dist - 1] * (here[c][R + dist] + here[c][R - dist]);
+        }
 #pragma unroll
-  for (int j = 0; j < A; ++j)
-    if (j == 0 || z_begin + j < z_end) fetch(j, 2 * R + j, z_begin + j);
-  __syncthreads();  // the zeros before any plane's stores
-
-  for (int z0 = z_begin;; z0 += Q) {
+        for (int s = 0; s < Steps; ++s) {
+          dmma_8x8x4(lap[0], lap[1], plane[x_operand + 4 * s], x_weight[s]);
+          dmma_8x8x4(y_sum[0], y_sum[1], y_weight[s], plane[y_operand + 4 * s * Pitch]);
+        }
 #pragma unroll
-    for (int k = 0; k < Q; ++k) {
-      const int z = z0 + k;
-      if (z >= z_end) return;  // the same for the whole block
-      T* const plane = planes[k & 1];
-      T here[C][2 * R + 1];
-      queue_window(queue, k, here);
-      store_plane_share<1, Pitch>(plane, own_slot, here, halo_slot, halo[k % (A + 1)]);
-      if (z + A < z_end) fetch((k + A) % (A + 1), (k + 2 * R + A) % Q, z + A);
-      __syncthreads();
-
-      // z on the CUDA cores, the start of the x products' accumulator; y's accumulates apart, so
-      // that the two chains of dependent products overlap.
-      T lap[C], y_sum[C] = {0, 0};
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        lap[c] = 0;
-#pragma unroll
-        for (int dist = 1; dist <= R; ++dist)
-          lap[c] += a.weights.axis[2][dist - 1] * (here[c][R + dist] + here[c][R - dist]);
-      }
-#pragma unroll
-      for (int s = 0; s < Steps; ++s) {
-        dmma_8x8x4(lap[0], lap[1], plane[x_operand + 4 * s], x_weight[s]);
-        dmma_8x8x4(y_sum[0], y_sum[1], y_weight[s], plane[y_operand + 4 * s * Pitch]);
-      }
-#pragma unroll
-      for (int c = 0; c < C; ++c) lap[c] += y_sum[c];
-      [[maybe_unused]] T source[C][1];
-      if constexpr (AddsSource) load_own<AlignedPairs>(add, plane_at(z), own_at, source, 0);
-      T result[C];
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const T u_here = FromU ? here[c][R] : u_ahead[c][k % (A + 1)];
-        if constexpr (AddsSource)
-          result[c] = pass_value_adding(computes & (1u << c), u_here, a.c[0], lap[c], source[c][0]);
-        else
-          result[c] = pass_value(computes & (1u << c), u_here, a.c[0], lap[c]);
-      }
-      store_own<AlignedPairs>(out, plane_at(z), own_at, computes, result);
-    }
-  }
+        for (int c = 0; c < C; ++c) lap[c] += y_sum[c];
+        [[maybe_unused]] T source[C][1];
+        if constexpr (AddsSource) load_own<AlignedPairs>(v.add, v.plane_at(z), own_at, source, 0);
+        T result[C];
+        pass_values<AddsSource>(computes, u, a.c[0], lap, source, result);
+        store_own<AlignedPairs>(v.out, v.plane_at(z), own_at, computes, result);
+      });
 }
 
 // As OnePass (one_pass.cuh): the same planes read, the kernel above.
 template <class PassTile, bool FromU, bool AddsSource = false>
-struct MatrixPass {
-  using Tile = PassTile;
-  using Args = PassArgs<Tile::R, double, 1>;
-  static constexpr int kRefill = 2 * Tile::R, kBeyond = 2 * Tile::R;
-  static constexpr int kDynamicSharedBytes = 0;
+struct MatrixPass : SinglePassKernels<PassTile, PassArgs<PassTile::R, double, 1>> {
   template <bool AlignedPairs>
   static auto kernel() {
-    return matrix_pass_kernel<Tile, FromU, AlignedPairs, AddsSource>;
+    return matrix_pass_kernel<PassTile, FromU, AlignedPairs, AddsSource>;
   }
 };
 
