@@ -200,6 +200,28 @@ __device__ __forceinline__ T pass_value_adding(bool computed, T u, T c, T lap, T
   return computed ? base_plus_lap(u, c, lap) + add : u;
 }
 
+// u at a thread's own columns: the centres of their z windows where the pass reads u itself
+// (FromU), else u loaded ahead, from `slot`.
+template <bool FromU, typename T, int C, int Window, int Slots>
+__device__ __forceinline__ void own_u(const T (&here)[C][Window], const T (&u_ahead)[C][Slots], int slot, T (&u)[C]) {
+#pragma unroll
+  for (int c = 0; c < C; ++c) u[c] = FromU ? here[c][Window / 2] : u_ahead[c][slot];
+}
+
+// A single pass's values at a thread's own columns (pass_value; pass_value_adding the source's
+// increment `source` in the pass built to add it, AddsSource).
+template <bool AddsSource, typename T, int C>
+__device__ __forceinline__ void pass_values(unsigned computes, const T (&u)[C], T c, const T (&lap)[C],
+                                            const T (&source)[C][1], T (&result)[C]) {
+#pragma unroll
+  for (int i = 0; i < C; ++i) {
+    if constexpr (AddsSource)
+      result[i] = pass_value_adding(computes & (1u << i), u[i], c, lap[i], source[i][0]);
+    else
+      result[i] = pass_value(computes & (1u << i), u[i], c, lap[i]);
+  }
+}
+
 __device__ __forceinline__ bool in_grid(const GridDims& d, int x, int y) {
   return x >= 0 && x < d.nx && y >= 0 && y < d.ny;
 }

@@ -206,17 +206,13 @@ __global__ void __launch_bounds__(Tile::kThreads)
   }
 }
 
-// The kernels of one pass for TileLauncher: a block reads the r planes either side of its chunk
-// (2r to fill its queues first, and the r planes below for the z pairs' M).
+// The kernels of one pass for TileLauncher (SinglePassKernels: the r planes below that the z pairs'
+// M need are among those that fill the queues first).
 template <class PassTile, bool FromU, bool AddsSource = false>
-struct MaterialPass {
-  using Tile = PassTile;
-  using Args = MaterialPassArgs<Tile::R, typename Tile::T>;
-  static constexpr int kRefill = 2 * Tile::R, kBeyond = 2 * Tile::R;
-  static constexpr int kDynamicSharedBytes = 0;
+struct MaterialPass : SinglePassKernels<PassTile, MaterialPassArgs<PassTile::R, typename PassTile::T>> {
   template <bool AlignedPairs>
   static auto kernel() {
-    return material_pass_kernel<Tile, FromU, AlignedPairs, AddsSource>;
+    return material_pass_kernel<PassTile, FromU, AlignedPairs, AddsSource>;
   }
 };
 

@@ -56,6 +56,80 @@ struct PlaneTile : ColumnPairTile<Radius, Value, TX, TY, M, plane_min_blocks<Val
   static constexpr int kUnroll = z_unroll(2 * R + 1 + Ahead, 2, Ahead + 1);
 };
 
+// A single pass's arrays as one block sees them, from its first plane z_begin - r: every index the
+// block needs fits 32 bits (the launcher keeps its chunk of planes under INT_MAX points), so each
+// access is one 32-bit add from a per-block base, and the unrolled planes' offsets are uniform
+// registers. `in` is u itself where the pass reads u (FromU); `add` is read by the pass built to add
+// a source's increment alone (AddsSource).
+template <int R, typename T, bool FromU, bool AddsSource>
+struct BlockArrays {
+  const T* in;
+  const T* u;
+  T* out;
+  const T* add = nullptr;
+  int z_begin, stride_z;
+
+  template <class Args>
+  __device__ __forceinline__ BlockArrays(const Args& a, int z_begin, int stride_z)
+      : z_begin(z_begin), stride_z(stride_z) {
+    const long long block_at = (long long)(z_begin - R) * a.dims.stride_z;
+    in = view_at(a.in, block_at);
+    u = FromU ? in : view_at(a.u, block_at);
+    out = view_at(a.out, block_at);
+    if constexpr (AddsSource) add = view_at(a.add, block_at);
+  }
+  __device__ __forceinline__ int plane_at(int z) const { return (z - z_begin + R) * stride_z; }
+};
+
+// A block's march along z in a single pass (one_pass_kernel's, below, and matrix_pass.cuh's), from
+// v.z_begin up to z_end. The z queues of the own columns in Q slots: the 2r+1 planes plane z's
+// stencil needs and the A loading for planes z+1..z+A (A = Tile::kAhead). The z loop is unrolled Q
+// times and plane z0+k (k = 0..Q-1) finds plane z+q (q = -r..r) in slot (k+r+q) % Q, so the queue
+// slides by renaming, not by 2r moves per column; what each plane needs besides the queue (its
+// halo, u at the own columns) rotates through A+1 slots the same way, so Q is a multiple of A+1
+// (and even: the shared planes alternate). Each plane's own pairs and halo go to the shared plane
+// of its parity, then one barrier, then plane_pass(z, plane, here, u) computes and stores plane z
+// (here: its z window at the own columns, oldest first; u: u there).
+template <class Tile, bool FromU, bool AlignedPairs, bool AddsSource, int C, class PlanePass>
+__device__ __forceinline__ void march_planes(const BlockArrays<Tile::R, typename Tile::T, FromU, AddsSource>& v,
+                                             int z_end, const int (&own_at)[C], int own_slot,
+                                             const int (&halo_at)[Tile::kHaloPerThread],
+                                             const int (&halo_slot)[Tile::kHaloPerThread],
+                                             typename Tile::T (&planes)[2][Tile::kPlane], PlanePass&& plane_pass) {
+  using T = typename Tile::T;
+  constexpr int R = Tile::R, A = Tile::kAhead, Q = Tile::kUnroll, HaloPerThread = Tile::kHaloPerThread;
+  const int z_begin = v.z_begin;
+  T queue[C][Q], halo[A + 1][HaloPerThread], u_ahead[C][A + 1];
+  auto fetch = [&](int slot, int newest_slot, int z) {  // plane z's halo and u, plane z + r
+    load_own<AlignedPairs>(v.in, v.plane_at(z + R), own_at, queue, newest_slot);
+    if constexpr (!FromU) load_own<AlignedPairs>(v.u, v.plane_at(z), own_at, u_ahead, slot);
+#pragma unroll
+    for (int i = 0; i < HaloPerThread; ++i) halo[slot][i] = v.in[v.plane_at(z) + halo_at[i]];
+  };
+#pragma unroll
+  for (int q = 0; q < 2 * R; ++q) load_own<AlignedPairs>(v.in, v.plane_at(z_begin - R + q), own_at, queue, q);
+#pragma unroll
+  for (int j = 0; j < A; ++j)
+    if (j == 0 || z_begin + j < z_end) fetch(j, 2 * R + j, z_begin + j);  // a chunk has a plane or more
+
+  for (int z0 = z_begin;; z0 += Q) {
+#pragma unroll
+    for (int k = 0; k < Q; ++k) {
+      const int z = z0 + k;
+      if (z >= z_end) return;  // the same for the whole block
+      T* const plane = planes[k & 1];
+      T here[C][2 * R + 1];  // this plane's z queue, oldest first
+      queue_window(queue, k, here);
+      store_plane_share<C / 2, Tile::kPitch>(plane, own_slot, here, halo_slot, halo[k % (A + 1)]);
+      if (z + A < z_end) fetch((k + A) % (A + 1), (k + 2 * R + A) % Q, z + A);
+      __syncthreads();
+      T u[C];
+      own_u<FromU>(here, u_ahead, k % (A + 1), u);
+      plane_pass(z, plane, here, u);
+    }
+  }
+}
+
 // One pass: FromU, `in` is u itself (the first pass of a factor), so u at the point is the queue's
 // centre; otherwise u is loaded too, at the own columns, ahead like everything else. AddsSource:
 // the step's last pass with a steady source, which adds a.add at the own columns, loaded once the
@@ -95,79 +169,28 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
   }
 
-  // The arrays seen from the block's first plane, z_begin - r: every index the block needs fits
-  // 32 bits (the launcher keeps its chunk of planes under INT_MAX points), so each access is one
-  // 32-bit add from a per-block base, and the unrolled planes' offsets are uniform registers.
-  const long long block_at = (long long)(z_begin - R) * d.stride_z;
-  const T* const in = view_at(a.in, block_at);
-  const T* const u = FromU ? in : view_at(a.u, block_at);
-  T* const out = view_at(a.out, block_at);
-  [[maybe_unused]] const T* add = nullptr;
-  if constexpr (AddsSource) add = view_at(a.add, block_at);
-  auto plane_at = [&](int z) { return (z - z_begin + R) * stride_z; };
-
-  // The z queues of the own columns in Q slots: the 2r+1 planes plane z's stencil needs and the A
-  // loading for planes z+1..z+A (A = Tile::kAhead). The z loop is unrolled Q times and plane z0+k
-  // (k = 0..Q-1) finds plane z+q (q = -r..r) in slot (k+r+q) % Q, so the queue slides by renaming,
-  // not by 2r moves per column; what each plane needs besides the queue (its halo, u at the own
-  // columns) rotates through A+1 slots the same way, so Q is a multiple of A+1 (and even: the
-  // shared planes alternate).
-  constexpr int A = Tile::kAhead, Q = Tile::kUnroll;
-  T queue[C][Q], halo[A + 1][HaloPerThread], u_ahead[C][A + 1];
-  auto fetch = [&](int slot, int newest_slot, int z) {  // plane z's halo and u, plane z + r
-    load_own<AlignedPairs>(in, plane_at(z + R), own_at, queue, newest_slot);
-    if constexpr (!FromU) load_own<AlignedPairs>(u, plane_at(z), own_at, u_ahead, slot);
-#pragma unroll
-    for (int i = 0; i < HaloPerThread; ++i) halo[slot][i] = in[plane_at(z) + halo_at[i]];
-  };
-#pragma unroll
-  for (int q = 0; q < 2 * R; ++q) load_own<AlignedPairs>(in, plane_at(z_begin - R + q), own_at, queue, q);
-#pragma unroll
-  for (int j = 0; j < A; ++j)
-    if (j == 0 || z_begin + j < z_end) fetch(j, 2 * R + j, z_begin + j);  // a chunk has a plane or more
-
-  for (int z0 = z_begin;; z0 += Q) {
-#pragma unroll
-    for (int k = 0; k < Q; ++k) {
-      const int z = z0 + k;
-      if (z >= z_end) return;  // the same for the whole block
-      T* const plane = planes[k & 1];
-      T here[C][2 * R + 1];  // this plane's z queue, oldest first
-      queue_window(queue, k, here);
-      store_plane_share<M, Pitch>(plane, own_slot, here, halo_slot, halo[k % (A + 1)]);
-      if (z + A < z_end) fetch((k + A) % (A + 1), (k + 2 * R + A) % Q, z + A);
-      __syncthreads();
-
-      // The neighbours from the shared plane, two at a time (x pairs, and the pairs of the r rows
-      // above and below).
-      T lap[C], result[C];
-      pair_laplacians<R, M, Pitch>(plane, own_slot, here, a.weights, lap);
-      [[maybe_unused]] T source[C][1];
-      if constexpr (AddsSource) load_own<AlignedPairs>(add, plane_at(z), own_at, source, 0);
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const T u_here = FromU ? here[c][R] : u_ahead[c][k % (A + 1)];
-        if constexpr (AddsSource)
-          result[c] = pass_value_adding(computes & (1u << c), u_here, a.c[0], lap[c], source[c][0]);
-        else
-          result[c] = pass_value(computes & (1u << c), u_here, a.c[0], lap[c]);
-      }
-      store_own<AlignedPairs>(out, plane_at(z), own_at, computes, result);
-    }
-  }
+  const BlockArrays<R, T, FromU, AddsSource> v(a, z_begin, stride_z);
+  march_planes<Tile, FromU, AlignedPairs>(
+      v, z_end, own_at, own_slot, halo_at, halo_slot, planes,
+      [&](int z, const T* plane, const T (&here)[C][2 * R + 1], const T (&u)[C]) {
+        // The neighbours from the shared plane, two at a time (x pairs, and the pairs of the r rows
+        // above and below).
+        T lap[C], result[C];
+        pair_laplacians<R, M, Pitch>(plane, own_slot, here, a.weights, lap);
+        [[maybe_unused]] T source[C][1];
+        if constexpr (AddsSource) load_own<AlignedPairs>(v.add, v.plane_at(z), own_at, source, 0);
+        pass_values<AddsSource>(computes, u, a.c[0], lap, source, result);
+        store_own<AlignedPairs>(v.out, v.plane_at(z), own_at, computes, result);
+      });
 }
 
-// One pass per kernel: the block reads the r planes either side of its chunk (2r to fill
-// its queue first). AddsSource: the step's last pass with a steady source (PassArgs::add).
+// One pass per kernel (SinglePassKernels). AddsSource: the step's last pass with a steady source
+// (PassArgs::add).
 template <class PassTile, bool FromU, bool AddsSource = false>
-struct OnePass {
-  using Tile = PassTile;
-  using Args = PassArgs<Tile::R, typename Tile::T, 1>;
-  static constexpr int kRefill = 2 * Tile::R, kBeyond = 2 * Tile::R;
-  static constexpr int kDynamicSharedBytes = 0;
+struct OnePass : SinglePassKernels<PassTile, PassArgs<PassTile::R, typename PassTile::T, 1>> {
   template <bool AlignedPairs>
   static auto kernel() {
-    return one_pass_kernel<Tile, FromU, AlignedPairs, AddsSource>;
+    return one_pass_kernel<PassTile, FromU, AlignedPairs, AddsSource>;
   }
 };
 

@@ -151,16 +151,10 @@ __global__ void __launch_bounds__(Tile::kThreads)
         if (z + A < z_end) load_own<true>(u, plane_at(z + A), own_at, u_ahead, (k + A) % (A + 1));
       T here[C][2 * R + 1];
       queue_window(queue, k, here);
-      T lap[C], result[C];
+      T lap[C], u_here[C], result[C];
       pair_laplacians<R, M, Pitch>(stage(j), own_slot, here, a.weights, lap);
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const T u_here = FromU ? here[c][R] : u_ahead[c][k % (A + 1)];
-        if constexpr (AddsSource)
-          result[c] = pass_value_adding(computes & (1u << c), u_here, a.c[0], lap[c], source[c][0]);
-        else
-          result[c] = pass_value(computes & (1u << c), u_here, a.c[0], lap[c]);
-      }
+      own_u<FromU>(here, u_ahead, k % (A + 1), u_here);
+      pass_values<AddsSource>(computes, u_here, a.c[0], lap, source, result);
       store_own<true>(out, plane_at(z), own_at, computes, result);
       __syncthreads();  // planes up to j are read
       copy_up_to(j + Stages);

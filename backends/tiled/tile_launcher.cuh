@@ -87,6 +87,17 @@ class PlaneLaunch {
   int refill_ = 0, longest_ = 1;
 };
 
+// What TileLauncher needs to know of a single pass's kernels (one_pass.cuh's, matrix_pass.cuh's,
+// material_pass.cuh's) besides the kernels themselves: a block reads the r planes either side of its
+// chunk (2r to fill its z queues first), and its planes are static shared memory.
+template <class PassTile, class KernelArgs>
+struct SinglePassKernels {
+  using Tile = PassTile;
+  using Args = KernelArgs;
+  static constexpr int kRefill = 2 * Tile::R, kBeyond = 2 * Tile::R;
+  static constexpr int kDynamicSharedBytes = 0;
+};
+
 // A 2.5D kernel's launches over a grid's interior: the tiles and the z split, fixed per grid, and
 // the kernel that loads and stores the own pairs as single accesses where the rows have an even
 // length and the arrays are aligned to a pair (Kernels::kernel<true>), the scalar one otherwise.

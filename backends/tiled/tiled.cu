@@ -15,7 +15,8 @@
 // tiled runs single passes (BoundaryOf below). A default build compiles these eight, the single
 // passes of the five whose default fuses passes, and nothing else. -DHEAT_WITH_TILED_SWEEP=ON also
 // builds the other shapes of each family below (the "List"s), for tuning: `heatrk4-bench --backends
-// tiled:all` times every built configuration, and test_tiled checks each against the cpu reference.
+// tiled:all` times every built configuration, and test_tiled checks each against the cpu reference;
+// -DHEAT_TILED_SWEEP_FAMILIES=<list> builds the lists of the families named (SweepFamily) alone.
 #include <algorithm>
 #include <string>
 #include <type_traits>
@@ -27,11 +28,13 @@
 #include "backends/registry.hpp"
 #include "backends/tiled/backends.cuh"
 #include "backends/tiled/material_passes.hpp"
+#include "backends/tiled/matrix_pass.cuh"
 #include "backends/tiled/tiled.hpp"
 #include "stencils/rk4_forms.hpp"
 
-#ifndef HEAT_TILED_SWEEP
-#define HEAT_TILED_SWEEP 0
+// The sweep's families this build compiles (backends/CMakeLists.txt), as bits of SweepFamily.
+#ifndef HEAT_TILED_SWEEP_FAMILY_BITS
+#define HEAT_TILED_SWEEP_FAMILY_BITS 0
 #endif
 
 // nvcc's front end reports static members of a configuration that one of its instantiations never
@@ -77,6 +80,20 @@ struct CopyEngineConfig : OnePassConfig<R, T, TX, TY, M, Ahead> {
   template <bool FromU, bool AddsSource>
   using Launcher = CopyEngineLauncher<Tile, FromU, AddsSource>;
   static std::string name() { return OnePassConfig<R, T, TX, TY, M, Ahead>::name() + "/tma" + std::to_string(Depth); }
+};
+
+// The same passes in double with the x and y sums as FP64 tensor-core products (matrix_pass.cuh),
+// WarpsX x WarpsY warps of 8x8 blocks ("factors/<tile x>x<tile y>/c2x1[/a<A>]/dmma"): sweep
+// builds only, for benchmarks/tiled_analysis.md's tensor-core model.
+template <int R, int WarpsX, int WarpsY, int Ahead>
+struct MatrixPassConfig : OnePassConfig<R, double, 4 * WarpsX, 8 * WarpsY, 1, Ahead> {
+  template <typename Value>
+  using Backend = OnePassBackend<Value, MatrixPassConfig>;
+  static constexpr const char* kKernelFile = "matrix_pass.cuh";
+  using Tile = MatrixPassTile<R, WarpsX, WarpsY, Ahead>;
+  template <bool FromU, bool AddsSource>
+  using Launcher = TileLauncher<MatrixPass<Tile, FromU, AddsSource>>;
+  static std::string name() { return OnePassConfig<R, double, 4 * WarpsX, 8 * WarpsY, 1, Ahead>::name() + "/dmma"; }
 };
 
 // Two passes per kernel, a quadratic factor per launch ("factor-pairs/..."): two_passes.cuh, output
@@ -178,8 +195,12 @@ struct DefaultOf<4, double> {
   static constexpr const char* kWhy = "the copy engine frees the loads' registers";
 };
 
-// The sweep's lists (HEAT_TILED_SWEEP): the other shapes of each family at the orders where it
-// is a default or close to one.
+// The sweep's lists: the other shapes of each family at the orders where it is a default or close
+// to one. A sweep build compiles those of its families (HEAT_TILED_SWEEP_FAMILY_BITS), whose bits
+// are in the order of backends/CMakeLists.txt's names for them.
+enum SweepFamily : unsigned { kSweepFactors = 1, kSweepFactorPairs = 2, kSweepAll4 = 4, kSweepDmma = 8 };
+template <unsigned Family, class List>
+using IfSwept = std::conditional_t<(HEAT_TILED_SWEEP_FAMILY_BITS & Family) != 0, List, ConfigList<>>;
 //
 // One pass per kernel, at every order: 64x8 and 64x16 (32x16 in double) tiles, one or two planes
 // ahead; float also two rows per thread (64x16/c2x2); from order 6 also the copy engine's passes,
@@ -234,6 +255,14 @@ struct FourPassShapes<2, float> {
   using List = ConfigList<FourPassConfig<2, float, 32, 32, 1, 1>>;
 };
 
+// The single passes with tensor-core x and y sums, in double at orders 6 and 8 (where double's
+// default is the single passes): the default's 32x16 tile, and 32x32.
+template <int R, typename T>
+struct MatrixPassShapes {
+  using List = std::conditional_t<std::is_same_v<T, double> && R >= 3,
+                                  ConfigList<MatrixPassConfig<R, 4, 2, 2>, MatrixPassConfig<R, 4, 4, 2>>, ConfigList<>>;
+};
+
 // What the registry's tiled runs where a face is not layer: single passes, each operand filled
 // before it is read (backends.cuh's OnePassBackend). The default where it runs single passes, else
 // the one-pass shape of order 6 double's and order 8 float's defaults; not measured against the
@@ -245,18 +274,33 @@ struct BoundaryOf {
                                   OnePassConfig<R, T, sizeof(T) == sizeof(float) ? 32 : 16, 16, 1, 2>>;
 };
 
-// The configurations a build compiles for a radius and precision (the two above in a default
-// build), and the registry's Default and Boundary.
+// Whether `Config` is one of a list's, and the configurations of `List` that `Sweep` does not hold.
+template <class Config, class... Configs>
+constexpr bool listed_in(ConfigList<Configs...>) {
+  return (std::is_same_v<Config, Configs> || ...);
+}
+template <class Sweep, class List>
+struct Unlisted;
+template <class Sweep, class... Configs>
+struct Unlisted<Sweep, ConfigList<Configs...>> {
+  using type =
+      Joined<ConfigList<>, std::conditional_t<listed_in<Configs>(Sweep{}), ConfigList<>, ConfigList<Configs>>...>;
+};
+
+// The configurations a build compiles for a radius and precision: the two above (one where they
+// are the same) in a default build, and in a sweep build its families' lists after whichever of
+// the two those lack. Also the registry's Default and Boundary.
 template <int R, typename T>
 struct Built {
   using Default = typename DefaultOf<R, T>::type;
   using Boundary = typename BoundaryOf<R, T>::type;
   using Products =
       std::conditional_t<std::is_same_v<Default, Boundary>, ConfigList<Default>, ConfigList<Default, Boundary>>;
-  using List = std::conditional_t<HEAT_TILED_SWEEP != 0,
-                                  Joined<typename OnePassShapes<R, T>::List, typename TwoPassShapes<R, T>::List,
-                                         typename FourPassShapes<R, T>::List>,
-                                  Products>;
+  using Sweep = Joined<ConfigList<>, IfSwept<kSweepFactors, typename OnePassShapes<R, T>::List>,
+                       IfSwept<kSweepFactorPairs, typename TwoPassShapes<R, T>::List>,
+                       IfSwept<kSweepAll4, typename FourPassShapes<R, T>::List>,
+                       IfSwept<kSweepDmma, typename MatrixPassShapes<R, T>::List>>;
+  using List = Joined<typename Unlisted<Sweep, Products>::type, Sweep>;
 };
 
 template <typename T, typename F>
@@ -301,7 +345,9 @@ void with_configuration(int order, const std::string& name, F&& f) {
       throw InputError(
           "tiled configuration '" + name + "' is not built for order " + std::to_string(order) + " in " +
           (sizeof(T) == 4 ? "float" : "double") + "; built: " + names +
-          (HEAT_TILED_SWEEP ? "" : " (configure with -DHEAT_WITH_TILED_SWEEP=ON to build every configuration)"));
+          (HEAT_TILED_SWEEP_FAMILY_BITS == kSweepFactors + kSweepFactorPairs + kSweepAll4 + kSweepDmma
+               ? ""
+               : " (configure with -DHEAT_WITH_TILED_SWEEP=ON to build every configuration)"));
     return 0;
   });
 }
