@@ -1,6 +1,7 @@
 // heatrk4 verify: every backend x order x precision against the double cpu reference, then every
 // backend x boundary case x precision on a small grid.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -10,9 +11,11 @@
 #include "apps/run_checks.hpp"
 #include "apps/run_options.hpp"
 #include "parallel/rank_backend.hpp"
+#include "parallel/rank_grid.hpp"
 #include "parallel/ranks.hpp"
 #include "parallel/slab_field.hpp"
 #include "core/errors.hpp"
+#include "core/ghost_exchange.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "core/grid_limits.hpp"
 #include "core/materials.hpp"
@@ -145,6 +148,25 @@ struct WorstOrder {
   }
 };
 
+// The condition rows' grid: 21 x 17 x 19 points with unequal spacings, each axis 3r + 1 points or
+// more at order 8. With GPU ranks, an axis the rank grid splits over s ranks (z over every rank on
+// slabs) gets 16 s + 8 points or more, so that each box holds the widest scheme's ghosts (4r at
+// order 8) and the GPU rows run at every order instead of being refused; cpu ranks' boxes need
+// only r, so without a GPU the grid stays small.
+Grid condition_grid(const CaseRanks& how, int ranks, bool gpu_ranks) {
+  Grid grid{21, 17, 19};
+  if (gpu_ranks && ranks > 1) {
+    std::array<int, 3> splits{1, 1, ranks};
+    if (how.grid.kind == RankGridChoice::Kind::Given) splits = how.grid.given.ranks;
+    constexpr int kRadius = 4;
+    const int ghost = ghost_planes(GhostScheme::PerStep, kRadius);
+    int* const points[3] = {&grid.nx, &grid.ny, &grid.nz};
+    for (int axis = 0; axis < 3; ++axis)
+      if (const int s = splits[std::size_t(axis)]; s > 1) *points[axis] = std::max(*points[axis], s * ghost + 2 * kRadius);
+  }
+  return grid;
+}
+
 // Each boundary case (check/boundary_cases.hpp) of every backend that runs here, each precision
 // at every order, on a small grid with unequal spacings (every axis 3r + 1 points or more at
 // order 8): a row per backend, case and precision, with its worst order; then each source case
@@ -155,7 +177,7 @@ struct WorstOrder {
 // an order the ranks refuse is named beside its row, and a row whose every order they refuse is
 // skipped with the reason.
 void check_conditions(const VerifyOptions& o, const CaseRanks& how, int& passed, int& failed, int& skipped) {
-  Grid grid{21, 17, 19};
+  Grid grid = condition_grid(how, process_ranks().size(), query_gpu(how.options.device).available);
   grid.hx = 1.0 / (grid.nx - 1);
   grid.hy = 1.0 / (grid.ny - 1);
   grid.hz = 1.0 / (grid.nz - 1);
