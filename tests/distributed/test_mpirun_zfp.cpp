@@ -35,7 +35,7 @@ double max_difference(const Field<double>& a, const Field<double>& b) {
   return most;
 }
 
-TEST(MpirunZfp, SlabFilesReadAsTheUncompressedRunWithinTheBoundOn1To3Ranks) {
+TEST(MpirunZfp, RankFilesReadAsTheUncompressedRunWithinTheBoundOnSlabsAndGrids) {
   if (!built_with_zfp()) GTEST_SKIP() << "this build has no libzfp";
   for (const char* precision : {"float", "double"}) {
     const std::string plain = test::temp_directory("zfp-plain");
