@@ -1,5 +1,6 @@
 #include "apps/initial_field.hpp"
 
+#include <array>
 #include <vector>
 
 #include "parallel/slab_field.hpp"
@@ -9,13 +10,14 @@ namespace heat {
 namespace {
 
 // Puts the generated field of the rank's box on `backend`: made there where the box is one run
-// of the grid's whole planes, else (a box that wraps, or spans part of each plane) made here run
-// by run, cut to the box and uploaded.
+// of points along each axis, else (a box that wraps) made here run by run, cut to the box and
+// uploaded.
 template <typename T>
 void upload_generated_box(Backend<T>& backend, const RunPlan& plan, const Slab& slab) {
   const Grid& grid = plan.problem.grid;
-  const std::vector<Planes> runs = box_sources(slab, grid);
-  if (runs.size() == 1 && slab.is_slab()) return backend.upload_generated(grid, plan.init, runs[0]);
+  const std::array<std::vector<Planes>, 3> runs = box_source_runs(slab, grid);
+  if (runs[0].size() == 1 && runs[1].size() == 1 && runs[2].size() == 1)
+    return backend.upload_generated(grid, plan.init, GridBox{runs[0][0], runs[1][0], runs[2][0]});
   backend.upload(
       box_from_runs<T>(slab, grid, [&](const Planes& run) { return make_initial_field<T>(grid, plan.init, run); }));
 }

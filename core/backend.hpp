@@ -84,11 +84,11 @@ class Backend {
     return first_nonfinite();
   }
 
-  // Makes `planes` of the generated initial field of grid `whole` (all of them, or a rank's box)
+  // Makes `box` of the generated initial field of grid `whole` (all of it, or a rank's box)
   // where the backend keeps its field (on the GPU for CUDA backends, which then upload nothing);
   // the default makes it on the host and uploads it.
-  virtual void upload_generated(const Grid& whole, const InitSpec& spec, Planes planes) {
-    upload(make_initial_field<T>(whole, spec, planes));
+  virtual void upload_generated(const Grid& whole, const InitSpec& spec, const GridBox& box) {
+    upload(make_initial_field<T>(whole, spec, box));
   }
 
   // The fields whose ghost planes the exchange the backend was made with fills, in the order the

@@ -13,45 +13,43 @@ double standard_normal(std::uint64_t seed, std::uint64_t n) { return initial_val
 
 namespace {
 
-// u(i, j, k - planes.first) = point(n, i, j, k) over `planes` of `whole`, n the point's flat
-// index in `whole` (randn's counter), each value rounded once to T.
+// u(i - box.x.first, j - box.y.first, k - box.z.first) = point(n, i, j, k) over `box` of `whole`,
+// n the point's flat index in `whole` (randn's counter), each value rounded once to T.
 template <typename T, class Point>
-Field<T> fill_planes(const Grid& whole, Planes planes, Point point) {
-  auto u = Field<T>::uninitialized(whole.nx, whole.ny, planes.count);
-  const std::size_t nx = std::size_t(whole.nx), ny = std::size_t(whole.ny);
-  const std::size_t first = std::size_t(planes.first) * nx * ny;
+Field<T> fill_box(const Grid& whole, const GridBox& box, Point point) {
+  auto u = Field<T>::uninitialized(box.x.count, box.y.count, box.z.count);
   T* data = u.data();
   parallel_for_points(u.size(), [&](std::size_t m) {
-    const std::size_t n = first + m, row = n / nx;
-    data[m] = static_cast<T>(point(n, int(n - row * nx), int(row % ny), int(row / ny)));
+    const BoxPoint p = box_point(whole.nx, whole.ny, box, (long long)m);
+    data[m] = static_cast<T>(point(std::size_t(p.n), p.i, p.j, p.k));
   });
   return u;
 }
 
 template <typename T>
-Field<T> gaussian_planes(const Grid& whole, Planes planes) {
+Field<T> gaussian_box(const Grid& whole, const GridBox& box) {
   const initial_values::GaussianShape shape = initial_values::gaussian_shape(whole);
-  return fill_planes<T>(whole, planes,
-                        [&](std::size_t, int i, int j, int k) { return initial_values::gaussian(shape, i, j, k); });
+  return fill_box<T>(whole, box,
+                     [&](std::size_t, int i, int j, int k) { return initial_values::gaussian(shape, i, j, k); });
 }
 
 template <typename T>
-Field<T> randn_planes(const Grid& whole, Planes planes, std::uint64_t seed) {
-  return fill_planes<T>(whole, planes,
-                        [&](std::size_t n, int, int, int) { return initial_values::standard_normal(seed, n); });
+Field<T> randn_box(const Grid& whole, const GridBox& box, std::uint64_t seed) {
+  return fill_box<T>(whole, box,
+                     [&](std::size_t n, int, int, int) { return initial_values::standard_normal(seed, n); });
 }
 
 template <typename T>
-Field<T> sine_planes(const Grid& whole, Planes planes, const std::array<int, 3>& modes) {
+Field<T> sine_box(const Grid& whole, const GridBox& box, const std::array<int, 3>& modes) {
   const auto sx = sine_profile(whole.nx, modes[0]), sy = sine_profile(whole.ny, modes[1]),
              sz = sine_profile(whole.nz, modes[2]);
-  return fill_planes<T>(whole, planes,
-                        [&](std::size_t, int i, int j, int k) { return initial_values::sine(sx[i], sy[j], sz[k]); });
+  return fill_box<T>(whole, box,
+                     [&](std::size_t, int i, int j, int k) { return initial_values::sine(sx[i], sy[j], sz[k]); });
 }
 
 template <typename T>
-Field<T> uniform_planes(const Grid& whole, Planes planes, double temperature) {
-  return fill_planes<T>(whole, planes, [&](std::size_t, int, int, int) { return temperature; });
+Field<T> uniform_box(const Grid& whole, const GridBox& box, double temperature) {
+  return fill_box<T>(whole, box, [&](std::size_t, int, int, int) { return temperature; });
 }
 
 }  // namespace
@@ -94,29 +92,34 @@ std::vector<double> sine_profile(int n, int mode) {
 
 template <typename T>
 Field<T> gaussian_field(const Grid& g) {
-  return gaussian_planes<T>(g, all_planes(g));
+  return gaussian_box<T>(g, planes_box(g, all_planes(g)));
 }
 
 template <typename T>
 Field<T> randn_field(const Grid& g, std::uint64_t seed) {
-  return randn_planes<T>(g, all_planes(g), seed);
+  return randn_box<T>(g, planes_box(g, all_planes(g)), seed);
 }
 
 template <typename T>
 Field<T> sine_field(const Grid& g, const std::array<int, 3>& modes) {
-  return sine_planes<T>(g, all_planes(g), modes);
+  return sine_box<T>(g, planes_box(g, all_planes(g)), modes);
+}
+
+template <typename T>
+Field<T> make_initial_field(const Grid& whole, const InitSpec& spec, const GridBox& box) {
+  switch (spec.kind) {
+    case InitKind::Gaussian: return gaussian_box<T>(whole, box);
+    case InitKind::Randn: return randn_box<T>(whole, box, spec.seed);
+    case InitKind::Sine: return sine_box<T>(whole, box, spec.modes);
+    case InitKind::Uniform: return uniform_box<T>(whole, box, spec.temperature);
+    case InitKind::File: break;
+  }
+  throw InputError("--init file needs an input reader, which this build does not have yet");
 }
 
 template <typename T>
 Field<T> make_initial_field(const Grid& whole, const InitSpec& spec, Planes planes) {
-  switch (spec.kind) {
-    case InitKind::Gaussian: return gaussian_planes<T>(whole, planes);
-    case InitKind::Randn: return randn_planes<T>(whole, planes, spec.seed);
-    case InitKind::Sine: return sine_planes<T>(whole, planes, spec.modes);
-    case InitKind::Uniform: return uniform_planes<T>(whole, planes, spec.temperature);
-    case InitKind::File: break;
-  }
-  throw InputError("--init file needs an input reader, which this build does not have yet");
+  return make_initial_field<T>(whole, spec, planes_box(whole, planes));
 }
 
 template <typename T>
@@ -129,7 +132,8 @@ Field<T> make_initial_field(const Grid& g, const InitSpec& spec) {
   template Field<T> randn_field<T>(const Grid&, std::uint64_t);                     \
   template Field<T> sine_field<T>(const Grid&, const std::array<int, 3>&);          \
   template Field<T> make_initial_field<T>(const Grid&, const InitSpec&);             \
-  template Field<T> make_initial_field<T>(const Grid&, const InitSpec&, Planes);
+  template Field<T> make_initial_field<T>(const Grid&, const InitSpec&, Planes);      \
+  template Field<T> make_initial_field<T>(const Grid&, const InitSpec&, const GridBox&);
 HEAT_INSTANTIATE_INITIAL_FIELDS(float)
 HEAT_INSTANTIATE_INITIAL_FIELDS(double)
 

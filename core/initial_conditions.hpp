@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/field.hpp"
+#include "core/grid_box.hpp"
 #include "core/problem.hpp"
 
 namespace heat {
@@ -40,13 +41,9 @@ Field<T> randn_field(const Grid& g, std::uint64_t seed);
 template <typename T = double>
 Field<T> sine_field(const Grid& g, const std::array<int, 3>& modes);
 
-// Planes [first, first + count) of a grid along z: the part of a field one rank of a distributed
-// run holds (its box).
-struct Planes {
-  int first = 0;
-  int count = 0;
-};
+// Every plane of g; the box of whole rows and columns over `planes`.
 inline Planes all_planes(const Grid& g) { return {0, g.nz}; }
+inline GridBox planes_box(const Grid& g, Planes planes) { return {{0, g.nx}, {0, g.ny}, planes}; }
 
 // The generated kinds above and uniform; File is read by io/ and refused here.
 template <typename T = double>
@@ -55,6 +52,9 @@ Field<T> make_initial_field(const Grid& g, const InitSpec& spec);
 // field's at the same global point, bitwise.
 template <typename T = double>
 Field<T> make_initial_field(const Grid& whole, const InitSpec& spec, Planes planes);
+// The same field's `box` only (of x.count x y.count x z.count points), bitwise the whole field's.
+template <typename T = double>
+Field<T> make_initial_field(const Grid& whole, const InitSpec& spec, const GridBox& box);
 
 // One standard normal draw for counter n of stream `seed` (exposed for tests).
 double standard_normal(std::uint64_t seed, std::uint64_t n);

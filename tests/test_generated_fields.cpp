@@ -23,12 +23,13 @@ class GeneratedField : public ::testing::TestWithParam<std::string> {
   const BackendEntry& entry() const { return *default_registry().find(GetParam()); }
 };
 
-// The planes a rank's box holds, cut from the whole field made on the host.
+// The box a rank holds, cut from the whole field made on the host.
 template <typename T>
-Field<T> planes_of(const Field<T>& whole, Planes planes) {
-  const std::size_t plane = std::size_t(whole.nx()) * std::size_t(whole.ny());
-  auto part = Field<T>::uninitialized(whole.nx(), whole.ny(), planes.count);
-  std::memcpy(part.data(), whole.data() + std::size_t(planes.first) * plane, part.size() * sizeof(T));
+Field<T> box_of(const Field<T>& whole, const GridBox& box) {
+  auto part = Field<T>::uninitialized(box.x.count, box.y.count, box.z.count);
+  for (int k = 0; k < box.z.count; ++k)
+    for (int j = 0; j < box.y.count; ++j)
+      for (int i = 0; i < box.x.count; ++i) part(i, j, k) = whole(box.x.first + i, box.y.first + j, box.z.first + k);
   return part;
 }
 
@@ -38,20 +39,21 @@ void expect_made_as_on_the_host(const BackendEntry& entry) {
   const Grid g{37, 22, 19, 0.05, 0.07, 0.11};
   InitSpec randn{InitKind::Randn, 1234, {1, 1, 1}}, sine{InitKind::Sine, 0, {2, 3, 1}}, gaussian{};
   InitSpec uniform{InitKind::Uniform, 0, {1, 1, 1}, 293.15};  // not a float: rounded once
-  // The whole grid, and the planes of a rank's box in the middle of it.
-  for (const Planes planes : {all_planes(g), Planes{5, 9}})
+  // The whole grid, the planes of a slab's box in the middle of it, and a rank grid's box that
+  // holds part of each row and column.
+  for (const GridBox box : {planes_box(g, all_planes(g)), planes_box(g, Planes{5, 9}), GridBox{{3, 20}, {4, 11}, {5, 9}}})
     for (const InitSpec& spec : {randn, sine, gaussian, uniform}) {
-      Grid box = g;
-      box.nz = planes.count;
-      auto backend = entry.make<T>(test::gpu_test_problem(box, 2), BackendOptions{});
-      backend->upload_generated(g, spec, planes);
-      Field<T> made(box, T(-12345));
+      const Grid box_grid{box.x.count, box.y.count, box.z.count, g.hx, g.hy, g.hz};
+      auto backend = entry.make<T>(test::gpu_test_problem(box_grid, 2), BackendOptions{});
+      backend->upload_generated(g, spec, box);
+      Field<T> made(box_grid, T(-12345));
       backend->download(made);
-      const Field<T> host = planes_of(make_initial_field<T>(g, spec), planes);
-      const std::string label = entry.name + ": kind " + std::to_string(int(spec.kind)) + ", planes from " +
-                                std::to_string(planes.first);
-      EXPECT_EQ(std::memcmp(make_initial_field<T>(g, spec, planes).data(), host.data(), host.size() * sizeof(T)), 0)
-          << label << ": the host's planes differ from the whole field's";
+      const Field<T> host = box_of(make_initial_field<T>(g, spec), box);
+      const std::string label = entry.name + ": kind " + std::to_string(int(spec.kind)) + ", box from (" +
+                                std::to_string(box.x.first) + ", " + std::to_string(box.y.first) + ", " +
+                                std::to_string(box.z.first) + ")";
+      EXPECT_EQ(std::memcmp(make_initial_field<T>(g, spec, box).data(), host.data(), host.size() * sizeof(T)), 0)
+          << label << ": the host's box differs from the whole field's";
       const bool exp_may_differ = spec.kind == InitKind::Gaussian && entry.uses_cuda;
       if (!exp_may_differ) {
         EXPECT_EQ(std::memcmp(made.data(), host.data(), host.size() * sizeof(T)), 0) << label << " differs from the host's";

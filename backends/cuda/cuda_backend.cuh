@@ -123,8 +123,8 @@ class CudaBackend : public Backend<T>,
     u_.copy_from_host(u.data());
     field_set();
   }
-  void upload_generated(const Grid& whole, const InitSpec& spec, Planes planes) override {
-    make_initial_field_on_device(u_.get(), whole, spec, planes);
+  void upload_generated(const Grid& whole, const InitSpec& spec, const GridBox& box) override {
+    make_initial_field_on_device(u_.get(), whole, spec, box);
     field_set();
   }
   void download(Field<T>& u) override { u_.copy_to_host(u.data()); }

@@ -34,23 +34,22 @@ struct UniformPoint {
   __device__ double operator()(long long, int, int, int) const { return temperature; }
 };
 
-// u[m] = the point whose flat index in the whole grid is first + m.
+// u[m] = point m of `box` (box_point) of a grid of nx x ny points a plane.
 template <typename T, class Point>
-__global__ void fill_points(T* u, int nx, int ny, long long first, long long count, Point point) {
+__global__ void fill_points(T* u, int nx, int ny, GridBox box, long long count, Point point) {
   for (long long m = blockIdx.x * (long long)blockDim.x + threadIdx.x; m < count;
        m += (long long)gridDim.x * blockDim.x) {
-    const long long n = first + m, row = n / nx;
-    u[m] = static_cast<T>(point(n, int(n - row * nx), int(row % ny), int(row / ny)));
+    const BoxPoint p = box_point(nx, ny, box, m);
+    u[m] = static_cast<T>(point(p.n, p.i, p.j, p.k));
   }
 }
 
 template <typename T, class Point>
-void fill(T* u, const Grid& whole, Planes planes, Point point) {
-  const long long plane = (long long)whole.nx * whole.ny;
-  const long long count = plane * planes.count;
+void fill(T* u, const Grid& whole, const GridBox& box, Point point) {
+  const long long count = (long long)box.x.count * box.y.count * box.z.count;
   constexpr int kThreads = 256;
   const unsigned blocks = grid_stride_blocks(count, kThreads, 1 << 16);
-  fill_points<T><<<blocks, kThreads>>>(u, whole.nx, whole.ny, plane * planes.first, count, point);
+  fill_points<T><<<blocks, kThreads>>>(u, whole.nx, whole.ny, box, count, point);
   HEAT_CUDA_CHECK_LAUNCH();
   HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
 }
@@ -58,24 +57,24 @@ void fill(T* u, const Grid& whole, Planes planes, Point point) {
 }  // namespace
 
 template <typename T>
-void make_initial_field_on_device(T* u, const Grid& g, const InitSpec& spec, Planes planes) {
+void make_initial_field_on_device(T* u, const Grid& g, const InitSpec& spec, const GridBox& box) {
   switch (spec.kind) {
-    case InitKind::Randn: return fill(u, g, planes, RandnPoint{spec.seed});
-    case InitKind::Gaussian: return fill(u, g, planes, GaussianPoint{initial_values::gaussian_shape(g)});
+    case InitKind::Randn: return fill(u, g, box, RandnPoint{spec.seed});
+    case InitKind::Gaussian: return fill(u, g, box, GaussianPoint{initial_values::gaussian_shape(g)});
     case InitKind::Sine: {
       DeviceBuffer<double> sx(std::size_t(g.nx)), sy(std::size_t(g.ny)), sz(std::size_t(g.nz));
       sx.copy_from_host(sine_profile(g.nx, spec.modes[0]).data());
       sy.copy_from_host(sine_profile(g.ny, spec.modes[1]).data());
       sz.copy_from_host(sine_profile(g.nz, spec.modes[2]).data());
-      return fill(u, g, planes, SinePoint{sx.get(), sy.get(), sz.get()});
+      return fill(u, g, box, SinePoint{sx.get(), sy.get(), sz.get()});
     }
-    case InitKind::Uniform: return fill(u, g, planes, UniformPoint{spec.temperature});
+    case InitKind::Uniform: return fill(u, g, box, UniformPoint{spec.temperature});
     case InitKind::File: break;
   }
   throw InputError("an initial field from a file is read on the host and uploaded, not made on the device");
 }
 
-template void make_initial_field_on_device<float>(float*, const Grid&, const InitSpec&, Planes);
-template void make_initial_field_on_device<double>(double*, const Grid&, const InitSpec&, Planes);
+template void make_initial_field_on_device<float>(float*, const Grid&, const InitSpec&, const GridBox&);
+template void make_initial_field_on_device<double>(double*, const Grid&, const InitSpec&, const GridBox&);
 
 }  // namespace heat

@@ -7,9 +7,9 @@
 
 namespace heat {
 
-// Writes `planes` of the field of grid `g` into `u` (device memory, nx * ny * planes.count
-// values) and waits for it; InputError for InitKind::File, RunError for a CUDA failure.
+// Writes `box` of the field of grid `g` into `u` (device memory, its points, x fastest) and
+// waits for it; InputError for InitKind::File, RunError for a CUDA failure.
 template <typename T>
-void make_initial_field_on_device(T* u, const Grid& g, const InitSpec& spec, Planes planes);
+void make_initial_field_on_device(T* u, const Grid& g, const InitSpec& spec, const GridBox& box);
 
 }  // namespace heat
