@@ -237,15 +237,15 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     output_lock = require_usable_output_paths(plan, options, from_file && loaded.has_run_state, ranks.is_root());
     monitors = make_run_monitors(plan, ranks.is_root());
     entry = default_registry().find(plan.backend);
+    const RankGrid rank_grid = run_rank_grid(plan, *entry, ranks);
     if (entry->uses_cuda) {
-      plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos, z_periodic(plan.problem));
+      plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos, neighbouring_ranks(rank_grid, z_periodic(plan.problem)));
       clock.mark("gpu_route");  // on ranks: whether the ranks' GPUs reach each other as peers
       plan.backend_options.device = ranks.select_gpu(plan.backend_options.device, plan.gpu_halos);
       clock.mark("gpu_select");
     } else {
       process_gpu().give_back();  // a context a rank started early, in case the run took a GPU
     }
-    const RankGrid rank_grid = run_rank_grid(plan, *entry, ranks);
     slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output),
                      plan.problem.boundaries, rank_grid);
     require_planes_for_every_rank(plan, slab);

@@ -24,7 +24,7 @@ void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ra
   report.ranks = ranks.size();
   report.ranks_grid = slab.rank_grid.text();
   report.ghost_planes = slab.ghost;
-  report.halo_overlap = rank_halo_overlap(entry, plan.backend_options, plan.problem.order, slab) != HaloOverlap::Off;
+  report.halo_overlap = entry.chosen_halo_overlap(plan.backend_options, plan.problem.order) != HaloOverlap::Off;
   report.halo_exchange = !entry.uses_cuda ? "mpi" : gpu_halo_route_name(plan.gpu_halos);
   if (writer) report.files = writer->files();
   report.final_step = plan.start_step + outcome.steps_done;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "apps/commands.hpp"
@@ -62,6 +63,15 @@ struct CaseResult {
 template <typename... Values>
 void say(const char* format, Values... values) {
   if (process_ranks().is_root()) std::printf(format, values...);
+}
+
+// Every pair of `count` ranks: the neighbours any case may have, since each resolves its own rank
+// grid (auto's depends on the backend) and some wrap z.
+std::vector<std::pair<int, int>> every_pair_of_ranks(int count) {
+  std::vector<std::pair<int, int>> pairs;
+  for (int lower = 0; lower < count; ++lower)
+    for (int upper = lower + 1; upper < count; ++upper) pairs.emplace_back(lower, upper);
+  return pairs;
 }
 
 // This rank's slab of `problem` for `entry`'s backend on the rank grid of `choice`.
@@ -261,7 +271,7 @@ int verify(const VerifyOptions& o) {
     for (int order : {2, 4, 6, 8}) require_stable_cfl(o.cfl, order, o.allow_unstable, "--cfl " + number_text(o.cfl));
     require_grid_fits_order(grid, 8, {"--n", "--n", "--n"});
     require_grid_points_fit(o.n, o.n, o.n, "--n");
-    how.route = ranks.gpu_route(parse_gpu_halo_route(o.halo_exchange));
+    how.route = ranks.gpu_route(parse_gpu_halo_route(o.halo_exchange), every_pair_of_ranks(ranks.size()));
     how.grid = parse_ranks_grid(o.ranks_grid);
     Problem widest;  // order 8's ghost points
     widest.grid = grid;

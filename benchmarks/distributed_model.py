@@ -129,7 +129,8 @@ def rank_time(box, sides, order, t_point, face_cost, overlap):
     recompute = sum(box_volume(box, [w * r * k for k in per_axis]) - own for w in scheme.pass_widths) / 4
     compute = t_point * (own + recompute)
     ghost = scheme.depth * r
-    # The planes the neighbours need are written first; the rest of that launch hides the exchange.
+    # The points the neighbours need are written first (on a split x or y the rim of the box's
+    # columns too, core/step_columns.hpp); the rest of that launch hides the exchange.
     edges = own - box_volume(box, [-ghost * k for k in per_axis])
     hideable = scheme.launch_share * t_point * (own + recompute - edges)
     by_route = {}
@@ -137,7 +138,9 @@ def rank_time(box, sides, order, t_point, face_cost, overlap):
         face_bytes, faces = by_route.get(route, (0, 0))
         by_route[route] = (face_bytes + own // box[axis] * ghost * VALUE_BYTES, faces + 1)
     packed = sum(own // box[axis] * ghost * VALUE_BYTES for axis, _ in sides if axis < 2)
-    pack_unpack = 4 * packed / COPY_BYTES_PER_S   # pack out and unpack in: each reads and writes the face
+    # Pack out and unpack in, each reading and writing the face: on the exchange's stream beside the
+    # interior, but taking the memory bandwidth the interior's kernels need, so never counted hidden.
+    pack_unpack = 4 * packed / COPY_BYTES_PER_S
     exchange = 0.0   # the links run at once; each moves all of this rank's faces over it
     for route, (face_bytes, faces) in by_route.items():
         link = route.link(faces)

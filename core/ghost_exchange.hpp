@@ -5,6 +5,7 @@
 // live in parallel/, which depends on this header and never the other way round.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <vector>
 
@@ -41,7 +42,8 @@ inline int ghost_planes(GhostScheme scheme, int radius) {
   return 4 * radius;
 }
 
-// The sides of a rank's box that have a neighbour, and so ghost planes, and how many planes each.
+// The sides of a rank's box that have a neighbour, and so ghost planes, and how many planes each
+// (along z; across x and y where the rank grid splits them).
 struct GhostSides {
   bool lower = false;
   bool upper = false;
@@ -50,6 +52,9 @@ struct GhostSides {
   // is periodic across ranks (the ghost planes beyond a grid's end are then planes of the field
   // a rank writes, which must hold the step's values after every step). The same on every rank.
   bool fills_ghosts = false;
+  // On a rank grid that splits x or y: whether the box has `planes` ghost points beside its lower
+  // ([axis][0]) and upper ([axis][1]) side across x (axis 0) and y (1).
+  std::array<std::array<bool, 2>, 2> across{};
 };
 
 // Whether a backend computes what reads no ghost plane while an exchange travels (between its

@@ -13,6 +13,7 @@
 #include "backends/cuda/process_gpu.hpp"
 #if HEAT_HAVE_NCCL
 #include "parallel/nccl_halo_exchange.hpp"
+#include "parallel/urgent_stream.hpp"
 #endif
 
 namespace heat {
@@ -45,12 +46,11 @@ int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route) {
   return device;
 }
 
-bool rank_gpus_reach_their_neighbours(int local_size, bool wraps) {
+bool rank_gpus_reach_their_neighbours(const std::vector<std::pair<int, int>>& neighbours) {
   const int devices = gpu_count();
   if (devices == 0) return false;
-  const int pairs = wraps && local_size > 1 ? local_size : local_size - 1;
-  for (int rank = 0; rank < pairs; ++rank) {
-    const int lower = gpu_of_rank(rank, devices), upper = gpu_of_rank((rank + 1) % local_size, devices);
+  for (const auto& [lower_rank, upper_rank] : neighbours) {
+    const int lower = gpu_of_rank(lower_rank, devices), upper = gpu_of_rank(upper_rank, devices);
     if (lower == upper) continue;
     // Each side copies from the other's memory.
     int up = 0, down = 0;
@@ -68,7 +68,7 @@ namespace {
 template <typename T>
 std::unique_ptr<HaloExchange<T>> slab_or_grid_exchange(
     const Slab& slab, const Grid& global, const typename GridHaloExchange<T>::LineExchange& line_exchange) {
-  if (slab.is_slab()) return line_exchange(z_line(slab, global));
+  if (slab.is_slab()) return line_exchange(z_line(slab, global), cudaStreamLegacy);
   return std::make_unique<GridHaloExchange<T>>(slab, global, line_exchange);
 }
 
@@ -84,8 +84,8 @@ class NcclRoute final : public HaloExchange<T> {
  public:
   NcclRoute(const Slab& slab, const Grid& global, MPI_Comm comm)
       : comm_(comm),
-        exchange_(slab_or_grid_exchange<T>(slab, global, [&](const HaloLine& line) {
-          return std::make_unique<NcclHaloExchange<T>>(slab, global, line, comm_, stream_.get());
+        exchange_(slab_or_grid_exchange<T>(slab, global, [&](const HaloLine& line, cudaStream_t order) {
+          return std::make_unique<NcclHaloExchange<T>>(slab, global, line, comm_, stream_.get(), order);
         })) {}
   void start(T* device_box) override { exchange_->start(device_box); }
   void finish() override { exchange_->finish(); }
@@ -98,20 +98,6 @@ class NcclRoute final : public HaloExchange<T> {
   double seconds_spent() override { return exchange_->seconds_spent(); }
 
  private:
-  class UrgentStream {
-   public:
-    UrgentStream() {
-      int least = 0, greatest = 0;
-      HEAT_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-      HEAT_CUDA_CHECK(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest));
-    }
-    ~UrgentStream() { cudaStreamDestroy(stream_); }
-    cudaStream_t get() const { return stream_; }
-
-   private:
-    cudaStream_t stream_ = nullptr;
-  };
-
   NcclCommunicator comm_;
   UrgentStream stream_;
   std::unique_ptr<HaloExchange<T>> exchange_;
@@ -127,10 +113,11 @@ std::unique_ptr<HaloExchange<T>> make_gpu_halo_exchange(const Slab& slab, const 
   if (route == GpuHaloRoute::Nccl) return std::make_unique<NcclRoute<T>>(slab, global, comm);
 #endif
   if (route == GpuHaloRoute::Nccl) throw InputError("this build has no NCCL: use --halo-exchange peer or host");
-  return slab_or_grid_exchange<T>(slab, global, [&](const HaloLine& line) -> std::unique_ptr<HaloExchange<T>> {
-    if (route == GpuHaloRoute::Peer) return std::make_unique<PeerHaloExchange<T>>(slab, global, line, comm);
-    return std::make_unique<HostStagedHaloExchange<T>>(slab, global, line, comm);
-  });
+  return slab_or_grid_exchange<T>(
+      slab, global, [&](const HaloLine& line, cudaStream_t order) -> std::unique_ptr<HaloExchange<T>> {
+        if (route == GpuHaloRoute::Peer) return std::make_unique<PeerHaloExchange<T>>(slab, global, line, comm, order);
+        return std::make_unique<HostStagedHaloExchange<T>>(slab, global, line, comm, order);
+      });
 }
 
 template std::unique_ptr<HaloExchange<float>> make_gpu_halo_exchange(const Slab&, const Grid&, MPI_Comm, GpuHaloRoute);

@@ -5,6 +5,8 @@
 #include <mpi.h>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "parallel/halo_exchange.hpp"
 
@@ -21,11 +23,11 @@ void start_rank_gpu(int local_rank);
 // route.
 int select_rank_gpu(int local_rank, int local_size, GpuHaloRoute route);
 
-// Whether `local_size` ranks of one node, taking its GPUs in turn as the peer route has them, can
-// each copy from its neighbours' GPUs (peer access, or the same GPU); where z `wraps`, the last
-// rank and rank 0 are neighbours too. The same answer on every rank of the node: it asks about
-// every neighbouring pair, not only its own.
-bool rank_gpus_reach_their_neighbours(int local_size, bool wraps);
+// Whether the ranks of one node, taking its GPUs in turn as the peer route has them, can each copy
+// from its neighbours' GPUs (peer access, or the same GPU), the neighbours being each pair of
+// node-local ranks in `neighbours` (neighbouring_ranks). The same answer on every rank of the
+// node: it asks about every neighbouring pair, not only its own.
+bool rank_gpus_reach_their_neighbours(const std::vector<std::pair<int, int>>& neighbours);
 
 // Collective over `comm`, whose rank i holds slab i: the exchange of `slab`'s ghost planes in
 // device memory, in the legacy default stream's order, where the CUDA backends' kernels run.

@@ -1,5 +1,7 @@
 #include "parallel/grid_halo_exchange.hpp"
 
+#include "backends/cuda/cuda_check.cuh"
+
 namespace heat {
 
 namespace {
@@ -28,7 +30,9 @@ FaceCopies face_copies(const FaceBlocks& blocks, const Grid& box, const HaloLine
 template <typename T>
 GridHaloExchange<T>::GridHaloExchange(const Slab& slab, const Grid& global, const LineExchange& line_exchange)
     : SlabHaloExchange<T>(slab, global, z_line(slab, global)) {
-  z_ = line_exchange(z_line(slab, global));
+  HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&legacy_done_, cudaEventDisableTiming));
+  HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&exchange_done_, cudaEventDisableTiming));
+  z_ = line_exchange(z_line(slab, global), stream_.get());
   const Grid box = slab.box_grid(global);
   for (int axis = 0; axis < 2; ++axis) {
     const HaloLine line = packed_face_line(slab, global, axis);
@@ -38,40 +42,74 @@ GridHaloExchange<T>::GridHaloExchange(const Slab& slab, const Grid& global, cons
     face->packed = DeviceBuffer<T>(4 * line.layout.side_values);
     face->edges = face_copies(blocks, box, line, true);
     face->ghosts = face_copies(blocks, box, line, false);
-    face->route = line_exchange(line);
+    face->route = line_exchange(line, stream_.get());
     faces_[std::size_t(axis)] = std::move(face);
+    axes_.push_back(axis);
   }
+  axes_.push_back(2);
 }
 
 template <typename T>
-void GridHaloExchange<T>::exchange_face(T* device_box, int axis) {
-  Face* face = faces_[std::size_t(axis)].get();
-  if (!face) return;
-  pack_face(device_box, face->packed.get(), face->edges, 0);
-  face->route->exchange(face->packed.get());
-  unpack_face(face->packed.get(), device_box, face->ghosts, 0);
+GridHaloExchange<T>::~GridHaloExchange() {
+  for (cudaEvent_t e : {legacy_done_, exchange_done_})
+    if (e) cudaEventDestroy(e);
+}
+
+template <typename T>
+void GridHaloExchange<T>::follow_legacy_stream() {
+  HEAT_CUDA_CHECK(cudaEventRecord(legacy_done_, cudaStreamLegacy));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(stream_.get(), legacy_done_, 0));
+}
+
+template <typename T>
+void GridHaloExchange<T>::precede_legacy_stream() {
+  HEAT_CUDA_CHECK(cudaEventRecord(exchange_done_, stream_.get()));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, exchange_done_, 0));
+}
+
+template <typename T>
+void GridHaloExchange<T>::start_axis(int axis) {
+  if (axis == 2) return z_->start(box_);
+  Face& face = *faces_[std::size_t(axis)];
+  face_times_.begin(stream_.get());
+  pack_face(box_, face.packed.get(), face.edges, stream_.get());
+  face.route->start(face.packed.get());
+}
+
+template <typename T>
+void GridHaloExchange<T>::finish_axis(int axis) {
+  if (axis == 2) return z_->finish();
+  Face& face = *faces_[std::size_t(axis)];
+  face.route->finish();
+  unpack_face(face.packed.get(), box_, face.ghosts, stream_.get());
+  face_times_.end(stream_.get());
 }
 
 template <typename T>
 void GridHaloExchange<T>::start(T* device_box) {
-  face_times_.begin(0);
-  exchange_face(device_box, 0);
-  exchange_face(device_box, 1);
-  face_times_.end(0);
-  z_->start(device_box);
+  box_ = device_box;
+  follow_legacy_stream();
+  start_axis(axes_.front());
 }
 
 template <typename T>
 void GridHaloExchange<T>::finish() {
-  z_->finish();
+  finish_axis(axes_.front());
+  for (std::size_t i = 1; i < axes_.size(); ++i) {
+    start_axis(axes_[i]);
+    finish_axis(axes_[i]);
+  }
+  precede_legacy_stream();
 }
 
 template <typename T>
 void GridHaloExchange<T>::exchange_across(T* device_box, int axis) {
-  if (axis == 2) return z_->exchange(device_box);
-  face_times_.begin(0);
-  exchange_face(device_box, axis);
-  face_times_.end(0);
+  if (axis != 2 && !faces_[std::size_t(axis)]) return;
+  box_ = device_box;
+  follow_legacy_stream();
+  start_axis(axis);
+  finish_axis(axis);
+  precede_legacy_stream();
 }
 
 template <typename T>
@@ -83,9 +121,11 @@ void GridHaloExchange<T>::connect() {
 
 template <typename T>
 void GridHaloExchange<T>::open(const std::vector<T*>& boxes) {
+  follow_legacy_stream();
   z_->open(boxes);
   for (auto& face : faces_)
     if (face) face->route->open({face->packed.get()});
+  precede_legacy_stream();
 }
 
 template <typename T>

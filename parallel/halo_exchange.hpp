@@ -82,7 +82,10 @@ inline HaloLayout halo_layout(const Slab& s, const Grid& global) {
 }
 
 inline GhostSides ghost_sides(const Slab& s) {
-  return GhostSides{s.has_lower_neighbour(), s.has_upper_neighbour(), s.ghost, s.fills_ghosts};
+  GhostSides sides{s.has_lower_neighbour(), s.has_upper_neighbour(), s.ghost, s.fills_ghosts};
+  sides.across = {{{s.x.has_lower_neighbour(), s.x.has_upper_neighbour()},
+                   {s.y.has_lower_neighbour(), s.y.has_upper_neighbour()}}};
+  return sides;
 }
 
 // The points of one face across x (axis 0) or y (1) that the exchange sends: `ghost` wide, the

@@ -10,11 +10,12 @@ namespace heat {
 
 template <typename T>
 HostStagedHaloExchange<T>::HostStagedHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line,
-                                                  MPI_Comm comm)
+                                                  MPI_Comm comm, cudaStream_t order)
     : layout_(line.layout),
       lower_(line.has_lower_neighbour()),
       upper_(line.has_upper_neighbour()),
-      mpi_(slab, global, line, comm) {
+      mpi_(slab, global, line, comm),
+      order_(order) {
   if (!lower_ && !upper_) return;
   HEAT_CUDA_CHECK(cudaMallocHost(&staging_, kBlocks * layout_.side_values * sizeof(T)));
   std::fill(staging_, staging_ + kBlocks * layout_.side_values, T(0));  // connect() sends it as it is
@@ -30,13 +31,12 @@ void HostStagedHaloExchange<T>::start(T* device_box) {
   box_ = device_box;
   if (!lower_ && !upper_) return;
   // The step before is still running: waiting for it is compute, not exchange.
-  HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
+  HEAT_CUDA_CHECK(cudaStreamSynchronize(order_));
   const std::size_t bytes = layout_.side_values * sizeof(T);
   timed(seconds_, [&] {
-    if (lower_)
-      HEAT_CUDA_CHECK(cudaMemcpy(staged(kLowerEdge), device_box + layout_.lower_edge, bytes, cudaMemcpyDeviceToHost));
-    if (upper_)
-      HEAT_CUDA_CHECK(cudaMemcpy(staged(kUpperEdge), device_box + layout_.upper_edge, bytes, cudaMemcpyDeviceToHost));
+    if (lower_) copy(staged(kLowerEdge), device_box + layout_.lower_edge, bytes, cudaMemcpyDeviceToHost);
+    if (upper_) copy(staged(kUpperEdge), device_box + layout_.upper_edge, bytes, cudaMemcpyDeviceToHost);
+    HEAT_CUDA_CHECK(cudaStreamSynchronize(order_));
     mpi_.start_blocks(staged(kLowerEdge), staged(kUpperEdge), staged(kLowerGhost), staged(kUpperGhost));
   });
 }
@@ -47,12 +47,16 @@ void HostStagedHaloExchange<T>::finish() {
   const std::size_t bytes = layout_.side_values * sizeof(T);
   timed(seconds_, [&] {
     mpi_.finish();
-    // In the legacy default stream's order, like the kernels that read the ghosts next.
-    if (lower_)
-      HEAT_CUDA_CHECK(cudaMemcpy(box_ + layout_.lower_ghost, staged(kLowerGhost), bytes, cudaMemcpyHostToDevice));
-    if (upper_)
-      HEAT_CUDA_CHECK(cudaMemcpy(box_ + layout_.upper_ghost, staged(kUpperGhost), bytes, cudaMemcpyHostToDevice));
+    // In `order`'s order, before the work that reads the ghosts next.
+    if (lower_) copy(box_ + layout_.lower_ghost, staged(kLowerGhost), bytes, cudaMemcpyHostToDevice);
+    if (upper_) copy(box_ + layout_.upper_ghost, staged(kUpperGhost), bytes, cudaMemcpyHostToDevice);
+    HEAT_CUDA_CHECK(cudaStreamSynchronize(order_));
   });
+}
+
+template <typename T>
+void HostStagedHaloExchange<T>::copy(T* to, const T* from, std::size_t bytes, cudaMemcpyKind kind) const {
+  HEAT_CUDA_CHECK(cudaMemcpyAsync(to, from, bytes, kind, order_));
 }
 
 template <typename T>

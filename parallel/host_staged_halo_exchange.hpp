@@ -4,6 +4,7 @@
 // neither NCCL nor a GPU per rank: ranks may share a GPU (a workstation with one GPU, or tests).
 #pragma once
 
+#include <cuda_runtime.h>
 #include <mpi.h>
 
 #include "parallel/mpi_halo_exchange.hpp"
@@ -13,15 +14,18 @@ namespace heat {
 template <typename T>
 class HostStagedHaloExchange final : public HaloExchange<T> {
  public:
-  // The blocks of `line` (z_line's, or packed_face_line's) of `slab`'s exchange.
-  HostStagedHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm);
+  // The blocks of `line` (z_line's, or packed_face_line's) of `slab`'s exchange, copied in the
+  // order of `order`'s work (the legacy default stream, where the kernels run, or a grid
+  // exchange's own stream).
+  HostStagedHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm,
+                         cudaStream_t order = cudaStreamLegacy);
   ~HostStagedHaloExchange() override;
   HostStagedHaloExchange(const HostStagedHaloExchange&) = delete;
   HostStagedHaloExchange& operator=(const HostStagedHaloExchange&) = delete;
 
-  // start() waits for the legacy default stream's work (the kernels queued before), copies the
-  // edges out and starts their sends; finish() completes the receives and copies the ghosts in,
-  // before the kernels queued afterwards. Kernels queued in between must not touch either.
+  // start() waits for `order`'s work (the kernels queued before), copies the edges out and starts
+  // their sends; finish() completes the receives and copies the ghosts in, before the work queued
+  // there afterwards. Kernels queued in between must not touch either.
   void start(T* device_box) override;
   void finish() override;
   // MPI's connections, over the staging buffers.
@@ -35,10 +39,13 @@ class HostStagedHaloExchange final : public HaloExchange<T> {
   // Where each of the four blocks lies in staging_, one after the other.
   enum Block { kLowerEdge, kUpperEdge, kLowerGhost, kUpperGhost, kBlocks };
   T* staged(Block b) const { return staging_ + std::size_t(b) * layout_.side_values; }
+  // One block between the box and the staging buffer, on `order_`.
+  void copy(T* to, const T* from, std::size_t bytes, cudaMemcpyKind kind) const;
 
   HaloLayout layout_;
   bool lower_ = false, upper_ = false;  // the neighbours this rank has
   MpiHaloExchange<T> mpi_;
+  cudaStream_t order_;
   T* staging_ = nullptr;  // page-locked
   T* box_ = nullptr;      // the box of the exchange in flight
   double seconds_ = 0;

@@ -57,8 +57,13 @@ constexpr ncclDataType_t nccl_value_type() {
 
 template <typename T>
 NcclHaloExchange<T>::NcclHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line,
-                                      NcclCommunicator& comm, cudaStream_t stream)
-    : SlabHaloExchange<T>(slab, global, line), comm_(comm), stream_(stream), lower_(line.lower), upper_(line.upper) {
+                                      NcclCommunicator& comm, cudaStream_t stream, cudaStream_t order)
+    : SlabHaloExchange<T>(slab, global, line),
+      comm_(comm),
+      stream_(stream),
+      order_(order),
+      lower_(line.lower),
+      upper_(line.upper) {
   HEAT_CUDA_CHECK(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
 }
 
@@ -94,7 +99,7 @@ template <typename T>
 void NcclHaloExchange<T>::start(T* device_box) {
   if (lower_ < 0 && upper_ < 0) return;
   // After the kernels that wrote the edge planes; the time counts from there.
-  HEAT_CUDA_CHECK(cudaEventRecord(ready_, cudaStreamLegacy));
+  HEAT_CUDA_CHECK(cudaEventRecord(ready_, order_));
   HEAT_CUDA_CHECK(cudaStreamWaitEvent(stream_, ready_, 0));
   times_.begin(stream_);
   enqueue(device_box + layout_.lower_edge, device_box + layout_.upper_edge, device_box + layout_.lower_ghost,
@@ -106,7 +111,7 @@ template <typename T>
 void NcclHaloExchange<T>::finish() {
   if (!ended_) return;
   // The kernels that read the ghost planes next wait on the device, not the host.
-  HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, ended_, 0));
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(order_, ended_, 0));
   ended_ = nullptr;
 }
 

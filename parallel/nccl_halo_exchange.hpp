@@ -44,12 +44,13 @@ class NcclHaloExchange final : public SlabHaloExchange<T> {
  public:
   // Rank i of `comm`'s ranks holds slab i; the exchange moves the blocks of `line` (z_line's, or
   // packed_face_line's) of `slab`'s. Exchanges run on `stream` (a non-blocking one), ordered
-  // with the kernels of the legacy default stream by events: each starts once the work enqueued
-  // there before start() is done, and work enqueued there after finish() waits for it; kernels
-  // enqueued between the two run beside it. `comm` must outlive the exchange; it is waited for at
-  // the first exchange or connect().
+  // with the work of `order` (the legacy default stream, where the kernels run, or a grid
+  // exchange's own stream) by events: each starts once the work enqueued there before start() is
+  // done, and work enqueued there after finish() waits for it; kernels enqueued elsewhere between
+  // the two run beside it. `comm` must outlive the exchange; it is waited for at the first
+  // exchange or connect().
   NcclHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, NcclCommunicator& comm,
-                   cudaStream_t stream);
+                   cudaStream_t stream, cudaStream_t order = cudaStreamLegacy);
   ~NcclHaloExchange() override;
   NcclHaloExchange(const NcclHaloExchange&) = delete;
   NcclHaloExchange& operator=(const NcclHaloExchange&) = delete;
@@ -67,10 +68,10 @@ class NcclHaloExchange final : public SlabHaloExchange<T> {
 
   DeviceExchangeTimes times_;
   cudaEvent_t ended_ = nullptr;  // the end of the exchange finish() waits for, or null
-  cudaEvent_t ready_ = nullptr;  // the default stream's work before start()
+  cudaEvent_t ready_ = nullptr;  // `order_`'s work before start()
   using SlabHaloExchange<T>::layout_;
   NcclCommunicator& comm_;
-  cudaStream_t stream_;
+  cudaStream_t stream_, order_;
   int lower_ = -1, upper_ = -1;  // -1: no neighbour on that side
 };
 

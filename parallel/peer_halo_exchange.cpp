@@ -63,8 +63,9 @@ void wait_all(std::vector<MPI_Request>& requests) {
 }  // namespace
 
 template <typename T>
-PeerHaloExchange<T>::PeerHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm)
-    : SlabHaloExchange<T>(slab, global, line) {
+PeerHaloExchange<T>::PeerHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm,
+                                      cudaStream_t order)
+    : SlabHaloExchange<T>(slab, global, line), order_(order) {
   HEAT_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   auto add_neighbour = [&](int rank, bool below, std::size_t ghost_at) {
     Neighbour& n = neighbours_[std::size_t(count_++)];
@@ -216,8 +217,8 @@ void PeerHaloExchange<T>::start(T* device_box) {
   if (count_ == 0) return;
   connect();
   const int index = index_of(device_box);
-  // After the kernels queued so far: they wrote the edges and no longer read the ghosts.
-  HEAT_CUDA_CHECK(cudaEventRecord(edges_written_, cudaStreamLegacy));
+  // After the work queued so far: it wrote the edges and no longer reads the ghosts.
+  HEAT_CUDA_CHECK(cudaEventRecord(edges_written_, order_));
   swap_notices(index);
 
   // The copies start on the first side's stream once this rank's and the neighbours' edges are
@@ -250,10 +251,9 @@ void PeerHaloExchange<T>::finish() {
   if (!in_flight_) return;
   in_flight_ = false;
   wait_all(filled_messages_);
-  // The kernels queued next wait until the ghosts are here and the neighbours have read the edges.
-  HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, ghosts_filled_, 0));
-  for (int i = 0; i < count_; ++i)
-    HEAT_CUDA_CHECK(cudaStreamWaitEvent(cudaStreamLegacy, neighbours_[i].ghosts_filled, 0));
+  // The work queued next waits until the ghosts are here and the neighbours have read the edges.
+  HEAT_CUDA_CHECK(cudaStreamWaitEvent(order_, ghosts_filled_, 0));
+  for (int i = 0; i < count_; ++i) HEAT_CUDA_CHECK(cudaStreamWaitEvent(order_, neighbours_[i].ghosts_filled, 0));
 }
 
 template class PeerHaloExchange<float>;

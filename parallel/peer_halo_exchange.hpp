@@ -35,8 +35,12 @@ template <typename T>
 class PeerHaloExchange final : public SlabHaloExchange<T> {
  public:
   // Collective over `comm`, whose rank i holds slab i, every rank on this node: the blocks of
-  // `line` (z_line's, or packed_face_line's) of `slab`'s exchange.
-  PeerHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm);
+  // `line` (z_line's, or packed_face_line's) of `slab`'s exchange, in the order of `order`'s work
+  // (the legacy default stream, where the kernels run, or a grid exchange's own stream): the
+  // edges are copied once the work enqueued there before start() is done, and work enqueued there
+  // after finish() waits for the copies both ways.
+  PeerHaloExchange(const Slab& slab, const Grid& global, const HaloLine& line, MPI_Comm comm,
+                   cudaStream_t order = cudaStreamLegacy);
   ~PeerHaloExchange() override;
   PeerHaloExchange(const PeerHaloExchange&) = delete;
   PeerHaloExchange& operator=(const PeerHaloExchange&) = delete;
@@ -88,6 +92,7 @@ class PeerHaloExchange final : public SlabHaloExchange<T> {
             std::vector<MPI_Request>& requests);
 
   MPI_Comm comm_ = MPI_COMM_NULL;  // a duplicate: its messages meet no one else's
+  cudaStream_t order_;
   using SlabHaloExchange<T>::layout_;
   std::array<Neighbour, 2> neighbours_{};  // those this rank has, the lower one first
   int count_ = 0;

@@ -10,10 +10,7 @@ RankBackend<T> make_rank_backend(const Ranks& ranks, const BackendEntry& entry, 
   // exchange may come between.
   if (slab.exchanges())
     rank.exchange = ranks.make_halo_exchange<T>(slab, problem.grid, entry.uses_cuda, gpu_route);
-  BackendOptions box_options = options;
-  if (rank_halo_overlap(entry, options, problem.order, slab) == HaloOverlap::Off)
-    box_options.halo_overlap = HaloOverlap::Off;
-  rank.backend = entry.make<T>(box_problem(problem, slab), box_options, rank.exchange.get());
+  rank.backend = entry.make<T>(box_problem(problem, slab), options, rank.exchange.get());
   return rank;
 }
 

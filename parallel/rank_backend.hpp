@@ -34,15 +34,6 @@ inline RankGrid rank_grid_for(const RankGridChoice& choice, const Ranks& ranks, 
                            problem.boundaries);
 }
 
-// The overlap `entry`'s backend runs with on `slab`'s box (BackendEntry::chosen_halo_overlap),
-// but none for GPU ranks on a grid that splits x or y: their faces across x and y span every
-// plane, so they are packed once the whole step has run, and the step's launches wait for them.
-inline HaloOverlap rank_halo_overlap(const BackendEntry& entry, const BackendOptions& options, int order,
-                                     const Slab& slab) {
-  if (entry.uses_cuda && !slab.is_slab()) return HaloOverlap::Off;
-  return entry.chosen_halo_overlap(options, order);
-}
-
 // Whether a problem's z faces are periodic, so that several ranks wrap (decompose).
 inline bool z_periodic(const Problem& p) { return p.boundaries[2 * 2].kind == BoundaryKind::Periodic; }
 

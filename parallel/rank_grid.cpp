@@ -1,5 +1,7 @@
 #include "parallel/rank_grid.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <limits>
 
@@ -87,6 +89,22 @@ int positive_integer(const std::string& text, const std::string& value) {
 }
 
 }  // namespace
+
+std::vector<std::pair<int, int>> neighbouring_ranks(const RankGrid& grid, bool wraps) {
+  std::vector<std::pair<int, int>> pairs;
+  for (int rank = 0; rank < grid.count(); ++rank)
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+      std::array<int, 3> at = grid.position_of(rank);
+      const int along = grid.ranks[axis];
+      const bool wrapped = at[axis] + 1 == along;
+      if (along == 1 || (wrapped && !(axis == 2 && wraps))) continue;
+      at[axis] = (at[axis] + 1) % along;
+      const std::pair<int, int> pair{rank, grid.rank_at(at)}, reversed{pair.second, pair.first};
+      // Two ranks that wrap are each other's lower and upper neighbour: one pair.
+      if (std::find(pairs.begin(), pairs.end(), reversed) == pairs.end()) pairs.push_back(pair);
+    }
+  return pairs;
+}
 
 std::string RankGrid::text() const {
   return std::to_string(ranks[0]) + "x" + std::to_string(ranks[1]) + "x" + std::to_string(ranks[2]);

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/boundary_conditions.hpp"
 #include "core/problem.hpp"
@@ -27,6 +29,11 @@ struct RankGrid {
   // "PxQxR".
   std::string text() const;
 };
+
+// The pairs of ranks (lower, upper) that are neighbours along an axis of `grid`, each once: along
+// every axis split over several ranks, and where z `wraps`, the last rank along z and the first.
+// x and y never wrap here: GPU ranks, whose peers these are, never split a periodic x or y.
+std::vector<std::pair<int, int>> neighbouring_ranks(const RankGrid& grid, bool wraps);
 
 // N ranks as z slabs: 1x1xN.
 inline RankGrid z_slabs(int ranks) { return RankGrid{{1, 1, ranks}}; }

@@ -71,9 +71,9 @@ class Ranks {
   // (parallel/gpu_halo_exchange.hpp). InputError when this rank has no GPU to take.
   int select_gpu(int device_option, GpuHaloRoute route) const;
   // The route GPU ranks take: `asked` where given, else the copy engines (peer) when every rank
-  // is on this node and each rank's GPU can reach its neighbours' (the last rank's and rank 0's
-  // too where z `wraps`), NCCL otherwise. Not collective: every rank comes to the same answer.
-  GpuHaloRoute gpu_route(std::optional<GpuHaloRoute> asked, bool wraps = false) const;
+  // is on this node and the GPUs of each pair of `neighbours` (ranks, neighbouring_ranks) reach
+  // each other, NCCL otherwise. Not collective: every rank comes to the same answer.
+  GpuHaloRoute gpu_route(std::optional<GpuHaloRoute> asked, const std::vector<std::pair<int, int>>& neighbours) const;
   // Collective. The exchange that fills `slab`'s ghost planes (a slab with a neighbour): in host
   // memory over MPI for cpu ranks, in device memory by `gpu_route` for GPU ranks (`on_gpu`).
   template <typename T>

@@ -175,13 +175,14 @@ int Ranks::end_every_rank(int exit_code) const {
   return exit_code;
 }
 
-GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked, bool wraps) const {
+GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked,
+                              const std::vector<std::pair<int, int>>& neighbours) const {
   if (asked) return *asked;
   if (!joined_mpi_ || size_ == 1) return GpuHaloRoute::Peer;
 #if HEAT_HAVE_CUDA
-  if (session()->local_size() == size_ && rank_gpus_reach_their_neighbours(size_, wraps)) return GpuHaloRoute::Peer;
+  if (session()->local_size() == size_ && rank_gpus_reach_their_neighbours(neighbours)) return GpuHaloRoute::Peer;
 #else
-  (void)wraps;
+  (void)neighbours;
 #endif
   return GpuHaloRoute::Nccl;
 }

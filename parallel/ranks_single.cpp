@@ -29,7 +29,7 @@ int Ranks::select_gpu(int device_option, GpuHaloRoute) const {
   return device_option;
 }
 
-GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked, bool) const {
+GpuHaloRoute Ranks::gpu_route(std::optional<GpuHaloRoute> asked, const std::vector<std::pair<int, int>>&) const {
   return asked.value_or(GpuHaloRoute::Peer);
 }
 

@@ -12,6 +12,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "core/errors.hpp"
@@ -23,6 +24,7 @@
 #include "backends/cuda/material_arrays.hpp"
 #include "backends/cuda/nonfinite.cuh"
 #include "backends/cuda/source_arrays.hpp"
+#include "core/step_columns.hpp"
 #include "core/step_planes.hpp"
 
 namespace heat {
@@ -270,7 +272,10 @@ class CudaBackend : public Backend<T>,
     exchange_ = exchange;
     fills_ghosts_ = fills_ghosts(problem_.boundaries, exchange);
     planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange->sides());
-    if (overlap_ && steps_in_parts()) part_streams_ = std::make_unique<PartStreams>(device_);
+    if (overlap_ && steps_in_parts()) {
+      part_streams_ = std::make_unique<PartStreams>(device_);
+      rim_ = ColumnRim(problem_.grid.nx, problem_.grid.ny, exchange->sides());
+    }
   }
   // Launches one RK4 step on the default stream; need not synchronise.
   virtual void step_once() = 0;
@@ -299,6 +304,12 @@ class CudaBackend : public Backend<T>,
   }
   // The planes of `part` of the launch ending with pass `pass`, in the segment being stepped.
   std::array<PlaneRange, 2> planes_of(StepPart part, int pass) const { return planes_.of(part, pass, segment_); }
+  // The launches of `part` of the launch ending with pass `pass`, in the segment being stepped: its
+  // planes over every column, or where the step overlaps an exchange across x or y, Edges and Inside
+  // split by the rim of the box's columns too (launch_shares).
+  std::vector<LaunchShare> shares_of(StepPart part, int pass) const {
+    return launch_shares(planes_, rim_, part, pass, segment_);
+  }
   // Called once u_ holds the initial field: prepares the other fields the kernels need from it.
   virtual void prepare_resident_field() {}
   // Where the backend has swapped its second buffer in for u_ (release_device_field), swaps them back.
@@ -363,6 +374,7 @@ class CudaBackend : public Backend<T>,
 
   std::unique_ptr<SnapshotCopies> snapshots_;
   StepPlanes planes_;
+  ColumnRim rim_;  // none but where the step overlaps an exchange across x or y
   bool overlap_;  // EdgesFirst, where the backend steps in parts: the only way CUDA backends overlap
   // Around each step and after the field is set: a face is not layer, or z wraps the ranks
   // (fills_ghosts), so u's ghost planes are exchanged after the step, not before the next.

@@ -86,11 +86,13 @@ class PassFormBackend : public CudaBackend<T> {
   GridDims dims() const { return grid_dims(this->problem_.grid); }
   bool steps_in_parts() const final { return true; }
   void step_once() final { this->step_part(StepPart::Whole); }
-  // `launcher`'s launch of `args` on its planes of `part`, for a launch ending with pass `last_pass`:
-  // one launch, whether the part's planes are one range or two.
+  // `launcher`'s launches of `args` on its share of `part`, for a launch ending with pass `last_pass`:
+  // one launch, whether the part's planes are one range or two, but where the step overlaps an
+  // exchange across x or y (one for each strip of the rim in Edges, CudaBackend::shares_of).
   template <class Launcher, class Args>
   void launch_part(const Launcher& launcher, const Args& args, StepPart part, int last_pass) {
-    launcher.launch(args, this->planes_of(part, last_pass), this->launch_stream(part));
+    for (const LaunchShare& share : this->shares_of(part, last_pass))
+      launcher.launch(args, share, this->launch_stream(part));
   }
 
   // The source's step increment for the last pass (PassArgs::add), null without a source.

@@ -154,10 +154,13 @@ __device__ __forceinline__ T* view_at(T* p, long long offset) {
 // The planes a launch writes: one or two ranges within [r, nz - r) (two for the planes beside a
 // box's ghost planes on both sides, so that both run in one launch), each cut into chunks of
 // `chunk` planes, one per block along z; blocks [0, first_blocks) take the first range's chunks.
+// Along x and y block (i, j) takes tile (first_tile_x + i, first_tile_y + j) of those covering the
+// plane: all of them from (0, 0), or a share of the columns (core/step_columns.hpp).
 struct LaunchPlanes {
   PlaneRange first, second;
   int chunk, first_blocks;
   int skip;  // planes from where the first range's chunks would go on to the second range's first
+  int first_tile_x = 0, first_tile_y = 0;
 };
 
 // What a 2.5D pass kernel (one, two or four passes per kernel) reads and
@@ -177,6 +180,10 @@ struct PassArgs {
   // where they did.
   const T* add = nullptr;
 };
+
+// The tile of the plane's tiles that this block writes, along x and along y.
+__device__ __forceinline__ int block_tile_x(const LaunchPlanes& p) { return p.first_tile_x + int(blockIdx.x); }
+__device__ __forceinline__ int block_tile_y(const LaunchPlanes& p) { return p.first_tile_y + int(blockIdx.y); }
 
 // The planes [begin, end) that this block writes.
 __device__ __forceinline__ void block_planes(const LaunchPlanes& p, int& begin, int& end) {

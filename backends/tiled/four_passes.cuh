@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   T(*const sets)[4][Tile::kPlane] = reinterpret_cast<T(*)[4][Tile::kPlane]>(shared_bytes);
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int x0 = Tile::kFirstX + int(blockIdx.x) * Tile::kTileX, y0 = R + int(blockIdx.y) * Tile::kTileY;
+  const int x0 = Tile::kFirstX + block_tile_x(a.planes) * Tile::kTileX, y0 = R + block_tile_y(a.planes) * Tile::kTileY;
   int z_begin, z_end;
   block_planes(a.planes, z_begin, z_end);
   // Pass 1 runs on planes a_first..a_end-1: the chunk and the 3r planes either side pass 4 needs.

@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
   const int lane = threadIdx.x, warp = threadIdx.y, thread = warp * 32 + lane;
   const int g = lane / 4, t = lane % 4;
   const int block_x = 8 * (warp % Tile::kWarpsX), block_y = 8 * (warp / Tile::kWarpsX);
-  const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * TileY;
+  const int x0 = Tile::kFirstX + block_tile_x(a.planes) * TileX, y0 = R + block_tile_y(a.planes) * TileY;
   int z_begin, z_end;
   block_planes(a.planes, z_begin, z_end);
   const int stride_y = int(d.stride_y), stride_z = int(d.stride_z);

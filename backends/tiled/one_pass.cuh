@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   __shared__ __align__(16) T planes[2][Tile::kPlane];
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * Tile::kTileY;
+  const int x0 = Tile::kFirstX + block_tile_x(a.planes) * TileX, y0 = R + block_tile_y(a.planes) * Tile::kTileY;
   int z_begin, z_end;
   block_planes(a.planes, z_begin, z_end);
   const int stride_y = int(d.stride_y), stride_z = int(d.stride_z);

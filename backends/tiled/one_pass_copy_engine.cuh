@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(Tile::kThreads)
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y;
   const bool issuer = tx == 0 && ty == 0;
-  const int x0 = Tile::kFirstX + int(blockIdx.x) * Tile::kTileX, y0 = R + int(blockIdx.y) * Tile::kTileY;
+  const int x0 = Tile::kFirstX + block_tile_x(a.planes) * Tile::kTileX, y0 = R + block_tile_y(a.planes) * Tile::kTileY;
   int z_begin, z_end;
   block_planes(a.planes, z_begin, z_end);
   const int planes = z_end - z_begin + 2 * R;
@@ -184,11 +184,11 @@ class CopyEngineLauncher {
     for (const T* in : operands) maps_.emplace_back(in, plane_box_map(in, sizeof(T), g, Tile::kPitch, Tile::kBoxRows));
   }
 
-  void launch(Args args, std::array<PlaneRange, 2> planes, cudaStream_t stream) const {
+  void launch(Args args, const LaunchShare& share, cudaStream_t stream) const {
     const CUtensorMap* map = map_of(args.in);
     if (map == nullptr || !aligned(args.u) || !aligned(args.out) || !aligned(args.add))
-      return fallback_.launch(args, planes, stream);
-    const dim3 blocks = plan_.blocks(planes, args);
+      return fallback_.launch(args, share, stream);
+    const dim3 blocks = plan_.blocks(share, args);
     if (blocks.z == 0) return;
     copy_engine_pass_kernel<Tile, FromU, AddsSource>
         <<<blocks, dim3(Tile::kThreadsX, Tile::kThreadsY), Tile::kSharedBytes, stream>>>({args, *map});

@@ -12,6 +12,7 @@
 
 #include "backends/cuda/cuda_check.cuh"
 #include "core/problem.hpp"
+#include "core/step_columns.hpp"
 #include "core/step_planes.hpp"
 #include "backends/tiled/column_pairs.cuh"
 
@@ -49,15 +50,19 @@ inline int choose_z_chunk(std::array<int, 2> sizes, long long tiles, long long s
 // How a 2.5D pass kernel (one, two or four passes per kernel) covers a range of a grid's planes:
 // output tiles of tile_x x tile_y columns, the first from column first_x (chosen so that tile rows
 // start on 32-byte sectors: ColumnPairTile's 0, FourPassTile's -4 in float at order 2), the
-// range's planes split by choose_z_chunk. The kernels index a block's planes in 32 bits from a
-// plane before its chunk (r before it for one and two passes, 3r for four) up to `beyond` planes
-// past the chunk's start plus its length (2r, 3r, 7r), so a chunk holds at most INT_MAX points
-// with those planes; a plane too large for even one is a RunError.
+// range's planes split by choose_z_chunk; all the tiles, or a share of them (step_columns.hpp). The
+// kernels index a block's planes in 32 bits from a plane before its chunk (r before it for one and
+// two passes, 3r for four) up to `beyond` planes past the chunk's start plus its length (2r, 3r,
+// 7r), so a chunk holds at most INT_MAX points with those planes; a plane too large for even one is
+// a RunError.
 class PlaneLaunch {
  public:
   PlaneLaunch() = default;
   PlaneLaunch(const Grid& g, int r, int first_x, int tile_x, int tile_y, long long slots, int refill, int beyond)
-      : tiles_(ceil_div(g.nx - r - first_x, tile_x), ceil_div(g.ny - 2 * r, tile_y)), slots_(slots), refill_(refill) {
+      : x_{first_x, tile_x, ceil_div(g.nx - r - first_x, tile_x)},
+        y_{r, tile_y, ceil_div(g.ny - 2 * r, tile_y)},
+        slots_(slots),
+        refill_(refill) {
     const long long plane = (long long)g.nx * g.ny;
     const long long longest = INT_MAX / plane - beyond;
     if (longest < 1)
@@ -65,24 +70,27 @@ class PlaneLaunch {
                      " points at this order; this grid has " + std::to_string(plane));
     longest_ = (int)std::min<long long>(g.nz, longest);
   }
-  // The blocks that write `planes` (none where both ranges are empty), with each block's share in
-  // `args`.
+  // The blocks that write `launch`'s planes over its columns (none where both ranges of planes or
+  // the columns' tiles are empty), with each block's share in `args`.
   template <class Args>
-  dim3 blocks(std::array<PlaneRange, 2> planes, Args& args) const {
+  dim3 blocks(const LaunchShare& launch, Args& args) const {
+    std::array<PlaneRange, 2> planes = launch.planes;
     if (planes[0].empty()) std::swap(planes[0], planes[1]);
     const std::array<int, 2> sizes{planes[0].size(), planes[1].size()};
+    const std::array<TileSpan, 2> tiles = tiles_of(launch, x_, y_);
+    const auto tiles_x = unsigned(tiles[0].size()), tiles_y = unsigned(tiles[1].size());
     LaunchPlanes& share = args.planes;
-    share = LaunchPlanes{planes[0], planes[1], 1, 0, 0};
-    if (sizes[0] == 0) return dim3(tiles_.x, tiles_.y, 0);
-    share.chunk = choose_z_chunk(sizes, (long long)tiles_.x * tiles_.y, slots_, refill_,
+    share = LaunchPlanes{planes[0], planes[1], 1, 0, 0, tiles[0].first, tiles[1].first};
+    if (sizes[0] == 0 || tiles_x == 0 || tiles_y == 0) return dim3(tiles_x, tiles_y, 0);
+    share.chunk = choose_z_chunk(sizes, (long long)tiles_x * tiles_y, slots_, refill_,
                                  std::min(std::max(sizes[0], sizes[1]), longest_));
     share.first_blocks = ceil_div(sizes[0], share.chunk);
     share.skip = planes[1].first - (planes[0].first + share.first_blocks * share.chunk);
-    return dim3(tiles_.x, tiles_.y, share.first_blocks + ceil_div(sizes[1], share.chunk));
+    return dim3(tiles_x, tiles_y, share.first_blocks + ceil_div(sizes[1], share.chunk));
   }
 
  private:
-  dim3 tiles_;
+  TileAxis x_, y_;
   long long slots_ = 1;
   int refill_ = 0, longest_ = 1;
 };
@@ -115,9 +123,10 @@ class TileLauncher {
         plan_(g, Tile::R, Tile::kFirstX, Tile::kTileX, Tile::kTileY, slots(even_rows_, device), Kernels::kRefill,
               Kernels::kBeyond) {}
 
-  // Writes the output planes `planes`, one or two ranges (nothing where both are empty), on `stream`.
-  void launch(Args args, std::array<PlaneRange, 2> planes, cudaStream_t stream) const {
-    const dim3 blocks = plan_.blocks(planes, args);
+  // Writes `share`'s output planes, one or two ranges, over its columns (nothing where they are
+  // empty), on `stream`.
+  void launch(Args args, const LaunchShare& share, cudaStream_t stream) const {
+    const dim3 blocks = plan_.blocks(share, args);
     if (blocks.z == 0) return;
     const bool aligned =
         even_rows_ && pair_aligned(args.in) && pair_aligned(args.u) && pair_aligned(args.out) && pair_aligned(args.add);

@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   __shared__ __align__(16) T v_plane[Tile::kPlaneV];
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y, t = ty * Tile::kThreadsX + tx;
-  const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * TileY;
+  const int x0 = Tile::kFirstX + block_tile_x(a.planes) * TileX, y0 = R + block_tile_y(a.planes) * TileY;
   int z_begin, z_end;
   block_planes(a.planes, z_begin, z_end);
   // The first pass runs on planes a_first..a_end-1: the chunk and r planes either side.

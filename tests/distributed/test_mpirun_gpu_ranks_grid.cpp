@@ -1,10 +1,11 @@
 // GPU ranks on a rank grid that splits x or y under mpirun (docs/design.md §7, --ranks-grid): on
 // 1x2x1, 2x1x1 and 2x2x1, ranks sharing the machine's GPU through host memory and by the copy
-// engines, tiled at orders 2 (4r ghost points, one exchange a step) and 8 (2r, two) and naive
-// (whole boxes stepped after each exchange), float, write bitwise the snapshots of one process with
-// layer faces and with two mixed sets (periodic x beside flux and insulated y; insulated x beside
-// periodic y), the grid's ranks stepping without overlap whatever --halo-overlap asks; a grid that
-// splits the periodic axis is refused (exit 2). Skipped without a GPU.
+// engines, and with a GPU each through NCCL where the machine has enough, tiled at orders 2 (4r
+// ghost points, one exchange a step) and 8 (2r, two) with the exchange beside the tiles clear of
+// the rim and without overlap, and naive (whole boxes stepped after each exchange), float, write
+// bitwise the snapshots of one process with layer faces and with two mixed sets (periodic x beside
+// flux and insulated y; insulated x beside periodic y); a grid that splits the periodic axis is
+// refused (exit 2). Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -19,6 +20,7 @@ namespace {
 struct GridRun {
   std::string backend;
   int order;
+  std::string overlap;  // --halo-overlap
 };
 
 const std::vector<std::vector<std::string>> kFaceSets = {
@@ -30,13 +32,14 @@ const std::vector<std::vector<std::string>> kFaceSets = {
 };
 
 // Odd sizes, so that the splits are uneven, wide enough for two ranks of 4r ghost points along x
-// and y at order 8 (naive's PerStep); several steps, so that every exchange after the first
-// carries points the neighbours computed.
+// and y at order 8 (naive's PerStep) and for each box of 2x2x1 to hold tiles clear of its rim
+// (step_columns.hpp), so that the overlap has points to step beside the faces; several steps, so
+// that every exchange after the first carries points the neighbours computed.
 std::vector<std::string> run_args(const GridRun& run, const std::vector<std::string>& faces,
                                   const std::string& output) {
   std::vector<std::string> args = {"--backend",      run.backend, "--order",  std::to_string(run.order),
-                                   "--precision",    "float",     "--nx",     "45",
-                                   "--ny",           "43",        "--nz",     "21",
+                                   "--precision",    "float",     "--nx",     "99",
+                                   "--ny",           "97",        "--nz",     "21",
                                    "--conductivity", "1.5",       "--init",   "randn",
                                    "--cfl",          "0.2",       "--steps",  "5",
                                    "--output-every", "2",         "--output", output,
@@ -66,9 +69,12 @@ void expect_grids_bitwise_one_rank(const std::string& route) {
     int ranks;
   };
   const RankGridRun grids[] = {{"1x2x1", 2}, {"2x1x1", 2}, {"2x2x1", 4}};
-  for (const GridRun& run : {GridRun{"tiled", 2}, GridRun{"tiled", 8}, GridRun{"naive", 8}})
+  const GridRun runs[] = {
+      {"tiled", 2, "on"}, {"tiled", 2, "off"}, {"tiled", 8, "on"}, {"tiled", 8, "off"}, {"naive", 8, "on"}};
+  for (const GridRun& run : runs)
     for (std::size_t set = 0; set < kFaceSets.size(); ++set) {
-      const std::string label = run.backend + " order " + std::to_string(run.order) + " " + face_set_name(set);
+      const std::string label =
+          run.backend + " order " + std::to_string(run.order) + " overlap " + run.overlap + " " + face_set_name(set);
       const std::string one = test::temp_directory("gpu-grid-one");
       const auto single = test::run_on(1, run_args(run, kFaceSets[set], one));
       ASSERT_EQ(single.exit_code, 0) << label << ":\n" << single.output;
@@ -76,9 +82,10 @@ void expect_grids_bitwise_one_rank(const std::string& route) {
       const PointArray end = read_point_array(one + "/heat_000005.hdf", "u");
       EXPECT_GT(test::bitwise_differences(start.values, end.values), 0) << label;
       for (const RankGridRun& grid : grids) {
+        if (route == "nccl" && gpu_count() < grid.ranks) continue;
         const std::string out = test::temp_directory("gpu-grid-" + grid.text);
         std::vector<std::string> args = run_args(run, kFaceSets[set], out);
-        args.insert(args.end(), {"--ranks-grid", grid.text, "--halo-exchange", route, "--halo-overlap", "on"});
+        args.insert(args.end(), {"--ranks-grid", grid.text, "--halo-exchange", route, "--halo-overlap", run.overlap});
         const auto result = test::run_on(grid.ranks, args);
         // GPU ranks' boxes step the grid's points beyond a periodic x or y face, which one process
         // leaves in part as they were: such a split is refused before any work (resolve_rank_grid).
@@ -106,19 +113,28 @@ TEST(MpirunGpuRanksGrid, SnapshotsBitwiseOneRankSharingAGpuByTheCopyEngines) {
   expect_grids_bitwise_one_rank("peer");
 }
 
-// The summary names the grid and says the exchange does not overlap the step, --halo-overlap on or
-// not, and counts the exchange's time.
-TEST(MpirunGpuRanksGrid, JsonSummarySaysAGridDoesNotOverlap) {
+// 2x2x1 where the machine has 4 GPUs or more; 1x2x1 and 2x1x1 on 2.
+TEST(MpirunGpuRanksGrid, SnapshotsBitwiseOneRankWithAGpuEachThroughNccl) {
+  if (gpu_count() < 2) GTEST_SKIP() << "fewer than 2 CUDA GPUs on this machine";
+  expect_grids_bitwise_one_rank("nccl");
+}
+
+// The summary names the grid, says whether the exchange overlaps the step as --halo-overlap asks,
+// and counts the exchange's time.
+TEST(MpirunGpuRanksGrid, JsonSummarySaysWhetherAGridOverlaps) {
   HEAT_REQUIRE_GPU();
-  const std::string out = test::temp_directory("gpu-grid-json");
-  const auto result =
-      test::run_on(2, {"--backend", "tiled", "--n", "48", "--order", "8", "--steps", "3", "--format", "none",
-                       "--ranks-grid", "2x1x1", "--halo-overlap", "on", "--json", out + "/run.json", "--quiet"});
-  ASSERT_EQ(result.exit_code, 0) << result.output;
-  const std::string json = test::read_text(out + "/run.json");
-  EXPECT_NE(json.find("\"ranks_grid\": \"2x1x1\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"halo_overlap\": false"), std::string::npos) << json;
-  EXPECT_EQ(json.find("\"exchange_s\": 0,"), std::string::npos) << "no exchange time counted: " << json;
+  for (const std::string overlap : {"on", "off"}) {
+    const std::string out = test::temp_directory("gpu-grid-json");
+    const auto result =
+        test::run_on(2, {"--backend", "tiled", "--n", "48", "--order", "8", "--steps", "3", "--format", "none",
+                         "--ranks-grid", "2x1x1", "--halo-overlap", overlap, "--json", out + "/run.json", "--quiet"});
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const std::string json = test::read_text(out + "/run.json");
+    EXPECT_NE(json.find("\"ranks_grid\": \"2x1x1\""), std::string::npos) << json;
+    EXPECT_NE(json.find(std::string("\"halo_overlap\": ") + (overlap == "on" ? "true" : "false")), std::string::npos)
+        << json;
+    EXPECT_EQ(json.find("\"exchange_s\": 0,"), std::string::npos) << "no exchange time counted: " << json;
+  }
 }
 
 }  // namespace

@@ -4,8 +4,11 @@
 // one process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/cpu/boundary_fill.hpp"
@@ -53,6 +56,35 @@ TEST(RankGrid, PositionsNumberXFastestSoSlabsKeepTheirRanks) {
   for (int rank = 0; rank < grid.count(); ++rank) EXPECT_EQ(grid.rank_at(grid.position_of(rank)), rank);
   const RankGrid slabs = z_slabs(5);
   for (int rank = 0; rank < 5; ++rank) EXPECT_EQ(slabs.position_of(rank)[2], rank);
+}
+
+// The peers the route is chosen by (Ranks::gpu_route): each pair of ranks one step apart along one
+// axis split over several ranks, z's last and first where z wraps, and no other pair, each once.
+TEST(RankGrid, NeighbouringRanksAreEachPairOneStepApartAlongOneAxis) {
+  for (const RankGrid& grid : {RankGrid{{1, 1, 4}}, RankGrid{{2, 1, 1}}, RankGrid{{1, 3, 1}}, RankGrid{{2, 2, 1}},
+                               RankGrid{{2, 2, 2}}, RankGrid{{3, 2, 3}}, RankGrid{{1, 1, 2}}})
+    for (bool wraps : {false, true}) {
+      const std::vector<std::pair<int, int>> pairs = neighbouring_ranks(grid, wraps);
+      std::size_t expected = 0;
+      for (int a = 0; a < grid.count(); ++a)
+        for (int b = a + 1; b < grid.count(); ++b) {
+          const auto pa = grid.position_of(a), pb = grid.position_of(b);
+          int axes_apart = 0, steps = 0;
+          for (std::size_t axis = 0; axis < 3; ++axis) {
+            if (pa[axis] == pb[axis]) continue;
+            ++axes_apart;
+            const int d = std::abs(pa[axis] - pb[axis]);
+            steps = d == 1 || (axis == 2 && wraps && d == grid.ranks[axis] - 1) ? 1 : 2;
+          }
+          const bool neighbours = axes_apart == 1 && steps == 1;
+          const auto found = std::count_if(pairs.begin(), pairs.end(), [&](const std::pair<int, int>& p) {
+            return (p.first == a && p.second == b) || (p.first == b && p.second == a);
+          });
+          EXPECT_EQ(found, neighbours ? 1 : 0) << grid.text() << (wraps ? " wrapping" : "") << ": " << a << ", " << b;
+          expected += neighbours ? 1 : 0;
+        }
+      EXPECT_EQ(pairs.size(), expected) << grid.text();
+    }
 }
 
 TEST(RankGrid, GivenGridsAreCheckedAgainstTheRanksAndTheAxes) {
