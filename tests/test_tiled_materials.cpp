@@ -119,11 +119,12 @@ void expect_tiles_give_the_global_kernels_bits() {
                          kGlobalMaterialConfiguration, {2, 4, 6, 8}, kGrids, {true}});
 }
 
-// At order 2 the fused step against the single passes, by name (the registry's tiled may run either).
+// At order 2 the fused step in each shape against the single passes, by name (the registry's tiled
+// may run either).
 template <typename T>
 void expect_fused_step_gives_the_single_passes_bits() {
-  expect_same_bits<T>({"fused", Boundaries{}, kFusedMaterialConfiguration, kTiledMaterialConfiguration, {2},
-                       kFusedGrids, {true, false}});
+  for (const std::string& fused : {kFusedMaterialConfiguration, kFusedOneRowMaterialConfiguration})
+    expect_same_bits<T>({fused.c_str(), Boundaries{}, fused, kTiledMaterialConfiguration, {2}, kFusedGrids, {true, false}});
 }
 
 class TiledMaterials : public ::testing::Test {
@@ -145,15 +146,18 @@ TEST_F(TiledMaterials, FusedStepGivesTheSinglePassesBitsDouble) {
 TEST_F(TiledMaterials, FusedStepRefusesFacesThatAreNotLayerAndOtherOrders) {
   const MaterialCase m = material_cases(kGrids[0], 93).front();
   const Problem faces = test::material_problem(kGrids[0], 2, mixed_faces(), m, kSteps, 72);
-  EXPECT_THROW(make_tiled_backend<float>(faces, BackendOptions{}, kFusedMaterialConfiguration), InputError);
   const Problem order4 = test::material_problem(kGrids[0], 4, Boundaries{}, m, kSteps, 74);
-  EXPECT_THROW(make_tiled_backend<double>(order4, BackendOptions{}, kFusedMaterialConfiguration), InputError);
+  for (const std::string& fused : {kFusedMaterialConfiguration, kFusedOneRowMaterialConfiguration}) {
+    EXPECT_THROW(make_tiled_backend<float>(faces, BackendOptions{}, fused), InputError) << fused;
+    EXPECT_THROW(make_tiled_backend<double>(order4, BackendOptions{}, fused), InputError) << fused;
+  }
 }
 
 // Without material fields the material passes are no configuration to run.
 TEST_F(TiledMaterials, MaterialConfigurationsRefuseConstantCoefficients) {
   const Problem p = test::gpu_test_problem(kGrids[0], 2);
-  for (const std::string& name : {kTiledMaterialConfiguration, kGlobalMaterialConfiguration, kFusedMaterialConfiguration})
+  for (const std::string& name : {kTiledMaterialConfiguration, kGlobalMaterialConfiguration, kFusedMaterialConfiguration,
+                                  kFusedOneRowMaterialConfiguration})
     EXPECT_THROW(make_tiled_backend<float>(p, BackendOptions{}, name), InputError) << name;
 }
 

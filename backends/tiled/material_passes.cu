@@ -133,17 +133,16 @@ class MaterialPassBackend final : public CudaBackend<T> {
   bool prepared_ = false;
 };
 
-// All four passes in one launch, from u into the other u buffer, 384 threads a block and one block
-// a SM, the shapes the registers allow (docs/design.md, "Grouping (d) at order 2"): float's region
-// 64x24 columns (56x16 written) with 2 rows a thread, double's 32x24 (24x16) with one.
-template <typename T>
+// All four passes in one launch, from u into the other u buffer, one block a SM, in the shapes the
+// registers allow (docs/design.md, "Grouping (d) at order 2"): float's region 64x24 columns (56x16
+// written) with 2 rows a thread (384 threads) or one (768), double's 32x24 (24x16) with one (384).
+template <typename T, bool OneRow>
 using MaterialFourPassTile =
-    std::conditional_t<sizeof(T) == sizeof(float), FourPassTile<1, float, 32, 12, 2, 1>, FourPassTile<1, double, 16, 24, 1, 1>>;
+    std::conditional_t<sizeof(T) == sizeof(float), FourPassTile<1, float, 32, OneRow ? 24 : 12, OneRow ? 1 : 2, 1>,
+                       FourPassTile<1, double, 16, 24, 1, 1>>;
 
-template <typename T>
+template <typename T, class Tile>
 class MaterialFourPassBackend final : public CudaBackend<T> {
-  using Tile = MaterialFourPassTile<T>;
-
  public:
   MaterialFourPassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
       : CudaBackend<T>(p, o, material_working_arrays(MaterialKernel::FourPasses) * p.grid.points() * sizeof(T),
@@ -200,23 +199,26 @@ class MaterialFourPassBackend final : public CudaBackend<T> {
 }  // namespace
 
 int material_step_arrays(MaterialKernel kernel, int material_arrays) {
-  return kernel == MaterialKernel::FourPasses ? 2 + material_arrays : kFactoredStepArrays + 4 * material_arrays;
+  return fuses_four_passes(kernel) ? 2 + material_arrays : kFactoredStepArrays + 4 * material_arrays;
 }
 
-int material_working_arrays(MaterialKernel kernel) { return kernel == MaterialKernel::FourPasses ? 2 : 3; }
+int material_working_arrays(MaterialKernel kernel) { return fuses_four_passes(kernel) ? 2 : 3; }
 
 template <typename T>
 std::unique_ptr<Backend<T>> make_material_pass_backend(const Problem& p, const BackendOptions& o,
                                                        HaloExchange<T>* exchange, MaterialKernel kernel) {
-  if (kernel == MaterialKernel::FourPasses) {
+  if (fuses_four_passes(kernel)) {
+    const bool one_row = kernel == MaterialKernel::FourPassesOneRow;
+    const std::string name = one_row ? kFusedOneRowMaterialConfiguration : kFusedMaterialConfiguration;
     if (p.order != 2)
-      throw InputError("tiled configuration '" + kFusedMaterialConfiguration + "' is built for order 2 alone, not " +
-                       std::to_string(p.order) + ": tiled steps material fields at every order in single passes");
+      throw InputError("tiled configuration '" + name + "' is built for order 2 alone, not " + std::to_string(p.order) +
+                       ": tiled steps material fields at every order in single passes");
     if (fills_ghosts(p.boundaries, exchange))
-      throw InputError("tiled configuration '" + kFusedMaterialConfiguration +
+      throw InputError("tiled configuration '" + name +
                        "' applies the operator 4 times per launch, with no boundary fill between: a face that is not "
                        "layer needs single passes, as tiled's own choice for material fields runs");
-    return std::make_unique<MaterialFourPassBackend<T>>(p, o, exchange);
+    if (one_row) return std::make_unique<MaterialFourPassBackend<T, MaterialFourPassTile<T, true>>>(p, o, exchange);
+    return std::make_unique<MaterialFourPassBackend<T, MaterialFourPassTile<T, false>>>(p, o, exchange);
   }
   return with_radius(p.order, [&](auto radius) -> std::unique_ptr<Backend<T>> {
     constexpr int R = decltype(radius)::value;

@@ -385,7 +385,8 @@ void read_configuration(int order, Precision precision, const std::string& confi
 // The launches a step of `order` takes in `configuration` (the default of each precision where
 // empty), the fewer of the precisions it is built for.
 int tiled_kernels_per_step(int order, const std::string& configuration) {
-  if (material_kernel_named(configuration) == MaterialKernel::FourPasses) return 1;
+  if (const std::optional<MaterialKernel> kernel = material_kernel_named(configuration))
+    if (fuses_four_passes(*kernel)) return 1;
   int kernels = 4;
   for (Precision precision : {Precision::Float, Precision::Double}) {
     const std::vector<std::string> built = tiled_configurations(order, precision);
@@ -429,8 +430,8 @@ std::string no_material_kernels(const std::string& configuration) {
   return "tiled configuration '" + configuration +
          "' has no kernels of material fields: the registry's tiled steps them, in single passes of the flux form (" +
          kTiledMaterialConfiguration + "; " + kGlobalMaterialConfiguration +
-         ": the same passes in the global-memory kernel; " + kFusedMaterialConfiguration +
-         ": all four in one kernel, at order 2)";
+         ": the same passes in the global-memory kernel; " + kFusedMaterialConfiguration + " and " +
+         kFusedOneRowMaterialConfiguration + ": all four in one kernel, at order 2)";
 }
 
 template <typename T>
