@@ -179,6 +179,19 @@ TEST(MaterialOptions, TheSummarySaysTheFieldsRangesAndTheirOption) {
       << constant_c.output;
 }
 
+// auto steps material fields where it steps constant ones: on tiled where there is a GPU, else on cpu.
+TEST(MaterialOptions, AutoStepsThemOnTiledWhereThereIsAGpu) {
+  const std::string dir = test::temp_directory("material_auto");
+  const std::string labels = array_file(dir + "/labels", two_labels()) + ":u";
+  const std::string table = text_file(dir + "/parts.toml", kTable);
+  const std::string json = dir + "/run.json";
+  const auto run = run_heatrk4(
+      material_run({"--materials", table, "--material-labels", labels, "--cfl", "0.2", "--json", json}));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::string chosen = gpu_count() > 0 ? "tiled" : "cpu";
+  EXPECT_NE(test::read_text(json).find("\"backend\": \"" + chosen + "\""), std::string::npos) << test::read_text(json);
+}
+
 // The fields beside the series, once: materials.hdf's point arrays conductivity and heat_capacity
 // hold each label's K and C, as ParaView shows them beside u. It is one of the run's files: a run
 // that replaces the directory sets it aside, and a directory holding it alone is another run's.

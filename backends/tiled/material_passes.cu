@@ -1,18 +1,23 @@
-// tiled with material fields K(x), C(x) (docs/design.md §1, "Materials"): the step's four single
-// passes in the quadratic factors' form (stencils/rk4_forms.hpp), as OnePassBackend runs them
-// where a face is not layer (each operand filled first, a source's step increment added by the
-// last pass), each pass a launch of the flux form's kernel: the shared-memory tiles
-// (material_pass.cuh) or the global-memory kernel (global_material_stencil.cuh). Fused passes
-// are not built for material fields (docs/design.md says what they would save). On GPU ranks at
-// order 2 alone: CudaBackend::take_exchange refuses a box whose ghost planes are too few for a step
-// taken whole.
+// tiled with material fields K(x), C(x) (docs/design.md §1, "Materials"): the step's four passes
+// in the quadratic factors' form (stencils/rk4_forms.hpp). Single passes, as OnePassBackend runs
+// them where a face is not layer (each operand filled first, a source's step increment added by
+// the last pass), each a launch of the flux form's kernel: the shared-memory tiles
+// (material_pass.cuh) or the global-memory kernel (global_material_stencil.cuh). Or at order 2 all
+// four in one launch (material_four_passes.cuh), from u into a second u buffer, with layer faces
+// alone. On GPU ranks at order 2 alone: CudaBackend::take_exchange refuses a box whose ghost
+// planes are too few for a step taken whole.
 #include "backends/tiled/material_passes.hpp"
 
+#include <array>
 #include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "backends/cuda/global_material_stencil.cuh"
 #include "backends/cuda/linear_stages.cuh"
 #include "backends/tiled/backends.cuh"
+#include "backends/tiled/material_four_passes.cuh"
 #include "backends/tiled/material_pass.cuh"
 #include "core/dispatch.hpp"
 #include "stencils/material_stencil.hpp"
@@ -84,7 +89,7 @@ template <int R, typename T, class Passes>
 class MaterialPassBackend final : public CudaBackend<T> {
  public:
   MaterialPassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
-      : CudaBackend<T>(p, o, kMaterialPassWorkingArrays * p.grid.points() * sizeof(T), "tiled"),
+      : CudaBackend<T>(p, o, material_working_arrays(MaterialKernel::Tiles) * p.grid.points() * sizeof(T), "tiled"),
         weights_(make_material_weights<R, T>(p.grid.hx, p.grid.hy, p.grid.hz)),
         constants_(make_factored_constants<T>(p.dt)),
         v_{DeviceBuffer<T>(p.grid.points()), DeviceBuffer<T>(p.grid.points())},
@@ -128,11 +133,93 @@ class MaterialPassBackend final : public CudaBackend<T> {
   bool prepared_ = false;
 };
 
+// All four passes in one launch, from u into the other u buffer, one block a SM, in the shapes the
+// registers allow (docs/design.md, "Grouping (d) at order 2"): float's region 64x24 columns (56x16
+// written) with 2 rows a thread (384 threads) or one (768), double's 32x24 (24x16) with one (384).
+template <typename T, bool OneRow>
+using MaterialFourPassTile =
+    std::conditional_t<sizeof(T) == sizeof(float), FourPassTile<1, float, 32, OneRow ? 24 : 12, OneRow ? 1 : 2, 1>,
+                       FourPassTile<1, double, 16, 24, 1, 1>>;
+
+template <typename T, class Tile>
+class MaterialFourPassBackend final : public CudaBackend<T> {
+ public:
+  MaterialFourPassBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange)
+      : CudaBackend<T>(p, o, material_working_arrays(MaterialKernel::FourPasses) * p.grid.points() * sizeof(T),
+                       "tiled"),
+        weights_(make_material_weights<1, T>(p.grid.hx, p.grid.hy, p.grid.hz)),
+        constants_(make_factored_constants<T>(p.dt)),
+        u_next_(p.grid.points()),
+        step_(p.grid, o.device) {
+    if (p.source) {
+      upload_source_increment(source_step_, p, p.dt, true);
+      adding_step_.emplace(p.grid, o.device);
+    }
+    this->take_exchange(exchange);
+  }
+
+  void set_step_dt(double dt) override {
+    constants_ = make_factored_constants<T>(dt);
+    if (this->problem_.source) upload_source_increment(source_step_, this->problem_, dt, true);
+  }
+  // Both u buffers: after a step the other is u.
+  std::vector<T*> exchanged_fields() override { return {this->u_.get(), u_next_.get()}; }
+
+ private:
+  void prepare_resident_field() override {
+    copy_boundary_layer(this->u_, {&u_next_}, this->problem_.grid, 1, !prepared_);
+    prepared_ = true;
+  }
+  void step_once() override {
+    const DeviceMaterialView<1, T> m = this->materials_.template view<1>();
+    T* const u = this->u_.get();
+    const T* const c = constants_.c;
+    MaterialFourPassArgs<T> args{grid_dims(this->problem_.grid), weights_, m.inverse_conductivity,
+                                 m.inverse_heat_capacity, u, u, {c[0], c[1], c[2], c[3]}, u_next_.get()};
+    const std::array<PlaneRange, 2> planes = this->planes_of(StepPart::Whole, 4);
+    if (adding_step_) {
+      args.add = source_step_.get();
+      adding_step_->launch(args, planes, 0);
+    } else {
+      step_.launch(args, planes, 0);
+    }
+    std::swap(this->u_, u_next_);
+  }
+  void swap_second_buffer_back() override { std::swap(this->u_, u_next_); }
+
+  MaterialWeights<1, T> weights_;
+  PassConstants<T> constants_;
+  DeviceBuffer<T> u_next_;
+  DeviceBuffer<T> source_step_;  // the step increment s; empty without a source
+  TileLauncher<MaterialFourPasses<Tile>> step_;
+  std::optional<TileLauncher<MaterialFourPasses<Tile, true>>> adding_step_;  // with a source
+  bool prepared_ = false;
+};
+
 }  // namespace
+
+int material_step_arrays(MaterialKernel kernel, int material_arrays) {
+  return fuses_four_passes(kernel) ? 2 + material_arrays : kFactoredStepArrays + 4 * material_arrays;
+}
+
+int material_working_arrays(MaterialKernel kernel) { return fuses_four_passes(kernel) ? 2 : 3; }
 
 template <typename T>
 std::unique_ptr<Backend<T>> make_material_pass_backend(const Problem& p, const BackendOptions& o,
                                                        HaloExchange<T>* exchange, MaterialKernel kernel) {
+  if (fuses_four_passes(kernel)) {
+    const bool one_row = kernel == MaterialKernel::FourPassesOneRow;
+    const std::string name = one_row ? kFusedOneRowMaterialConfiguration : kFusedMaterialConfiguration;
+    if (p.order != 2)
+      throw InputError("tiled configuration '" + name + "' is built for order 2 alone, not " + std::to_string(p.order) +
+                       ": tiled steps material fields at every order in single passes");
+    if (fills_ghosts(p.boundaries, exchange))
+      throw InputError("tiled configuration '" + name +
+                       "' applies the operator 4 times per launch, with no boundary fill between: a face that is not "
+                       "layer needs single passes, as tiled's own choice for material fields runs");
+    if (one_row) return std::make_unique<MaterialFourPassBackend<T, MaterialFourPassTile<T, true>>>(p, o, exchange);
+    return std::make_unique<MaterialFourPassBackend<T, MaterialFourPassTile<T, false>>>(p, o, exchange);
+  }
   return with_radius(p.order, [&](auto radius) -> std::unique_ptr<Backend<T>> {
     constexpr int R = decltype(radius)::value;
     if (kernel == MaterialKernel::GlobalMemory)

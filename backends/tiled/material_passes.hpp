@@ -1,25 +1,53 @@
-// tiled with material fields K(x), C(x) (docs/design.md §1, "Materials"): the step's four single
-// passes of the flux form, in the quadratic factors' form. A translation unit of its own, so that
-// its kernels (four orders, two precisions, three kinds of pass) compile beside tiled.cu's.
+// tiled with material fields K(x), C(x) (docs/design.md §1, "Materials"): the step's four passes
+// of the flux form, in the quadratic factors' form, one per kernel or at order 2 all four in one.
+// A translation unit of its own, so that its kernels (four orders, two precisions, three kinds of
+// pass, and the fused step) compile beside tiled.cu's.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/backend.hpp"
 
 namespace heat {
 
-// The passes' kernel: the shared-memory tiles (material_pass.cuh), which the registry's tiled
-// runs, or the global-memory kernel that naive and reuse run (global_material_stencil.cuh), named
-// as a configuration so that a benchmark can time both in one call and a test hold them to the same bits.
-enum class MaterialKernel { Tiles, GlobalMemory };
+// The passes' kernel: the single passes in shared-memory tiles (material_pass.cuh), which the
+// registry's tiled runs; the global-memory kernel that naive and reuse run
+// (global_material_stencil.cuh); or at order 2 all four passes in one kernel
+// (material_four_passes.cuh), in float with 2 rows a thread or with one (384 or 768 threads a
+// block: which is faster is the device's to say), in double with one under either name. Each is
+// named as a configuration, so that a benchmark can time them side by side in one call and a test
+// hold them to the same bits.
+enum class MaterialKernel { Tiles, GlobalMemory, FourPasses, FourPassesOneRow };
+inline const std::string kTiledMaterialConfiguration = "factors/shared-memory";
 inline const std::string kGlobalMaterialConfiguration = "factors/global-memory";
+inline const std::string kFusedMaterialConfiguration = "all4/shared-memory";
+inline const std::string kFusedOneRowMaterialConfiguration = "all4/shared-memory/c2x1";
 
-// u and the passes' two scratch fields.
-constexpr int kMaterialPassWorkingArrays = 3;
+constexpr bool fuses_four_passes(MaterialKernel kernel) {
+  return kernel == MaterialKernel::FourPasses || kernel == MaterialKernel::FourPassesOneRow;
+}
+
+// The kernel a configuration of material fields names; none where `configuration` is another.
+inline std::optional<MaterialKernel> material_kernel_named(const std::string& configuration) {
+  if (configuration == kTiledMaterialConfiguration) return MaterialKernel::Tiles;
+  if (configuration == kGlobalMaterialConfiguration) return MaterialKernel::GlobalMemory;
+  if (configuration == kFusedMaterialConfiguration) return MaterialKernel::FourPasses;
+  if (configuration == kFusedOneRowMaterialConfiguration) return MaterialKernel::FourPassesOneRow;
+  return std::nullopt;
+}
+
+// What a kernel moves and holds: arrays read or written per interior point per step beside the
+// material arrays (`material_arrays` of them per stencil: material_arrays_per_stencil), and the
+// fields resident on the device. Single passes read the material arrays in each pass, the fused
+// step once.
+int material_step_arrays(MaterialKernel kernel, int material_arrays);
+int material_working_arrays(MaterialKernel kernel);
 
 // `exchange` as for BackendEntry::make (a rank's box at order 2 alone: CudaBackend::take_exchange).
+// InputError for the fused step at another order, or where a face is not layer (its passes have no
+// fill between them).
 template <typename T>
 std::unique_ptr<Backend<T>> make_material_pass_backend(const Problem& p, const BackendOptions& o,
                                                        HaloExchange<T>* exchange, MaterialKernel kernel);

@@ -18,6 +18,7 @@
 // tiled:all` times every built configuration, and test_tiled checks each against the cpu reference;
 // -DHEAT_TILED_SWEEP_FAMILIES=<list> builds the lists of the families named (SweepFamily) alone.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -384,6 +385,8 @@ void read_configuration(int order, Precision precision, const std::string& confi
 // The launches a step of `order` takes in `configuration` (the default of each precision where
 // empty), the fewer of the precisions it is built for.
 int tiled_kernels_per_step(int order, const std::string& configuration) {
+  if (const std::optional<MaterialKernel> kernel = material_kernel_named(configuration))
+    if (fuses_four_passes(*kernel)) return 1;
   int kernels = 4;
   for (Precision precision : {Precision::Float, Precision::Double}) {
     const std::vector<std::string> built = tiled_configurations(order, precision);
@@ -426,16 +429,18 @@ std::string tiled_boundary_configuration(int order, Precision precision) {
 std::string no_material_kernels(const std::string& configuration) {
   return "tiled configuration '" + configuration +
          "' has no kernels of material fields: the registry's tiled steps them, in single passes of the flux form (" +
-         kGlobalMaterialConfiguration + ": the same passes in the global-memory kernel)";
+         kTiledMaterialConfiguration + "; " + kGlobalMaterialConfiguration +
+         ": the same passes in the global-memory kernel; " + kFusedMaterialConfiguration + " and " +
+         kFusedOneRowMaterialConfiguration + ": all four in one kernel, at order 2)";
 }
 
 template <typename T>
 std::unique_ptr<Backend<T>> make_tiled_backend(const Problem& problem, const BackendOptions& options,
                                                const std::string& configuration, HaloExchange<T>* exchange) {
-  if (configuration == kGlobalMaterialConfiguration) {
+  if (const std::optional<MaterialKernel> kernel = material_kernel_named(configuration)) {
     if (!problem.materials)
       throw InputError("tiled configuration '" + configuration + "' steps material fields only: give K or C as a field");
-    return make_material_pass_backend<T>(problem, options, exchange, MaterialKernel::GlobalMemory);
+    return make_material_pass_backend<T>(problem, options, exchange, *kernel);
   }
   if (problem.materials) throw InputError(no_material_kernels(configuration));
   std::unique_ptr<Backend<T>> made;
@@ -474,7 +479,7 @@ std::string configuration_for(const Problem& p, Precision precision, const std::
 
 // The entry named by `configuration`'s backend for `p`: with material fields the registry's tiled
 // steps them in the single passes of material_passes.hpp, in shared-memory tiles, else
-// make_tiled_backend's configuration (which refuses material fields but in the global-memory passes).
+// make_tiled_backend's configuration (which refuses material fields but in material_passes.hpp's).
 template <typename T>
 std::unique_ptr<Backend<T>> make_for_entry(const Problem& p, const BackendOptions& o, const std::string& configuration,
                                            HaloExchange<T>* exchange) {
@@ -509,17 +514,19 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
   e.uses_cuda = true;
   e.fills_boundaries = true;
   e.adds_sources = true;
-  e.steps_materials = configuration.empty() || configuration == kGlobalMaterialConfiguration;
+  const MaterialKernel material_kernel = material_kernel_named(configuration).value_or(MaterialKernel::Tiles);
+  e.steps_materials = configuration.empty() || material_kernel_named(configuration).has_value();
   // The byte model: all four passes in one kernel read u once and write it once; a factor per
   // kernel moves 4 arrays, one pass per kernel 10; a source's step increment is read once more, by
-  // the last pass. Material fields: single passes, each reading material_arrays_per_stencil more.
-  e.bytes_per_point = [configuration](const Problem& p, std::size_t size) {
-    const int arrays = p.materials ? kFactoredStepArrays + 4 * material_arrays_per_stencil(p.order)
+  // the last pass. Material fields: material_step_arrays, the material arrays read in each pass
+  // (single passes) or once (the fused step).
+  e.bytes_per_point = [configuration, material_kernel](const Problem& p, std::size_t size) {
+    const int arrays = p.materials ? material_step_arrays(material_kernel, material_arrays_per_stencil(p.order))
                                    : footprint(p, size, configuration).arrays_per_point;
     return double(arrays + (p.source ? 1 : 0)) * double(size);
   };
-  e.working_bytes = [configuration](const Problem& p, std::size_t size) {
-    const int arrays = p.materials ? kMaterialPassWorkingArrays
+  e.working_bytes = [configuration, material_kernel](const Problem& p, std::size_t size) {
+    const int arrays = p.materials ? material_working_arrays(material_kernel)
                                    : footprint(p, size, configuration).working_arrays;
     return std::size_t(arrays) * p.grid.points() * size + device_source_bytes(p, size) + device_material_bytes(p, size);
   };
