@@ -1,0 +1,295 @@
+// One quadratic factor of the step in one kernel (two_passes.cuh's s = v + c_a * a*Lap(v), then
+// out = v + c_b * a*Lap(s)), in double, with the x and y sums of both passes as FP64 tensor-core
+// products (matrix_products.cuh): a sweep configuration ("factor-pairs/.../dmma", tiled.cu), the
+// candidate (b') of benchmarks/tiled_analysis.md, no default.
+//
+// The work is in 8x8 blocks, a warp's lane (g, t) holding the x pair 2t, 2t+1 of row g of each.
+// Each warp owns two blocks of the output tile, one above the other, and a pair of blocks of its
+// ring: the first pass on the ring (r wide; no corners: a star stencil reads none) runs on blocks
+// of 8 that reach 4 beyond the tile (r <= 4) and 4 into it, along the tile's four sides, a warp's
+// two on opposite sides, so that each lane's pair lies outside the tile in one of them and one z
+// queue serves both. So the first pass runs on 2 + 2 blocks a warp, the second on 2.
+//
+// Both passes run on every plane a block marches through, the first on plane a, the second r
+// planes behind (plane b = a - r), with one barrier a plane:
+// - plane a of `in` goes to one of two alternating shared planes: the own blocks' and the ring
+//   blocks' outer halves from their z queues' centres (both queues loaded from global memory a plane
+//   ahead), the strips r deep beyond the ring and the ring's corners e x e from halo loads;
+// - after the barrier, the first pass on plane a at the own and ring blocks: their z windows from
+//   the queues, x and y from the shared plane; the results go to a ring of r+1 shared planes of the
+//   first pass, and at the own points to a register queue of 2r+1 planes too;
+// - the second pass on plane b at the own blocks: x and y from the first pass's shared plane b,
+//   written r planes (barriers) ago, z from the register queue, and v at the own points from the
+//   own z queue's oldest plane. Plane a's first-pass writes reuse the slot of plane b - 1, which
+//   the previous plane's second pass read before this plane's barrier.
+//
+// Queue slots and the unrolled z loop are two_passes.cuh's: plane p of `in` (own and ring points)
+// in slot (p - a_first + r) % Q, the first pass's plane p in slot (p - a_first) % Q.
+#pragma once
+
+#include "backends/cuda/cuda_backend.cuh"
+#include "backends/tiled/column_pairs.cuh"
+#include "backends/tiled/matrix_products.cuh"
+#include "backends/tiled/tile_launcher.cuh"
+#include "backends/tiled/two_passes.cuh"
+#include "stencils/stencil.hpp"
+
+namespace heat {
+
+// WarpsX x WarpsY warps, each two 8x8 blocks of the output tile, one above the other: a tile of
+// (8*WarpsX) x (16*WarpsY).
+template <int Radius, int WarpsX, int WarpsY>
+struct MatrixPairTile {
+  using T = double;
+  static constexpr int R = Radius;
+  static constexpr int kWarpsX = WarpsX, kWarps = WarpsX * WarpsY;
+  static constexpr int kThreadsX = 32, kThreadsY = kWarps, kThreads = 32 * kWarps;
+  static constexpr int kTileX = 8 * WarpsX, kTileY = 16 * WarpsY;
+  static constexpr int kFirstX = 0;  // as ColumnPairTile: tile rows from a 32-byte sector
+  static constexpr int kAhead = 1;   // the z loop's slots assume it (kUnroll)
+  // The ring blocks: TileX/8 above and below the tile, TileY/8 left and right, reaching e beyond it,
+  // in pairs on opposite sides, a pair a warp.
+  static constexpr int kReach = 4;
+  static_assert(R <= kReach, "the ring blocks' outer halves hold the ring");
+  static_assert(2 * (kTileX + kTileY) / 8 == 2 * kWarps, "a pair of ring blocks a warp");
+  // The window's last steps read kWindowPad points beyond the stencil's (zero weights).
+  static constexpr int kWindowPad = matrix_window(R) - 8 - 2 * R;
+  // Planes of `in`: the tile, its ring e wide and r beyond that (the ring's neighbours) and the
+  // window's pad; its origin an even number of columns in, so that every pair stays aligned.
+  static constexpr int kPadIn = pair_reach(kReach + R);
+  static constexpr int kPitchIn = matrix_plane_pitch(kPadIn + kTileX + kReach + R + kWindowPad);
+  static constexpr int kPlaneIn = kPitchIn * (kPadIn + kTileY + kReach + R + kWindowPad);
+  // Planes of the first pass: the tile and its ring, and the second pass's window beyond.
+  static constexpr int kBeyondRing = kReach > R + kWindowPad ? kReach : R + kWindowPad;
+  static constexpr int kPitchFirst = matrix_plane_pitch(kReach + kTileX + kBeyondRing);
+  static constexpr int kPlaneFirst = kPitchFirst * (kReach + kTileY + kBeyondRing);
+  static constexpr int kSlotsFirst = R + 1;  // planes b..a
+  static constexpr int kSharedBytes = (2 * kPlaneIn + kSlotsFirst * kPlaneFirst) * int(sizeof(T));
+  // The halo of `in` loaded point by point: strips r deep beyond the ring, above and below the
+  // tile's columns and left and right of its rows, and the ring's four e x e corners.
+  static constexpr int kHaloPoints = 2 * R * (kTileX + kTileY) + 4 * kReach * kReach;
+  static constexpr int kHaloPerThread = ceil_div(kHaloPoints, kThreads);
+  // The z loop's unrolling: the longest queue (`in`: 2r+1 planes and one ahead), rotating with the
+  // two shared planes of `in` and the r+1 of the first pass.
+  static constexpr int kUnroll = z_unroll(2 * R + 1 + kAhead, 2, kSlotsFirst);
+};
+
+// Ring pair p's two blocks (first columns and rows, tile coordinates): above and below the tile's
+// columns 8p.., or left and right of its rows 8(p - TileX/8)..; and whether lane (g, t)'s pair lies
+// outside the tile in the first of them (else in the second).
+template <class Tile>
+__device__ __forceinline__ bool ring_pair(int p, int g, int t, int (&x)[2], int (&y)[2]) {
+  constexpr int E = Tile::kReach, AlongX = Tile::kTileX / 8;
+  if (p < AlongX) {
+    x[0] = x[1] = 8 * p;
+    y[0] = -E, y[1] = Tile::kTileY + E - 8;
+    return g < E;
+  }
+  x[0] = -E, x[1] = Tile::kTileX + E - 8;
+  y[0] = y[1] = 8 * (p - AlongX);
+  return 2 * t < E;
+}
+
+// Point h of the halo of `in` (MatrixPairTile::kHaloPoints), in tile coordinates.
+template <class Tile>
+__device__ __forceinline__ void pair_halo_point(int h, int& x, int& y) {
+  constexpr int R = Tile::R, E = Tile::kReach, TileX = Tile::kTileX, TileY = Tile::kTileY;
+  constexpr int Rows = 2 * R * TileX, Columns = 2 * R * TileY;
+  if (h < Rows) {
+    const int row = h / TileX;
+    x = h % TileX;
+    y = row < R ? row - E - R : TileY + E + row - R;
+  } else if (h < Rows + Columns) {
+    const int e = (h - Rows) % (2 * R);
+    x = e < R ? e - E - R : TileX + E + e - R;
+    y = (h - Rows) / (2 * R);
+  } else {
+    const int corner = (h - Rows - Columns) / (E * E), i = (h - Rows - Columns) % (E * E);
+    x = (corner & 1 ? TileX : -E) + i % E;
+    y = (corner & 2 ? TileY : -E) + i / E;
+  }
+}
+
+// A lane's pairs in `Blocks` blocks (block j's from (x[j], y[j]), grid coordinates) as own_columns'
+// offsets: column c = 2j + (0 or 1), and bit c if computed.
+template <int R, int Blocks>
+__device__ __forceinline__ unsigned block_columns(const GridDims& d, const int (&x)[Blocks], const int (&y)[Blocks],
+                                                  int (&at)[2 * Blocks]) {
+  unsigned computes = 0;
+#pragma unroll
+  for (int j = 0; j < Blocks; ++j) {
+    int pair_at[2];
+    computes |= own_columns<R>(d, x[j], y[j], pair_at) << (2 * j);
+    at[2 * j] = pair_at[0], at[2 * j + 1] = pair_at[1];
+  }
+  return computes;
+}
+
+template <class Tile, bool AlignedPairs, bool AddsSource>
+__global__ void __launch_bounds__(Tile::kThreads, 1)
+    matrix_pairs_kernel(const __grid_constant__ PassArgs<Tile::R, double, 2> a) {
+  using T = double;
+  constexpr int R = Tile::R, E = Tile::kReach, Q = Tile::kUnroll, SlotsFirst = Tile::kSlotsFirst;
+  constexpr int PitchIn = Tile::kPitchIn, PitchFirst = Tile::kPitchFirst;
+  constexpr int HaloPerThread = Tile::kHaloPerThread, TileX = Tile::kTileX, TileY = Tile::kTileY;
+  constexpr int Own = 2, C = 2 * Own;  // blocks and their columns, c = 2j + (0 or 1)
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  T* const in_planes = reinterpret_cast<T*>(shared_bytes);
+  T* const first_planes = in_planes + 2 * Tile::kPlaneIn;
+  const GridDims& d = a.dims;
+  const int lane = threadIdx.x, warp = threadIdx.y, thread = warp * 32 + lane;
+  const int g = lane / 4, t = lane % 4;
+  const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * TileY;
+  int z_begin, z_end;
+  block_planes(a.planes, z_begin, z_end);
+  const int a_first = z_begin - R, a_end = z_end + R;  // the first pass's planes, as two_passes.cuh's
+  const int stride_y = int(d.stride_y), stride_z = int(d.stride_z);
+
+  auto in_slot = [](int x, int y) { return (y + Tile::kPadIn) * PitchIn + Tile::kPadIn + x; };  // tile coordinates
+  auto first_slot = [](int x, int y) { return (y + E) * PitchFirst + E + x; };
+  const BandFragments<R> band(a.weights, g, t);
+
+  // The own blocks: where their operands start in both kinds of plane, where the lane's pairs go.
+  BlockOperands own_in[Own], own_first[Own];
+  int own_in_slot[Own], own_first_slot[Own], own_x[Own], own_y[Own], own_at[C];
+#pragma unroll
+  for (int j = 0; j < Own; ++j) {
+    const int block_x = 8 * (warp % Tile::kWarpsX), block_y = 16 * (warp / Tile::kWarpsX) + 8 * j;
+    own_in[j] = block_operands<R>(in_slot, block_x, block_y, g, t);
+    own_first[j] = block_operands<R>(first_slot, block_x, block_y, g, t);
+    own_in_slot[j] = in_slot(block_x + 2 * t, block_y + g);
+    own_first_slot[j] = first_slot(block_x + 2 * t, block_y + g);
+    own_x[j] = x0 + block_x + 2 * t, own_y[j] = y0 + block_y + g;
+  }
+  const unsigned computes = block_columns<R>(d, own_x, own_y, own_at);
+  // The ring pair: both blocks' operands, and the lane's pair outside the tile.
+  int ring_x[2], ring_y[2];
+  const bool outside_in_first = ring_pair<Tile>(warp, g, t, ring_x, ring_y);
+  const BlockOperands ring_in[2] = {block_operands<R>(in_slot, ring_x[0], ring_y[0], g, t),
+                                    block_operands<R>(in_slot, ring_x[1], ring_y[1], g, t)};
+  const int ring_point_x = (outside_in_first ? ring_x[0] : ring_x[1]) + 2 * t;
+  const int ring_point_y = (outside_in_first ? ring_y[0] : ring_y[1]) + g;
+  const int ring_in_slot = in_slot(ring_point_x, ring_point_y), ring_first_slot = first_slot(ring_point_x, ring_point_y);
+  int ring_at[2];
+  const unsigned ring_computes = own_columns<R>(d, x0 + ring_point_x, y0 + ring_point_y, ring_at);
+
+  // Every point a product reads must be finite (0 * NaN is NaN): the cells no plane writes are
+  // zero from here on, and a point outside the grid holds its plane's first point.
+  for (int i = thread; i < Tile::kSharedBytes / int(sizeof(T)); i += Tile::kThreads) in_planes[i] = 0.0;
+  __syncthreads();  // the zeros before any plane's stores
+  int halo_slot[HaloPerThread], halo_at[HaloPerThread];
+#pragma unroll
+  for (int i = 0; i < HaloPerThread; ++i) {
+    const int h = thread + i * Tile::kThreads;
+    int x = 0, y = 0;
+    if (h < Tile::kHaloPoints) pair_halo_point<Tile>(h, x, y);
+    const bool stored = h < Tile::kHaloPoints && in_grid(d, x0 + x, y0 + y);
+    halo_slot[i] = stored ? in_slot(x, y) : -1;
+    halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
+  }
+
+  // The arrays seen from the block's first plane, as in two_passes.cuh.
+  const long long block_at = (long long)a_first * d.stride_z;
+  const T* const in = view_at(a.in, block_at);
+  T* const out = view_at(a.out, block_at);
+  [[maybe_unused]] const T* add = nullptr;
+  if constexpr (AddsSource) add = view_at(a.add, block_at);
+  auto plane_at = [&](int p) { return (p - a_first) * stride_z; };
+  auto clamped_plane_at = [&](int p) { return plane_at(min(max(p, 0), d.nz - 1)); };
+
+  T in_q[C][Q], ring_q[2][Q], first_q[C][Q], halo[2][HaloPerThread];
+#pragma unroll
+  for (int j = 0; j < 2 * R; ++j) {
+    load_own<AlignedPairs>(in, clamped_plane_at(a_first - R + j), own_at, in_q, j);
+    load_own<AlignedPairs>(in, clamped_plane_at(a_first - R + j), ring_at, ring_q, j);
+  }
+  // What iteration k (plane za) needs from global memory: the queues' newest plane za + r and the
+  // halo of za.
+  auto fetch = [&](int k, int za) {
+    load_own<AlignedPairs>(in, clamped_plane_at(za + R), own_at, in_q, (k + 2 * R) % Q);
+    load_own<AlignedPairs>(in, clamped_plane_at(za + R), ring_at, ring_q, (k + 2 * R) % Q);
+#pragma unroll
+    for (int i = 0; i < HaloPerThread; ++i) halo[k % 2][i] = in[plane_at(za) + halo_at[i]];
+  };
+  fetch(0, a_first);
+
+  for (int z0 = a_first;; z0 += Q) {
+#pragma unroll
+    for (int k = 0; k < Q; ++k) {
+      const int za = z0 + k, zb = za - R;
+      if (za >= a_end) return;  // the same for the whole block
+      T* const plane_a = in_planes + (k % 2) * Tile::kPlaneIn;
+      T* const first_a = first_planes + (k % SlotsFirst) * Tile::kPlaneFirst;
+      const T* const first_b = first_planes + ((k + SlotsFirst - R) % SlotsFirst) * Tile::kPlaneFirst;
+      T here[C][2 * R + 1], ring_here[2][2 * R + 1];  // planes a-r..a+r of `in`
+      queue_window(in_q, k, here);
+      queue_window(ring_q, k, ring_here);
+#pragma unroll
+      for (int j = 0; j < Own; ++j) store_pair(plane_a + own_in_slot[j], here[2 * j][R], here[2 * j + 1][R]);
+      store_pair(plane_a + ring_in_slot, ring_here[0][R], ring_here[1][R]);
+#pragma unroll
+      for (int i = 0; i < HaloPerThread; ++i)
+        if (halo_slot[i] >= 0) plane_a[halo_slot[i]] = halo[k % 2][i];
+      if (za + 1 < a_end) fetch(k + 1, za + 1);
+      __syncthreads();
+
+      // The first pass on plane a (`in` itself on the boundary layer), own blocks then ring blocks.
+      const bool z_inside = za >= R && za < d.nz - R;
+#pragma unroll
+      for (int j = 0; j < Own; ++j) {
+        T lap[2];
+        block_laplacians<R, PitchIn>(plane_a, own_in[j], band, a.weights, &here[2 * j], lap);
+#pragma unroll
+        for (int c = 2 * j; c < 2 * j + 2; ++c)
+          first_q[c][k] = pass_value(z_inside && (computes & (1u << c)), here[c][R], a.c[0], lap[c - 2 * j]);
+        store_pair(first_a + own_first_slot[j], first_q[2 * j][k], first_q[2 * j + 1][k]);
+      }
+      {
+        T z_sum[2], lap[2][2], first[2];
+        block_z_sums<R>(a.weights, ring_here, z_sum);
+#pragma unroll
+        for (int i = 0; i < 2; ++i) add_block_products<R, PitchIn>(plane_a, ring_in[i], band, z_sum, lap[i]);
+#pragma unroll
+        for (int e = 0; e < 2; ++e)
+          first[e] = pass_value(z_inside && (ring_computes & (1u << e)), ring_here[e][R], a.c[0],
+                                outside_in_first ? lap[0][e] : lap[1][e]);
+        store_pair(first_a + ring_first_slot, first[0], first[1]);
+      }
+      if (zb < z_begin) continue;  // the first 2r planes a fill the queues (uniform across the block)
+      [[maybe_unused]] T source[C][1];
+      if constexpr (AddsSource) load_own<AlignedPairs>(add, plane_at(zb), own_at, source, 0);
+
+      // The second pass on plane b at the own blocks.
+      const int kb = (k + Q - R) % Q;  // plane b's slot
+      T first_here[C][2 * R + 1];
+      queue_window(first_q, kb + Q - R, first_here);
+      T result[C];
+#pragma unroll
+      for (int j = 0; j < Own; ++j) {
+        T lap[2];
+        block_laplacians<R, PitchFirst>(first_b, own_first[j], band, a.weights, &first_here[2 * j], lap);
+#pragma unroll
+        for (int c = 2 * j; c < 2 * j + 2; ++c) {
+          if constexpr (AddsSource)
+            result[c] = pass_value_adding(computes & (1u << c), here[c][0], a.c[1], lap[c - 2 * j], source[c][0]);
+          else
+            result[c] = pass_value(computes & (1u << c), here[c][0], a.c[1], lap[c - 2 * j]);
+        }
+      }
+      store_own<AlignedPairs>(out, plane_at(zb), own_at, computes, result);
+    }
+  }
+}
+
+// As TwoPasses (the same planes read and written), the kernel above, its planes in dynamic shared
+// memory (over 48 KB).
+template <class PairedTile, bool AddsSource = false>
+struct MatrixPairs : TwoPasses<PairedTile, AddsSource> {
+  static constexpr int kDynamicSharedBytes = PairedTile::kSharedBytes;
+  template <bool AlignedPairs>
+  static auto kernel() {
+    return matrix_pairs_kernel<PairedTile, AlignedPairs, AddsSource>;
+  }
+};
+
+}  // namespace heat
