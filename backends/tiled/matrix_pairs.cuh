@@ -14,14 +14,16 @@
 // planes behind (plane b = a - r), with one barrier a plane:
 // - plane a of `in` goes to one of two alternating shared planes: the own blocks' and the ring
 //   blocks' outer halves from their z queues' centres (both queues loaded from global memory a plane
-//   ahead), the strips r deep beyond the ring and the ring's corners e x e from halo loads;
+//   ahead), the strips r deep beyond the ring and the ring's 4 x 4 corners from halo loads;
 // - after the barrier, the first pass on plane a at the own and ring blocks: their z windows from
-//   the queues, x and y from the shared plane; the results go to a ring of r+1 shared planes of the
-//   first pass, and at the own points to a register queue of 2r+1 planes too;
+//   the queues, x and y from the shared plane; the results go to the first pass's shared planes (2r+2 in
+//   turn), and at the own points to a register queue of its last r planes too;
 // - the second pass on plane b at the own blocks: x and y from the first pass's shared plane b,
-//   written r planes (barriers) ago, z from the register queue, and v at the own points from the
-//   own z queue's oldest plane. Plane a's first-pass writes reuse the slot of plane b - 1, which
-//   the previous plane's second pass read before this plane's barrier.
+//   written r planes (barriers) ago, z from its shared planes b-r..b-1 and the register queue's
+//   b+1..b+r, and v at the own points from the own z queue's oldest plane. Plane a's first-pass
+//   writes reuse the slot of a plane that the second pass read two planes (a barrier) ago.
+// Half the first pass's z window in shared memory rather than registers: 2r+2 shared planes of
+// the first pass, not r+1, and r 16-byte loads per own block; the registers spilled at order 8.
 //
 // Queue slots and the unrolled z loop are two_passes.cuh's: plane p of `in` (own and ring points)
 // in slot (p - a_first + r) % Q, the first pass's plane p in slot (p - a_first) % Q.
@@ -47,14 +49,14 @@ struct MatrixPairTile {
   static constexpr int kTileX = 8 * WarpsX, kTileY = 16 * WarpsY;
   static constexpr int kFirstX = 0;  // as ColumnPairTile: tile rows from a 32-byte sector
   static constexpr int kAhead = 1;   // the z loop's slots assume it (kUnroll)
-  // The ring blocks: TileX/8 above and below the tile, TileY/8 left and right, reaching e beyond it,
+  // The ring blocks: TileX/8 above and below the tile, TileY/8 left and right, reaching 4 beyond it,
   // in pairs on opposite sides, a pair a warp.
   static constexpr int kReach = 4;
   static_assert(R <= kReach, "the ring blocks' outer halves hold the ring");
   static_assert(2 * (kTileX + kTileY) / 8 == 2 * kWarps, "a pair of ring blocks a warp");
   // The window's last steps read kWindowPad points beyond the stencil's (zero weights).
   static constexpr int kWindowPad = matrix_window(R) - 8 - 2 * R;
-  // Planes of `in`: the tile, its ring e wide and r beyond that (the ring's neighbours) and the
+  // Planes of `in`: the tile, its ring 4 wide and r beyond that (the ring's neighbours) and the
   // window's pad; its origin an even number of columns in, so that every pair stays aligned.
   static constexpr int kPadIn = pair_reach(kReach + R);
   static constexpr int kPitchIn = matrix_plane_pitch(kPadIn + kTileX + kReach + R + kWindowPad);
@@ -63,14 +65,15 @@ struct MatrixPairTile {
   static constexpr int kBeyondRing = kReach > R + kWindowPad ? kReach : R + kWindowPad;
   static constexpr int kPitchFirst = matrix_plane_pitch(kReach + kTileX + kBeyondRing);
   static constexpr int kPlaneFirst = kPitchFirst * (kReach + kTileY + kBeyondRing);
-  static constexpr int kSlotsFirst = R + 1;  // planes b..a
+  // Planes b-r..a (2r+1), and one more, so that the z loop's period stays 2r+2.
+  static constexpr int kSlotsFirst = 2 * R + 2;
   static constexpr int kSharedBytes = (2 * kPlaneIn + kSlotsFirst * kPlaneFirst) * int(sizeof(T));
   // The halo of `in` loaded point by point: strips r deep beyond the ring, above and below the
-  // tile's columns and left and right of its rows, and the ring's four e x e corners.
+  // tile's columns and left and right of its rows, and the ring's four 4 x 4 corners.
   static constexpr int kHaloPoints = 2 * R * (kTileX + kTileY) + 4 * kReach * kReach;
   static constexpr int kHaloPerThread = ceil_div(kHaloPoints, kThreads);
   // The z loop's unrolling: the longest queue (`in`: 2r+1 planes and one ahead), rotating with the
-  // two shared planes of `in` and the r+1 of the first pass.
+  // two shared planes of `in` and the 2r+2 of the first pass.
   static constexpr int kUnroll = z_unroll(2 * R + 1 + kAhead, 2, kSlotsFirst);
 };
 
@@ -135,7 +138,10 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   constexpr int Own = 2, C = 2 * Own;  // blocks and their columns, c = 2j + (0 or 1)
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   T* const in_planes = reinterpret_cast<T*>(shared_bytes);
-  T* const first_planes = in_planes + 2 * Tile::kPlaneIn;
+  // The first pass's plane of the iteration whose k is `k_plane` modulo SlotsFirst.
+  auto first_plane = [&](int k_plane) {
+    return in_planes + 2 * Tile::kPlaneIn + (k_plane % SlotsFirst) * Tile::kPlaneFirst;
+  };
   const GridDims& d = a.dims;
   const int lane = threadIdx.x, warp = threadIdx.y, thread = warp * 32 + lane;
   const int g = lane / 4, t = lane % 4;
@@ -169,7 +175,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
                                     block_operands<R>(in_slot, ring_x[1], ring_y[1], g, t)};
   const int ring_point_x = (outside_in_first ? ring_x[0] : ring_x[1]) + 2 * t;
   const int ring_point_y = (outside_in_first ? ring_y[0] : ring_y[1]) + g;
-  const int ring_in_slot = in_slot(ring_point_x, ring_point_y), ring_first_slot = first_slot(ring_point_x, ring_point_y);
+  const int ring_in_slot = in_slot(ring_point_x, ring_point_y),
+            ring_first_slot = first_slot(ring_point_x, ring_point_y);
   int ring_at[2];
   const unsigned ring_computes = own_columns<R>(d, x0 + ring_point_x, y0 + ring_point_y, ring_at);
 
@@ -219,8 +226,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       const int za = z0 + k, zb = za - R;
       if (za >= a_end) return;  // the same for the whole block
       T* const plane_a = in_planes + (k % 2) * Tile::kPlaneIn;
-      T* const first_a = first_planes + (k % SlotsFirst) * Tile::kPlaneFirst;
-      const T* const first_b = first_planes + ((k + SlotsFirst - R) % SlotsFirst) * Tile::kPlaneFirst;
+      T* const first_a = first_plane(k);
       T here[C][2 * R + 1], ring_here[2][2 * R + 1];  // planes a-r..a+r of `in`
       queue_window(in_q, k, here);
       queue_window(ring_q, k, ring_here);
@@ -259,15 +265,28 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       [[maybe_unused]] T source[C][1];
       if constexpr (AddsSource) load_own<AlignedPairs>(add, plane_at(zb), own_at, source, 0);
 
-      // The second pass on plane b at the own blocks.
-      const int kb = (k + Q - R) % Q;  // plane b's slot
+      // The second pass on plane b at the own blocks: the z window's planes b-r..b-1 from the first
+      // pass's shared planes, b+1..b+r from the register queue (its centre rides in Bx).
       T first_here[C][2 * R + 1];
-      queue_window(first_q, kb + Q - R, first_here);
+#pragma unroll
+      for (int c = 0; c < C; ++c) {
+        first_here[c][R] = 0;
+#pragma unroll
+        for (int dist = 1; dist <= R; ++dist) first_here[c][R + dist] = first_q[c][(k + Q - R + dist) % Q];
+      }
+#pragma unroll
+      for (int j = 0; j < Own; ++j)
+#pragma unroll
+        for (int dist = 1; dist <= R; ++dist) {
+          const Pair<T> older = load_pair(first_plane(k + 2 * SlotsFirst - R - dist) + own_first_slot[j]);
+          first_here[2 * j][R - dist] = older.x, first_here[2 * j + 1][R - dist] = older.y;
+        }
       T result[C];
 #pragma unroll
       for (int j = 0; j < Own; ++j) {
         T lap[2];
-        block_laplacians<R, PitchFirst>(first_b, own_first[j], band, a.weights, &first_here[2 * j], lap);
+        block_laplacians<R, PitchFirst>(first_plane(k + SlotsFirst - R), own_first[j], band, a.weights,
+                                        &first_here[2 * j], lap);
 #pragma unroll
         for (int c = 2 * j; c < 2 * j + 2; ++c) {
           if constexpr (AddsSource)

@@ -77,7 +77,8 @@ __device__ __forceinline__ void block_z_sums(const StencilWeights<R, double>& w,
   for (int c = 0; c < 2; ++c) {
     z_sum[c] = 0;
 #pragma unroll
-    for (int dist = 1; dist <= R; ++dist) z_sum[c] += w.axis[2][dist - 1] * (z_window[c][R + dist] + z_window[c][R - dist]);
+    for (int dist = 1; dist <= R; ++dist)
+      z_sum[c] += w.axis[2][dist - 1] * (z_window[c][R + dist] + z_window[c][R - dist]);
   }
 }
 
