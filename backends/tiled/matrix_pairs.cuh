@@ -32,6 +32,7 @@
 #include "backends/cuda/cuda_backend.cuh"
 #include "backends/tiled/column_pairs.cuh"
 #include "backends/tiled/matrix_products.cuh"
+#include "backends/tiled/one_pass.cuh"
 #include "backends/tiled/tile_launcher.cuh"
 #include "backends/tiled/two_passes.cuh"
 #include "stencils/stencil.hpp"
@@ -195,14 +196,13 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     halo_at[i] = stored ? (y0 + y) * stride_y + x0 + x : 0;
   }
 
-  // The arrays seen from the block's first plane, as in two_passes.cuh.
-  const long long block_at = (long long)a_first * d.stride_z;
-  const T* const in = view_at(a.in, block_at);
-  T* const out = view_at(a.out, block_at);
-  [[maybe_unused]] const T* add = nullptr;
-  if constexpr (AddsSource) add = view_at(a.add, block_at);
-  auto plane_at = [&](int p) { return (p - a_first) * stride_z; };
-  auto clamped_plane_at = [&](int p) { return plane_at(min(max(p, 0), d.nz - 1)); };
+  // The arrays seen from the block's first plane a_first = z_begin - r, as a single pass from u
+  // sees them (one_pass.cuh); the queues' first planes run r beyond the grid at its first and last
+  // chunks, where a plane outside it reads the grid's nearest plane (as in two_passes.cuh).
+  const BlockArrays<R, T, true, AddsSource> v(a, z_begin, stride_z);
+  const T* const in = v.in;
+  auto plane_at = [&](int p) { return v.plane_at(p); };
+  auto clamped_plane_at = [&](int p) { return v.plane_at(min(max(p, 0), d.nz - 1)); };
 
   T in_q[C][Q], ring_q[2][Q], first_q[C][Q], halo[2][HaloPerThread];
 #pragma unroll
@@ -263,7 +263,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       }
       if (zb < z_begin) continue;  // the first 2r planes a fill the queues (uniform across the block)
       [[maybe_unused]] T source[C][1];
-      if constexpr (AddsSource) load_own<AlignedPairs>(add, plane_at(zb), own_at, source, 0);
+      if constexpr (AddsSource) load_own<AlignedPairs>(v.add, plane_at(zb), own_at, source, 0);
 
       // The second pass on plane b at the own blocks: the z window's planes b-r..b-1 from the first
       // pass's shared planes, b+1..b+r from the register queue (its centre rides in Bx).
@@ -295,7 +295,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
             result[c] = pass_value(computes & (1u << c), here[c][0], a.c[1], lap[c - 2 * j]);
         }
       }
-      store_own<AlignedPairs>(out, plane_at(zb), own_at, computes, result);
+      store_own<AlignedPairs>(v.out, plane_at(zb), own_at, computes, result);
     }
   }
 }
