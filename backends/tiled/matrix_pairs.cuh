@@ -16,14 +16,18 @@
 //   blocks' outer halves from their z queues' centres (both queues loaded from global memory a plane
 //   ahead), the strips r deep beyond the ring and the ring's 4 x 4 corners from halo loads;
 // - after the barrier, the first pass on plane a at the own and ring blocks: their z windows from
-//   the queues, x and y from the shared plane; the results go to the first pass's shared planes (2r+2 in
-//   turn), and at the own points to a register queue of its last r planes too;
+//   the queues, x and y from the shared plane; the results go to the first pass's shared planes
+//   (r+1 in turn), and at the own points to a register queue of its last r planes and to the
+//   lane's own z history in shared memory;
 // - the second pass on plane b at the own blocks: x and y from the first pass's shared plane b,
-//   written r planes (barriers) ago, z from its shared planes b-r..b-1 and the register queue's
+//   written r planes (barriers) ago, z from the history's planes b-r..b-1 and the register queue's
 //   b+1..b+r, and v at the own points from the own z queue's oldest plane. Plane a's first-pass
-//   writes reuse the slot of a plane that the second pass read two planes (a barrier) ago.
-// Half the first pass's z window in shared memory rather than registers: 2r+2 shared planes of
-// the first pass, not r+1, and r 16-byte loads per own block; the registers spilled at order 8.
+//   writes reuse the slot of plane b - 1, which the previous plane's second pass read before this
+//   plane's barrier.
+// The older half of the second pass's z window in shared memory rather than registers, where it
+// spilled at order 8: each lane reads back only what it wrote, so the history is laid out by
+// thread, one 16-byte pair a block, and its accesses meet no bank conflict, which the planes'
+// pairs do (their pitch serves the products' 8-byte loads).
 //
 // Queue slots and the unrolled z loop are two_passes.cuh's: plane p of `in` (own and ring points)
 // in slot (p - a_first + r) % Q, the first pass's plane p in slot (p - a_first) % Q.
@@ -66,16 +70,20 @@ struct MatrixPairTile {
   static constexpr int kBeyondRing = kReach > R + kWindowPad ? kReach : R + kWindowPad;
   static constexpr int kPitchFirst = matrix_plane_pitch(kReach + kTileX + kBeyondRing);
   static constexpr int kPlaneFirst = kPitchFirst * (kReach + kTileY + kBeyondRing);
-  // Planes b-r..a (2r+1), and one more, so that the z loop's period stays 2r+2.
-  static constexpr int kSlotsFirst = 2 * R + 2;
-  static constexpr int kSharedBytes = (2 * kPlaneIn + kSlotsFirst * kPlaneFirst) * int(sizeof(T));
+  static constexpr int kSlotsFirst = R + 1;  // planes b..a
+  // The first pass at each thread's own pairs, planes b-r..a (2r+1) and one more, so that the z
+  // loop's period stays 2r+2: a 16-byte pair a thread, block and plane.
+  static constexpr int kHistorySlots = 2 * R + 2;
+  static constexpr int kPlanesBytes = (2 * kPlaneIn + kSlotsFirst * kPlaneFirst) * int(sizeof(T));
+  static constexpr int kSharedBytes = kPlanesBytes + kHistorySlots * 2 * kThreads * 2 * int(sizeof(T));
   // The halo of `in` loaded point by point: strips r deep beyond the ring, above and below the
   // tile's columns and left and right of its rows, and the ring's four 4 x 4 corners.
   static constexpr int kHaloPoints = 2 * R * (kTileX + kTileY) + 4 * kReach * kReach;
   static constexpr int kHaloPerThread = ceil_div(kHaloPoints, kThreads);
   // The z loop's unrolling: the longest queue (`in`: 2r+1 planes and one ahead), rotating with the
-  // two shared planes of `in` and the 2r+2 of the first pass.
-  static constexpr int kUnroll = z_unroll(2 * R + 1 + kAhead, 2, kSlotsFirst);
+  // two shared planes of `in`, the r+1 of the first pass and the history's 2r+2.
+  static constexpr int kUnroll = z_unroll(2 * R + 1 + kAhead, 2, kHistorySlots);
+  static_assert(kUnroll % kSlotsFirst == 0, "each plane's shared slot known at compile time");
 };
 
 // Ring pair p's two blocks (first columns and rows, tile coordinates): above and below the tile's
@@ -134,6 +142,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     matrix_pairs_kernel(const __grid_constant__ PassArgs<Tile::R, double, 2> a) {
   using T = double;
   constexpr int R = Tile::R, E = Tile::kReach, Q = Tile::kUnroll, SlotsFirst = Tile::kSlotsFirst;
+  constexpr int HistorySlots = Tile::kHistorySlots;
   constexpr int PitchIn = Tile::kPitchIn, PitchFirst = Tile::kPitchFirst;
   constexpr int HaloPerThread = Tile::kHaloPerThread, TileX = Tile::kTileX, TileY = Tile::kTileY;
   constexpr int Own = 2, C = 2 * Own;  // blocks and their columns, c = 2j + (0 or 1)
@@ -145,6 +154,11 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
   };
   const GridDims& d = a.dims;
   const int lane = threadIdx.x, warp = threadIdx.y, thread = warp * 32 + lane;
+  // This thread's pair of own block j in the history slot of the iteration whose k is `k_plane`.
+  auto history = [&](int k_plane, int j) {
+    return reinterpret_cast<Pair<T>*>(shared_bytes + Tile::kPlanesBytes) +
+           ((k_plane % HistorySlots) * Own + j) * Tile::kThreads + thread;
+  };
   const int g = lane / 4, t = lane % 4;
   const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * TileY;
   int z_begin, z_end;
@@ -249,6 +263,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         for (int c = 2 * j; c < 2 * j + 2; ++c)
           first_q[c][k] = pass_value(z_inside && (computes & (1u << c)), here[c][R], a.c[0], lap[c - 2 * j]);
         store_pair(first_a + own_first_slot[j], first_q[2 * j][k], first_q[2 * j + 1][k]);
+        *history(k, j) = Pair<T>{first_q[2 * j][k], first_q[2 * j + 1][k]};
       }
       {
         T z_sum[2], lap[2][2], first[2];
@@ -265,8 +280,8 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       [[maybe_unused]] T source[C][1];
       if constexpr (AddsSource) load_own<AlignedPairs>(v.add, plane_at(zb), own_at, source, 0);
 
-      // The second pass on plane b at the own blocks: the z window's planes b-r..b-1 from the first
-      // pass's shared planes, b+1..b+r from the register queue (its centre rides in Bx).
+      // The second pass on plane b at the own blocks: the z window's planes b-r..b-1 from the
+      // history, b+1..b+r from the register queue (its centre rides in Bx).
       T first_here[C][2 * R + 1];
 #pragma unroll
       for (int c = 0; c < C; ++c) {
@@ -278,7 +293,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       for (int j = 0; j < Own; ++j)
 #pragma unroll
         for (int dist = 1; dist <= R; ++dist) {
-          const Pair<T> older = load_pair(first_plane(k + 2 * SlotsFirst - R - dist) + own_first_slot[j]);
+          const Pair<T> older = *history(k + HistorySlots - R - dist, j);
           first_here[2 * j][R - dist] = older.x, first_here[2 * j + 1][R - dist] = older.y;
         }
       T result[C];
