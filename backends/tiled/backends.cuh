@@ -214,7 +214,8 @@ class FactorPairBackend final : public PassFormBackend<T, Config> {
 
   DeviceBuffer<T> w_;
   TileLauncher<typename Config::template Kernels<false>> factor_;
-  std::optional<TileLauncher<typename Config::template Kernels<true>>> adding_factor_;  // with a source: the second factor
+  // With a source: the second factor.
+  std::optional<TileLauncher<typename Config::template Kernels<true>>> adding_factor_;
 };
 
 // Horner's four passes in one kernel (four_passes.cuh): from u into the other u buffer.
