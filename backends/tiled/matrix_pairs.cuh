@@ -4,18 +4,18 @@
 // candidate (b') of benchmarks/tiled_analysis.md, no default.
 //
 // The work is in 8x8 blocks, a warp's lane (g, t) holding the x pair 2t, 2t+1 of row g of each.
-// Each warp owns two blocks of the output tile, one above the other, and a pair of blocks of its
-// ring: the first pass on the ring (r wide; no corners: a star stencil reads none) runs on blocks
-// of 8 that reach 4 beyond the tile (r <= 4) and 4 into it, along the tile's four sides, a warp's
-// two on opposite sides, so that each lane's pair lies outside the tile in one of them and one z
-// queue serves both. So the first pass runs on 2 + 2 blocks a warp, the second on 2.
+// Each warp owns two blocks of the output tile, one above the other, and a pair of its ring: the
+// first pass on the ring (r wide, r <= 4; no corners: a star stencil reads none) runs on blocks
+// whose rows (or columns) are 4 above and 4 below the tile (or left and right of it), so that every
+// lane's pair is a ring point; their x and y sums take 10 products, not 8 (ring_pair). So the first
+// pass runs on 3 blocks a warp, the second on 2.
 //
 // Both passes run on every plane a block marches through, the first on plane a, the second r
 // planes behind (plane b = a - r), with one barrier a plane:
 // - plane a of `in` goes to one of two alternating shared planes: the own blocks' and the ring
-//   blocks' outer halves from their z queues' centres (both queues loaded from global memory a plane
+//   pairs' points from their z queues' centres (both queues loaded from global memory a plane
 //   ahead), the strips r deep beyond the ring and the ring's 4 x 4 corners from halo loads;
-// - after the barrier, the first pass on plane a at the own and ring blocks: their z windows from
+// - after the barrier, the first pass on plane a at the own blocks and the ring pair: z windows from
 //   the queues, x and y from the shared plane; the results go to the first pass's shared planes
 //   (r+1 in turn), and at the own points to a register queue of its last r planes and to the
 //   lane's own z history in shared memory;
@@ -54,11 +54,11 @@ struct MatrixPairTile {
   static constexpr int kTileX = 8 * WarpsX, kTileY = 16 * WarpsY;
   static constexpr int kFirstX = 0;  // as ColumnPairTile: tile rows from a 32-byte sector
   static constexpr int kAhead = 1;   // the z loop's slots assume it (kUnroll)
-  // The ring blocks: TileX/8 above and below the tile, TileY/8 left and right, reaching 4 beyond it,
-  // in pairs on opposite sides, a pair a warp.
+  // The ring pairs: TileX/8 above and below the tile, TileY/8 left and right, reaching 4 beyond it;
+  // a pair a warp.
   static constexpr int kReach = 4;
-  static_assert(R <= kReach, "the ring blocks' outer halves hold the ring");
-  static_assert(2 * (kTileX + kTileY) / 8 == 2 * kWarps, "a pair of ring blocks a warp");
+  static_assert(R <= kReach, "the ring pairs hold the ring");
+  static_assert((kTileX + kTileY) / 8 == kWarps, "a ring pair a warp");
   // The window's last steps read kWindowPad points beyond the stencil's (zero weights).
   static constexpr int kWindowPad = matrix_window(R) - 8 - 2 * R;
   // Planes of `in`: the tile, its ring 4 wide and r beyond that (the ring's neighbours) and the
@@ -86,20 +86,64 @@ struct MatrixPairTile {
   static_assert(kUnroll % kSlotsFirst == 0, "each plane's shared slot known at compile time");
 };
 
-// Ring pair p's two blocks (first columns and rows, tile coordinates): above and below the tile's
-// columns 8p.., or left and right of its rows 8(p - TileX/8)..; and whether lane (g, t)'s pair lies
-// outside the tile in the first of them (else in the second).
-template <class Tile>
-__device__ __forceinline__ bool ring_pair(int p, int g, int t, int (&x)[2], int (&y)[2]) {
-  constexpr int E = Tile::kReach, AlongX = Tile::kTileX / 8;
+// Warp p's ring pair: 4 rows (or columns) on each of two opposite sides of the tile as one 8x8
+// block of products. Pairs p < TileX/8 lie above and below the tile's columns 8p..8p+7 (product
+// row g < 4 is tile row g - 4, the others TileY + g - 4), the others left and right of its rows
+// 8(p - TileX/8).. (product column n likewise). Here: lane (g, t)'s pair (product row g, columns
+// 2t and 2t+1) in tile coordinates, and where its operands start in a plane whose point (x, y) is at
+// slot(x, y): along the pair's sides as for any block (block_operands), across them from the first
+// side's window of 12 points (the second side's follows it, add_ring_pair_products).
+struct RingPair {
+  int x, y;
+  BlockOperands at;
+  bool rows;  // above and below the tile
+};
+template <class Tile, class Slot>
+__device__ __forceinline__ RingPair ring_pair(int p, int g, int t, Slot&& slot) {
+  constexpr int R = Tile::R, E = Tile::kReach, AlongX = Tile::kTileX / 8;
+  auto beyond = [](int i, int far_side) { return i < E ? i - E : far_side + i - E; };
   if (p < AlongX) {
-    x[0] = x[1] = 8 * p;
-    y[0] = -E, y[1] = Tile::kTileY + E - 8;
-    return g < E;
+    const int x = 8 * p, y = beyond(g, Tile::kTileY);
+    return {x + 2 * t, y, {slot(x - R + t, y), slot(x + g, -E - R + t)}, true};
   }
-  x[0] = -E, x[1] = Tile::kTileX + E - 8;
-  y[0] = y[1] = 8 * (p - AlongX);
-  return 2 * t < E;
+  const int y = 8 * (p - AlongX);
+  return {
+      beyond(2 * t, Tile::kTileX), y + g, {slot(-E - R + t, y + g), slot(beyond(g, Tile::kTileX), y - R + t)}, false};
+}
+
+// lap = z_sum + the ring pair's x and y sums from `plane` at lane (g, t)'s pair. Across the sides
+// the product's depth is the two sides' windows of 12 one after the other (6 steps, the second
+// window SecondX columns or SecondY rows after the first's place), and its band the lane's
+// side's: for product rows or columns g < 4 an ordinary block's in steps 0..2, for the others in
+// steps 3..5 what an ordinary block's is in steps 1..3 (their window starts 12 deeper, their
+// outputs 4 rows or columns further), zero elsewhere.
+template <int R, int Pitch, int SecondX, int SecondY>
+__device__ __forceinline__ void add_ring_pair_products(const double* plane, const RingPair& pair,
+                                                       const BandFragments<R>& band, int g, const double (&z_sum)[2],
+                                                       double (&lap)[2]) {
+  static_assert(BandFragments<R>::kSteps == 4 && R <= 4, "a window of 16: 12 across a side and 4 more");
+  // An ordinary block's band is zero already at step 0 for g >= 4 and at step 3 for g < 4 (r <= 4).
+  auto across = [&](const double(&fragments)[4], int s) {
+    if (s == 0 || s == 5) return fragments[s == 0 ? 0 : 3];
+    return s < 3 ? (g < 4 ? fragments[s] : 0.0) : (g < 4 ? 0.0 : fragments[s - 2]);
+  };
+  double y_sum[2] = {0, 0};
+  lap[0] = z_sum[0], lap[1] = z_sum[1];
+  if (pair.rows) {
+#pragma unroll
+    for (int s = 0; s < 4; ++s) dmma_8x8x4(lap[0], lap[1], plane[pair.at.x + 4 * s], band.x[s]);
+#pragma unroll
+    for (int s = 0; s < 6; ++s)
+      dmma_8x8x4(y_sum[0], y_sum[1], across(band.y, s), plane[pair.at.y + (4 * s + (s < 3 ? 0 : SecondY)) * Pitch]);
+  } else {
+#pragma unroll
+    for (int s = 0; s < 6; ++s)
+      dmma_8x8x4(lap[0], lap[1], plane[pair.at.x + 4 * s + (s < 3 ? 0 : SecondX)], across(band.x, s));
+#pragma unroll
+    for (int s = 0; s < 4; ++s) dmma_8x8x4(y_sum[0], y_sum[1], band.y[s], plane[pair.at.y + 4 * s * Pitch]);
+  }
+#pragma unroll
+  for (int c = 0; c < 2; ++c) lap[c] += y_sum[c];
 }
 
 // Point h of the halo of `in` (MatrixPairTile::kHaloPoints), in tile coordinates.
@@ -183,17 +227,11 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
     own_x[j] = x0 + block_x + 2 * t, own_y[j] = y0 + block_y + g;
   }
   const unsigned computes = block_columns<R>(d, own_x, own_y, own_at);
-  // The ring pair: both blocks' operands, and the lane's pair outside the tile.
-  int ring_x[2], ring_y[2];
-  const bool outside_in_first = ring_pair<Tile>(warp, g, t, ring_x, ring_y);
-  const BlockOperands ring_in[2] = {block_operands<R>(in_slot, ring_x[0], ring_y[0], g, t),
-                                    block_operands<R>(in_slot, ring_x[1], ring_y[1], g, t)};
-  const int ring_point_x = (outside_in_first ? ring_x[0] : ring_x[1]) + 2 * t;
-  const int ring_point_y = (outside_in_first ? ring_y[0] : ring_y[1]) + g;
-  const int ring_in_slot = in_slot(ring_point_x, ring_point_y),
-            ring_first_slot = first_slot(ring_point_x, ring_point_y);
+  // The ring pair: the lane's pair and its operands.
+  const RingPair ring = ring_pair<Tile>(warp, g, t, in_slot);
+  const int ring_in_slot = in_slot(ring.x, ring.y), ring_first_slot = first_slot(ring.x, ring.y);
   int ring_at[2];
-  const unsigned ring_computes = own_columns<R>(d, x0 + ring_point_x, y0 + ring_point_y, ring_at);
+  const unsigned ring_computes = own_columns<R>(d, x0 + ring.x, y0 + ring.y, ring_at);
 
   // Every point a product reads must be finite (0 * NaN is NaN): the cells no plane writes are
   // zero from here on, and a point outside the grid holds its plane's first point.
@@ -253,7 +291,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
       if (za + 1 < a_end) fetch(k + 1, za + 1);
       __syncthreads();
 
-      // The first pass on plane a (`in` itself on the boundary layer), own blocks then ring blocks.
+      // The first pass on plane a (`in` itself on the boundary layer), own blocks then the ring pair.
       const bool z_inside = za >= R && za < d.nz - R;
 #pragma unroll
       for (int j = 0; j < Own; ++j) {
@@ -266,14 +304,12 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
         *history(k, j) = Pair<T>{first_q[2 * j][k], first_q[2 * j + 1][k]};
       }
       {
-        T z_sum[2], lap[2][2], first[2];
+        T z_sum[2], lap[2], first[2];
         block_z_sums<R>(a.weights, ring_here, z_sum);
-#pragma unroll
-        for (int i = 0; i < 2; ++i) add_block_products<R, PitchIn>(plane_a, ring_in[i], band, z_sum, lap[i]);
+        add_ring_pair_products<R, PitchIn, TileX - 8, TileY - 8>(plane_a, ring, band, g, z_sum, lap);
 #pragma unroll
         for (int e = 0; e < 2; ++e)
-          first[e] = pass_value(z_inside && (ring_computes & (1u << e)), ring_here[e][R], a.c[0],
-                                outside_in_first ? lap[0][e] : lap[1][e]);
+          first[e] = pass_value(z_inside && (ring_computes & (1u << e)), ring_here[e][R], a.c[0], lap[e]);
         store_pair(first_a + ring_first_slot, first[0], first[1]);
       }
       if (zb < z_begin) continue;  // the first 2r planes a fill the queues (uniform across the block)

@@ -277,7 +277,7 @@ struct FourPassShapes<2, float> {
 
 // The passes with tensor-core x and y sums, in double at orders 6 and 8 (where double's default is
 // the single passes): single passes in the default's 32x16 tile and in 32x32, and a factor per
-// kernel in 32x32 (8 warps, one block per SM: 240-254 registers, 160-188 KB of shared memory).
+// kernel in 32x32 (8 warps, one block per SM: 232-255 registers, 160-188 KB of shared memory).
 template <int R, typename T>
 struct MatrixPassShapes {
   using List = std::conditional_t<
