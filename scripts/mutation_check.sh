@@ -5,7 +5,7 @@
 # longer occurs exactly once in its file is reported stale: update it where the code moved.
 #
 #   scripts/mutation_check.sh [--list FILE] [--full] [--only REGEX] [--jobs N] [--work DIR] [--cuda]
-#                             [--check-list]
+#                             [--families LIST] [--check-list]
 #
 #   --list FILE    the mutations (default tests/mutations/cpu.list; the CUDA kernels' list,
 #                  tests/mutations/cuda.list, needs a GPU and --cuda)
@@ -16,6 +16,8 @@
 #   --work DIR     scratch directory, kept between runs so rebuilds are incremental
 #                  (default ${TMPDIR:-/tmp}/heatrk4-mutations)
 #   --cuda         configure with CUDA on (default off)
+#   --families L   also build these tiled sweep families (HEAT_TILED_SWEEP_FAMILIES, a ;-list such
+#                  as dmma): their kernels exist only in such a build, so their records need it
 #   --check-list   only report stale records; builds nothing
 #
 # Exit 0 when every mutation was killed; 1 when one survived, is stale or did not build; 2 on bad
@@ -25,7 +27,7 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 list=$repo/tests/mutations/cpu.list
-full=0 only="" jobs=2 work=${TMPDIR:-/tmp}/heatrk4-mutations cuda=OFF check_list=0
+full=0 only="" jobs=2 work=${TMPDIR:-/tmp}/heatrk4-mutations cuda=OFF families="" check_list=0
 while (($#)); do
   case $1 in
     --list) list=$(realpath "$2"); shift 2 ;;
@@ -34,8 +36,9 @@ while (($#)); do
     --jobs) jobs=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --cuda) cuda=ON; shift ;;
+    --families) families=$2; shift 2 ;;
     --check-list) check_list=1; shift ;;
-    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mutation_check: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -73,7 +76,7 @@ for name in sys.stdin.buffer.read().decode().split("\0"):
               -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
   fi
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$python" \
-    -DHEAT_WITH_CUDA=$cuda -DHEAT_WITH_FUZZERS=OFF -DHEAT_WITH_BENCHMARKS=OFF "${launcher[@]}" \
+    -DHEAT_WITH_CUDA=$cuda -DHEAT_TILED_SWEEP_FAMILIES="$families" -DHEAT_WITH_FUZZERS=OFF -DHEAT_WITH_BENCHMARKS=OFF "${launcher[@]}" \
     >"$logs/configure.log" 2>&1 || { echo "mutation_check: configure failed: $logs/configure.log" >&2; exit 2; }
 fi
 

@@ -185,9 +185,9 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   std::optional<Launcher<false, true>> last_;  // with a source: the last pass, which adds its increment
 };
 
-// The quadratic factors two passes per kernel (two_passes.cuh), a factor per kernel, each reading
-// one array: the first from u into the scratch field w, the second from w into u, which it does
-// not read.
+// The quadratic factors two passes per kernel, a factor per kernel (Config::Kernels: two_passes.cuh's,
+// or matrix_pairs.cuh's), each reading one array: the first from u into the scratch field w, the
+// second from w into u, which it does not read.
 template <typename T, class Config>
 class FactorPairBackend final : public PassFormBackend<T, Config> {
   using Base = PassFormBackend<T, Config>;
@@ -215,8 +215,9 @@ class FactorPairBackend final : public PassFormBackend<T, Config> {
   }
 
   DeviceBuffer<T> w_;
-  TileLauncher<TwoPasses<Tile>> factor_;
-  std::optional<TileLauncher<TwoPasses<Tile, true>>> adding_factor_;  // with a source: the second factor
+  TileLauncher<typename Config::template Kernels<false>> factor_;
+  // With a source: the second factor.
+  std::optional<TileLauncher<typename Config::template Kernels<true>>> adding_factor_;
 };
 
 // Horner's four passes in one kernel (four_passes.cuh): from u into the other u buffer.

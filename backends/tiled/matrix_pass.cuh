@@ -1,37 +1,25 @@
 // One pass of the step (rk4_forms.hpp: v = u + c * a*Lap(in)) whose x and y neighbour sums are
-// products on the FP64 tensor cores (DMMA, mma.m8n8k4), in double: a sweep configuration
+// products on the FP64 tensor cores (matrix_products.cuh), in double: a sweep configuration
 // ("/dmma", tiled.cu) that measures benchmarks/tiled_analysis.md's tensor-core model, no default.
-//
-// Along one axis the stencil on 8 consecutive points is an 8 x (8 + 2r) band of weights, so an
-// 8x8 block of a plane's points gets its x sums as In(8 x W) * Bx(W x 8) and its y sums as
-// By(8 x W) * In(W x 8), W = 8 + 2r rounded up to the product's depth of 4: 2W/4 products per 64
-// points (8 at order 8) and one 8-byte shared load per product and thread, against one_pass.cuh's
-// 4r CUDA-core instructions per point and 3r 16-byte shared loads per pair of points for x and y. The band's zeros cost product
-// slots, not instructions. z stays on the CUDA cores, from the register queues as in one_pass.cuh,
-// and starts the accumulator the products add to (the centre weight rides in Bx).
+// Against one_pass.cuh's 4r CUDA-core instructions per point and 3r 16-byte shared loads per pair
+// of points for x and y, 2W/4 products and 8-byte loads per 64 points. z stays on the CUDA cores,
+// from the register queues as in one_pass.cuh.
 //
 // The kernel is one_pass.cuh's (a block marches along z over its chunk, the queues rotate by
 // renaming in an unrolled z loop, everything from global memory is loaded Ahead planes ahead, two
 // shared planes alternate with one barrier per plane); what differs is who owns which point: warp
 // w owns the 8x8 block (w % WarpsX, w / WarpsX) of the tile, and lane (g = lane / 4, t = lane % 4)
-// the x pair 2t, 2t+1 of its row g, which is where the product's accumulator holds them.
+// the x pair 2t, 2t+1 of its row g.
 #pragma once
 
 #include "backends/cuda/cuda_backend.cuh"
 #include "backends/tiled/column_pairs.cuh"
+#include "backends/tiled/matrix_products.cuh"
 #include "backends/tiled/one_pass.cuh"
 #include "backends/tiled/tile_launcher.cuh"
 #include "stencils/stencil.hpp"
 
 namespace heat {
-
-// A shared plane's pitch, in doubles: at least `span`, and 4 or 12 modulo 16, so that the 16 lanes
-// of a half-warp (4 rows g by 4 columns t, either way round) hit 16 different bank pairs.
-constexpr int matrix_plane_pitch(int span) {
-  int pitch = span;
-  while (pitch % 16 != 4 && pitch % 16 != 12) ++pitch;
-  return pitch;
-}
 
 // WarpsX x WarpsY warps, each an 8x8 block of output columns: a tile of (8*WarpsX) x (8*WarpsY).
 template <int Radius, int WarpsX, int WarpsY, int Ahead>
@@ -43,9 +31,7 @@ struct MatrixPassTile {
   static constexpr int kTileX = 8 * WarpsX, kTileY = 8 * WarpsY;
   static constexpr int kFirstX = 0;  // as ColumnPairTile: tile rows from a 32-byte sector
   static constexpr int kAhead = Ahead;
-  // The products' depth: 8 outputs need 8 + 2r inputs along the axis, in steps of 4.
-  static constexpr int kWindow = (8 + 2 * R + 3) / 4 * 4;
-  static constexpr int kSteps = kWindow / 4;
+  static constexpr int kWindow = matrix_window(R);
   // The plane: the tile with r rows above and kWindow - 8 - r below it (the window's last steps
   // read them: zeros, the weights there being zero), and likewise in x after a pad of pair_reach(r)
   // columns, so that every own pair stays aligned.
@@ -60,27 +46,11 @@ struct MatrixPassTile {
   static constexpr int kUnroll = z_unroll(2 * R + 1 + Ahead, 2, Ahead + 1);
 };
 
-// d += a * b for one 8x4 by 4x8 product: lane (g, t) gives A[g][t] and B[t][g] and holds D[g][2t],
-// D[g][2t+1] (PTX ISA, "Matrix fragments for mma.m8n8k4 with .f64").
-__device__ __forceinline__ void dmma_8x8x4(double& d0, double& d1, double a, double b) {
-  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-      : "+d"(d0), "+d"(d1)
-      : "d"(a), "d"(b));
-}
-
-// The weight along `axis` between points `offset` apart (the centre's on x alone, 0 beyond r).
-template <int R>
-__device__ __forceinline__ double band_weight(const StencilWeights<R, double>& w, int axis, int offset) {
-  const int k = offset < 0 ? -offset : offset;
-  if (k == 0) return axis == 0 ? w.center : 0.0;
-  return k <= R ? w.axis[axis][k - 1] : 0.0;
-}
-
 template <class Tile, bool FromU, bool AlignedPairs, bool AddsSource>
 __global__ void __launch_bounds__(Tile::kThreads)
     matrix_pass_kernel(const __grid_constant__ PassArgs<Tile::R, double, 1> a) {
   using T = double;
-  constexpr int R = Tile::R, Pitch = Tile::kPitch, Steps = Tile::kSteps, C = 2;
+  constexpr int R = Tile::R, Pitch = Tile::kPitch, C = 2;
   constexpr int HaloPerThread = Tile::kHaloPerThread, TileX = Tile::kTileX, TileY = Tile::kTileY;
   __shared__ __align__(16) T planes[2][Tile::kPlane];
   const GridDims& d = a.dims;
@@ -96,15 +66,8 @@ __global__ void __launch_bounds__(Tile::kThreads)
   const unsigned computes = own_columns<R>(d, x0 + block_x + 2 * t, y0 + block_y + g, own_at);
   auto slot = [](int x, int y) { return (y + Tile::kPadY) * Pitch + Tile::kPadX + x; };  // tile coordinates
   const int own_slot = slot(block_x + 2 * t, block_y + g);
-  // The products' operands: row g of the block from x = -r on (x sums), column g from y = -r on
-  // (y sums); step s adds 4s columns or rows, lane t one more.
-  const int x_operand = slot(block_x - R + t, block_y + g), y_operand = slot(block_x + g, block_y - R + t);
-  double x_weight[Steps], y_weight[Steps];  // Bx[4s + t][g], By[g][4s + t]
-#pragma unroll
-  for (int s = 0; s < Steps; ++s) {
-    x_weight[s] = band_weight<R>(a.weights, 0, 4 * s + t - R - g);
-    y_weight[s] = band_weight<R>(a.weights, 1, 4 * s + t - R - g);
-  }
+  const BlockOperands operands = block_operands<R>(slot, block_x, block_y, g, t);
+  const BandFragments<R> band(a.weights, g, t);
 
   // Every point a product reads must be finite (0 * NaN is NaN): the window's cells beyond the
   // halo are zero from here on, and a halo point outside the grid holds its plane's first point.
@@ -120,27 +83,13 @@ __global__ void __launch_bounds__(Tile::kThreads)
     halo_at[i] = h < Tile::kHaloPoints && in_grid(d, x0 + x, y0 + y) ? (y0 + y) * stride_y + x0 + x : 0;
   }
 
-  // The march along z is one_pass.cuh's; z on the CUDA cores starts the x products' accumulator,
-  // and y's accumulates apart, so that the two chains of dependent products overlap.
+  // The march along z is one_pass.cuh's.
   const BlockArrays<R, T, FromU, AddsSource> v(a, z_begin, stride_z);
   march_planes<Tile, FromU, AlignedPairs>(
       v, z_end, own_at, own_slot, halo_at, halo_slot, planes,
       [&](int z, const T* plane, const T (&here)[C][2 * R + 1], const T (&u)[C]) {
-        T lap[C], y_sum[C] = {0, 0};
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
-          lap[c] = 0;
-#pragma unroll
-          for (int dist = 1; dist <= R; ++dist)
-            lap[c] += a.weights.axis[2][dist - 1] * (here[c][R + dist] + here[c][R - dist]);
-        }
-#pragma unroll
-        for (int s = 0; s < Steps; ++s) {
-          dmma_8x8x4(lap[0], lap[1], plane[x_operand + 4 * s], x_weight[s]);
-          dmma_8x8x4(y_sum[0], y_sum[1], y_weight[s], plane[y_operand + 4 * s * Pitch]);
-        }
-#pragma unroll
-        for (int c = 0; c < C; ++c) lap[c] += y_sum[c];
+        T lap[C];
+        block_laplacians<R, Pitch>(plane, operands, band, a.weights, here, lap);
         [[maybe_unused]] T source[C][1];
         if constexpr (AddsSource) load_own<AlignedPairs>(v.add, v.plane_at(z), own_at, source, 0);
         T result[C];

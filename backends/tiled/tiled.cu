@@ -29,6 +29,7 @@
 #include "backends/registry.hpp"
 #include "backends/tiled/backends.cuh"
 #include "backends/tiled/material_passes.hpp"
+#include "backends/tiled/matrix_pairs.cuh"
 #include "backends/tiled/matrix_pass.cuh"
 #include "backends/tiled/tiled.hpp"
 #include "stencils/rk4_forms.hpp"
@@ -109,9 +110,28 @@ struct FactorPairConfig {
   static constexpr int kKernelsPerStep = 2;
   static constexpr const char* kKernelFile = "two_passes.cuh";
   using Tile = PairTile<R, T, TX, TY, M, MinBlocks>;
+  template <bool AddsSource>
+  using Kernels = TwoPasses<Tile, AddsSource>;
   static std::string name() {
     return "factor-pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x" +
            std::to_string(M) + (MinBlocks > 0 ? "/b" + std::to_string(MinBlocks) : "");
+  }
+};
+
+// The same factor per kernel in double with the x and y sums of both passes as FP64 tensor-core
+// products (matrix_pairs.cuh), WarpsX x WarpsY warps of two 8x8 blocks ("factor-pairs/<tile
+// x>x<tile y>/c2x1/dmma"): sweep builds only, benchmarks/tiled_analysis.md's candidate (b').
+template <int R, int WarpsX, int WarpsY>
+struct MatrixPairConfig : FactorPairConfig<R, double, 4 * WarpsX, 16 * WarpsY, 1> {
+  template <typename Value>
+  using Backend = FactorPairBackend<Value, MatrixPairConfig>;
+  static constexpr const char* kKernelFile = "matrix_pairs.cuh";
+  using Tile = MatrixPairTile<R, WarpsX, WarpsY>;
+  template <bool AddsSource>
+  using Kernels = MatrixPairs<Tile, AddsSource>;
+  // Not the base's name(), which would instantiate the base's tile, too large for static shared memory.
+  static std::string name() {
+    return "factor-pairs/" + std::to_string(Tile::kTileX) + "x" + std::to_string(Tile::kTileY) + "/c2x1/dmma";
   }
 };
 
@@ -256,12 +276,14 @@ struct FourPassShapes<2, float> {
   using List = ConfigList<FourPassConfig<2, float, 32, 32, 1, 1>>;
 };
 
-// The single passes with tensor-core x and y sums, in double at orders 6 and 8 (where double's
-// default is the single passes): the default's 32x16 tile, and 32x32.
+// The passes with tensor-core x and y sums, in double at orders 6 and 8 (where double's default is
+// the single passes): single passes in the default's 32x16 tile and in 32x32, and a factor per
+// kernel in 32x32 (8 warps, one block per SM: 232-255 registers, 160-188 KB of shared memory).
 template <int R, typename T>
 struct MatrixPassShapes {
-  using List = std::conditional_t<std::is_same_v<T, double> && R >= 3,
-                                  ConfigList<MatrixPassConfig<R, 4, 2, 2>, MatrixPassConfig<R, 4, 4, 2>>, ConfigList<>>;
+  using List = std::conditional_t<
+      std::is_same_v<T, double> && R >= 3,
+      ConfigList<MatrixPassConfig<R, 4, 2, 2>, MatrixPassConfig<R, 4, 4, 2>, MatrixPairConfig<R, 4, 2>>, ConfigList<>>;
 };
 
 // What the registry's tiled runs where a face is not layer: single passes, each operand filled
