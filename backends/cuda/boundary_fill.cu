@@ -12,7 +12,12 @@
 namespace heat {
 namespace {
 
-constexpr int kThreads = 256;
+// A block is kLines warps: each warp 32 rows along the lower other axis, the warps neighbouring
+// lines along the higher (at 600^3, 592 rows a line take 19 warps, 608 threads, where blocks of
+// 256 rows along a line took 768).
+constexpr int kWarp = 32;
+constexpr int kLines = 8;
+constexpr int kThreads = kWarp * kLines;
 constexpr int kMostBlocksY = 65535;  // CUDA's limit on gridDim.y
 
 // Whether a temperature face of a later axis holds the point of row (i0, i1) of face f (its face
@@ -35,8 +40,11 @@ __device__ int face_of_block(const FaceFillList& list) {
 
 // The row along face k's lower other axis that thread threadIdx.x of the block takes.
 __device__ int row_of_thread(const FaceFillList& list, int k) {
-  return (int(blockIdx.x) - list.first_block[k]) * kThreads + int(threadIdx.x);
+  return (int(blockIdx.x) - list.first_block[k]) * kWarp + int(threadIdx.x) % kWarp;
 }
+
+// The thread's first line along the higher other axis; it takes each gridDim.y * kLines-th after.
+__device__ int first_line_of_thread() { return int(blockIdx.y) * kLines + int(threadIdx.x) / kWarp; }
 
 // The 32-byte sector an x face's row's ghosts lie in (a row's r ghosts are neighbours along x).
 // Where they lie in one sector whose other values are the row's points in [r, n - r), the row's
@@ -131,20 +139,21 @@ __device__ void fill_row_loads_first(const FaceFill& f, T* u, long long base) {
   HEAT_UNROLL for (int m = 1; m <= R; ++m) u[f.at(base, f.face_point + f.outward * m)] = value[m - 1];
 }
 
-// Every ghost of the list's faces, at radius R, a thread a row: rows along the face's lower other
-// axis are a block's threads (a y or z face's warp takes 32 neighbours along x, an x face's 32
-// rows whose ghost sectors are a row apart), at y (and y + 65535, ...) along the higher.
-// Registers (ptxas, sm_90): 48 to 64, no spills: 4 blocks of 256 a SM. Several rows a thread in
-// flight would cost 80 to 128 (the convective weights and double sums), a third of the warps.
+// Every ghost of the list's faces, at radius R, a thread a row: a warp's rows are neighbours along
+// the face's lower other axis (a y or z face's warp takes 32 neighbours along x, an x face's 32
+// rows whose ghost sectors are a row apart).
+// Four blocks a SM, every warp slot (64 registers a thread; ptxas, sm_90: no spills). Several
+// rows a thread in flight would take 80 to 128 registers (the convective weights and double sums),
+// a third of the warps.
 template <typename T, int R>
-__global__ void __launch_bounds__(kThreads) fill_ghosts(const __grid_constant__ FaceFillList list, T* __restrict__ u) {
+__global__ void __launch_bounds__(kThreads, 4) fill_ghosts(const __grid_constant__ FaceFillList list, T* __restrict__ u) {
   const int k = face_of_block(list);
   const FaceFill& f = list.face[k];
   const int i0 = row_of_thread(list, k);
   if (i0 >= f.row_count[0]) return;
   with_ghost_kind(f.kind, [&](auto kind) {
     constexpr BoundaryKind K = decltype(kind)::value;
-    for (int i1 = blockIdx.y; i1 < f.row_count[1]; i1 += gridDim.y) {
+    for (int i1 = first_line_of_thread(); i1 < f.row_count[1]; i1 += gridDim.y * kLines) {
       if (f.axis == 0)
         fill_x_row<R, K>(f, u, f.row_base(i0, i1));
       else
@@ -160,13 +169,13 @@ __global__ void __launch_bounds__(kThreads) hold_face_points(const __grid_consta
   const FaceFill& f = list.face[k];
   const int i0 = row_of_thread(list, k);
   if (i0 >= f.row_count[0]) return;
-  for (int i1 = blockIdx.y; i1 < f.row_count[1]; i1 += gridDim.y)
+  for (int i1 = first_line_of_thread(); i1 < f.row_count[1]; i1 += gridDim.y * kLines)
     if (!held_by_later_axis(list, f, i0, i1)) hold_face_point(f, u, f.row_base(i0, i1));
 }
 
 void add_face(FaceFillList& list, const FaceFill& f) {
   list.face[list.count] = f;
-  list.first_block[list.count + 1] = list.first_block[list.count] + ceil_div(f.row_count[0], kThreads);
+  list.first_block[list.count + 1] = list.first_block[list.count] + ceil_div(f.row_count[0], kWarp);
   ++list.count;
   list.most_lines = std::max(list.most_lines, f.row_count[1]);
 }
@@ -184,7 +193,7 @@ void keep_stencil_rows(FaceFill& f) {
 }
 
 dim3 blocks_of(const FaceFillList& list) {
-  return {unsigned(list.first_block[list.count]), unsigned(std::min(list.most_lines, kMostBlocksY))};
+  return {unsigned(list.first_block[list.count]), unsigned(std::min(ceil_div(list.most_lines, kLines), kMostBlocksY))};
 }
 
 // The device's copy of what `host` points at (null stays null): `device`, which must be there.

@@ -30,8 +30,9 @@ namespace heat {
 enum class FillRows { Whole, StencilRead };
 
 // The faces one launch fills, passed to its kernel as a parameter. Block (x, y) takes face k where
-// first_block[k] <= x < first_block[k + 1]: a row a thread, 256 rows from (x - first_block[k]) *
-// 256 on along the lower other axis, at y (and y + 65535, ...) along the higher.
+// first_block[k] <= x < first_block[k + 1]: a row a thread, 32 rows from (x - first_block[k]) * 32
+// on along the lower other axis (a warp), on 8 lines from 8y on along the higher (a warp a line;
+// and again each 8 gridDim.y lines on).
 struct FaceFillList {
   int count = 0;
   FaceFill face[kFaces];
