@@ -139,12 +139,15 @@ HD inline void hold_face_point(const FaceFill& f, T* u, long long base) {
   u[f.at(base, f.face_point)] = T(f.value);
 }
 
-// Ghost m (1 to r) of the row whose index 0 along the axis is `base`, of a face of kind K, in
-// double (a fill rounds it to T once), from the row's points in [r, n - r) (temperature faces'
-// points already held) alone, none of that axis's ghosts: a fill may set an axis's ghosts in any
-// order, or all at once.
-template <BoundaryKind K, typename T>
-HD inline double ghost_of_kind(const FaceFill& f, const T* u, long long base, int m) {
+// Ghost m (1 to r) of the row whose index 0 along the axis is `base`, of a face of kind K, from
+// the row's points in [r, n - r) (temperature faces' points already held) alone, none of that
+// axis's ghosts: a fill may set an axis's ghosts in any order, or all at once. A copy of a point
+// (insulated, periodic) is the point as stored, in T; any other kind's formula is computed in
+// double, which a fill rounds to T once. `Radius`: the radius where the caller knows it at compile
+// time (the device's kernels), so that the convective sum unrolls and its loads are shared by the
+// row's ghosts; 0 reads f.radius.
+template <BoundaryKind K, int Radius = 0, typename T>
+HD inline auto ghost_of_kind(const FaceFill& f, const T* u, long long base, int m) {
   if constexpr (K == BoundaryKind::Periodic) {
     // Period n - 2r: the high face point is the last of the period, not a copy of the low one.
     // The ghost lies within r of [r, n - r): a period or two added or taken away (more only where
@@ -152,20 +155,21 @@ HD inline double ghost_of_kind(const FaceFill& f, const T* u, long long base, in
     int wrapped = f.face_point + f.outward * m;
     while (wrapped < f.radius) wrapped += f.period;
     while (wrapped >= f.radius + f.period) wrapped -= f.period;
-    return double(u[f.at(base, wrapped)]);
+    return u[f.at(base, wrapped)];
+  } else if constexpr (K == BoundaryKind::Insulated) {
+    return u[f.at(base, f.face_point - f.outward * m)];
   } else if constexpr (K == BoundaryKind::Convective) {
     const double* weights =
         f.row_weights ? f.row_weights + f.row_index(base) * kConvectiveRowWeights + (m - 1) * (kMaxConvectiveRadius + 1)
                       : f.weights[m - 1];
+    const int radius = Radius > 0 ? Radius : f.radius;
     double value = f.t_inf;
-    for (int j = 0; j <= f.radius; ++j)
+    HEAT_UNROLL for (int j = 0; j <= radius; ++j)
       value += weights[j] * (double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
     return value;
   } else {
     const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
-    if constexpr (K == BoundaryKind::Insulated) {
-      return mirror;
-    } else if constexpr (K == BoundaryKind::Temperature) {
+    if constexpr (K == BoundaryKind::Temperature) {
       if (!f.source_rate) return 2 * f.value - mirror;
       const long long face = f.at(base, f.face_point);
       const double curvature = f.conductivity ? -f.source_rate[face] * f.heat_capacity[face] / f.conductivity[face]

@@ -112,7 +112,7 @@ __device__ void fill_x_row(const FaceFill& f, T* u, long long base) {
   using S = GhostSector<T>;
   const S at = ghost_sector<R>(f, u, base);
   T ghost[R];  // along x: ghost[0] is the lowest
-  HEAT_UNROLL for (int g = 0; g < R; ++g) ghost[g] = T(ghost_of_kind<K>(f, u, base, f.outward < 0 ? R - g : g + 1));
+  HEAT_UNROLL for (int g = 0; g < R; ++g) ghost[g] = T(ghost_of_kind<K, R>(f, u, base, f.outward < 0 ? R - g : g + 1));
   if (!at.whole) {
     HEAT_UNROLL for (int g = 0; g < R; ++g) u[at.first_ghost + g] = ghost[g];
     return;
@@ -135,7 +135,7 @@ __device__ void fill_x_row(const FaceFill& f, T* u, long long base) {
 template <int R, BoundaryKind K, typename T>
 __device__ void fill_row_loads_first(const FaceFill& f, T* u, long long base) {
   T value[R];
-  HEAT_UNROLL for (int m = 1; m <= R; ++m) value[m - 1] = T(ghost_of_kind<K>(f, u, base, m));
+  HEAT_UNROLL for (int m = 1; m <= R; ++m) value[m - 1] = T(ghost_of_kind<K, R>(f, u, base, m));
   HEAT_UNROLL for (int m = 1; m <= R; ++m) u[f.at(base, f.face_point + f.outward * m)] = value[m - 1];
 }
 
