@@ -139,28 +139,37 @@ HD inline void hold_face_point(const FaceFill& f, T* u, long long base) {
   u[f.at(base, f.face_point)] = T(f.value);
 }
 
-// Ghost m (1 to r) of the row whose index 0 along the axis is `base`, of a face of kind K, in
-// double, from the row's points in [r, n - r) (temperature faces' points already held).
-template <BoundaryKind K, typename T>
-HD inline double ghost_of_kind(const FaceFill& f, const T* u, long long base, int m) {
+// Ghost m (1 to r) of the row whose index 0 along the axis is `base`, of a face of kind K, from
+// the row's points in [r, n - r) (temperature faces' points already held) alone, none of that
+// axis's ghosts: a fill may set an axis's ghosts in any order, or all at once. A copy of a point
+// (insulated, periodic) is the point as stored, in T; any other kind's formula is computed in
+// double, which a fill rounds to T once. `Radius`: the radius where the caller knows it at compile
+// time (the device's kernels), so that the convective sum unrolls and its loads are shared by the
+// row's ghosts; 0 reads f.radius.
+template <BoundaryKind K, int Radius = 0, typename T>
+HD inline auto ghost_of_kind(const FaceFill& f, const T* u, long long base, int m) {
   if constexpr (K == BoundaryKind::Periodic) {
     // Period n - 2r: the high face point is the last of the period, not a copy of the low one.
-    const int ghost = f.face_point + f.outward * m;
-    const int wrapped = f.radius + ((ghost - f.radius) % f.period + f.period) % f.period;
-    return double(u[f.at(base, wrapped)]);
+    // The ghost lies within r of [r, n - r): a period or two added or taken away (more only where
+    // the period is shorter than r) bring it in, cheaper than a division.
+    int wrapped = f.face_point + f.outward * m;
+    while (wrapped < f.radius) wrapped += f.period;
+    while (wrapped >= f.radius + f.period) wrapped -= f.period;
+    return u[f.at(base, wrapped)];
+  } else if constexpr (K == BoundaryKind::Insulated) {
+    return u[f.at(base, f.face_point - f.outward * m)];
   } else if constexpr (K == BoundaryKind::Convective) {
     const double* weights =
         f.row_weights ? f.row_weights + f.row_index(base) * kConvectiveRowWeights + (m - 1) * (kMaxConvectiveRadius + 1)
                       : f.weights[m - 1];
+    const int radius = Radius > 0 ? Radius : f.radius;
     double value = f.t_inf;
-    for (int j = 0; j <= f.radius; ++j)
+    HEAT_UNROLL for (int j = 0; j <= radius; ++j)
       value += weights[j] * (double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
     return value;
   } else {
     const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
-    if constexpr (K == BoundaryKind::Insulated) {
-      return mirror;
-    } else if constexpr (K == BoundaryKind::Temperature) {
+    if constexpr (K == BoundaryKind::Temperature) {
       if (!f.source_rate) return 2 * f.value - mirror;
       const long long face = f.at(base, f.face_point);
       const double curvature = f.conductivity ? -f.source_rate[face] * f.heat_capacity[face] / f.conductivity[face]
@@ -185,16 +194,6 @@ HD inline decltype(auto) with_ghost_kind(BoundaryKind kind, Act&& act) {
     case K::Temperature: return act(std::integral_constant<K, K::Temperature>{});
     default: return act(std::integral_constant<K, K::Flux>{});
   }
-}
-
-// Ghost m of the row whose index 0 along the axis is `base`, computed in double and rounded to T
-// once. It reads the row's points in [r, n - r) along the axis alone, none of that axis's ghosts:
-// a fill may set an axis's ghosts in any order, or all at once.
-template <typename T>
-HD inline void fill_ghost(const FaceFill& f, T* u, long long base, int m) {
-  const double value =
-      with_ghost_kind(f.kind, [&](auto kind) { return ghost_of_kind<decltype(kind)::value>(f, u, base, m); });
-  u[f.at(base, f.face_point + f.outward * m)] = T(value);
 }
 
 // The r ghosts of the row whose index 0 along the axis is `base`.

@@ -12,16 +12,13 @@
 namespace heat {
 namespace {
 
-constexpr int kThreads = 256;
+// A block is kLines warps: each warp 32 rows along the lower other axis, the warps neighbouring
+// lines along the higher (at 600^3, 592 rows a line take 19 warps, 608 threads, where blocks of
+// 256 rows along a line took 768).
+constexpr int kWarp = 32;
+constexpr int kLines = 8;
+constexpr int kThreads = kWarp * kLines;
 constexpr int kMostBlocksY = 65535;  // CUDA's limit on gridDim.y
-
-// The threads an x face's row takes, a ghost each: r rounded up to a power of two.
-__host__ __device__ constexpr int x_row_lanes(int radius) { return radius > 2 ? 4 : radius; }
-
-// The rows a block of fill_ghosts takes of a face of `axis`: an x face's rows run along x, so a
-// row's ghosts are neighbours and a warp takes a few whole rows, a lane a ghost; a y or z face's
-// rows are neighbours along x, so a warp takes 32 of them, a thread a row.
-int ghost_rows_a_block(int axis, int radius) { return axis == 0 ? kThreads / x_row_lanes(radius) : kThreads; }
 
 // Whether a temperature face of a later axis holds the point of row (i0, i1) of face f (its face
 // point along f's axis), which it then sets instead.
@@ -41,55 +38,144 @@ __device__ int face_of_block(const FaceFillList& list) {
   return k;
 }
 
-// The first of the block's rows along face k's lower other axis.
-__device__ int first_row_of_block(const FaceFillList& list, int k) {
-  return (int(blockIdx.x) - list.first_block[k]) * list.rows_a_block[k];
+// The row along face k's lower other axis that thread threadIdx.x of the block takes.
+__device__ int row_of_thread(const FaceFillList& list, int k) {
+  return (int(blockIdx.x) - list.first_block[k]) * kWarp + int(threadIdx.x) % kWarp;
+}
+
+// The thread's first line along the higher other axis; it takes each gridDim.y * kLines-th after.
+__device__ int first_line_of_thread() { return int(blockIdx.y) * kLines + int(threadIdx.x) / kWarp; }
+
+// The 32-byte sector an x face's row's ghosts lie in (a row's r ghosts are neighbours along x).
+// Where they lie in one sector whose other values are the row's points in [r, n - r), the row's
+// thread writes it whole, those points rewritten with the values they hold (no face's ghosts, and
+// a temperature face's points are held before this launch): a partly written sector would
+// otherwise be merged in L2 with what DRAM holds. Elsewhere (a row that does not start on a sector,
+// where n is no multiple of a sector's values, or ghosts across two sectors) it writes the ghosts
+// alone.
+template <typename T>
+struct GhostSector {
+  static constexpr int kValues = 32 / int(sizeof(T));
+  long long first_ghost;  // the flat index of the lowest ghost along x
+  long long first;        // that of the first value of its sector
+  bool whole;             // the sector is written whole
+};
+
+template <int R, typename T>
+__device__ GhostSector<T> ghost_sector(const FaceFill& f, const T* u, long long base) {
+  using S = GhostSector<T>;
+  S s;
+  s.first_ghost = base + (f.outward < 0 ? f.face_point - R : f.face_point + 1);
+  const int misalignment = int(reinterpret_cast<unsigned long long>(u) / sizeof(T) % S::kValues);
+  const int offset = int((s.first_ghost + misalignment) % S::kValues);
+  s.first = s.first_ghost - offset;
+  // The points the row's thread may write: its ghosts and [r, n - r), where n = period + 2r.
+  const long long lowest = base + (f.outward < 0 ? 0 : R), end = base + f.period + (f.outward < 0 ? R : 2 * R);
+  s.whole = offset + R <= S::kValues && s.first >= lowest && s.first + S::kValues <= end;
+  return s;
+}
+
+// A sector's values, loaded and stored as two 16-byte vectors.
+template <typename T>
+struct SectorValues;
+
+template <>
+struct SectorValues<float> {
+  float value[8];
+  __device__ void load(const float* at) {
+    const float4 low = reinterpret_cast<const float4*>(at)[0], high = reinterpret_cast<const float4*>(at)[1];
+    value[0] = low.x, value[1] = low.y, value[2] = low.z, value[3] = low.w;
+    value[4] = high.x, value[5] = high.y, value[6] = high.z, value[7] = high.w;
+  }
+  __device__ void store(float* at) const {
+    reinterpret_cast<float4*>(at)[0] = make_float4(value[0], value[1], value[2], value[3]);
+    reinterpret_cast<float4*>(at)[1] = make_float4(value[4], value[5], value[6], value[7]);
+  }
+};
+
+template <>
+struct SectorValues<double> {
+  double value[4];
+  __device__ void load(const double* at) {
+    const double2 low = reinterpret_cast<const double2*>(at)[0], high = reinterpret_cast<const double2*>(at)[1];
+    value[0] = low.x, value[1] = low.y, value[2] = high.x, value[3] = high.y;
+  }
+  __device__ void store(double* at) const {
+    reinterpret_cast<double2*>(at)[0] = make_double2(value[0], value[1]);
+    reinterpret_cast<double2*>(at)[1] = make_double2(value[2], value[3]);
+  }
+};
+
+// The ghosts of an x face's row and the sector they lie in, loaded, then stored.
+template <int R, BoundaryKind K, typename T>
+__device__ void fill_x_row(const FaceFill& f, T* u, long long base) {
+  using S = GhostSector<T>;
+  const S at = ghost_sector<R>(f, u, base);
+  T ghost[R];  // along x: ghost[0] is the lowest
+  HEAT_UNROLL for (int g = 0; g < R; ++g) ghost[g] = T(ghost_of_kind<K, R>(f, u, base, f.outward < 0 ? R - g : g + 1));
+  if (!at.whole) {
+    HEAT_UNROLL for (int g = 0; g < R; ++g) u[at.first_ghost + g] = ghost[g];
+    return;
+  }
+  SectorValues<T> sector;
+  sector.load(u + at.first);
+  // Selects at each of the sector's places, which keep its values in registers.
+  const int offset = int(at.first_ghost - at.first);
+  HEAT_UNROLL for (int v = 0; v < S::kValues; ++v) {
+    const int g = v - offset;
+    T from_ghost = ghost[0];
+    HEAT_UNROLL for (int other = 1; other < R; ++other) from_ghost = g == other ? ghost[other] : from_ghost;
+    sector.value[v] = g >= 0 && g < R ? from_ghost : sector.value[v];
+  }
+  sector.store(u + at.first);
 }
 
 // The r ghosts of a row of a y or z face, all read before any is written, so that a thread's
 // loads are in flight together.
-template <int R, typename T>
+template <int R, BoundaryKind K, typename T>
 __device__ void fill_row_loads_first(const FaceFill& f, T* u, long long base) {
-  with_ghost_kind(f.kind, [&](auto kind) {
-    double value[R];
-    HEAT_UNROLL for (int m = 1; m <= R; ++m) value[m - 1] = ghost_of_kind<decltype(kind)::value>(f, u, base, m);
-    HEAT_UNROLL for (int m = 1; m <= R; ++m) u[f.at(base, f.face_point + f.outward * m)] = T(value[m - 1]);
-  });
+  T value[R];
+  HEAT_UNROLL for (int m = 1; m <= R; ++m) value[m - 1] = T(ghost_of_kind<K, R>(f, u, base, m));
+  HEAT_UNROLL for (int m = 1; m <= R; ++m) u[f.at(base, f.face_point + f.outward * m)] = value[m - 1];
 }
 
-// Every ghost of the list's faces, at radius R (ghost_rows_a_block).
+// Every ghost of the list's faces, at radius R, a thread a row: a warp's rows are neighbours along
+// the face's lower other axis (a y or z face's warp takes 32 neighbours along x, an x face's 32
+// rows whose ghost sectors are a row apart).
+// Four blocks a SM, every warp slot (64 registers a thread; ptxas, sm_90: no spills). Several
+// rows a thread in flight would take 80 to 128 registers (the convective weights and double sums),
+// a third of the warps.
 template <typename T, int R>
-__global__ void __launch_bounds__(kThreads) fill_ghosts(const FaceFillList* __restrict__ list, T* __restrict__ u) {
-  constexpr int kLanes = x_row_lanes(R);
-  const int k = face_of_block(*list);
-  const FaceFill& f = list->face[k];
-  const bool ghost_a_thread = f.axis == 0;
-  const int m = ghost_a_thread ? int(threadIdx.x % kLanes) + 1 : 0;
-  const int i0 = first_row_of_block(*list, k) + int(ghost_a_thread ? threadIdx.x / kLanes : threadIdx.x);
-  if (m > R || i0 >= f.row_count[0]) return;
-  for (int i1 = blockIdx.y; i1 < f.row_count[1]; i1 += gridDim.y) {
-    if (ghost_a_thread)
-      fill_ghost(f, u, f.row_base(i0, i1), m);
-    else
-      fill_row_loads_first<R>(f, u, f.row_base(i0, i1));
-  }
+__global__ void __launch_bounds__(kThreads, 4) fill_ghosts(const __grid_constant__ FaceFillList list, T* __restrict__ u) {
+  const int k = face_of_block(list);
+  const FaceFill& f = list.face[k];
+  const int i0 = row_of_thread(list, k);
+  if (i0 >= f.row_count[0]) return;
+  with_ghost_kind(f.kind, [&](auto kind) {
+    constexpr BoundaryKind K = decltype(kind)::value;
+    for (int i1 = first_line_of_thread(); i1 < f.row_count[1]; i1 += gridDim.y * kLines) {
+      if (f.axis == 0)
+        fill_x_row<R, K>(f, u, f.row_base(i0, i1));
+      else
+        fill_row_loads_first<R, K>(f, u, f.row_base(i0, i1));
+    }
+  });
 }
 
 // The list's temperature faces' points, a thread a row, each where no later axis's face holds it.
 template <typename T>
-__global__ void __launch_bounds__(kThreads) hold_face_points(const FaceFillList* __restrict__ list, T* __restrict__ u) {
-  const int k = face_of_block(*list);
-  const FaceFill& f = list->face[k];
-  const int i0 = first_row_of_block(*list, k) + int(threadIdx.x);
+__global__ void __launch_bounds__(kThreads) hold_face_points(const __grid_constant__ FaceFillList list, T* __restrict__ u) {
+  const int k = face_of_block(list);
+  const FaceFill& f = list.face[k];
+  const int i0 = row_of_thread(list, k);
   if (i0 >= f.row_count[0]) return;
-  for (int i1 = blockIdx.y; i1 < f.row_count[1]; i1 += gridDim.y)
-    if (!held_by_later_axis(*list, f, i0, i1)) hold_face_point(f, u, f.row_base(i0, i1));
+  for (int i1 = first_line_of_thread(); i1 < f.row_count[1]; i1 += gridDim.y * kLines)
+    if (!held_by_later_axis(list, f, i0, i1)) hold_face_point(f, u, f.row_base(i0, i1));
 }
 
-void add_face(FaceFillList& list, const FaceFill& f, int rows_a_block) {
+void add_face(FaceFillList& list, const FaceFill& f) {
   list.face[list.count] = f;
-  list.rows_a_block[list.count] = rows_a_block;
-  list.first_block[list.count + 1] = list.first_block[list.count] + ceil_div(f.row_count[0], rows_a_block);
+  list.first_block[list.count + 1] = list.first_block[list.count] + ceil_div(f.row_count[0], kWarp);
   ++list.count;
   list.most_lines = std::max(list.most_lines, f.row_count[1]);
 }
@@ -107,7 +193,7 @@ void keep_stencil_rows(FaceFill& f) {
 }
 
 dim3 blocks_of(const FaceFillList& list) {
-  return {unsigned(list.first_block[list.count]), unsigned(std::min(list.most_lines, kMostBlocksY))};
+  return {unsigned(list.first_block[list.count]), unsigned(std::min(ceil_div(list.most_lines, kLines), kMostBlocksY))};
 }
 
 // The device's copy of what `host` points at (null stays null): `device`, which must be there.
@@ -156,28 +242,25 @@ DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows
     const bool after_earlier_axes =
         ghost_lists > 0 && crosses_earlier_ghosts(f) && ghosts[ghost_lists - 1].face[0].axis < f.axis;
     if (ghost_lists == 0 || after_earlier_axes) ++ghost_lists;
-    add_face(ghosts[ghost_lists - 1], f, ghost_rows_a_block(f.axis, f.radius));
+    add_face(ghosts[ghost_lists - 1], f);
     if (kind != BoundaryKind::Temperature) continue;
-    add_face(held, f, kThreads);
+    add_face(held, f);
     held.held_point[f.axis][face % 2] = f.face_point;
   }
   if (ghost_lists == 0) return;
   holds_ = held.count > 0;
   if (holds_) lists_[launches_++] = held;
   for (int list = 0; list < ghost_lists; ++list) lists_[launches_++] = ghosts[list];
-  on_device_ = DeviceBuffer<FaceFillList>(launches_);
-  on_device_.copy_from_host(lists_);
 }
 
 template <typename T>
 void DeviceBoundaryFill::operator()(T* u, cudaStream_t stream) const {
   for (int list = 0; list < launches_; ++list) {
-    const FaceFillList* on_device = on_device_.get() + list;
     if (list == 0 && holds_) {
-      hold_face_points<T><<<blocks_of(lists_[list]), kThreads, 0, stream>>>(on_device, u);
+      hold_face_points<T><<<blocks_of(lists_[list]), kThreads, 0, stream>>>(lists_[list], u);
     } else {
       with_radius(order_, [&](auto radius) {
-        fill_ghosts<T, decltype(radius)::value><<<blocks_of(lists_[list]), kThreads, 0, stream>>>(on_device, u);
+        fill_ghosts<T, decltype(radius)::value><<<blocks_of(lists_[list]), kThreads, 0, stream>>>(lists_[list], u);
       });
     }
     HEAT_CUDA_CHECK_LAUNCH();

@@ -2,19 +2,19 @@
 // (backends/cpu/boundary_fill.hpp) and core/boundary_ghosts.hpp's formulas: the ghosts of every
 // face whose condition is not layer. Each ghost is made from its row's points in [r, n - r) along
 // the axis, which are no face's ghosts (but on a periodic face's rows across the earlier axes'
-// ghosts, below), so every face's ghosts fill in one launch, its threads laid
-// along the contiguous axis x so that a warp's accesses coalesce: an x face's row is a few lanes,
-// a ghost each (a warp takes the ghosts of 8 neighbouring rows at order 8); a y or z face's rows
-// are neighbours along x, a thread a row, its r loads issued before its r stores. Two things order
-// launches: the temperature faces' points are held first, in a launch of their own, since other
-// faces' rows read them; and a periodic face's rows as the host fills them cross the ghosts of the
-// axes before it (edges and corners), so they fill after the launch of those axes: 1 to 4 launches
-// (four: y and z periodic beside a temperature x face). A field that only the next
-// stencil reads (a pass's operand, a stage field) needs no edges (FillRows::StencilRead): one
-// launch, two with a temperature face. The fill moves about (2r + 1) * 6/n of a field, an x face's
-// rows in whole 32-byte sectors (at order 8 in float a row reads two and writes one). Compiled
-// without contracting multiply-adds (backends/CMakeLists.txt), so each ghost rounds as the host's
-// does: the same bits.
+// ghosts, below), so every face's ghosts fill in one launch, a thread a row: an x face's row's
+// ghosts are neighbours, in one 32-byte sector where the row starts on one, which its thread loads
+// and stores whole (the row's points in it rewritten as they are), so that no sector is written
+// in part; a y or z face's rows are neighbours along x, so a warp's accesses coalesce, each
+// thread's r loads issued before its r stores. Two things order launches: the temperature faces'
+// points are held first, in a launch of their own, since other faces' rows read them; and a
+// periodic face's rows as the host fills them cross the ghosts of the axes before it (edges and
+// corners), so they fill after the launch of those axes: 1 to 4 launches (four: y and z periodic
+// beside a temperature x face). A field that only the next stencil reads (a pass's operand, a
+// stage field) needs no edges (FillRows::StencilRead): one launch, two with a temperature face.
+// The fill moves about (2r + 1) * 6/n of a field, an x face's rows in whole sectors (at order 8
+// in float a row reads two and writes one). Compiled without contracting multiply-adds
+// (backends/CMakeLists.txt), so each ghost rounds as the host's does: the same bits.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -29,19 +29,20 @@ namespace heat {
 // two indices are in [r, n - r), the ghosts a star stencil reads (StencilRead).
 enum class FillRows { Whole, StencilRead };
 
-// The faces one launch fills. Block (x, y) takes face k where first_block[k] <= x <
-// first_block[k + 1]: its rows_a_block[k] rows from (x - first_block[k]) * rows_a_block[k] on along
-// the lower other axis, at y (and y + 65535, ...) along the higher.
+// The faces one launch fills, passed to its kernel as a parameter. Block (x, y) takes face k where
+// first_block[k] <= x < first_block[k + 1]: a row a thread, 32 rows from (x - first_block[k]) * 32
+// on along the lower other axis (a warp), on 8 lines from 8y on along the higher (a warp a line;
+// and again each 8 gridDim.y lines on).
 struct FaceFillList {
   int count = 0;
   FaceFill face[kFaces];
-  int rows_a_block[kFaces] = {};
   int first_block[kFaces + 1] = {};
   int most_lines = 0;  // rows along the higher other axis, the most of any face
   // Each axis's temperature face points (low, high), -1 where that face is not temperature: a point
   // on two temperature faces takes the later axis's T, as the host's fill, face by face, leaves it.
   int held_point[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
 };
+static_assert(sizeof(FaceFillList) <= 4096, "a kernel's parameters fit in 4 KB on every CUDA version");
 
 // The device's copies of what p's fill reads beside the field, in double as the host's fill reads
 // them (face_fill points at the host's): the source's rate where a temperature face meets a
@@ -80,12 +81,12 @@ class DeviceBoundaryFill {
  private:
   static constexpr int kMostLists = 4;
   // The temperature faces' points (if any), then the ghosts: one list, or one per axis where a
-  // periodic face's rows cross the ghosts of the axes before it.
+  // periodic face's rows cross the ghosts of the axes before it. Each goes to its kernel as a
+  // parameter (4 KB at most: about 2 KB).
   FaceFillList lists_[kMostLists];
   int launches_ = 0;
-  bool holds_ = false;                    // lists_[0] holds temperature faces' points
-  int order_ = 2;                         // the kernels' radius, order_ / 2
-  DeviceBuffer<FaceFillList> on_device_;  // lists_, where the kernels read them
+  bool holds_ = false;  // lists_[0] holds temperature faces' points
+  int order_ = 2;       // the kernels' radius, order_ / 2
 };
 
 }  // namespace heat
