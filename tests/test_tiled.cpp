@@ -179,7 +179,7 @@ TEST(TiledConfigurations, DefaultsAreTheMeasuredOnes) {
       {4, Precision::Float, "factor-pairs/64x16/c2x1/b2"},
       {4, Precision::Double, "factor-pairs/32x16/c2x1"},
       {6, Precision::Float, "factor-pairs/64x8/c2x1"},
-      {6, Precision::Double, "factors/32x16/c2x1/a2"},
+      {6, Precision::Double, "factor-pairs/32x32/c2x1/dmma"},
       {8, Precision::Float, "factors/64x16/c2x1/a2"},
       {8, Precision::Double, "factors/32x16/c2x1/a2/tma2"},
   };

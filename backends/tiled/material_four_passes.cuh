@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       reinterpret_cast<T(*)[2][OwnPlane]>(shared_bytes + (2 * 4 * Plane + Q * 2 * RingPlane) * sizeof(T));
   const GridDims& d = a.dims;
   const int tx = threadIdx.x, ty = threadIdx.y;
-  const int x0 = Tile::kFirstX + int(blockIdx.x) * Tile::kTileX, y0 = R + int(blockIdx.y) * Tile::kTileY;
+  const int x0 = Tile::kFirstX + block_tile_x(a.planes) * Tile::kTileX, y0 = R + block_tile_y(a.planes) * Tile::kTileY;
   int z_begin, z_end;
   block_planes(a.planes, z_begin, z_end);
   const int a_first = z_begin - 3 * R, a_end = z_end + 3 * R;

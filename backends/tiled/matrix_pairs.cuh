@@ -204,7 +204,7 @@ __global__ void __launch_bounds__(Tile::kThreads, 1)
            ((k_plane % HistorySlots) * Own + j) * Tile::kThreads + thread;
   };
   const int g = lane / 4, t = lane % 4;
-  const int x0 = Tile::kFirstX + int(blockIdx.x) * TileX, y0 = R + int(blockIdx.y) * TileY;
+  const int x0 = Tile::kFirstX + block_tile_x(a.planes) * TileX, y0 = R + block_tile_y(a.planes) * TileY;
   int z_begin, z_end;
   block_planes(a.planes, z_begin, z_end);
   const int a_first = z_begin - R, a_end = z_end + R;  // the first pass's planes, as two_passes.cuh's

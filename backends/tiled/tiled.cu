@@ -198,12 +198,12 @@ struct DefaultOf<3, float> {
   using type = FactorPairConfig<3, float, 32, 8, 1>;
   static constexpr const char* kWhy = "two blocks per SM beat one of twice the tile";
 };
-// Double at order 6: the copy engine's boxes, which win at order 8, lose here (7.21 against 7.11 ms
-// at 600^3 on an H100).
+// Double at order 6: a factor per kernel with its x and y sums on the FP64 tensor cores, 4.790
+// against the single passes' 5.661 ms at 600^3 on an H200 (worklog d2); at order 8 the two tie.
 template <>
 struct DefaultOf<3, double> {
-  using type = OnePassConfig<3, double, 16, 16, 1, 2>;
-  static constexpr const char* kWhy = "fastest of the sweep; the pairs' registers outweigh 6 fewer arrays";
+  using type = MatrixPairConfig<3, 4, 2>;
+  static constexpr const char* kWhy = "DMMA x-y sums make the pairs' 4 arrays pay: 15% under the single passes";
 };
 template <>
 struct DefaultOf<4, float> {
