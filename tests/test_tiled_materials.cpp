@@ -2,7 +2,7 @@
 // (backends/tiled/material_pass.cuh; tiled:factors/shared-memory, the registry's tiled) against the
 // global-memory kernel of the same four passes (tiled:factors/global-memory, which naive and reuse
 // run too), and at order 2 all four passes in one kernel (material_four_passes.cuh;
-// tiled:all4/shared-memory) against the single passes: each point's sum is
+// tiled:all4/shared-memory/c2x1) against the single passes: each point's sum is
 // apply_conductance_stencil's, in its order, from the same values (the 1/K star or each plane's
 // harmonic means, the stored pairs' M, and 1/C), in the quadratic factors' form, so all give the
 // same bits. On random smooth and piecewise K and C, float and double, with a random source (the
@@ -123,8 +123,8 @@ void expect_tiles_give_the_global_kernels_bits() {
 // may run either).
 template <typename T>
 void expect_fused_step_gives_the_single_passes_bits() {
-  for (const std::string& fused : {kFusedMaterialConfiguration, kFusedOneRowMaterialConfiguration})
-    expect_same_bits<T>({fused.c_str(), Boundaries{}, fused, kTiledMaterialConfiguration, {2}, kFusedGrids, {true, false}});
+  const std::string& fused = kFusedMaterialConfiguration;
+  expect_same_bits<T>({fused.c_str(), Boundaries{}, fused, kTiledMaterialConfiguration, {2}, kFusedGrids, {true, false}});
 }
 
 class TiledMaterials : public ::testing::Test {
@@ -147,17 +147,14 @@ TEST_F(TiledMaterials, FusedStepRefusesFacesThatAreNotLayerAndOtherOrders) {
   const MaterialCase m = material_cases(kGrids[0], 93).front();
   const Problem faces = test::material_problem(kGrids[0], 2, mixed_faces(), m, kSteps, 72);
   const Problem order4 = test::material_problem(kGrids[0], 4, Boundaries{}, m, kSteps, 74);
-  for (const std::string& fused : {kFusedMaterialConfiguration, kFusedOneRowMaterialConfiguration}) {
-    EXPECT_THROW(make_tiled_backend<float>(faces, BackendOptions{}, fused), InputError) << fused;
-    EXPECT_THROW(make_tiled_backend<double>(order4, BackendOptions{}, fused), InputError) << fused;
-  }
+  EXPECT_THROW(make_tiled_backend<float>(faces, BackendOptions{}, kFusedMaterialConfiguration), InputError);
+  EXPECT_THROW(make_tiled_backend<double>(order4, BackendOptions{}, kFusedMaterialConfiguration), InputError);
 }
 
 // Without material fields the material passes are no configuration to run.
 TEST_F(TiledMaterials, MaterialConfigurationsRefuseConstantCoefficients) {
   const Problem p = test::gpu_test_problem(kGrids[0], 2);
-  for (const std::string& name : {kTiledMaterialConfiguration, kGlobalMaterialConfiguration, kFusedMaterialConfiguration,
-                                  kFusedOneRowMaterialConfiguration})
+  for (const std::string& name : {kTiledMaterialConfiguration, kGlobalMaterialConfiguration, kFusedMaterialConfiguration})
     EXPECT_THROW(make_tiled_backend<float>(p, BackendOptions{}, name), InputError) << name;
 }
 

@@ -135,11 +135,10 @@ class MaterialPassBackend final : public CudaBackend<T> {
 
 // All four passes in one launch, from u into the other u buffer, one block a SM, in the shapes the
 // registers allow (docs/design.md, "Grouping (d) at order 2"): float's region 64x24 columns (56x16
-// written) with 2 rows a thread (384 threads) or one (768), double's 32x24 (24x16) with one (384).
-template <typename T, bool OneRow>
-using MaterialFourPassTile =
-    std::conditional_t<sizeof(T) == sizeof(float), FourPassTile<1, float, 32, OneRow ? 24 : 12, OneRow ? 1 : 2, 1>,
-                       FourPassTile<1, double, 16, 24, 1, 1>>;
+// written), double's 32x24 (24x16), one row a thread (768 and 384 threads).
+template <typename T>
+using MaterialFourPassTile = std::conditional_t<sizeof(T) == sizeof(float), FourPassTile<1, float, 32, 24, 1, 1>,
+                                                FourPassTile<1, double, 16, 24, 1, 1>>;
 
 template <typename T, class Tile>
 class MaterialFourPassBackend final : public CudaBackend<T> {
@@ -208,8 +207,7 @@ template <typename T>
 std::unique_ptr<Backend<T>> make_material_pass_backend(const Problem& p, const BackendOptions& o,
                                                        HaloExchange<T>* exchange, MaterialKernel kernel) {
   if (fuses_four_passes(kernel)) {
-    const bool one_row = kernel == MaterialKernel::FourPassesOneRow;
-    const std::string name = one_row ? kFusedOneRowMaterialConfiguration : kFusedMaterialConfiguration;
+    const std::string& name = kFusedMaterialConfiguration;
     if (p.order != 2)
       throw InputError("tiled configuration '" + name + "' is built for order 2 alone, not " + std::to_string(p.order) +
                        ": tiled steps material fields at every order in single passes");
@@ -217,8 +215,7 @@ std::unique_ptr<Backend<T>> make_material_pass_backend(const Problem& p, const B
       throw InputError("tiled configuration '" + name +
                        "' applies the operator 4 times per launch, with no boundary fill between: a face that is not "
                        "layer needs single passes, as tiled's own choice for material fields runs");
-    if (one_row) return std::make_unique<MaterialFourPassBackend<T, MaterialFourPassTile<T, true>>>(p, o, exchange);
-    return std::make_unique<MaterialFourPassBackend<T, MaterialFourPassTile<T, false>>>(p, o, exchange);
+    return std::make_unique<MaterialFourPassBackend<T, MaterialFourPassTile<T>>>(p, o, exchange);
   }
   return with_radius(p.order, [&](auto radius) -> std::unique_ptr<Backend<T>> {
     constexpr int R = decltype(radius)::value;

@@ -15,26 +15,21 @@ namespace heat {
 // The passes' kernel: the single passes in shared-memory tiles (material_pass.cuh), which the
 // registry's tiled runs; the global-memory kernel that naive and reuse run
 // (global_material_stencil.cuh); or at order 2 all four passes in one kernel
-// (material_four_passes.cuh), in float with 2 rows a thread or with one (384 or 768 threads a
-// block: which is faster is the device's to say), in double with one under either name. Each is
-// named as a configuration, so that a benchmark can time them side by side in one call and a test
-// hold them to the same bits.
-enum class MaterialKernel { Tiles, GlobalMemory, FourPasses, FourPassesOneRow };
+// (material_four_passes.cuh), one row a thread (in float 768 threads a block, which beat 2 rows a
+// thread's 384: 4.24 against 5.80 ms at 600^3, worklog m2). Each is named as a configuration, so
+// that a benchmark can time them side by side in one call and a test hold them to the same bits.
+enum class MaterialKernel { Tiles, GlobalMemory, FourPasses };
 inline const std::string kTiledMaterialConfiguration = "factors/shared-memory";
 inline const std::string kGlobalMaterialConfiguration = "factors/global-memory";
-inline const std::string kFusedMaterialConfiguration = "all4/shared-memory";
-inline const std::string kFusedOneRowMaterialConfiguration = "all4/shared-memory/c2x1";
+inline const std::string kFusedMaterialConfiguration = "all4/shared-memory/c2x1";
 
-constexpr bool fuses_four_passes(MaterialKernel kernel) {
-  return kernel == MaterialKernel::FourPasses || kernel == MaterialKernel::FourPassesOneRow;
-}
+constexpr bool fuses_four_passes(MaterialKernel kernel) { return kernel == MaterialKernel::FourPasses; }
 
 // The kernel a configuration of material fields names; none where `configuration` is another.
 inline std::optional<MaterialKernel> material_kernel_named(const std::string& configuration) {
   if (configuration == kTiledMaterialConfiguration) return MaterialKernel::Tiles;
   if (configuration == kGlobalMaterialConfiguration) return MaterialKernel::GlobalMemory;
   if (configuration == kFusedMaterialConfiguration) return MaterialKernel::FourPasses;
-  if (configuration == kFusedOneRowMaterialConfiguration) return MaterialKernel::FourPassesOneRow;
   return std::nullopt;
 }
 

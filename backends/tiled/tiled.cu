@@ -452,8 +452,8 @@ std::string no_material_kernels(const std::string& configuration) {
   return "tiled configuration '" + configuration +
          "' has no kernels of material fields: the registry's tiled steps them, in single passes of the flux form (" +
          kTiledMaterialConfiguration + "; " + kGlobalMaterialConfiguration +
-         ": the same passes in the global-memory kernel; " + kFusedMaterialConfiguration + " and " +
-         kFusedOneRowMaterialConfiguration + ": all four in one kernel, at order 2)";
+         ": the same passes in the global-memory kernel; " + kFusedMaterialConfiguration +
+         ": all four in one kernel, at order 2)";
 }
 
 template <typename T>
