@@ -12,6 +12,7 @@
 #include "core/heat_source.hpp"
 #include "core/materials.hpp"
 #include "core/problem.hpp"
+#include "core/radiation_ghosts.hpp"
 #include "stencils/host_device.hpp"
 
 namespace heat {
@@ -34,9 +35,9 @@ struct FaceFill {
   long long row_stride[2] = {0, 0};     // between neighbouring rows along the other two axes, lower first
   int row_first[2] = {0, 0};            // the first row along each of them: r, or 0 (below)
   int row_count[2] = {0, 0};            // rows along each of them: n - 2r, or n
-  double value = 0;                     // temperature: the held T
-  double t_inf = 0;                     // convective
-  double spacing = 0;                   // flux, and temperature with a source: h along the axis
+  double value = 0;                     // temperature: the held T; radiation: EPS sigma / K
+  double t_inf = 0;                     // convective and radiation
+  double spacing = 0;                   // flux, radiation, and temperature with a source: h along the axis
   double inward_gradient = 0;           // flux: dT/dn_in = -Q/K (heat into the domain is -K dT/dn_in)
   double weights[kMaxConvectiveRadius][kMaxConvectiveRadius + 1] = {};  // convective_ghost_weights
   // With material fields (Problem::materials, the host's memory; DeviceBoundaryFill puts the
@@ -47,7 +48,7 @@ struct FaceFill {
   const double* conductivity = nullptr;
   const double* heat_capacity = nullptr;
   const double* row_weights = nullptr;
-  double flux = 0;  // Q, full part only
+  double flux = 0;  // Q, full part only; radiation: EPS sigma
   // Temperature with a heat source (full part only): the source's rate q/C at each point of the
   // grid, in the memory of whoever fills (face_fill gives the host's; DeviceBoundaryFill puts the
   // device's in its place), and alpha. u_t = 0 and u_yy = u_zz = 0 on the face leave u_xx = -q/K there, which the reflection
@@ -123,6 +124,13 @@ inline FaceFill face_fill(const Problem& p, int face, FillPart part) {
     if (full) f.inward_gradient = -c.value / p.conductivity;
     if (full) f.flux = c.value;
   }
+  if (c.kind == BoundaryKind::Radiation) {
+    // Not affine in the field: it has no homogeneous part, and runs with sources refuse it.
+    f.spacing = h[f.axis];
+    f.t_inf = c.t_inf;
+    f.flux = c.value * kStefanBoltzmann;
+    f.value = f.flux / p.conductivity;
+  }
   if (c.kind == BoundaryKind::Convective) {
     if (full) f.t_inf = c.t_inf;
     if (p.materials) f.row_weights = p.materials->convective_weights[face].data();
@@ -167,6 +175,12 @@ HD inline auto ghost_of_kind(const FaceFill& f, const T* u, long long base, int 
     HEAT_UNROLL for (int j = 0; j <= radius; ++j)
       value += weights[j] * (double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
     return value;
+  } else if constexpr (K == BoundaryKind::Radiation) {
+    double inward[kMaxRadiationRadius];
+    for (int j = 1; j <= f.radius; ++j) inward[j - 1] = double(u[f.at(base, f.face_point - f.outward * j)]);
+    const long long face = f.at(base, f.face_point);
+    const double coefficient = f.conductivity ? f.flux / f.conductivity[face] : f.value;
+    return radiation_ghost(f.radius, coefficient, f.t_inf, f.spacing, double(u[face]), inward, m);
   } else {
     const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
     if constexpr (K == BoundaryKind::Temperature) {
@@ -190,6 +204,7 @@ HD inline decltype(auto) with_ghost_kind(BoundaryKind kind, Act&& act) {
   switch (kind) {
     case K::Periodic: return act(std::integral_constant<K, K::Periodic>{});
     case K::Convective: return act(std::integral_constant<K, K::Convective>{});
+    case K::Radiation: return act(std::integral_constant<K, K::Radiation>{});
     case K::Insulated: return act(std::integral_constant<K, K::Insulated>{});
     case K::Temperature: return act(std::integral_constant<K, K::Temperature>{});
     default: return act(std::integral_constant<K, K::Flux>{});
