@@ -297,6 +297,7 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   const std::string cfl_named = " (cfl " + number_text(plan.cfl) +
                                 (o.dt_stored_in.empty() ? ")" : "; give --cfl or --dt for this run)");
   const std::string given_step = o.was_given("dt") ? dt_named + cfl_named : "--cfl " + number_text(plan.cfl);
+  parse_init(o.init, plan.init);  // a radiation face's stable step reads the initial field's largest value
   if (plan.problem.materials && any_radiation(plan.problem.boundaries))
     throw InputError(materials_named + " cannot run beside radiation faces yet: their stable step with material "
                                        "fields is not bounded (give constant --conductivity and --heat-capacity)");
@@ -320,7 +321,6 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.backend_options.halo_overlap = parse_halo_overlap(o.halo_overlap);
   plan.ranks_grid = parse_ranks_grid(o.ranks_grid);
 
-  parse_init(o.init, plan.init);
   plan.init_name = init_text(plan.init);
   plan.init.seed = o.seed;
   plan.init.modes = o.modes;
