@@ -147,6 +147,17 @@ HD inline void hold_face_point(const FaceFill& f, T* u, long long base) {
   u[f.at(base, f.face_point)] = T(f.value);
 }
 
+// A radiation face's r ghosts of the row whose index 0 along the axis is `base`, into ghosts[m-1],
+// from its face point and the r points inward of it: one solve serves them all.
+template <typename T>
+HD inline void radiation_row_ghosts(const FaceFill& f, const T* u, long long base, double* ghosts) {
+  double inward[kMaxRadiationRadius];
+  for (int j = 1; j <= f.radius; ++j) inward[j - 1] = double(u[f.at(base, f.face_point - f.outward * j)]);
+  const long long face = f.at(base, f.face_point);
+  const double coefficient = f.conductivity ? f.flux / f.conductivity[face] : f.value;
+  radiation_ghosts(f.radius, coefficient, f.t_inf, f.spacing, double(u[face]), inward, ghosts);
+}
+
 // Ghost m (1 to r) of the row whose index 0 along the axis is `base`, of a face of kind K, from
 // the row's points in [r, n - r) (temperature faces' points already held) alone, none of that
 // axis's ghosts: a fill may set an axis's ghosts in any order, or all at once. A copy of a point
@@ -176,11 +187,9 @@ HD inline auto ghost_of_kind(const FaceFill& f, const T* u, long long base, int 
       value += weights[j] * (double(u[f.at(base, f.face_point - f.outward * j)]) - f.t_inf);
     return value;
   } else if constexpr (K == BoundaryKind::Radiation) {
-    double inward[kMaxRadiationRadius];
-    for (int j = 1; j <= f.radius; ++j) inward[j - 1] = double(u[f.at(base, f.face_point - f.outward * j)]);
-    const long long face = f.at(base, f.face_point);
-    const double coefficient = f.conductivity ? f.flux / f.conductivity[face] : f.value;
-    return radiation_ghost(f.radius, coefficient, f.t_inf, f.spacing, double(u[face]), inward, m);
+    double ghosts[kMaxRadiationRadius];
+    radiation_row_ghosts(f, u, base, ghosts);
+    return ghosts[m - 1];
   } else {
     const double mirror = double(u[f.at(base, f.face_point - f.outward * m)]);
     if constexpr (K == BoundaryKind::Temperature) {
@@ -214,6 +223,12 @@ HD inline decltype(auto) with_ghost_kind(BoundaryKind kind, Act&& act) {
 // The r ghosts of the row whose index 0 along the axis is `base`.
 template <typename T>
 HD inline void fill_face_row(const FaceFill& f, T* u, long long base) {
+  if (f.kind == BoundaryKind::Radiation) {
+    double ghosts[kMaxRadiationRadius];
+    radiation_row_ghosts(f, u, base, ghosts);
+    for (int m = 1; m <= f.radius; ++m) u[f.at(base, f.face_point + f.outward * m)] = T(ghosts[m - 1]);
+    return;
+  }
   with_ghost_kind(f.kind, [&](auto kind) {
     for (int m = 1; m <= f.radius; ++m)
       u[f.at(base, f.face_point + f.outward * m)] = T(ghost_of_kind<decltype(kind)::value>(f, u, base, m));
