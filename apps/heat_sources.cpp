@@ -23,6 +23,13 @@ void require_file_source_fits(const SourceSpec& s, const std::string& text, cons
 
 std::vector<SourceSpec> resolve_sources(const RunOptions& o, const Problem& p) {
   std::vector<SourceSpec> specs;
+  // A source's step increment is set up once from the homogeneous problem's linear operator
+  // (core/heat_source.hpp), which a radiation face, not affine in the field, does not have.
+  for (int face = 0; face < kFaces && !o.source.empty(); ++face)
+    if (p.boundaries[face].kind == BoundaryKind::Radiation)
+      throw InputError("--source " + shown_value(o.source.front()) + " cannot run beside --bc-" + face_name(face) + " " +
+                       boundary_condition_text(p.boundaries[face]) +
+                       ": a source's step is set up from a linear problem, and radiation is not linear");
   for (const std::string& text : o.source) {
     SourceSpec s = parse_source_spec(text);
     require_source_in_body(s, p);

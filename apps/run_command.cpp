@@ -1,6 +1,7 @@
 // heatrk4 [run options]: validate everything, then set up, run, check and report.
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -25,6 +26,7 @@
 #include "parallel/ranks.hpp"
 #include "parallel/slab_field.hpp"
 #include "core/errors.hpp"
+#include "core/number_text.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "backends/cuda/process_gpu.hpp"
 #include "backends/cpu/pass_sweep.hpp"
@@ -254,6 +256,12 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     clock.mark("heat_source");
     // Each rank reads its box of the file alone.
     if (from_file) read_initial_box(loaded, options.init_file, options.init_array, box_source_runs(slab, loaded.grid));
+    if (from_file && any_radiation(plan.problem.boundaries) && !loaded.values.values().empty()) {
+      // This rank's box: a rank whose box makes a face unstable ends every rank (exit 2).
+      const auto hottest = std::max_element(loaded.values.values().begin(), loaded.values.values().end());
+      require_stable_at_faces(plan.problem, plan.cfl, options.allow_unstable,
+                              "the step (cfl " + number_text(plan.cfl) + ")", *hottest);
+    }
     require_zfp_bound_holds(plan, slab, loaded);
     report.device = device_description(plan, *entry);
   });

@@ -112,7 +112,8 @@ std::vector<RunOption> make_table() {
              "material at each point"),
       option("bc", &RunOptions::bc,
              "condition on every face: layer (the outer r points keep their initial values), temperature:T, "
-             "insulated, flux:Q (heat into the domain per area), convective:H,T_INF or periodic",
+             "insulated, flux:Q (heat into the domain per area), convective:H,T_INF, radiation:EPS,T_INF (emissivity "
+             "EPS in [0, 1], T_INF in kelvin; cpu backends) or periodic",
              Default),
       option("bc-x-low", &RunOptions::bc_x_low, "condition on the low x face (overrides --bc)"),
       option("bc-x-high", &RunOptions::bc_x_high, "condition on the high x face (overrides --bc)"),

@@ -72,13 +72,18 @@ Grid resolve_grid(const RunOptions& o, int order) {
   return g;
 }
 
-// auto: tiled where a CUDA device is present, else cpu (both fill every condition, add heat
+// auto: cpu where a face radiates; else tiled where a CUDA device is present, else cpu (both fill every condition, add heat
 // sources and step material fields: `materials`, the option that gives them, or ""; tiled's
 // material passes take 5.13 ms a step at 600^3 in float on an H200, cpu many times that). On GPU
 // ranks tiled steps material fields at order 2 alone (CudaBackend::take_exchange), so above it
 // reuse. Asked before a rank knows its device, so without starting a context on the one asked
 // about (find_gpu).
-std::string auto_backend(int device, int order, const std::string& materials, std::string& note) {
+std::string auto_backend(int device, int order, const Boundaries& boundaries, const std::string& materials,
+                         std::string& note) {
+  if (any_radiation(boundaries)) {
+    note = "auto: cpu, which fills radiation faces (the CUDA backends do not)";
+    return "cpu";
+  }
   const GpuInfo gpu = find_gpu(device);
   if (gpu.available && default_registry().find("tiled")) {
     note = "auto: CUDA device " + std::to_string(device) + " (" + gpu.name + ") found";
@@ -107,6 +112,10 @@ std::string backend_problem(const std::string& name, int device, const Boundarie
     if (boundaries[face].kind != BoundaryKind::Layer && !entry->fills_boundaries)
       return "does not fill boundary conditions yet (--bc-" + std::string(face_name(face)) + " is " +
              boundary_condition_text(boundaries[face]) + "): use --backend cpu or cpu_reference, or layer on every face";
+  for (int face = 0; face < kFaces; ++face)
+    if (boundaries[face].kind == BoundaryKind::Radiation && entry->uses_cuda)
+      return "does not fill radiation faces (--bc-" + std::string(face_name(face)) + " is " +
+             boundary_condition_text(boundaries[face]) + "): use --backend cpu or cpu_reference";
   if (!materials.empty() && !entry->steps_materials)
     return "does not step material fields yet (" + materials + "): use --backend cpu or cpu_reference";
   if (!sources.empty() && !entry->adds_sources)
@@ -119,7 +128,7 @@ std::string backend_problem(const std::string& name, int device, const Boundarie
 // where that one cannot run here (`refused` then says why).
 std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, const std::string& materials,
                             std::string& note, std::string& refused) {
-  if (o.backend == "auto") return auto_backend(o.device, o.order, materials, note);
+  if (o.backend == "auto") return auto_backend(o.device, o.order, boundaries, materials, note);
   const std::string problem = backend_problem(o.backend, o.device, boundaries, o.source, materials);
   if (problem.empty()) {
     if (!o.backend_stored_in.empty()) note = "as stored in " + o.backend_stored_in;
@@ -128,7 +137,7 @@ std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, c
   if (o.backend_stored_in.empty()) throw InputError("--backend " + shown_value(o.backend) + " " + problem);
   refused = o.backend_stored_in + " stores backend " + shown_value(o.backend) + ", which " +
             problem.substr(0, problem.find(": use ")) + ": this run takes auto (give --backend to choose)";
-  const std::string chosen = auto_backend(o.device, o.order, materials, note);
+  const std::string chosen = auto_backend(o.device, o.order, boundaries, materials, note);
   note = "not the stored " + o.backend + "; " + note;
   return chosen;
 }
@@ -142,14 +151,13 @@ void require_stable_cfl(double cfl, int order, bool allow_unstable, const std::s
                      number_text(std::floor(limit * 1e4) / 1e4) + " (add --allow-unstable to run it anyway)");
 }
 
-namespace {
-
-// InputError where a face's condition (a convective face's ghosts) lowers the stable cfl of `p`
-// below `cfl`, naming the face, its Biot number and the largest stable cfl and dt.
-void require_stable_at_faces(const Problem& p, double cfl, bool allow_unstable, const std::string& given) {
-  const int face = face_limiting_cfl(p);
+// InputError where a face's condition (a convective or radiation face's ghosts) lowers the stable
+// cfl of `p` below `cfl`, naming the face, its Biot number and the largest stable cfl and dt.
+void require_stable_at_faces(const Problem& p, double cfl, bool allow_unstable, const std::string& given,
+                             double hottest) {
+  const int face = face_limiting_cfl(p, hottest);
   if (face < 0 || allow_unstable) return;
-  const double limit = stable_cfl_limit(p);
+  const double limit = stable_cfl_limit(p, hottest);
   if (cfl <= limit) return;
   const double h = face / 2 == 0 ? p.grid.hx : face / 2 == 1 ? p.grid.hy : p.grid.hz;
   const double floored = std::floor(limit * 1e4) / 1e4;
@@ -158,12 +166,31 @@ void require_stable_at_faces(const Problem& p, double cfl, bool allow_unstable, 
   const double unit = std::pow(10.0, std::floor(std::log10(dt)) - 3);
   char dt_text[32];
   std::snprintf(dt_text, sizeof dt_text, "%.4g", std::floor(dt / unit) * unit);
+  const bool radiation = p.boundaries[face].kind == BoundaryKind::Radiation;
+  const std::string biot = radiation ? " (Biot number h_rad*h/K = " : " (Biot number H*h/K = ";
+  const std::string hot = radiation ? ", h_rad = 4*EPS*sigma*T^3 at T = " +
+                                          number_text(std::max(hottest, p.boundaries[face].t_inf))
+                                    : "";
   throw InputError(given + " is unstable with --bc-" + face_name(face) + " " +
-                   boundary_condition_text(p.boundaries[face]) + " (Biot number H*h/K = " +
-                   number_text(p.boundaries[face].value * h / p.conductivity) + ") at order " +
+                   boundary_condition_text(p.boundaries[face]) + biot +
+                   number_text(face_heat_transfer(p.boundaries[face], hottest) * h / p.conductivity) + hot +
+                   ") at order " +
                    std::to_string(p.order) + ": the largest stable cfl is " + number_text(floored) + " (dt " +
                    dt_text + "; add --allow-unstable to run it anyway)");
 }
+
+double built_in_hottest(const InitSpec& init) {
+  switch (init.kind) {
+    case InitKind::Uniform: return init.temperature;
+    case InitKind::Randn: return 10;
+    case InitKind::Gaussian:
+    case InitKind::Sine: return 1;
+    case InitKind::File: return 0;
+  }
+  return 0;
+}
+
+namespace {
 
 // InputError where `cfl` (dt * largest K/C * S) is beyond the stable limit of p's material fields.
 void require_stable_with_materials(const Problem& p, double cfl, bool allow_unstable, const std::string& given,
@@ -270,11 +297,15 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   const std::string cfl_named = " (cfl " + number_text(plan.cfl) +
                                 (o.dt_stored_in.empty() ? ")" : "; give --cfl or --dt for this run)");
   const std::string given_step = o.was_given("dt") ? dt_named + cfl_named : "--cfl " + number_text(plan.cfl);
+  parse_init(o.init, plan.init);  // a radiation face's stable step reads the initial field's largest value
+  if (plan.problem.materials && any_radiation(plan.problem.boundaries))
+    throw InputError(materials_named + " cannot run beside radiation faces yet: their stable step with material "
+                                       "fields is not bounded (give constant --conductivity and --heat-capacity)");
   if (plan.problem.materials) {
     require_stable_with_materials(plan.problem, plan.cfl, o.allow_unstable, given_step, materials_named);
   } else {
     require_stable_cfl(plan.cfl, o.order, o.allow_unstable, given_step);
-    require_stable_at_faces(plan.problem, plan.cfl, o.allow_unstable, given_step);
+    require_stable_at_faces(plan.problem, plan.cfl, o.allow_unstable, given_step, built_in_hottest(plan.init));
   }
 
   if (o.precision == "float") plan.precision = Precision::Float;
@@ -290,7 +321,6 @@ RunPlan make_run_plan(const RunOptions& o, const Grid* file_grid) {
   plan.backend_options.halo_overlap = parse_halo_overlap(o.halo_overlap);
   plan.ranks_grid = parse_ranks_grid(o.ranks_grid);
 
-  parse_init(o.init, plan.init);
   plan.init_name = init_text(plan.init);
   plan.init.seed = o.seed;
   plan.init.modes = o.modes;

@@ -196,6 +196,15 @@ void require_positive_cfl(double cfl);
 // Throws InputError for a cfl beyond RK4's stability limit at `order`, unless `allow_unstable`;
 // `given` names what the user gave ("--cfl 0.6", "--dt 0.01 (cfl 0.6)").
 void require_stable_cfl(double cfl, int order, bool allow_unstable, const std::string& given);
+// InputError where a face's condition (a convective or radiation face's ghosts) lowers the stable
+// cfl of `p` below `cfl` (`given` names the step), naming the face, its Biot number and the largest
+// stable cfl and dt, unless `allow_unstable`. `hottest`: the largest temperature the run starts
+// from, which bounds a radiation face's (core/boundary_stability.hpp); a file's is known once read.
+void require_stable_at_faces(const Problem& p, double cfl, bool allow_unstable, const std::string& given,
+                             double hottest);
+// The largest value of a built-in initial field: uniform's T, gaussian's and sine's peak 1,
+// randn's 10 (a standard normal passes it with probability 1e-23 a point); 0 for a file.
+double built_in_hottest(const InitSpec& init);
 // Throws InputError for a --device below 0 (every command that takes one).
 void require_device_ordinal(int device);
 // Throws InputError when a run from step `start_step` (a snapshot's) cannot count `steps` more in an int.

@@ -20,15 +20,25 @@ struct FaceCase {
   bool periodic = false;
   double wavenumber = 0;  // of the slowest mode, on [0, 1]
   std::function<double(double x, double t)> solution;
+  // Where set: the run's end (else the slowest mode's decay to e^-0.5), and the error taken over
+  // x <= measured_to alone (a layer face's data, held, strays from the solution beyond it).
+  double t_end = 0;
+  double measured_to = 1;
+  // Where set, the order the closure reaches at most (radiation's: 4, docs/design.md §1).
+  int order_cap = 0;
 };
 
 // The material the cases are posed in: alpha 0.7, K 2 (so C = K / alpha).
 constexpr double kFaceCaseAlpha = 0.7;
 constexpr double kFaceCaseConductivity = 2.0;
 
-// periodic, insulated, temperature, flux (heat in at x = 0, none out at x = 1) and convective
-// (a Robin mode of both faces).
+// periodic, insulated, temperature, flux (heat in at x = 0, none out at x = 1), convective
+// (a Robin mode of both faces) and radiation (at x = 0; a layer face at x = 1, too far to reach
+// x <= 1/2 by the end).
 std::vector<FaceCase> face_cases();
+
+// Whether `entry` fills c's faces: radiation on the cpu backends alone.
+bool backend_fills(const BackendEntry& entry, const FaceCase& c);
 
 // The largest error over the domain's points of `c` at `order` with `cells` spacings across [0, 1].
 double face_case_error(const ConvergenceRequest& request, const FaceCase& c, int order, int cells);

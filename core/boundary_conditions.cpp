@@ -14,7 +14,7 @@ namespace {
 
 const char* const kFaceNames[kFaces] = {"x-low", "x-high", "y-low", "y-high", "z-low", "z-high"};
 const char* const kAxisPoints[3] = {"nx", "ny", "nz"};
-const char* const kAllowed = "layer, temperature:T, insulated, flux:Q, convective:H,T_INF or periodic";
+const char* const kAllowed = "layer, temperature:T, insulated, flux:Q, convective:H,T_INF, radiation:EPS,T_INF or periodic";
 
 std::string full_precision(double v) {
   char text[32];
@@ -58,6 +58,15 @@ BoundaryCondition parse_boundary_condition(const std::string& text, const std::s
       throw InputError(option + " " + shown_value(text) + ": the heat transfer coefficient H " +
                        full_precision(h_and_t[0]) + " must be 0 or more");
     c = {BoundaryKind::Convective, h_and_t[0], h_and_t[1]};
+  } else if (name == "radiation") {
+    const std::vector<double> eps_and_t = parse_spec_numbers(numbers, 2, option, text, "radiation:EPS,T_INF");
+    if (eps_and_t[0] < 0 || eps_and_t[0] > 1)
+      throw InputError(option + " " + shown_value(text) + ": the emissivity EPS " + full_precision(eps_and_t[0]) +
+                       " must lie in [0, 1]");
+    if (eps_and_t[1] < 0)
+      throw InputError(option + " " + shown_value(text) + ": the surroundings' temperature T_INF " +
+                       full_precision(eps_and_t[1]) + " must be 0 or more (kelvin: radiation takes absolute temperatures)");
+    c = {BoundaryKind::Radiation, eps_and_t[0], eps_and_t[1]};
   } else {
     throw InputError(option + " " + shown_value(text) + " is not a boundary condition: give " + kAllowed);
   }
@@ -72,6 +81,7 @@ std::string boundary_condition_text(const BoundaryCondition& c) {
     case BoundaryKind::Temperature: return "temperature:" + full_precision(c.value);
     case BoundaryKind::Flux: return "flux:" + full_precision(c.value);
     case BoundaryKind::Convective: return "convective:" + full_precision(c.value) + "," + full_precision(c.t_inf);
+    case BoundaryKind::Radiation: return "radiation:" + full_precision(c.value) + "," + full_precision(c.t_inf);
   }
   return "";
 }

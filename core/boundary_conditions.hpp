@@ -19,12 +19,16 @@ enum class BoundaryKind {
   Flux,         // `value` is the heat flux into the domain per unit area
   Convective,   // `value` is H; heat into the domain H*(t_inf - u) per unit area
   Periodic,     // the opposite face is this face's neighbour
+  Radiation,    // `value` is the emissivity EPS; heat into the domain EPS sigma (t_inf^4 - u^4) per unit area
 };
+
+// The Stefan-Boltzmann constant, W m^-2 K^-4: a radiation face's temperatures are absolute.
+constexpr double kStefanBoltzmann = 5.670374419e-8;
 
 struct BoundaryCondition {
   BoundaryKind kind = BoundaryKind::Layer;
-  double value = 0;  // T, Q or H by kind
-  double t_inf = 0;  // Convective only
+  double value = 0;  // T, Q, H or EPS by kind
+  double t_inf = 0;  // Convective and Radiation
 
   bool operator==(const BoundaryCondition& o) const {
     return kind == o.kind && value == o.value && t_inf == o.t_inf;
@@ -44,6 +48,13 @@ inline bool all_layer(const Boundaries& b) {
   return true;
 }
 
+// Whether a face of `b` is a radiation face, whose fill is not affine in the field.
+inline bool any_radiation(const Boundaries& b) {
+  for (const BoundaryCondition& c : b)
+    if (c.kind == BoundaryKind::Radiation) return true;
+  return false;
+}
+
 // The conditions of the homogeneous problem, whose fill is linear: every value that makes a face's
 // fill affine set to 0 (temperature T, flux Q, convective T_INF), the rest as it is (H, insulated,
 // periodic; a layer face's layer then holds zeros). A filled operator Lap_bc v = A v + f has A as
@@ -51,8 +62,9 @@ inline bool all_layer(const Boundaries& b) {
 Boundaries homogeneous(const Boundaries& b);
 
 // The condition `text` names (layer, temperature:T, insulated, flux:Q, convective:H,T_INF,
-// periodic); InputError naming `option`, the text and what is allowed for anything else (an
-// unknown name, a missing or non-finite number, a negative H).
+// radiation:EPS,T_INF, periodic); InputError naming `option`, the text and what is allowed for
+// anything else (an unknown name, a missing or non-finite number, a negative H, EPS outside
+// [0, 1], a negative T_INF of radiation).
 BoundaryCondition parse_boundary_condition(const std::string& text, const std::string& option);
 // The text parse_boundary_condition reads back into the same condition (numbers to 17 digits).
 std::string boundary_condition_text(const BoundaryCondition& c);

@@ -12,6 +12,7 @@
 #include "core/heat_source.hpp"
 #include "core/materials.hpp"
 #include "core/problem.hpp"
+#include "core/radiation_ghosts.hpp"
 #include "stencils/host_device.hpp"
 
 namespace heat {
@@ -34,9 +35,9 @@ struct FaceFill {
   long long row_stride[2] = {0, 0};     // between neighbouring rows along the other two axes, lower first
   int row_first[2] = {0, 0};            // the first row along each of them: r, or 0 (below)
   int row_count[2] = {0, 0};            // rows along each of them: n - 2r, or n
-  double value = 0;                     // temperature: the held T
-  double t_inf = 0;                     // convective
-  double spacing = 0;                   // flux, and temperature with a source: h along the axis
+  double value = 0;                     // temperature: the held T; radiation: EPS sigma / K
+  double t_inf = 0;                     // convective and radiation
+  double spacing = 0;                   // flux, radiation, and temperature with a source: h along the axis
   double inward_gradient = 0;           // flux: dT/dn_in = -Q/K (heat into the domain is -K dT/dn_in)
   double weights[kMaxConvectiveRadius][kMaxConvectiveRadius + 1] = {};  // convective_ghost_weights
   // With material fields (Problem::materials, the host's memory; DeviceBoundaryFill puts the
@@ -47,7 +48,7 @@ struct FaceFill {
   const double* conductivity = nullptr;
   const double* heat_capacity = nullptr;
   const double* row_weights = nullptr;
-  double flux = 0;  // Q, full part only
+  double flux = 0;  // Q, full part only; radiation: EPS sigma
   // Temperature with a heat source (full part only): the source's rate q/C at each point of the
   // grid, in the memory of whoever fills (face_fill gives the host's; DeviceBoundaryFill puts the
   // device's in its place), and alpha. u_t = 0 and u_yy = u_zz = 0 on the face leave u_xx = -q/K there, which the reflection
@@ -123,6 +124,13 @@ inline FaceFill face_fill(const Problem& p, int face, FillPart part) {
     if (full) f.inward_gradient = -c.value / p.conductivity;
     if (full) f.flux = c.value;
   }
+  if (c.kind == BoundaryKind::Radiation) {
+    // Not affine in the field: it has no homogeneous part, and runs with sources refuse it.
+    f.spacing = h[f.axis];
+    f.t_inf = c.t_inf;
+    f.flux = c.value * kStefanBoltzmann;
+    f.value = f.flux / p.conductivity;
+  }
   if (c.kind == BoundaryKind::Convective) {
     if (full) f.t_inf = c.t_inf;
     if (p.materials) f.row_weights = p.materials->convective_weights[face].data();
@@ -137,6 +145,17 @@ inline FaceFill face_fill(const Problem& p, int face, FillPart part) {
 template <typename T>
 HD inline void hold_face_point(const FaceFill& f, T* u, long long base) {
   u[f.at(base, f.face_point)] = T(f.value);
+}
+
+// A radiation face's r ghosts of the row whose index 0 along the axis is `base`, into ghosts[m-1],
+// from its face point and the r points inward of it: one solve serves them all.
+template <typename T>
+HD inline void radiation_row_ghosts(const FaceFill& f, const T* u, long long base, double* ghosts) {
+  double inward[kMaxRadiationRadius];
+  for (int j = 1; j <= f.radius; ++j) inward[j - 1] = double(u[f.at(base, f.face_point - f.outward * j)]);
+  const long long face = f.at(base, f.face_point);
+  const double coefficient = f.conductivity ? f.flux / f.conductivity[face] : f.value;
+  radiation_ghosts(f.radius, coefficient, f.t_inf, f.spacing, double(u[face]), inward, ghosts);
 }
 
 // Ghost m (1 to r) of the row whose index 0 along the axis is `base`, of a face of kind K, from
@@ -183,7 +202,8 @@ HD inline auto ghost_of_kind(const FaceFill& f, const T* u, long long base, int 
 
 // act(kind) with a face's kind as a compile-time constant (std::integral_constant), so that a
 // loop over a row's ghosts inside it does not branch on the kind; any kind not filled otherwise is
-// flux's.
+// flux's. Radiation is not among them: its solve would widen every kind's registers in the
+// device's fill kernel, which does not fill it (fill_face_row fills it on the host).
 template <class Act>
 HD inline decltype(auto) with_ghost_kind(BoundaryKind kind, Act&& act) {
   using K = BoundaryKind;
@@ -199,6 +219,12 @@ HD inline decltype(auto) with_ghost_kind(BoundaryKind kind, Act&& act) {
 // The r ghosts of the row whose index 0 along the axis is `base`.
 template <typename T>
 HD inline void fill_face_row(const FaceFill& f, T* u, long long base) {
+  if (f.kind == BoundaryKind::Radiation) {
+    double ghosts[kMaxRadiationRadius];
+    radiation_row_ghosts(f, u, base, ghosts);
+    for (int m = 1; m <= f.radius; ++m) u[f.at(base, f.face_point + f.outward * m)] = T(ghosts[m - 1]);
+    return;
+  }
   with_ghost_kind(f.kind, [&](auto kind) {
     for (int m = 1; m <= f.radius; ++m)
       u[f.at(base, f.face_point + f.outward * m)] = T(ghost_of_kind<decltype(kind)::value>(f, u, base, m));

@@ -194,6 +194,14 @@ double face_share(const Problem& p, const std::array<Axis, 3>& axes, const Plane
         sum += area * (c.t_inf - u(at[0], at[1], at[2]));
       });
       return sum;
+    case BoundaryKind::Radiation:
+      for_face_rows(axes, face, k, [&](int i, int j, int l, double area) {
+        int at[3] = {i, j, l};
+        at[axis] = face_point;
+        const double face_value = u(at[0], at[1], at[2]), t_inf2 = c.t_inf * c.t_inf;
+        sum += area * (t_inf2 * t_inf2 - face_value * face_value * face_value * face_value);
+      });
+      return sum;
     case BoundaryKind::Temperature:
       for_face_rows(axes, face, k, [&](int i, int j, int l, double area) {
         const auto v = [&](int m) {
@@ -225,6 +233,7 @@ double heat_in_from_sum(const Problem& p, const std::array<Axis, 3>& axes, int f
     case BoundaryKind::Periodic: return 0;
     case BoundaryKind::Flux:
     case BoundaryKind::Convective: return c.value * sum;
+    case BoundaryKind::Radiation: return c.value * kStefanBoltzmann * sum;
     case BoundaryKind::Temperature: return (p.materials ? 1.0 : p.conductivity) / axes[face / 2].h * sum;
   }
   return 0;

@@ -38,10 +38,10 @@ struct MonitorValues {
   // heat C * sum(w u) dV, w a half at a reflecting face's point (1 on periodic and layer sides).
   double min = 0, max = 0, mean = 0, total_heat = 0;
   // The heat per unit time entering through each face (face 2a: axis a's low face); NaN for a
-  // layer face. Flux: Q times the face's area; convective: H (T_INF - u) over the face's points by
-  // the trapezoid rule; temperature: the closure's discrete flux (exact: the held face point's
+  // layer face. Flux: Q times the face's area; convective: H (T_INF - u), radiation:
+  // EPS sigma (T_INF^4 - u^4), over the face's points by the trapezoid rule; temperature: the closure's discrete flux (exact: the held face point's
   // neighbours gain exactly it); insulated and periodic: 0. The sum of the faces' is then the
-  // total heat's rate (exactly but for convective faces at orders above 2).
+  // total heat's rate (exactly but for convective and radiation faces at orders above 2).
   std::array<double, kFaces> heat_in{};
 };
 

@@ -18,9 +18,9 @@ constexpr const char* kStepDoc = R"(step(u, *, dt=None, cfl=None, alpha=None, h=
 Advances u in place by `steps` classical RK4 steps of u_t = alpha * Lap(u), the outer order/2
 planes of each face held fixed (Dirichlet data, as on the command line) unless bc says otherwise:
 bc is one condition for every face ("insulated", "temperature:T", "flux:Q", "convective:H,T_INF",
-"periodic", "layer") or a dict of them by face ("x_low" ... "z_high", "-" or "_"; faces left out
+"radiation:EPS,T_INF" (cpu backends), "periodic", "layer") or a dict of them by face ("x_low" ... "z_high", "-" or "_"; faces left out
 are layer); alpha (default 1), conductivity K and heat_capacity C (alpha = K/C: give two at
-most) as --alpha, --conductivity and --heat-capacity, K for flux and convective faces. K and C
+most) as --alpha, --conductivity and --heat-capacity, K for flux, convective and radiation faces. K and C
 may be fields: arrays of u's shape (NumPy, PyTorch, CuPy, float32 or float64), stepped as
 --conductivity-file and --heat-capacity-file with the same values (K or C zero, negative or not
 finite at a point is a ValueError naming the first such point).

@@ -25,6 +25,7 @@
 #include "python/interrupts.hpp"
 #include "python/material_arrays.hpp"
 #include "core/errors.hpp"
+#include "core/number_text.hpp"
 #include "backends/cpu/first_nonfinite.hpp"
 #include "backends/registry.hpp"
 #include "core/time_loop.hpp"
@@ -243,12 +244,26 @@ void release_cached_backend() {
   cache.release();
 }
 
+// A radiation face's stable step grows shorter with the hottest value u starts from (the plan
+// bounded it by T_INF alone): InputError where u's makes it shorter than the plan's.
+void require_stable_radiation(const ArrayArgument& a, const StepArguments& s, const RunPlan& plan) {
+  if (a.on_device || !any_radiation(plan.problem.boundaries)) return;
+  const auto largest = [&](auto* values) {
+    return double(*std::max_element(values, values + plan.problem.grid.points()));
+  };
+  const double hottest = a.precision == Precision::Float ? largest(static_cast<const float*>(a.data))
+                                                         : largest(static_cast<const double*>(a.data));
+  require_stable_at_faces(plan.problem, plan.cfl, bool_argument(s.allow_unstable, "allow_unstable"),
+                          "cfl " + number_text(plan.cfl), hottest);
+}
+
 void step(py::object u, const StepArguments& s) {
   const ArrayArgument a = describe_array(u);
   const RunPlan plan = make_run_plan(run_options_for(a, s));
   require_usable_derived_values(plan);
   const BackendEntry* entry = default_registry().find(plan.backend);
   require_backend_fits_array(a, s, *entry);
+  require_stable_radiation(a, s, plan);
   const Grid& g = plan.problem.grid;
   if (!a.on_device) {
     const Slab whole = decompose(g, plan.problem.order, 1, 0, entry->ghost_scheme(plan.problem.order));

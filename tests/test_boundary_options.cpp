@@ -57,7 +57,77 @@ INSTANTIATE_TEST_SUITE_P(
         Refusal{{"--conductivity", "-2"}, "--conductivity -2 must be a positive number"},
         Refusal{{"--heat-capacity", "0"}, "--heat-capacity 0 must be a positive number"},
         Refusal{{"--alpha", "1", "--conductivity", "2", "--heat-capacity", "3"},
-                "--alpha, --conductivity and --heat-capacity all given"}));
+                "--alpha, --conductivity and --heat-capacity all given"},
+        Refusal{{"--bc-x-low", "radiation:1.5,300"}, "--bc-x-low radiation:1.5,300: the emissivity EPS 1.5 must lie in [0, 1]"},
+        Refusal{{"--bc-x-low", "radiation:-0.5,300"}, "the emissivity EPS -0.5 must lie in [0, 1]"},
+        Refusal{{"--bc-y-low", "radiation:0.5,-10"}, "--bc-y-low radiation:0.5,-10: the surroundings' temperature T_INF -10 "
+                                                     "must be 0 or more"},
+        Refusal{{"--bc-y-low", "radiation:0.5,inf"}, "--bc-y-low radiation:0.5,inf: inf is not a finite number"},
+        Refusal{{"--bc-z-high", "radiation:0.5"}, "has 1 numbers: the form is radiation:EPS,T_INF"},
+        Refusal{{"--bc", "radiation:0.5,300", "--source", "uniform:5"},
+                "--source uniform:5 cannot run beside --bc-x-low radiation:0.5,300"},
+        // h_rad = 4 sigma 2000^3 = 1814 W/m^2/K, a cell Biot number of 139.6 at h = 1/13 and K = 1:
+        // order 2's face row bound 4 + 2 Bi.
+        Refusal{{"--bc", "radiation:1,300", "--init", "uniform:2000", "--order", "2"},
+                "is unstable with --bc-x-low radiation:1,300 (Biot number h_rad*h/K = 139.57"}));
+
+// The CUDA backends do not fill radiation faces: a run asking one is exit 2 naming the face and
+// the backends that do, and auto takes cpu.
+TEST(BoundaryOptions, CudaBackendsRefuseRadiationAndAutoTakesCpu) {
+  HEAT_REQUIRE_GPU();
+  for (const char* backend : {"naive", "reuse", "tiled"}) {
+    const auto r = run_heatrk4(bc_run({"--bc-y-high", "radiation:0.5,300", "--init", "uniform:350", "--backend", backend}));
+    EXPECT_EQ(r.exit_code, 2) << backend << ":\n" << r.output;
+    EXPECT_NE(r.output.find("does not fill radiation faces (--bc-y-high is radiation:0.5,300): use --backend cpu or "
+                            "cpu_reference"),
+              std::string::npos)
+        << r.output;
+  }
+  const std::string json = test::temp_directory("bc_radiation_auto") + "/run.json";
+  const auto r = run_heatrk4(bc_run({"--bc-y-high", "radiation:0.5,300", "--init", "uniform:350", "--json", json}));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(test::read_text(json).find("\"backend\": \"cpu\""), std::string::npos) << test::read_text(json);
+}
+
+// Radiation faces from TOML are the command line's run, --check holds cpu to the reference, a
+// restart goes on with them (2 + 2 steps are 4), and a restart from a file hot enough to make a
+// face unstable is refused once its values are read.
+TEST(BoundaryOptions, RadiationFromTomlAndRestartIsTheSameRun) {
+  const std::string dir = test::temp_directory("bc_radiation");
+  const std::vector<std::string> conditions = {"--bc", "insulated", "--bc-x-low", "radiation:0.8,300", "--bc-z-high",
+                                               "radiation:0.3,500", "--conductivity", "2", "--init", "uniform:400"};
+  auto whole = conditions;
+  whole.insert(whole.end(), {"--steps", "4", "--format", "hdf5", "--output", dir + "/whole", "--check"});
+  const auto ran = run_heatrk4(bc_run(whole));
+  ASSERT_EQ(ran.exit_code, 0) << ran.output;
+  const std::string config = dir + "/bc.toml";
+  std::ofstream(config) << "bc = \"insulated\"\nbc-x-low = \"radiation:0.8,300\"\nbc-z-high = \"radiation:0.3,500\"\n"
+                           "conductivity = 2\ninit = \"uniform:400\"\n";
+  const auto toml = run_heatrk4(bc_run({"--config", config, "--steps", "4", "--format", "hdf5", "--output", dir + "/toml"}));
+  ASSERT_EQ(toml.exit_code, 0) << toml.output;
+  EXPECT_EQ(run_heatrk4({"compare", dir + "/whole/heat_000004.hdf", dir + "/toml/heat_000004.hdf", "--rtol", "0",
+                         "--atol", "0"})
+                .exit_code,
+            0);
+  auto half = conditions;
+  half.insert(half.end(), {"--format", "hdf5", "--output", dir + "/parts"});
+  ASSERT_EQ(run_heatrk4(bc_run(half)).exit_code, 0);
+  const auto restarted = run_heatrk4({"--restart", dir + "/parts/heat_000002.hdf", "--steps", "2", "--quiet"});
+  ASSERT_EQ(restarted.exit_code, 0) << restarted.output;
+  EXPECT_EQ(run_heatrk4({"compare", dir + "/whole/heat_000004.hdf", dir + "/parts/heat_000004.hdf", "--rtol", "0",
+                         "--atol", "0"})
+                .exit_code,
+            0);
+  // T_INF 0: the plan's bound is 0 K, the file's 2000 K (a cell Biot number of 140).
+  const auto hot = run_heatrk4(bc_run({"--bc", "radiation:1,0", "--init", "uniform:2000", "--order", "2",
+                                       "--allow-unstable", "--steps", "1", "--format", "hdf5", "--output", dir + "/hot"}));
+  ASSERT_EQ(hot.exit_code, 0) << hot.output;
+  const auto refused = run_heatrk4({"--restart", dir + "/hot/heat_000001.hdf", "--steps", "1", "--quiet"});
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("is unstable with --bc-x-low radiation:1,0 (Biot number h_rad*h/K = "),
+            std::string::npos)
+      << refused.output;
+}
 
 // Every CUDA backend fills them, and auto takes tiled where there is a GPU (as for layer faces): a
 // run with each kind of condition passes --check, against the cpu backend in double.

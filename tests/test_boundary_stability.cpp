@@ -1,7 +1,8 @@
 // The time step a convective face allows (core/boundary_stability.hpp): the bound it rests on, by
 // hand at order 2; a run at the limit it sets stays bounded at every order and Biot number, where
-// the same run at the stencil's own limit blows up; and the command line refuses the unstable
-// step before any work, naming the face and the step it allows.
+// the same run at the stencil's own limit blows up; a radiation face's, as a convective face's at
+// its hottest linearised coefficient; and the command line refuses the unstable step before any
+// work, naming the face and the step it allows.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -83,6 +84,52 @@ TEST(BoundaryStability, StepsAtTheLimitStayBoundedAndTheStencilsLimitDoesNot) {
       ASSERT_LT(limit, max_stable_cfl(order)) << order << " " << biot;
       EXPECT_LT(growth(order, biot, 0.98 * limit), 1.5) << "order " << order << ", Biot " << biot;
       if (biot >= 10) EXPECT_GT(growth(order, biot, 0.98 * max_stable_cfl(order)), 1e3) << order << " " << biot;
+    }
+}
+
+// A radiation face is bounded as the convective face of its linearised coefficient at the hotter of
+// the start's largest value and T_INF: h_rad = 4 EPS sigma T^3.
+TEST(BoundaryStability, ARadiationFaceIsBoundedAsConvectiveAtItsHottestCoefficient) {
+  const double h = 0.05, k = 2.0, eps = 0.7;
+  for (int order : {2, 4, 6, 8})
+    for (double hottest : {100.0, 900.0, 3000.0}) {
+      const BoundaryCondition radiation{BoundaryKind::Radiation, eps, 900.0};
+      const double t = std::max(hottest, radiation.t_inf);
+      const double h_rad = 4 * eps * kStefanBoltzmann * t * t * t;
+      EXPECT_EQ(face_heat_transfer(radiation, hottest), h_rad);
+      EXPECT_EQ(face_eigenvalue_bound(order, radiation, h, k, hottest), face_eigenvalue_bound(order, convective(h_rad), h, k))
+          << order << " " << hottest;
+    }
+}
+
+// A hot box with every face radiating to 300 K, the cell Biot number 4 EPS sigma T^3 h / K at its
+// hottest point 1, 10 or 100, stepped 1000 times at 0.98 of the limit that bound sets: it cools
+// and stays within its start's range.
+TEST(BoundaryStability, RadiationFacesStayBoundedAtTheirLimit) {
+  for (int order : {2, 4, 6, 8})
+    for (double biot : {1.0, 10.0, 100.0}) {
+      Problem p;
+      p.order = order;
+      const int n = 3 * order / 2 + 4;
+      p.grid = {n, n, n, 0.1, 0.1, 0.1};
+      Field<double> u = randn_field<double>(p.grid, 7);
+      for (double& v : u.values()) v = 900 + 30 * v;
+      const double hottest = *std::max_element(u.values().begin(), u.values().end());
+      const double h_rad = 4 * kStefanBoltzmann * hottest * hottest * hottest;
+      p.conductivity = h_rad * 0.1 / biot;
+      p.heat_capacity = p.conductivity;  // alpha 1
+      p.boundaries.fill({BoundaryKind::Radiation, 1.0, 300.0});
+      const double limit = stable_cfl_limit(p, hottest);
+      ASSERT_LT(limit, max_stable_cfl(order)) << order << " " << biot;
+      p.dt = dt_from_cfl(p.grid, p.alpha, 0.98 * limit);
+      advance(*default_registry().find("cpu")->make<double>(p, BackendOptions{}), u, 1000);
+      const int r = p.radius();
+      for (int k = r; k < n - r; ++k)
+        for (int j = r; j < n - r; ++j)
+          for (int i = r; i < n - r; ++i) {
+            EXPECT_LE(u(i, j, k), hottest) << "order " << order << ", Biot " << biot;
+            EXPECT_GE(u(i, j, k), 300.0) << "order " << order << ", Biot " << biot;
+          }
     }
 }
 

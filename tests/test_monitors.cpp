@@ -102,7 +102,7 @@ void expect_faces_rates_add_up(const Problem& p, const char* name) {
 // One RK4 step of a small dt changes the total heat by dt times its rate plus dt^2 terms (RK4 of a
 // linear system is u + dt (A u + b) + ...); two steps, of dt and 2 dt, give the rate to dt^2 by
 // Richardson's rule, and that rate is the faces' sum: the temperature faces' discrete flux at
-// every order, convective at order 2 (where its ghost is the flux closure's).
+// every order, convective and radiation at order 2 (where their ghosts are the flux closure's).
 TEST(Monitors, TheFacesRatesAddUpToTheTotalHeatsRate) {
   struct Case {
     const char* name;
@@ -112,6 +112,7 @@ TEST(Monitors, TheFacesRatesAddUpToTheTotalHeatsRate) {
   const Case cases[] = {
       {"temperature", {2, 4, 6, 8}, {BoundaryKind::Temperature, 0.4}, {BoundaryKind::Temperature, -0.3}},
       {"convective", {2}, {BoundaryKind::Convective, 2.0, 0.7}, {BoundaryKind::Convective, 0.5, -0.2}},
+      {"radiation", {2}, {BoundaryKind::Radiation, 0.9, 300.0}, {BoundaryKind::Radiation, 0.4, 250.0}},
   };
   for (const Case& c : cases)
     for (int order : c.orders) {
@@ -120,6 +121,60 @@ TEST(Monitors, TheFacesRatesAddUpToTheTotalHeatsRate) {
       p.boundaries[3] = c.high;  // y-high: two axes, so the held edge rows count too
       expect_faces_rates_add_up(p, c.name);
     }
+}
+
+// A radiation face on an insulated bar, its temperatures a few hundred kelvin (the cell Biot
+// number 4 EPS sigma T^3 h / K about 0.1 at 16 cells): the total heat's change over a run is the
+// time integral of the heat radiated in, EPS sigma (T_INF^4 - u^4) over the face (the monitors'
+// column, integrated by Simpson's rule over every step), to the closure's error, which shrinks
+// with h at its order (2 at order 2, where it is the flux closure's and the balance holds to the
+// time integral's error alone; about 4 above).
+TEST(Monitors, ARadiationFacesHeatBalancesItsRadiatedFluxToTheClosuresError) {
+  for (int order : {2, 4, 6, 8}) {
+    std::vector<double> mismatch;
+    for (int cells : {16, 32, 64}) {
+      const int r = order / 2;
+      Problem p;
+      p.order = order;
+      const double h = 1.0 / cells;
+      p.grid = {cells + 1 + 2 * r, 2 * r + 1, 2 * r + 1, h, h, h};
+      p.conductivity = 2;
+      p.heat_capacity = 3;
+      p.alpha = p.conductivity / p.heat_capacity;
+      p.boundaries.fill({BoundaryKind::Periodic});
+      p.boundaries[0] = {BoundaryKind::Radiation, 0.8, 250.0};
+      p.boundaries[1] = {BoundaryKind::Insulated};
+      const double t_end = 0.05;
+      const int steps = 2 * int(std::ceil(t_end / (2 * 0.2 * h * h / p.alpha)));  // even, for Simpson
+      p.dt = t_end / steps;
+      // A cosine mode, and a parabola whose slope at x = 0 is the radiation's there and 0 at x = 1,
+      // so that the start meets both faces' conditions.
+      const BoundaryCondition& face = p.boundaries[0];
+      const double face_value = 460, face_value2 = face_value * face_value, t_inf2 = face.t_inf * face.t_inf;
+      const double slope = face.value * kStefanBoltzmann * (face_value2 * face_value2 - t_inf2 * t_inf2) / p.conductivity;
+      Field<double> u(p.grid);
+      for (int k = 0; k < p.grid.nz; ++k)
+        for (int j = 0; j < p.grid.ny; ++j)
+          for (int i = 0; i < p.grid.nx; ++i) {
+            const double x = (i - r) * h;
+            u(i, j, k) = 400 + 60 * std::cos(kPi * x) + slope * (x - x * x / 2);
+          }
+      const auto rows = monitored_run(p, u, steps, 1);
+      ASSERT_EQ(rows.size(), std::size_t(steps) + 1);
+      double radiated = 0;
+      for (int s = 0; s <= steps; ++s)
+        radiated += (s == 0 || s == steps ? 1 : s % 2 ? 4 : 2) * rows[std::size_t(s)].heat_in[0];
+      radiated *= p.dt / 3;
+      const double gained = rows.back().total_heat - rows.front().total_heat;
+      mismatch.push_back(std::abs(gained - radiated) / std::abs(radiated));
+      std::printf("order %d, %d cells: heat gained %.12g, radiated in %.12g\n", order, cells, gained, radiated);
+    }
+    for (std::size_t l = 1; l < mismatch.size(); ++l) {
+      const double observed = std::log2(mismatch[l - 1] / mismatch[l]);
+      EXPECT_GT(observed, 1.8) << "order " << order << ": relative mismatch " << mismatch[l - 1] << " -> "
+                               << mismatch[l];
+    }
+  }
 }
 
 // The same with random K (three decades) and C: a temperature face's heat is the sum of the pair

@@ -22,6 +22,9 @@ void fill_axis(const Problem& p, T* u, int axis, FillPart part) {
   for (int face = 2 * axis; face < 2 * axis + 2; ++face) {
     if (p.boundaries[face].kind == BoundaryKind::Layer) continue;
     const FaceFill f = face_fill(p, face, part);
+    // A radiation row solves for its ghosts (core/radiation_ghosts.hpp), worth threads; the
+    // others' are a few loads each. Rows write only their own ghosts.
+#pragma omp parallel for schedule(static) if (f.kind == BoundaryKind::Radiation)
     for (long long row = 0; row < f.rows(); ++row) fill_face_row(f, u, f.row_base(row));
   }
 }

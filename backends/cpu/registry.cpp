@@ -18,8 +18,12 @@ namespace {
 // own, so the fast backend's passes go in pairs; narrow ones need each pass's operand exchanged,
 // which the fast backend overlaps with its interior (BackendOptions::halo_overlap). The
 // reference stays plain: it exchanges (each stage's input with narrow ghosts), then computes.
+//
+// A radiation face's fill is not affine in the field, and the fast backend's factored step is RK4
+// of an affine system alone: such a problem steps in the stage form, the reference's, on either.
 template <template <typename> class Impl, typename T>
 std::unique_ptr<Backend<T>> make_cpu_backend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange) {
+  if (any_radiation(p.boundaries)) return std::make_unique<CpuReferenceBackend<T>>(p, exchange);
   if (!exchange) return std::make_unique<Impl<T>>(p, o);
   if constexpr (std::is_same_v<Impl<T>, CpuFastBackend<T>>) {
     const auto grouping =
@@ -40,6 +44,16 @@ void set_cpu_factories(BackendEntry& e) {
   e.make_double = make_cpu_backend<Impl, double>;
 }
 
+// The stage form's bytes a point a step: per stage, read the stage input and sum (and a source's
+// rate; with material fields K, 1/K and 1/C), write k and sum, then read u and k and write the
+// next stage input (3 times); the final pass reads u and sum and writes u.
+double stage_form_bytes_per_point(const Problem& p, std::size_t size) {
+  return double(4 * (4 + (p.source ? 1 : 0) + (p.materials ? 3 : 0)) + 3 * 3 + 3) * double(size);
+}
+std::size_t stage_form_working_bytes(const Problem& p, std::size_t size) {
+  return (p.source ? 5 : 4) * p.grid.points() * size;
+}
+
 }  // namespace
 
 void register_cpu_backends(BackendRegistry& registry) {
@@ -57,10 +71,12 @@ void register_cpu_backends(BackendRegistry& registry) {
   // each of the four single passes reads its operand, its base, K, 1/K and 1/C and writes its
   // result: 6 arrays a pass (and the last one the increment).
   fast.bytes_per_point = [](const Problem& p, std::size_t size) {
+    if (any_radiation(p.boundaries)) return stage_form_bytes_per_point(p, size);
     const double arrays = p.materials ? 4 * 6 : 4;
     return (arrays + (p.source ? 1 : 0)) * double(size);
   };
   fast.working_bytes = [](const Problem& p, std::size_t size) {
+    if (any_radiation(p.boundaries)) return stage_form_working_bytes(p, size);
     return (p.source ? 4 : 3) * p.grid.points() * size;
   };
   set_cpu_factories<CpuFastBackend>(fast);
@@ -73,15 +89,8 @@ void register_cpu_backends(BackendRegistry& registry) {
   reference.fills_boundaries = true;
   reference.adds_sources = true;
   reference.steps_materials = true;
-  // Per stage: read the stage input and sum (and a source's rate; with material fields K, 1/K and
-  // 1/C), write k and sum, then read u and k and write the next stage input (3 times); the final
-  // pass reads u and sum and writes u.
-  reference.bytes_per_point = [](const Problem& p, std::size_t size) {
-    return double(4 * (4 + (p.source ? 1 : 0) + (p.materials ? 3 : 0)) + 3 * 3 + 3) * double(size);
-  };
-  reference.working_bytes = [](const Problem& p, std::size_t size) {
-    return (p.source ? 5 : 4) * p.grid.points() * size;
-  };
+  reference.bytes_per_point = stage_form_bytes_per_point;
+  reference.working_bytes = stage_form_working_bytes;
   set_cpu_factories<CpuReferenceBackend>(reference);
   registry.add(std::move(reference));
 }

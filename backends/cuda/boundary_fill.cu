@@ -228,6 +228,9 @@ DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows
   for (int face = 0; face < kFaces; ++face) {
     const BoundaryKind kind = p.boundaries[face].kind;
     if (kind == BoundaryKind::Layer) continue;
+    // The run's options refuse it on a CUDA backend (apps/run_options.cpp): not a user's error here.
+    if (kind == BoundaryKind::Radiation)
+      throw std::logic_error(std::string("the device fill has no radiation faces (--bc-") + face_name(face) + ")");
     FaceFill f = face_fill(p, face, part);
     // face_fill points at the host's arrays; the kernels read the device's, those the face's kind
     // reads (a material's K and C are set on every face).

@@ -121,6 +121,25 @@ class FaceConditions(unittest.TestCase):
         gained = 4.0 * self.total_heat(u, r) * h ** 3 - before
         self.assertAlmostEqual(gained, q * area * 500 * 1e-4, delta=1e-10)
 
+    def test_a_radiation_face_radiates_eps_sigma_t4_and_a_hot_start_is_refused(self):
+        # Order 2: the ghost is the flux closure's with Q from the face value, so the heat gained is
+        # Q * area * dt to first order in a tiny step from a uniform 400 K.
+        r, h, eps, t_inf, dt = 1, 0.1, 0.8, 300.0, 1e-7
+        u = np.full((14, 13, 12), 400.0)
+        faces = {face: "insulated" for face in ("x_low", "x_high", "y_low", "y_high", "z_low", "z_high")}
+        faces["x_low"] = f"radiation:{eps},{t_inf}"
+        before = 4.0 * self.total_heat(u, r) * h ** 3
+        heatrk4.step(u, dt=dt, h=h, order=2, bc=faces, conductivity=2.0, heat_capacity=4.0)
+        area = (u.shape[1] - 1 - 2 * r) * h * (u.shape[0] - 1 - 2 * r) * h
+        radiated = eps * 5.670374419e-8 * (t_inf ** 4 - 400.0 ** 4) * area * dt
+        gained = 4.0 * self.total_heat(u, r) * h ** 3 - before
+        self.assertAlmostEqual(gained, radiated, delta=1e-3 * abs(radiated))
+        with self.assertRaisesRegex(ValueError, "the emissivity EPS 1.5 must lie in"):
+            heatrk4.step(u, bc="radiation:1.5,300")
+        # 2000 K in the array (the options alone bound it by T_INF): a cell Biot number of 140.
+        with self.assertRaisesRegex(ValueError, r"unstable with --bc-x-low radiation:1,300 \(Biot number h_rad\*h/K"):
+            heatrk4.step(np.full((14, 14, 14), 2000.0), order=2, bc="radiation:1,300")
+
     def test_bad_faces_are_refused(self):
         u = random_field()
         with self.assertRaisesRegex(ValueError, "the faces are x_low"):

@@ -7,6 +7,7 @@
 // periodic run's snapshot restarts on other rank counts as a straight run goes on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,25 @@ void expect_every_face_set_the_same_on_1_2_and_3_ranks(const std::string& backen
       expect_same_on_1_2_and_3_ranks(
           [&](const std::string& out) { return run_args(backend, order, precision, kFaceSets[set], out); }, label,
           "heat_000030.hdf");
+    }
+}
+
+// Radiation faces (not affine: both cpu backends step them in the stage form) on z, where the
+// slabs end, and on x, from a uniform 400 K that they draw towards their T_INF.
+TEST(MpirunBoundaryConditions, RadiationBitwiseEqualOn1To3Ranks) {
+  const std::vector<std::string> faces = {"--bc-z-low",  "radiation:0.9,300", "--bc-z-high", "radiation:0.4,600",
+                                          "--bc-x-low",  "radiation:0.7,250", "--bc-x-high", "insulated",
+                                          "--bc-y-low",  "periodic",          "--bc-y-high", "periodic"};
+  for (const char* backend : {"cpu", "cpu_reference"})
+    for (int order : {2, 8}) {
+      const std::string label = std::string(backend) + " radiation order " + std::to_string(order);
+      expect_same_on_1_2_and_3_ranks(
+          [&](const std::string& out) {
+            std::vector<std::string> args = run_args(backend, order, "double", faces, out);
+            *std::find(args.begin(), args.end(), "randn") = "uniform:400";
+            return args;
+          },
+          label, "heat_000030.hdf");
     }
 }
 
