@@ -66,7 +66,7 @@ def registry_backends(text):
 
 
 # A tiled configuration's name, e.g. factors/32x16/c2x1/a2/tma2 (docs/design.md §5).
-CONFIGURATION = re.compile(r"\b((?:all4|factor-pairs|factors)/\d+x\d+/c2x\d+(?:/[a-z]+\d+)*)")
+CONFIGURATION = re.compile(r"\b((?:all4|factor-pairs|factors)/\d+x\d+/c2x\d+(?:/(?:[a-z]+\d+|dmma))*)")
 
 
 def tiled_defaults(text):
