@@ -89,6 +89,20 @@ TEST(BoundaryOptions, CudaBackendsRefuseRadiationAndAutoTakesCpu) {
   EXPECT_NE(test::read_text(json).find("\"backend\": \"cpu\""), std::string::npos) << test::read_text(json);
 }
 
+// Runs `conditions` for bc_run's 2 steps into dir/parts, restarts from its last snapshot for 2
+// more, and expects step 4 bitwise the whole run's in dir/whole.
+void expect_restart_goes_on_as_the_whole_run(const std::string& dir, const std::vector<std::string>& conditions) {
+  auto half = conditions;
+  half.insert(half.end(), {"--format", "hdf5", "--output", dir + "/parts"});
+  ASSERT_EQ(run_heatrk4(bc_run(half)).exit_code, 0);
+  const auto restarted = run_heatrk4({"--restart", dir + "/parts/heat_000002.hdf", "--steps", "2", "--quiet"});
+  ASSERT_EQ(restarted.exit_code, 0) << restarted.output;
+  EXPECT_EQ(run_heatrk4({"compare", dir + "/whole/heat_000004.hdf", dir + "/parts/heat_000004.hdf", "--rtol", "0",
+                         "--atol", "0"})
+                .exit_code,
+            0);
+}
+
 // Radiation faces from TOML are the command line's run, --check holds cpu to the reference, a
 // restart goes on with them (2 + 2 steps are 4), and a restart from a file hot enough to make a
 // face unstable is refused once its values are read.
@@ -109,15 +123,7 @@ TEST(BoundaryOptions, RadiationFromTomlAndRestartIsTheSameRun) {
                          "--atol", "0"})
                 .exit_code,
             0);
-  auto half = conditions;
-  half.insert(half.end(), {"--format", "hdf5", "--output", dir + "/parts"});
-  ASSERT_EQ(run_heatrk4(bc_run(half)).exit_code, 0);
-  const auto restarted = run_heatrk4({"--restart", dir + "/parts/heat_000002.hdf", "--steps", "2", "--quiet"});
-  ASSERT_EQ(restarted.exit_code, 0) << restarted.output;
-  EXPECT_EQ(run_heatrk4({"compare", dir + "/whole/heat_000004.hdf", dir + "/parts/heat_000004.hdf", "--rtol", "0",
-                         "--atol", "0"})
-                .exit_code,
-            0);
+  expect_restart_goes_on_as_the_whole_run(dir, conditions);
   // T_INF 0: the plan's bound is 0 K, the file's 2000 K (a cell Biot number of 140).
   const auto hot = run_heatrk4(bc_run({"--bc", "radiation:1,0", "--init", "uniform:2000", "--order", "2",
                                        "--allow-unstable", "--steps", "1", "--format", "hdf5", "--output", dir + "/hot"}));
@@ -216,16 +222,7 @@ TEST(BoundaryOptions, RestartCarriesTheConditionsOn) {
   whole.insert(whole.end(), {"--steps", "4", "--format", "hdf5", "--output", dir + "/whole"});
   whole = bc_run(whole);
   ASSERT_EQ(run_heatrk4(whole).exit_code, 0);
-  auto half = conditions;
-  half.insert(half.end(), {"--format", "hdf5", "--output", dir + "/parts"});
-  half = bc_run(half);
-  ASSERT_EQ(run_heatrk4(half).exit_code, 0);
-  const auto restarted = run_heatrk4({"--restart", dir + "/parts/heat_000002.hdf", "--steps", "2", "--quiet"});
-  ASSERT_EQ(restarted.exit_code, 0) << restarted.output;
-  EXPECT_EQ(run_heatrk4({"compare", dir + "/whole/heat_000004.hdf", dir + "/parts/heat_000004.hdf", "--rtol", "0",
-                         "--atol", "0"})
-                .exit_code,
-            0);
+  expect_restart_goes_on_as_the_whole_run(dir, conditions);
 }
 
 }  // namespace
