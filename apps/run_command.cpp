@@ -248,8 +248,7 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     } else {
       process_gpu().give_back();  // a context a rank started early, in case the run took a GPU
     }
-    slab = rank_slab(ranks, *entry, plan.problem.grid, plan.problem.order, snapshot_part_alignment(plan.output),
-                     plan.problem.boundaries, rank_grid);
+    slab = rank_slab(ranks, *entry, plan.problem, snapshot_part_alignment(plan.output), rank_grid);
     require_planes_for_every_rank(plan, slab);
     require_host_memory(plan, *entry, slab, ranks);
     add_heat_source(plan, options);

@@ -18,7 +18,6 @@
 #include "core/number_text.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "backends/registry.hpp"
-#include "parallel/ranks.hpp"
 #include "stencils/stencil.hpp"
 #include "check/norms.hpp"
 
@@ -74,12 +73,9 @@ Grid resolve_grid(const RunOptions& o, int order) {
 
 // auto: cpu where a face radiates; else tiled where a CUDA device is present, else cpu (both fill every condition, add heat
 // sources and step material fields: `materials`, the option that gives them, or ""; tiled's
-// material passes take 5.13 ms a step at 600^3 in float on an H200, cpu many times that). On GPU
-// ranks tiled steps material fields at order 2 alone (CudaBackend::take_exchange), so above it
-// reuse. Asked before a rank knows its device, so without starting a context on the one asked
-// about (find_gpu).
-std::string auto_backend(int device, int order, const Boundaries& boundaries, const std::string& materials,
-                         std::string& note) {
+// material passes take 5.13 ms a step at 600^3 in float on an H200, cpu many times that). Asked
+// before a rank knows its device, so without starting a context on the one asked about (find_gpu).
+std::string auto_backend(int device, const Boundaries& boundaries, const std::string& materials, std::string& note) {
   if (any_radiation(boundaries)) {
     note = "auto: cpu, which fills radiation faces (the CUDA backends do not)";
     return "cpu";
@@ -87,13 +83,8 @@ std::string auto_backend(int device, int order, const Boundaries& boundaries, co
   const GpuInfo gpu = find_gpu(device);
   if (gpu.available && default_registry().find("tiled")) {
     note = "auto: CUDA device " + std::to_string(device) + " (" + gpu.name + ") found";
-    if (materials.empty()) return "tiled";
-    if (process_ranks().size() == 1 || order == 2) {
-      note += ", which steps the material fields";
-      return "tiled";
-    }
-    note += ": material fields on GPU ranks at order " + std::to_string(order) + ", which tiled steps at order 2 alone";
-    return "reuse";
+    if (!materials.empty()) note += ", which steps the material fields";
+    return "tiled";
   }
   note = "auto: no CUDA GPU, so cpu (" + gpu.reason + ")";
   return "cpu";
@@ -128,7 +119,7 @@ std::string backend_problem(const std::string& name, int device, const Boundarie
 // where that one cannot run here (`refused` then says why).
 std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, const std::string& materials,
                             std::string& note, std::string& refused) {
-  if (o.backend == "auto") return auto_backend(o.device, o.order, boundaries, materials, note);
+  if (o.backend == "auto") return auto_backend(o.device, boundaries, materials, note);
   const std::string problem = backend_problem(o.backend, o.device, boundaries, o.source, materials);
   if (problem.empty()) {
     if (!o.backend_stored_in.empty()) note = "as stored in " + o.backend_stored_in;
@@ -137,7 +128,7 @@ std::string resolve_backend(const RunOptions& o, const Boundaries& boundaries, c
   if (o.backend_stored_in.empty()) throw InputError("--backend " + shown_value(o.backend) + " " + problem);
   refused = o.backend_stored_in + " stores backend " + shown_value(o.backend) + ", which " +
             problem.substr(0, problem.find(": use ")) + ": this run takes auto (give --backend to choose)";
-  const std::string chosen = auto_backend(o.device, o.order, boundaries, materials, note);
+  const std::string chosen = auto_backend(o.device, boundaries, materials, note);
   note = "not the stored " + o.backend + "; " + note;
   return chosen;
 }

@@ -76,8 +76,7 @@ std::vector<std::pair<int, int>> every_pair_of_ranks(int count) {
 
 // This rank's slab of `problem` for `entry`'s backend on the rank grid of `choice`.
 Slab case_slab(const Ranks& ranks, const BackendEntry& entry, const Problem& problem, const RankGridChoice& choice) {
-  return rank_slab(ranks, entry, problem.grid, problem.order, 1, problem.boundaries,
-                   rank_grid_for(choice, ranks, entry, problem));
+  return rank_slab(ranks, entry, problem, 1, rank_grid_for(choice, ranks, entry, problem));
 }
 
 // One case on every rank: the backend steps this rank's box of the field (the whole grid on one

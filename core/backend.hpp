@@ -227,9 +227,10 @@ struct BackendEntry {
   std::function<double(const Problem&, std::size_t value_size)> bytes_per_point;
   // Bytes of the backend's own working memory (on the device for CUDA backends).
   std::function<std::size_t(const Problem&, std::size_t value_size)> working_bytes;
-  // How one rank's box keeps its ghost planes right under this backend, by order: the scheme
-  // the decomposition lays the box out for and the exchange fills (core/ghost_exchange.hpp).
-  std::function<GhostScheme(int order)> ghost_scheme;
+  // How one rank's box keeps its ghost planes right under this backend for a problem (its order,
+  // whether K and C are fields): the scheme the decomposition lays the box out for and the exchange
+  // fills (core/ghost_exchange.hpp).
+  std::function<GhostScheme(const Problem&)> ghost_scheme;
   // The work a side with a neighbour costs a rank of this backend, in own planes, by order: what
   // decompose() evens out between end and middle ranks. Unset: none.
   std::function<int(int order)> side_planes;
@@ -238,7 +239,7 @@ struct BackendEntry {
   std::function<HaloOverlap(int order)> halo_overlap;
   // The backend for problem `p` (a whole grid, or one rank's box). `exchange`: null for a grid
   // without neighbours; otherwise the exchange that fills the box's ghost planes, laid out for
-  // ghost_scheme(p.order) and outliving the backend.
+  // ghost_scheme(p) and outliving the backend.
   std::function<std::unique_ptr<Backend<float>>(const Problem&, const BackendOptions&, HaloExchange<float>*)>
       make_float;
   std::function<std::unique_ptr<Backend<double>>(const Problem&, const BackendOptions&, HaloExchange<double>*)>

@@ -14,14 +14,14 @@
 
 namespace heat {
 
-// This rank's slab of `grid` at `order`, laid out for `entry`'s ghost scheme, the parts' boundaries
-// at multiples of `part_alignment` where the grid allows, for faces `boundaries`, on `rank_grid`
+// This rank's slab of `problem`'s grid, laid out for `entry`'s ghost scheme, the parts' boundaries
+// at multiples of `part_alignment` where the grid allows, for the problem's faces, on `rank_grid`
 // (none: z slabs) (decompose). InputError where the grid is too thin for the ranks.
-inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid& grid, int order,
-                      int part_alignment = 1, const Boundaries& boundaries = Boundaries{},
+inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Problem& problem, int part_alignment = 1,
                       std::optional<RankGrid> rank_grid = std::nullopt) {
-  return decompose(grid, order, rank_grid.value_or(z_slabs(ranks.size())), ranks.rank(), entry.ghost_scheme(order),
-                   part_alignment, entry.side_planes ? entry.side_planes(order) : 0, boundaries);
+  return decompose(problem.grid, problem.order, rank_grid.value_or(z_slabs(ranks.size())), ranks.rank(),
+                   entry.ghost_scheme(problem), part_alignment, entry.side_planes ? entry.side_planes(problem.order) : 0,
+                   problem.boundaries);
 }
 
 // The rank grid `choice` (--ranks-grid) gives these ranks for `entry`'s backend on `problem`: at its
@@ -30,7 +30,7 @@ inline Slab rank_slab(const Ranks& ranks, const BackendEntry& entry, const Grid&
 inline RankGrid rank_grid_for(const RankGridChoice& choice, const Ranks& ranks, const BackendEntry& entry,
                               const Problem& problem) {
   const int r = problem.radius();
-  return resolve_rank_grid(choice, ranks.size(), problem.grid, r, ghost_planes(entry.ghost_scheme(problem.order), r),
+  return resolve_rank_grid(choice, ranks.size(), problem.grid, r, ghost_planes(entry.ghost_scheme(problem), r),
                            problem.boundaries);
 }
 

@@ -266,7 +266,7 @@ void step(py::object u, const StepArguments& s) {
   require_stable_radiation(a, s, plan);
   const Grid& g = plan.problem.grid;
   if (!a.on_device) {
-    const Slab whole = decompose(g, plan.problem.order, 1, 0, entry->ghost_scheme(plan.problem.order));
+    const Slab whole = decompose(g, plan.problem.order, 1, 0, entry->ghost_scheme(plan.problem));
     require_host_bytes(run_host_bytes_needed(plan, *entry, whole, true), 1, "heatrk4.step", "use a smaller grid");
   }
   PendingSignals signals;

@@ -38,7 +38,7 @@ std::unique_ptr<Backend<T>> make_cpu_backend(const Problem& p, const BackendOpti
 template <template <typename> class Impl>
 void set_cpu_factories(BackendEntry& e) {
   // r ghost planes exchanged before every pass or stage: no plane is computed twice.
-  e.ghost_scheme = [](int) { return GhostScheme::PerStage; };
+  e.ghost_scheme = [](const Problem&) { return GhostScheme::PerStage; };
   e.halo_overlap = [](int) { return HaloOverlap::InteriorFirst; };
   e.make_float = make_cpu_backend<Impl, float>;
   e.make_double = make_cpu_backend<Impl, double>;

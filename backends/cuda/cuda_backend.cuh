@@ -107,8 +107,8 @@ __device__ __forceinline__ void slide_in(T (&queue)[N], T newest) {
 // PerStep's 4r ghost planes the wrong planes stay within the ghosts, which the exchange
 // overwrites before the next step. The scheme of naive and reuse; tiled declares its own
 // (tiled_ghost_scheme: PerHalfStep where its launches end with the second and fourth stages).
-inline GhostScheme cuda_ghost_scheme(int order) {
-  (void)order;
+inline GhostScheme cuda_ghost_scheme(const Problem& p) {
+  (void)p;
   return GhostScheme::PerStep;
 }
 
@@ -263,12 +263,8 @@ class CudaBackend : public Backend<T>,
     // A box's materials (problem_.materials, box_problem's planes of the whole grid's, ghost planes
     // included) are uploaded as a grid's are: set once, never exchanged. One launch sequence a step
     // over the whole box (no step_part) exchanges once, before it, so it needs PerStep's 4r planes.
-    if (!steps_in_parts() && exchange->scheme() != GhostScheme::PerStep) {
-      if (materials_.empty()) throw std::logic_error("a backend that steps its box whole needs PerStep's ghost planes");
-      throw InputError("tiled steps material fields on GPU ranks at order 2 alone so far: its material passes step "
-                       "a rank's box whole, and its ghost planes at order " + std::to_string(problem_.order) +
-                       " are laid out for two exchanges a step; run naive or reuse on GPU ranks, or tiled on one GPU");
-    }
+    if (!steps_in_parts() && exchange->scheme() != GhostScheme::PerStep)
+      throw std::logic_error("a backend that steps its box whole needs PerStep's ghost planes");
     exchange_ = exchange;
     fills_ghosts_ = fills_ghosts(problem_.boundaries, exchange);
     planes_ = StepPlanes(problem_.grid.nz, problem_.radius(), exchange->sides());

@@ -4,8 +4,8 @@
 // the last pass), each a launch of the flux form's kernel: the shared-memory tiles
 // (material_pass.cuh) or the global-memory kernel (global_material_stencil.cuh). Or at order 2 all
 // four in one launch (material_four_passes.cuh), from u into a second u buffer, with layer faces
-// alone. On GPU ranks at order 2 alone: CudaBackend::take_exchange refuses a box whose ghost
-// planes are too few for a step taken whole.
+// alone. On GPU ranks a box's launches follow one exchange a step of PerStep's 4r ghost planes
+// (tiled_ghost_scheme), since none of them steps a part of the box.
 #include "backends/tiled/material_passes.hpp"
 
 #include <array>

@@ -40,7 +40,7 @@ inline std::optional<MaterialKernel> material_kernel_named(const std::string& co
 int material_step_arrays(MaterialKernel kernel, int material_arrays);
 int material_working_arrays(MaterialKernel kernel);
 
-// `exchange` as for BackendEntry::make (a rank's box at order 2 alone: CudaBackend::take_exchange).
+// `exchange` as for BackendEntry::make (a rank's box, laid out for PerStep's ghost planes).
 // InputError for the fused step at another order, or where a face is not layer (its passes have no
 // fill between them).
 template <typename T>

@@ -424,9 +424,11 @@ int tiled_kernels_per_step(int order, const std::string& configuration) {
 // a third of the ghost planes PerStep's 4r do (r a side in passes 1 and 3 against 3r, 2r and r in
 // passes 1 to 3), and each hides behind the rest of its launch: on 4 H200s at order 8, 96.5% weak
 // and 92.4% strong against PerStep's 95.5% / 82.9% edges first and 95.2% / 90.4% interior first. All four passes in one
-// launch exchange once a step.
-GhostScheme tiled_ghost_scheme(int order, const std::string& configuration) {
-  return tiled_kernels_per_step(order, configuration) >= 2 ? GhostScheme::PerHalfStep : GhostScheme::PerStep;
+// launch exchange once a step. Material fields' passes (material_passes.hpp) step a box whole, after
+// one exchange a step of PerStep's 4r planes, as naive and reuse do.
+GhostScheme tiled_ghost_scheme(const Problem& p, const std::string& configuration) {
+  if (p.materials) return GhostScheme::PerStep;
+  return tiled_kernels_per_step(p.order, configuration) >= 2 ? GhostScheme::PerHalfStep : GhostScheme::PerStep;
 }
 
 }  // namespace
@@ -552,7 +554,7 @@ BackendEntry make_tiled_entry(const std::string& configuration) {
                                    : footprint(p, size, configuration).working_arrays;
     return std::size_t(arrays) * p.grid.points() * size + device_source_bytes(p, size) + device_material_bytes(p, size);
   };
-  e.ghost_scheme = [configuration](int order) { return tiled_ghost_scheme(order, configuration); };
+  e.ghost_scheme = [configuration](const Problem& p) { return tiled_ghost_scheme(p, configuration); };
   // Measured at order 8 on 4 H200s, weak: 0, 4 and 8 planes a side gave 96.5%, 96.9% and 96.7%.
   e.side_planes = [](int order) { return order / 2; };
   e.halo_overlap = tiled_halo_overlap;
