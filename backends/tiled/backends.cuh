@@ -187,22 +187,26 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
 
   // A whole pass beside the fill of its operand (u's too, for the first: next_step_fills_u). On the
   // legacy stream the temperature faces' points and the z faces' ghosts, which every column of
-  // tiles reads; then on the fill stream (PartStreams' Edges, of the highest priority) the x and y
-  // faces' ghosts and after them the rim's tiles, which read those, while the tiles clear of the
-  // rim run on the other stream (step_columns.hpp's fill_overlap_shares). The pass's tiles are
-  // those of the whole launch, each once, and read the ghosts the serial fill would have left: the
-  // same bits. The legacy stream's next work follows both.
+  // tiles reads; then the tiles clear of the rim (step_columns.hpp's fill_overlap_shares) on
+  // PartStreams' Inside stream, of the lowest priority, and on its Edges stream, of the highest, the
+  // x and y faces' ghosts and after them the rim's tiles, which read those. The clear tiles are
+  // launched first, so that their blocks hold the SMs and the fill's blocks (a quarter of an SM's
+  // registers each) take the room each retiring block leaves, beside the pass's blocks still there,
+  // instead of every SM running the fill alone first. The pass's tiles are those of the whole
+  // launch, each once, and read the ghosts the serial fill would have left (an x face's sector
+  // rewritten whole holds the same values in its points in [r, n - r)): the same bits. The legacy
+  // stream's next work follows both streams.
   void launch_beside_fill(const BasePlusLap<T>& pass, int number) {
     T* const operand = const_cast<T*>(pass.in);
     held_and_z_fill_(operand);
     fill_streams_->fork();
     const cudaStream_t fill_stream = fill_streams_->stream_of(StepPart::Edges);
-    x_and_y_fill_(operand, fill_stream);
     const Grid& g = this->problem_.grid;
     const std::vector<LaunchShare> shares = fill_overlap_shares(this->planes_of(StepPart::Whole, number), g.nx, g.ny,
                                                                 pair_reach(Tile::R), filled_sides_);
     with_launcher(pass, [&](const auto& launcher, const auto& args) {
       launcher.launch(args, shares[0], fill_streams_->stream_of(StepPart::Inside));
+      x_and_y_fill_(operand, fill_stream);
       for (std::size_t strip = 1; strip < shares.size(); ++strip) launcher.launch(args, shares[strip], fill_stream);
     });
     fill_streams_->edges_written();
