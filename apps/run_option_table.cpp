@@ -143,8 +143,8 @@ std::vector<RunOption> make_table() {
              Default),
       option("halo-overlap", &RunOptions::halo_overlap,
              "on (as auto): ranks step while the exchange travels, the cpu backend the planes that read no "
-             "ghost plane, tiled what follows the planes the neighbours need; tiled on one GPU also fills its "
-             "passes' x and y face ghosts beside them; off: exchange or fill, then step (same bits either way)",
+             "ghost plane, tiled what follows the planes the neighbours need; off: exchange, then step (same "
+             "bits either way)",
              Default),
       option("ranks-grid", &RunOptions::ranks_grid,
              "how ranks under mpirun split the grid: slabs (1xN along z), PxQxR (P along x, Q along y, R along "

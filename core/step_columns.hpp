@@ -1,14 +1,12 @@
 // Which columns (x, y) of a box a launch writes when the step overlaps its exchange on a rank grid
-// that splits x or y (docs/design.md §7), or on one GPU the fill of its operand's x and y faces'
-// ghosts (fill_overlap_shares: the same split, the rim the tiles that read a ghost). EdgesFirst's
-// split along z (StepPlanes) leaves the faces across x and y in its Inside part, since they span
-// every plane. So on such a box the Inside planes of a segment's last launch are split again, by the
-// tiles the kernels cover a plane with: the tiles clear of the rim (every point at least 2g from
-// each side with ghost points across x or y) stay Inside and run while the exchange travels; the
-// rim's strips join Edges and run before it starts. The exchange reads the rim's own points (the
-// edges) and writes its ghost points, nothing else, and the strips and the clear tiles are the
-// plane's tiles, each once, so the launch's points are written as the whole launch writes them, bit
-// for bit.
+// that splits x or y (docs/design.md §7). EdgesFirst's split along z (StepPlanes) leaves the faces
+// across x and y in its Inside part, since they span every plane. So on such a box the Inside planes
+// of a segment's last launch are split again, by the tiles the kernels cover a plane with: the tiles
+// clear of the rim (every point at least 2g from each side with ghost points across x or y) stay
+// Inside and run while the exchange travels; the rim's strips join Edges and run before it starts.
+// The exchange reads the rim's own points (the edges) and writes its ghost points, nothing else, and
+// the strips and the clear tiles are the plane's tiles, each once, so the launch's points are
+// written as the whole launch writes them, bit for bit.
 #pragma once
 
 #include <algorithm>
@@ -30,9 +28,8 @@ struct ColumnRim {
   std::array<std::array<bool, 2>, 2> sides{};  // [axis][0: lower, 1: upper]: a neighbour there
 
   ColumnRim() = default;
-  ColumnRim(int nx, int ny, int ghost_points, const std::array<std::array<bool, 2>, 2>& ghost_sides)
-      : points{nx, ny}, ghost(ghost_points), sides(ghost_sides) {}
-  ColumnRim(int nx, int ny, const GhostSides& ghost_sides) : ColumnRim(nx, ny, ghost_sides.planes, ghost_sides.across) {}
+  ColumnRim(int nx, int ny, const GhostSides& ghost_sides)
+      : points{nx, ny}, ghost(ghost_sides.planes), sides(ghost_sides.across) {}
   bool any() const { return sides[0][0] || sides[0][1] || sides[1][0] || sides[1][1]; }
 };
 
@@ -47,16 +44,6 @@ struct LaunchShare {
   ColumnRim rim;
 };
 
-// `planes` over each strip of `rim` (the x strips span every row of tiles; the y strips only the
-// columns of tiles between the x strips), after `shares`.
-inline void add_rim_strips(std::vector<LaunchShare>& shares, const std::array<PlaneRange, 2>& planes,
-                           const ColumnRim& rim) {
-  const ColumnPart strips[2][2] = {{ColumnPart::LowX, ColumnPart::HighX}, {ColumnPart::LowY, ColumnPart::HighY}};
-  for (int axis = 0; axis < 2; ++axis)
-    for (int side = 0; side < 2; ++side)
-      if (rim.sides[std::size_t(axis)][std::size_t(side)]) shares.emplace_back(planes, strips[axis][side], rim);
-}
-
 // The launches of `part` of the launch ending with pass `pass` in `segment`: StepPlanes::of's planes
 // over every column where the box has no rim or the part is neither Edges nor Inside; on a box with
 // a rim, Inside's planes over the clear tiles, and Edges' planes over every column plus Inside's
@@ -68,21 +55,11 @@ inline std::vector<LaunchShare> launch_shares(const StepPlanes& planes, const Co
   if (part == StepPart::Inside) return {LaunchShare(z, ColumnPart::Clear, rim)};
   std::vector<LaunchShare> shares{LaunchShare(z)};
   const std::array<PlaneRange, 2> inside = planes.of(StepPart::Inside, pass, segment);
-  if (!inside[0].empty()) add_rim_strips(shares, inside, rim);
-  return shares;
-}
-
-// A whole launch on one GPU beside the fill of the ghost points of its operand's x and y faces that
-// are not layer (backends/tiled/backends.cuh): first `planes` over the tiles clear of the rim, which
-// run while the fill does, then over each strip of the rim, after it. A tile reads up to `reach`
-// points beyond its columns along x and y (the kernels' halo of r, x padded to even), so a ghost
-// width of `reach` makes the rim the 2 * reach points beside each side with ghosts: a clear tile
-// starts 2 * reach or more past such a side and reads from reach (>= r) on, no ghost point.
-inline std::vector<LaunchShare> fill_overlap_shares(const std::array<PlaneRange, 2>& planes, int nx, int ny, int reach,
-                                                    const std::array<std::array<bool, 2>, 2>& sides) {
-  const ColumnRim rim(nx, ny, reach, sides);
-  std::vector<LaunchShare> shares{LaunchShare(planes, ColumnPart::Clear, rim)};
-  add_rim_strips(shares, planes, rim);
+  if (inside[0].empty()) return shares;
+  const ColumnPart strips[2][2] = {{ColumnPart::LowX, ColumnPart::HighX}, {ColumnPart::LowY, ColumnPart::HighY}};
+  for (int axis = 0; axis < 2; ++axis)
+    for (int side = 0; side < 2; ++side)
+      if (rim.sides[std::size_t(axis)][std::size_t(side)]) shares.emplace_back(inside, strips[axis][side], rim);
   return shares;
 }
 

@@ -192,13 +192,13 @@ Field<T> host_fill(const Problem& p, const Field<T>& start, FillPart part, FillR
 // that an x face's ghost sectors lie at another place in its rows (the fill writes whole sectors
 // where it can).
 template <typename T>
-bool device_fill_gives_the_hosts_bits(const Problem& p, const std::vector<const DeviceBoundaryFill*>& fills,
-                                      FillPart part, FillRows rows, const Field<double>& random, std::size_t offset) {
+bool device_fill_gives_the_hosts_bits(const Problem& p, const DeviceBoundaryFill& fill, FillPart part, FillRows rows,
+                                      const Field<double>& random, std::size_t offset) {
   const Field<T> start = field_cast<T>(random);
   DeviceBuffer<T> on_device(start.size() + offset);
   T* field = on_device.get() + offset;
   HEAT_CUDA_CHECK(cudaMemcpy(field, start.data(), start.size() * sizeof(T), cudaMemcpyHostToDevice));
-  for (const DeviceBoundaryFill* fill : fills) (*fill)(field);
+  fill(field);
   Field<T> filled(p.grid);
   HEAT_CUDA_CHECK(cudaMemcpy(filled.data(), field, filled.size() * sizeof(T), cudaMemcpyDeviceToHost));
   const Field<T> expected = host_fill(p, start, part, rows);
@@ -212,8 +212,7 @@ bool device_fill_gives_the_hosts_bits(const Problem& p, const std::vector<const 
 // face reads the other face's point), more, or fewer (where only periodic or layer faces are
 // allowed), and every combination of axis_faces. Rows of odd length start at every place in a
 // 32-byte sector; the third grid's rows (16 values) each start on one, so that every x face's row
-// is written in whole sectors; the second grid's field starts a value past a sector. Stencil rows
-// also as the two shares of the faces that tiled fills around a pass (FillFaces), one after the other.
+// is written in whole sectors; the second grid's field starts a value past a sector.
 TEST(DeviceBoundaryFill, GivesTheHostFillsBitsOnEveryFaceCombination) {
   HEAT_REQUIRE_GPU();
   const Grid grids[] = {{13, 17, 11, 0.05, 0.04, 0.06}, {17, 13, 15, 0.045, 0.055, 0.035}, {16, 13, 12, 0.04, 0.05, 0.06}};
@@ -240,27 +239,17 @@ TEST(DeviceBoundaryFill, GivesTheHostFillsBitsOnEveryFaceCombination) {
               for (FillRows rows : {FillRows::Whole, FillRows::StencilRead}) {
                 const DeviceBoundaryFill fill(p, part, rows);
                 EXPECT_EQ(fill.fills(), !all_layer(p.boundaries));
-                // Stencil rows also in the two shares of the faces (FillFaces), in their order.
-                const bool shares = rows == FillRows::StencilRead;
-                const DeviceBoundaryFill first =
-                    shares ? DeviceBoundaryFill(p, part, rows, nullptr, FillFaces::HeldPointsAndZ) : DeviceBoundaryFill();
-                const DeviceBoundaryFill second =
-                    shares ? DeviceBoundaryFill(p, part, rows, nullptr, FillFaces::XAndY) : DeviceBoundaryFill();
-                std::vector<std::vector<const DeviceBoundaryFill*>> ways{{&fill}};
-                if (shares) ways.push_back({&first, &second});
-                for (const std::vector<const DeviceBoundaryFill*>& way : ways)
-                  for (bool single : {true, false}) {
-                    const bool same =
-                        single ? device_fill_gives_the_hosts_bits<float>(p, way, part, rows, values, offsets[grid])
-                               : device_fill_gives_the_hosts_bits<double>(p, way, part, rows, values, offsets[grid]);
-                    if (!same)
-                      failures.push_back(faces_text(p.boundaries) + " order " + std::to_string(order) + " " +
-                                         std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" +
-                                         std::to_string(g.nz) + (single ? " float" : " double") +
-                                         (part == FillPart::Full ? " full" : " homogeneous") +
-                                         (rows == FillRows::Whole ? " whole rows" : " stencil rows") +
-                                         (way.size() > 1 ? " in two shares" : ""));
-                  }
+                for (bool single : {true, false}) {
+                  const bool same =
+                      single ? device_fill_gives_the_hosts_bits<float>(p, fill, part, rows, values, offsets[grid])
+                             : device_fill_gives_the_hosts_bits<double>(p, fill, part, rows, values, offsets[grid]);
+                  if (!same)
+                    failures.push_back(faces_text(p.boundaries) + " order " + std::to_string(order) + " " +
+                                       std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) +
+                                       (single ? " float" : " double") +
+                                       (part == FillPart::Full ? " full" : " homogeneous") +
+                                       (rows == FillRows::Whole ? " whole rows" : " stencil rows"));
+                }
               }
             ++problems;
           }

@@ -2,8 +2,7 @@
 // every side set, ghost width and tiling the kernels use, the shares of a segment's last launch
 // write each of its points once between them, as the whole launch does, and its Inside part (what
 // runs while the exchange travels) writes no point that the exchange reads or writes: none within
-// 2g of a side with ghost points, along x, y or z. On one GPU, the tiles that run beside the fill of
-// their operand's x and y ghosts read none of them.
+// 2g of a side with ghost points, along x, y or z.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -78,41 +77,6 @@ TEST(StepColumns, InsideWritesNothingTheExchangeTouchesAndThePartsWriteTheWholeL
               }
           EXPECT_EQ(touched, 0) << label;
           EXPECT_GT(inside_points, 0) << label << ": nothing left to run beside the exchange";
-        }
-}
-
-// One GPU, the fill of a pass's operand beside the pass (fill_overlap_shares): for every set of x and
-// y sides with ghosts, radius, tiling of the single-pass kernels and grid (rows shorter than a tile,
-// of odd length, a few tiles), the clear tiles and the rim's strips write each point of the whole
-// launch as often as it does, and no clear tile reads a ghost point: its columns and the `reach`
-// points beyond them on each side (the kernels' halo of r, x padded to even: pair_reach) lie in
-// [r, n - r) along each axis with ghosts on that side.
-TEST(StepColumns, TilesBesideTheFillReadNoGhostAndTheSharesWriteTheWholeLaunchOnce) {
-  const int grids[][2] = {{37, 29}, {99, 97}, {150, 90}, {13, 210}};
-  for (int r = 1; r <= 4; ++r)
-    for (const Tiling& tiling : {Tiling{0, 64, 16}, Tiling{0, 32, 16}, Tiling{0, 64, 8}, Tiling{0, 32, 32}})
-      for (const auto& grid : grids)
-        for (int sides = 1; sides < 16; ++sides) {
-          const int nx = grid[0], ny = grid[1], nz = 2 * r + 2, reach = (r + 1) / 2 * 2;
-          const std::array<std::array<bool, 2>, 2> ghost{
-              {{(sides & 1) != 0, (sides & 2) != 0}, {(sides & 4) != 0, (sides & 8) != 0}}};
-          const std::string label = "sides " + std::to_string(sides) + ", r " + std::to_string(r) + ", tile " +
-                                    std::to_string(tiling.tile_x) + "x" + std::to_string(tiling.tile_y) + ", grid " +
-                                    std::to_string(nx) + "x" + std::to_string(ny);
-          const std::array<PlaneRange, 2> planes{PlaneRange{r, nz - r}, PlaneRange{}};
-          const std::vector<LaunchShare> shares = fill_overlap_shares(planes, nx, ny, reach, ghost);
-          EXPECT_EQ(writes(shares, nx, ny, nz, r, tiling), writes({LaunchShare(planes)}, nx, ny, nz, r, tiling))
-              << label;
-          const TileAxis x{tiling.first_x, tiling.tile_x, (nx - r - tiling.first_x + tiling.tile_x - 1) / tiling.tile_x};
-          const TileAxis y{r, tiling.tile_y, (ny - 2 * r + tiling.tile_y - 1) / tiling.tile_y};
-          const std::array<TileSpan, 2> clear = tiles_of(shares[0], x, y);
-          // The tiles' reads along an axis of n points: [first - reach, last + reach), none a ghost.
-          auto reads_no_ghost = [&](const TileSpan& tiles, const TileAxis& axis, int n, const std::array<bool, 2>& side) {
-            if (tiles.size() == 0) return true;
-            const int first = axis.first + tiles.first * axis.size - reach, last = axis.first + tiles.last * axis.size + reach;
-            return (!side[0] || first >= r) && (!side[1] || last <= n - r);
-          };
-          EXPECT_TRUE(reads_no_ghost(clear[0], x, nx, ghost[0]) && reads_no_ghost(clear[1], y, ny, ghost[1])) << label;
         }
 }
 

@@ -203,11 +203,6 @@ const double* on_device(const double* host, const double* device, const char* wh
   return device;
 }
 
-// Whether `faces` covers the ghosts of a face on `axis`.
-bool covers_ghosts(FillFaces faces, int axis) {
-  return faces == FillFaces::All || (faces == FillFaces::XAndY) == (axis < 2);
-}
-
 }  // namespace
 
 DeviceFillArrays::DeviceFillArrays(const Problem& p) {
@@ -224,12 +219,8 @@ DeviceFillArrays::DeviceFillArrays(const Problem& p) {
           DeviceBuffer<double>::copied_from_host(m.convective_weights[face].data(), m.convective_weights[face].size());
 }
 
-DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows, const DeviceFillArrays* arrays,
-                                       FillFaces faces)
+DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows, const DeviceFillArrays* arrays)
     : order_(p.order) {
-  // Whole rows of a periodic face cross the earlier axes' ghosts: z's would read x's and y's.
-  if (faces != FillFaces::All && rows != FillRows::StencilRead)
-    throw std::logic_error("a fill of a share of the faces fills only the rows a stencil reads");
   const DeviceFillArrays none;
   const DeviceFillArrays& device = arrays ? *arrays : none;
   FaceFillList held, ghosts[3];
@@ -249,18 +240,17 @@ DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows
     f.heat_capacity = f.source_rate ? on_device(f.heat_capacity, device.heat_capacity(), "C") : nullptr;
     f.row_weights = on_device(f.row_weights, device.row_weights(face), "convective row weights");
     if (rows == FillRows::StencilRead) keep_stencil_rows(f);
-    if (kind == BoundaryKind::Temperature && faces != FillFaces::XAndY) {
-      add_face(held, f);
-      held.held_point[f.axis][face % 2] = f.face_point;
-    }
-    if (!covers_ghosts(faces, f.axis)) continue;
     // Rows that cross the earlier axes' ghosts fill in a launch after the one that writes them:
     // a new list where the last holds a face of an earlier axis (its first: faces come in order).
     const bool after_earlier_axes =
         ghost_lists > 0 && crosses_earlier_ghosts(f) && ghosts[ghost_lists - 1].face[0].axis < f.axis;
     if (ghost_lists == 0 || after_earlier_axes) ++ghost_lists;
     add_face(ghosts[ghost_lists - 1], f);
+    if (kind != BoundaryKind::Temperature) continue;
+    add_face(held, f);
+    held.held_point[f.axis][face % 2] = f.face_point;
   }
+  if (ghost_lists == 0) return;
   holds_ = held.count > 0;
   if (holds_) lists_[launches_++] = held;
   for (int list = 0; list < ghost_lists; ++list) lists_[launches_++] = ghosts[list];

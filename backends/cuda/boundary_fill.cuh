@@ -29,14 +29,6 @@ namespace heat {
 // two indices are in [r, n - r), the ghosts a star stencil reads (StencilRead).
 enum class FillRows { Whole, StencilRead };
 
-// The faces a fill covers: all of them, or one of two shares of a StencilRead fill, so that the x and
-// y faces' ghosts may fill beside work that reads none of them (a pass's tiles clear of the rim,
-// backends/tiled/backends.cuh): first the temperature faces' points and the z faces' ghosts, which
-// every column of tiles reads, then the x and y faces' ghosts. A StencilRead row reads only points
-// in [r, n - r) on every axis, which no face's ghosts are, so the two shares in that order give the
-// bits of the whole fill.
-enum class FillFaces { All, HeldPointsAndZ, XAndY };
-
 // The faces one launch fills, passed to its kernel as a parameter. Block (x, y) takes face k where
 // first_block[k] <= x < first_block[k + 1]: a row a thread, 32 rows from (x - first_block[k]) * 32
 // on along the lower other axis (a warp), on 8 lines from 8y on along the higher (a warp a line;
@@ -76,9 +68,8 @@ class DeviceBoundaryFill {
   // The fill of `part` of p's conditions on `rows`, its face lists kept on the current device.
   // `arrays`: the device's copies of what the fill reads beside the field (DeviceFillArrays(p));
   // null where p's fill reads none (no source beside a temperature face, no material fields).
-  // `faces`: a share of the faces, for StencilRead rows only.
   DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows = FillRows::Whole,
-                     const DeviceFillArrays* arrays = nullptr, FillFaces faces = FillFaces::All);
+                     const DeviceFillArrays* arrays = nullptr);
 
   // Whether a face's condition is not layer: otherwise a fill does nothing.
   bool fills() const { return launches_ > 0; }

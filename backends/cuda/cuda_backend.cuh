@@ -146,9 +146,8 @@ class CudaBackend : public Backend<T>,
       } else {
         step_with_edges_first();
       }
-      // u as a download, a snapshot or the next step reads it: face values held, ghosts filled;
-      // between the steps of a call, by the next step itself where it does (next_step_fills_u).
-      if (fills_ghosts_ && (n + 1 == count || !next_step_fills_u())) fill_u();
+      // u as a download, a snapshot or the next step reads it: face values held, ghosts filled.
+      if (fills_ghosts_) fill_u();
     }
     // The compute stream only: a snapshot's copy to the host goes on meanwhile.
     HEAT_CUDA_CHECK(cudaStreamSynchronize(0));
@@ -276,10 +275,6 @@ class CudaBackend : public Backend<T>,
   }
   // Launches one RK4 step on the default stream; need not synchronise.
   virtual void step_once() = 0;
-  // Whether a step fills the ghosts of u that it reads (its first pass's operand) itself, beside the
-  // work that reads none of them, so that the step before need not: then only a call's last step
-  // fills u whole (edges too), for the download, snapshot or next call that reads it.
-  virtual bool next_step_fills_u() const { return false; }
   // Whether the backend's launches can write a range of planes (step_part), and so step a box
   // while its exchange travels; those that step whole boxes only exchange first.
   virtual bool steps_in_parts() const { return false; }

@@ -4,12 +4,10 @@
 // four in one (four_passes.cuh).
 #pragma once
 
-#include <array>
 #include <initializer_list>
 #include <memory>
 #include <optional>
 #include <utility>
-#include <vector>
 
 #include "backends/cuda/global_stencil.cuh"
 #include "backends/cuda/source_arrays.hpp"
@@ -135,17 +133,6 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
         operand_fill_(p, FillPart::Full, FillRows::StencilRead, &this->fill_arrays_) {
     // The last pass reads v_[0] around each point (factored_rk4_step).
     if (p.source) last_.emplace(make_launcher<false, true>(p.grid, o.device, {v_[0].get()}));
-    // One GPU with overlap (BackendOptions::halo_overlap, on unless off) and an x or y face that is
-    // not layer: the x and y faces' ghosts fill beside the tiles that read none of them.
-    const DeviceBoundaryFill x_and_y(p, FillPart::Full, FillRows::StencilRead, &this->fill_arrays_, FillFaces::XAndY);
-    if (!exchange && x_and_y.fills() && o.halo_overlap.value_or(HaloOverlap::Off) != HaloOverlap::Off) {
-      held_and_z_fill_ =
-          DeviceBoundaryFill(p, FillPart::Full, FillRows::StencilRead, &this->fill_arrays_, FillFaces::HeldPointsAndZ);
-      x_and_y_fill_ = x_and_y;
-      fill_streams_ = std::make_unique<PartStreams>(o.device);
-      for (int face = 0; face < 4; ++face)
-        filled_sides_[std::size_t(face / 2)][std::size_t(face % 2)] = p.boundaries[face].kind != BoundaryKind::Layer;
-    }
   }
 
   // The first pass's launcher is made here, once u_ holds the field: the copy engine's map is of
@@ -174,56 +161,20 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
     int number = 0;
     factored_rk4_step(
         [&](const BasePlusLap<T>& pass) {
-          ++number;
-          if (fill_streams_) return launch_beside_fill(pass, number);
-          if (this->fills_operand(part, number)) operand_fill_(const_cast<T*>(pass.in));
-          with_launcher(pass, [&](const auto& launcher, const auto& args) {
-            this->launch_part(launcher, args, part, number);
-          });
+          if (this->fills_operand(part, ++number)) operand_fill_(const_cast<T*>(pass.in));
+          launch(pass, part, number);
         },
         this->u_.get(), v_[0].get(), v_[1].get(), this->constants_, this->source_step());
   }
-  bool next_step_fills_u() const override { return fill_streams_ != nullptr; }
-
-  // A whole pass beside the fill of its operand (u's too, for the first: next_step_fills_u). On the
-  // legacy stream the temperature faces' points and the z faces' ghosts, which every column of
-  // tiles reads; then the tiles clear of the rim (step_columns.hpp's fill_overlap_shares) on
-  // PartStreams' Inside stream, of the lowest priority, and on its Edges stream, of the highest, the
-  // x and y faces' ghosts and after them the rim's tiles, which read those. The clear tiles are
-  // launched first, so that their blocks hold the SMs and the fill's blocks (a quarter of an SM's
-  // registers each) take the room each retiring block leaves, beside the pass's blocks still there,
-  // instead of every SM running the fill alone first. The pass's tiles are those of the whole
-  // launch, each once, and read the ghosts the serial fill would have left (an x face's sector
-  // rewritten whole holds the same values in its points in [r, n - r)): the same bits. The legacy
-  // stream's next work follows both streams.
-  void launch_beside_fill(const BasePlusLap<T>& pass, int number) {
-    T* const operand = const_cast<T*>(pass.in);
-    held_and_z_fill_(operand);
-    fill_streams_->fork();
-    const cudaStream_t fill_stream = fill_streams_->stream_of(StepPart::Edges);
-    const Grid& g = this->problem_.grid;
-    const std::vector<LaunchShare> shares = fill_overlap_shares(this->planes_of(StepPart::Whole, number), g.nx, g.ny,
-                                                                pair_reach(Tile::R), filled_sides_);
-    with_launcher(pass, [&](const auto& launcher, const auto& args) {
-      launcher.launch(args, shares[0], fill_streams_->stream_of(StepPart::Inside));
-      x_and_y_fill_(operand, fill_stream);
-      for (std::size_t strip = 1; strip < shares.size(); ++strip) launcher.launch(args, shares[strip], fill_stream);
-    });
-    fill_streams_->edges_written();
-    fill_streams_->join();
-  }
-  // f(launcher, args): the pass's launcher (the first of a factor, the last adding a source, or
-  // another) and its arguments.
-  template <class F>
-  void with_launcher(const BasePlusLap<T>& pass, F&& f) {
+  void launch(const BasePlusLap<T>& pass, StepPart part, int number) {
     PassArgs<Tile::R, T, 1> args{this->dims(), this->weights_, pass.in, pass.base, {pass.c}, pass.out};
     args.add = pass.add;
     if (pass.in == pass.base)
-      f(*first_, args);
+      this->launch_part(*first_, args, part, number);
     else if (pass.add)
-      f(*last_, args);
+      this->launch_part(*last_, args, part, number);
     else
-      f(later_, args);
+      this->launch_part(later_, args, part, number);
   }
 
   int device_;
@@ -232,11 +183,6 @@ class OnePassBackend final : public PassFormBackend<T, Config> {
   Launcher<false> later_;
   DeviceBoundaryFill operand_fill_;  // the ghosts a pass reads, as the problem states them
   std::optional<Launcher<false, true>> last_;  // with a source: the last pass, which adds its increment
-  // Where the fill runs beside the passes (fill_streams_ not null): operand_fill_ in two shares,
-  // the streams, and the x and y sides whose ghosts the second fills ([axis][0: low, 1: high]).
-  DeviceBoundaryFill held_and_z_fill_, x_and_y_fill_;
-  std::unique_ptr<PartStreams> fill_streams_;
-  std::array<std::array<bool, 2>, 2> filled_sides_{};
 };
 
 // The quadratic factors two passes per kernel, a factor per kernel (Config::Kernels: two_passes.cuh's,
