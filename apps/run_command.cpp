@@ -144,6 +144,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
   RankBackend<T> rank = make_rank_backend<T>(ranks, entry, plan.problem, plan.backend_options, slab, plan.gpu_halos);
   clock.mark("backend");  // a CUDA backend's device memory
   auto& backend = rank.backend;
+  const bool overlapped = backend->overlaps_exchange();  // asked now: the loop may release the backend
   InitialField<T> initial = prepare_initial_field(plan, *backend, loaded, slab, ranks);
   clock.mark("host_field");
   const std::unique_ptr<SnapshotWriter> writer = make_run_writer(plan, ranks, slab, entry.uses_cuda);
@@ -188,7 +189,7 @@ int execute(RunReport& report, const BackendEntry& entry, LoadedField& loaded, c
       advance(*backend, initial.u, plan.steps, loop_schedule(plan, entry, slab, ranks), callbacks);
   progress.finish();
 
-  record_loop_outcome(report, outcome, ranks, entry, slab, rank.exchange_seconds(), writer.get());
+  record_loop_outcome(report, outcome, ranks, entry, slab, rank.exchange_seconds(), overlapped, writer.get());
   if (monitors) report.monitors_file = monitors->path();
   // A stopped run has no answer to check.
   const bool mismatch =

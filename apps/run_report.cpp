@@ -8,7 +8,7 @@
 namespace heat {
 
 void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ranks& ranks, const BackendEntry& entry,
-                         const Slab& slab, double exchange_s, SnapshotWriter* writer) {
+                         const Slab& slab, double exchange_s, bool overlapped, SnapshotWriter* writer) {
   const RunPlan& plan = report.plan;
   report.loop = outcome.timings;
   for (double* t : {&report.loop.upload_s, &report.loop.compute_s, &report.loop.download_s, &report.loop.output_wait_s,
@@ -24,7 +24,8 @@ void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ra
   report.ranks = ranks.size();
   report.ranks_grid = slab.rank_grid.text();
   report.ghost_planes = slab.ghost;
-  report.halo_overlap = entry.chosen_halo_overlap(plan.backend_options, plan.problem.order) != HaloOverlap::Off;
+  // Any rank's (Backend::overlaps_exchange): an end rank of a slab that overlaps has one.
+  report.halo_overlap = ranks.largest({overlapped ? 1.0 : 0.0})[0] > 0;
   report.halo_exchange = !entry.uses_cuda ? "mpi" : gpu_halo_route_name(plan.gpu_halos);
   if (writer) report.files = writer->files();
   report.final_step = plan.start_step + outcome.steps_done;

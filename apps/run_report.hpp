@@ -13,7 +13,7 @@ namespace heat {
 // and the files `writer` (null: none) has written, once it has removed the files of the run it
 // replaced (waited for here: the run ends with them gone).
 void record_loop_outcome(RunReport& report, const LoopOutcome& outcome, const Ranks& ranks, const BackendEntry& entry,
-                         const Slab& slab, double exchange_s, SnapshotWriter* writer);
+                         const Slab& slab, double exchange_s, bool overlapped, SnapshotWriter* writer);
 
 // Collective. Records the bytes and the values each rank read of the --init-file (`bytes_read`,
 // `points_read`: this rank's, LoadedField's).

@@ -98,6 +98,11 @@ class Backend {
   // every backend takes an exchange when made, so a rank's set-up asks every backend, and the
   // empty default is a true answer, not a refusal.
   virtual std::vector<T*> exchanged_fields() { return {}; }
+
+  // Whether the steps run while the exchange travels (--halo-overlap as the backend applies it, which
+  // the run's summary reports): false without an exchange, and where the backend exchanges first
+  // (the stage form, kernels that step whole boxes), whatever the option asked.
+  virtual bool overlaps_exchange() const { return false; }
 };
 
 // What a capability's caller asks for: `backend` as the interface `Capability` (AsyncDownloads<T>,

@@ -126,6 +126,10 @@ class CpuFastBackend final : public Backend<T> {
   // In a rank's box, the index is the box's: the rank that finds one ends the job.
   long long first_nonfinite() override { return first_nonfinite_on_host(u_.data(), u_.size()); }
 
+  bool overlaps_exchange() const override {
+    return exchange_ && grouping_ == CpuPassGrouping::Singles && overlap_ != HaloOverlap::Off;
+  }
+
  private:
   // The first factor into b from u, then the second into a from b: a becomes u. The new u cannot
   // be written in place, as a block's neighbours read the sweep's input around it for its first

@@ -273,6 +273,7 @@ class CudaBackend : public Backend<T>,
       rim_ = ColumnRim(problem_.grid.nx, problem_.grid.ny, exchange->sides());
     }
   }
+  bool overlaps_exchange() const override { return exchange_ && overlap_ && steps_in_parts(); }
   // Launches one RK4 step on the default stream; need not synchronise.
   virtual void step_once() = 0;
   // Whether the backend's launches can write a range of planes (step_part), and so step a box

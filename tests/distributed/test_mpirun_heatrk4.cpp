@@ -326,6 +326,24 @@ TEST(MpirunHeatrk4, JsonSummaryHasRanksAndExchangeTime) {
   EXPECT_EQ(json.find("\"exchange_s\": 0,"), std::string::npos) << "no exchange time counted: " << json;
 }
 
+// The summary's halo_overlap is what the backend did, not what the option asked: the reference's
+// stage form, the fast backend's on a radiation face, and --halo-overlap off exchange first.
+TEST(MpirunHeatrk4, JsonSummarySaysNoOverlapWhereTheBackendExchangesFirst) {
+  const std::vector<std::vector<std::string>> runs = {{"--backend", "cpu_reference"},
+                                                      {"--backend", "cpu", "--halo-overlap", "off"},
+                                                      {"--backend", "cpu", "--bc", "radiation:0.5,1"}};
+  for (const auto& run : runs) {
+    const std::string out = test::temp_directory("json-no-overlap");
+    std::vector<std::string> args = {"--n", "16", "--order", "2", "--steps", "4", "--init", "randn", "--format",
+                                     "none", "--json", out + "/run.json", "--quiet"};
+    args.insert(args.end(), run.begin(), run.end());
+    const auto result = run_on(2, args);
+    ASSERT_EQ(result.exit_code, 0) << result.output;
+    const std::string json = read_text(out + "/run.json");
+    EXPECT_NE(json.find("\"halo_overlap\": false"), std::string::npos) << run.back() << ":\n" << json;
+  }
+}
+
 // The halo exchange's start (a communicator, the first connections, a neighbour that starts late)
 // is paid in set-up and named there: rank 1 reaches it 1.5 s late, so rank 0's first exchange
 // waits that long. The wait shows in setup_phases.halo_connect_s (a lower bound that holds
