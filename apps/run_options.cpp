@@ -18,6 +18,7 @@
 #include "core/number_text.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "backends/registry.hpp"
+#include "parallel/ranks.hpp"
 #include "stencils/stencil.hpp"
 #include "check/norms.hpp"
 
@@ -71,19 +72,22 @@ Grid resolve_grid(const RunOptions& o, int order) {
   return g;
 }
 
-// auto: cpu where a face radiates; else tiled where a CUDA device is present, else cpu (both fill every condition, add heat
+// auto: tiled where a CUDA device is present, else cpu (both fill every condition, add heat
 // sources and step material fields: `materials`, the option that gives them, or ""; tiled's
-// material passes take 5.13 ms a step at 600^3 in float on an H200, cpu many times that). Asked
+// material passes take 5.13 ms a step at 600^3 in float on an H200, cpu many times that). A
+// radiation face steps in the stage form on either (backends/cuda/stage_form.hpp), on the GPU at
+// its memory's bandwidth, many times the host's; but on one GPU alone, so ranks take cpu. Asked
 // before a rank knows its device, so without starting a context on the one asked about (find_gpu).
 std::string auto_backend(int device, const Boundaries& boundaries, const std::string& materials, std::string& note) {
-  if (any_radiation(boundaries)) {
-    note = "auto: cpu, which fills radiation faces (the CUDA backends do not)";
+  if (any_radiation(boundaries) && process_ranks().size() > 1) {
+    note = "auto: cpu, whose ranks step radiation faces (GPU ranks do not)";
     return "cpu";
   }
   const GpuInfo gpu = find_gpu(device);
   if (gpu.available && default_registry().find("tiled")) {
     note = "auto: CUDA device " + std::to_string(device) + " (" + gpu.name + ") found";
     if (!materials.empty()) note += ", which steps the material fields";
+    if (any_radiation(boundaries)) note += ", which steps the radiation faces in the stage form";
     return "tiled";
   }
   note = "auto: no CUDA GPU, so cpu (" + gpu.reason + ")";
@@ -103,10 +107,6 @@ std::string backend_problem(const std::string& name, int device, const Boundarie
     if (boundaries[face].kind != BoundaryKind::Layer && !entry->fills_boundaries)
       return "does not fill boundary conditions yet (--bc-" + std::string(face_name(face)) + " is " +
              boundary_condition_text(boundaries[face]) + "): use --backend cpu or cpu_reference, or layer on every face";
-  for (int face = 0; face < kFaces; ++face)
-    if (boundaries[face].kind == BoundaryKind::Radiation && entry->uses_cuda)
-      return "does not fill radiation faces (--bc-" + std::string(face_name(face)) + " is " +
-             boundary_condition_text(boundaries[face]) + "): use --backend cpu or cpu_reference";
   if (!materials.empty() && !entry->steps_materials)
     return "does not step material fields yet (" + materials + "): use --backend cpu or cpu_reference";
   if (!sources.empty() && !entry->adds_sources)

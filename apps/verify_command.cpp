@@ -178,7 +178,8 @@ Grid condition_grid(const CaseRanks& how, int ranks, bool gpu_ranks) {
 
 // Each boundary case (check/boundary_cases.hpp) of every backend that runs here, each precision
 // at every order, on a small grid with unequal spacings (every axis 3r + 1 points or more at
-// order 8): a row per backend, case and precision, with its worst order; then each source case
+// order 8): a row per backend, case and precision, with its worst order (radiation_case's on
+// radiating_field, GPU ranks' refused with the reason); then each source case
 // with a random heat source, for every backend that adds one; then each source case with each
 // material case (check/material_cases.hpp: random smooth and random piecewise K and C) for every
 // backend that steps material fields, at --cfl or 0.9 of the materials' stable limit, whichever
@@ -190,7 +191,7 @@ void check_conditions(const VerifyOptions& o, const CaseRanks& how, int& passed,
   grid.hx = 1.0 / (grid.nx - 1);
   grid.hy = 1.0 / (grid.ny - 1);
   grid.hz = 1.0 / (grid.nz - 1);
-  const Field<double> initial = randn_field(grid, o.seed);
+  const Field<double> initial = randn_field(grid, o.seed), radiating = radiating_field(initial);
   // A source that adds about 1 to u over the run, the random field's own size, so that its part
   // shows in every digit compared: a rate q/C of 1 / (dt steps), give or take half.
   const Problem material;
@@ -206,6 +207,7 @@ void check_conditions(const VerifyOptions& o, const CaseRanks& how, int& passed,
   const auto check_faces = [&](const BackendEntry& entry, const BoundaryCase& faces, bool heated, Precision precision,
                                const MaterialCase* fields = nullptr) {
     WorstOrder worst;
+    const bool radiates = any_radiation(faces.faces);
     for (int order : {2, 4, 6, 8}) {
       Problem problem;
       problem.grid = grid;
@@ -222,7 +224,7 @@ void check_conditions(const VerifyOptions& o, const CaseRanks& how, int& passed,
       if (heated)
         problem.source =
             make_heat_source(problem, fields ? random_source(grid, per_step, 0.5 * per_step, o.seed + 1) : q);
-      worst.keep(check_case_in(precision, entry, problem, initial, o.steps, how), order);
+      worst.keep(check_case_in(precision, entry, problem, radiates ? radiating : initial, o.steps, how), order);
     }
     const FieldDifference& d = worst.d;
     const std::string name =
@@ -245,6 +247,7 @@ void check_conditions(const VerifyOptions& o, const CaseRanks& how, int& passed,
     if (entry.uses_cuda && !has_gpu) continue;  // the table above says why
     for (const BoundaryCase& faces : boundary_cases())
       for (Precision precision : kPrecisions) check_faces(entry, faces, false, precision);
+    for (Precision precision : kPrecisions) check_faces(entry, radiation_case(), false, precision);
     if (!entry.adds_sources) continue;
     for (const BoundaryCase& faces : source_cases())
       for (Precision precision : kPrecisions) check_faces(entry, faces, true, precision);

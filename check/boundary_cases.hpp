@@ -42,6 +42,25 @@ inline std::vector<BoundaryCase> boundary_cases() {
   };
 }
 
+// Radiation faces (heat into the body EPS sigma (T_INF^4 - T^4), in kelvin) beside the other
+// kinds, on radiating_field's temperatures: cell Biot numbers 4 EPS sigma T^3 h / K of 0.13 at
+// most (380 K, h 1/20, K 1), and a radiated flux that moves the ghosts by kelvins, so that the
+// nonlinear closure shows. Apart from boundary_cases(): GPU ranks refuse it, and it needs a field
+// of absolute temperatures.
+inline BoundaryCase radiation_case() {
+  using K = BoundaryKind;
+  return {"radiation",
+          {{{K::Radiation, 0.2, 250.0}, {K::Temperature, 320.0}, {K::Insulated}, {K::Radiation, 0.1, 400.0},
+            {K::Radiation, 0.15, 300.0}, {K::Convective, 1.5, 280.0}}}};
+}
+
+// The field radiation_case() runs on: 300 K plus 20 K times `random` (a standard normal field).
+inline Field<double> radiating_field(const Field<double>& random) {
+  Field<double> u = random;
+  for (double& v : u.values()) v = 300 + 20 * v;
+  return u;
+}
+
 // The case of boundary_cases() named `name`.
 inline BoundaryCase boundary_case(const std::string& name) {
   for (const BoundaryCase& c : boundary_cases())

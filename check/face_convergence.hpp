@@ -37,9 +37,6 @@ constexpr double kFaceCaseConductivity = 2.0;
 // x <= 1/2 by the end).
 std::vector<FaceCase> face_cases();
 
-// Whether `entry` fills c's faces: radiation on the cpu backends alone.
-bool backend_fills(const BackendEntry& entry, const FaceCase& c);
-
 // The largest error over the domain's points of `c` at `order` with `cells` spacings across [0, 1].
 double face_case_error(const ConvergenceRequest& request, const FaceCase& c, int order, int cells);
 

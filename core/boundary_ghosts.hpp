@@ -203,7 +203,7 @@ HD inline auto ghost_of_kind(const FaceFill& f, const T* u, long long base, int 
 // act(kind) with a face's kind as a compile-time constant (std::integral_constant), so that a
 // loop over a row's ghosts inside it does not branch on the kind; any kind not filled otherwise is
 // flux's. Radiation is not among them: its solve would widen every kind's registers in the
-// device's fill kernel, which does not fill it (fill_face_row fills it on the host).
+// device's fill kernel; fill_face_row fills it, on the host and in a device kernel of its own.
 template <class Act>
 HD inline decltype(auto) with_ghost_kind(BoundaryKind kind, Act&& act) {
   using K = BoundaryKind;

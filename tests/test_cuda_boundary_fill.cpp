@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 
 #if defined(HEAT_HAVE_CUDA)
 #include "backends/cuda/boundary_fill.cuh"
@@ -74,16 +75,20 @@ constexpr int kSteps = 6;
 // On the points the conditions' ghosts are made from (compare_interiors says why), within verify's
 // tolerances; and the field as downloaded has its ghosts filled after the last step, the host's
 // fill of its own interior bit for bit.
+// Radiation faces (radiation_case, stepped in the stage form) on temperatures about 300 K.
 template <typename T>
 void expect_matches_reference(const std::string& name) {
   const double tol = default_tolerance<T>();
+  std::vector<BoundaryCase> cases = boundary_cases();
+  cases.push_back(radiation_case());
   for (const Grid& g : kGrids)
     for (int order : {2, 4, 6, 8})
-      for (const BoundaryCase& faces : boundary_cases()) {
+      for (const BoundaryCase& faces : cases) {
         const std::string where = name + " " + faces.name + " order " + std::to_string(order) + " " +
                                   std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz);
         const Problem p = problem_with(g, order, faces.faces);
-        const Field<T> start = field_cast<T>(smooth_random_field(g, 40 + order));
+        const Field<double> smooth = smooth_random_field(g, 40 + order);
+        const Field<T> start = field_cast<T>(any_radiation(p.boundaries) ? radiating_field(smooth) : smooth);
         Field<T> u = start;
         advance(*default_registry().find(name)->make<T>(p, BackendOptions{}), u, kSteps);
         const Field<double> reference = cpu_reference(p, field_cast<double>(start), kSteps);
@@ -254,6 +259,62 @@ TEST(DeviceBoundaryFill, GivesTheHostFillsBitsOnEveryFaceCombination) {
             ++problems;
           }
   EXPECT_GT(problems, 1000);
+  EXPECT_TRUE(failures.empty()) << failures.size() << " fills differ from the host's, the first: " << failures[0];
+}
+
+// A radiation face's device fill (a kernel of its own, fill_face_row a row) against the host's,
+// bit for bit: the same function, compiled without contracted multiply-adds on the device (the
+// host's x86-64 code has no fused ones), its divisions IEEE on both. Radiation on both faces of
+// each axis beside every combination of axis_faces on the other two, on temperatures between
+// 250 and 400 K (random everywhere, the boundary layer too), both row sets, float and double,
+// orders 2 and 8, on odd rows starting at every place in a sector; and its fill has no
+// homogeneous part.
+TEST(DeviceBoundaryFill, FillsRadiationFacesAsTheHostBitwise) {
+  HEAT_REQUIRE_GPU();
+  const Grid grids[] = {{13, 17, 15, 0.05, 0.04, 0.06}, {17, 13, 15, 0.045, 0.055, 0.035}};
+  const std::size_t offsets[] = {0, 1};
+  std::vector<std::string> failures;
+  int problems = 0;
+  for (int grid = 0; grid < 2; ++grid)
+    for (int order : {2, 8})
+      for (int axis = 0; axis < 3; ++axis) {
+        const int other[2] = {lower_other_axis(axis), higher_other_axis(axis)};
+        for (const auto& lower : axis_faces(other[0]))
+          for (const auto& higher : axis_faces(other[1])) {
+            const Grid& g = grids[grid];
+            Boundaries faces;
+            faces[2 * axis] = {BoundaryKind::Radiation, 0.9 - 0.2 * axis, 250.0 + 20 * axis};
+            faces[2 * axis + 1] = {BoundaryKind::Radiation, 0.4 + 0.1 * axis, 420.0 - 30 * axis};
+            faces[2 * other[0]] = lower.first, faces[2 * other[0] + 1] = lower.second;
+            faces[2 * other[1]] = higher.first, faces[2 * other[1] + 1] = higher.second;
+            const Problem p = problem_with(g, order, faces);
+            try {
+              require_consistent_boundaries(p.boundaries, {g.nx, g.ny, g.nz}, p.radius());
+            } catch (const InputError&) {
+              continue;  // a reflected face on an axis shorter than 3r + 1
+            }
+            EXPECT_THROW(DeviceBoundaryFill(p, FillPart::Homogeneous), std::logic_error);
+            std::mt19937 generator{unsigned(problems)};
+            std::uniform_real_distribution<double> between(250.0, 400.0);
+            Field<double> values(g);
+            for (std::size_t n = 0; n < values.size(); ++n) values.data()[n] = between(generator);
+            for (FillRows rows : {FillRows::Whole, FillRows::StencilRead}) {
+              const DeviceBoundaryFill fill(p, FillPart::Full, rows);
+              for (bool single : {true, false}) {
+                const bool same =
+                    single ? device_fill_gives_the_hosts_bits<float>(p, fill, FillPart::Full, rows, values, offsets[grid])
+                           : device_fill_gives_the_hosts_bits<double>(p, fill, FillPart::Full, rows, values, offsets[grid]);
+                if (!same)
+                  failures.push_back(faces_text(p.boundaries) + " order " + std::to_string(order) + " " +
+                                     std::to_string(g.nx) + "x" + std::to_string(g.ny) + "x" + std::to_string(g.nz) +
+                                     (single ? " float" : " double") +
+                                     (rows == FillRows::Whole ? " whole rows" : " stencil rows"));
+              }
+            }
+            ++problems;
+          }
+      }
+  EXPECT_GT(problems, 300);
   EXPECT_TRUE(failures.empty()) << failures.size() << " fills differ from the host's, the first: " << failures[0];
 }
 #endif

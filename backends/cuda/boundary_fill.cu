@@ -162,6 +162,19 @@ __global__ void __launch_bounds__(kThreads, 4) fill_ghosts(const __grid_constant
   });
 }
 
+// The rows of the list's radiation faces, a thread a row, each through fill_face_row: their solve
+// (core/radiation_ghosts.hpp) in a kernel of its own, so that fill_ghosts keeps its registers. A
+// row's points are in [r, n - r) along every axis (a temperature face's held before), so these
+// rows go in the same place in the launch order as the other faces' of their axis.
+template <typename T>
+__global__ void __launch_bounds__(kThreads) fill_radiation_rows(const __grid_constant__ FaceFillList list, T* __restrict__ u) {
+  const int k = face_of_block(list);
+  const FaceFill& f = list.face[k];
+  const int i0 = row_of_thread(list, k);
+  if (i0 >= f.row_count[0]) return;
+  for (int i1 = first_line_of_thread(); i1 < f.row_count[1]; i1 += gridDim.y * kLines) fill_face_row(f, u, f.row_base(i0, i1));
+}
+
 // The list's temperature faces' points, a thread a row, each where no later axis's face holds it.
 template <typename T>
 __global__ void __launch_bounds__(kThreads) hold_face_points(const __grid_constant__ FaceFillList list, T* __restrict__ u) {
@@ -223,14 +236,15 @@ DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows
     : order_(p.order) {
   const DeviceFillArrays none;
   const DeviceFillArrays& device = arrays ? *arrays : none;
-  FaceFillList held, ghosts[3];
-  int ghost_lists = 0;
+  // Each ghost launch's faces: those fill_ghosts fills, and the radiation faces beside them.
+  FaceFillList held, ghosts[3], radiating[3];
+  int ghost_lists = 0, list_axis[3] = {};
   for (int face = 0; face < kFaces; ++face) {
     const BoundaryKind kind = p.boundaries[face].kind;
     if (kind == BoundaryKind::Layer) continue;
-    // The run's options refuse it on a CUDA backend (apps/run_options.cpp): not a user's error here.
-    if (kind == BoundaryKind::Radiation)
-      throw std::logic_error(std::string("the device fill has no radiation faces (--bc-") + face_name(face) + ")");
+    // Not affine in the field: the stage form fills each stage's input whole (stage_form.hpp).
+    if (kind == BoundaryKind::Radiation && part == FillPart::Homogeneous)
+      throw std::logic_error(std::string("a radiation face has no homogeneous fill (--bc-") + face_name(face) + ")");
     FaceFill f = face_fill(p, face, part);
     // face_fill points at the host's arrays; the kernels read the device's, those the face's kind
     // reads (a material's K and C are set on every face).
@@ -241,11 +255,10 @@ DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows
     f.row_weights = on_device(f.row_weights, device.row_weights(face), "convective row weights");
     if (rows == FillRows::StencilRead) keep_stencil_rows(f);
     // Rows that cross the earlier axes' ghosts fill in a launch after the one that writes them:
-    // a new list where the last holds a face of an earlier axis (its first: faces come in order).
-    const bool after_earlier_axes =
-        ghost_lists > 0 && crosses_earlier_ghosts(f) && ghosts[ghost_lists - 1].face[0].axis < f.axis;
-    if (ghost_lists == 0 || after_earlier_axes) ++ghost_lists;
-    add_face(ghosts[ghost_lists - 1], f);
+    // a new list where the last began with a face of an earlier axis (faces come in order).
+    const bool after_earlier_axes = ghost_lists > 0 && crosses_earlier_ghosts(f) && list_axis[ghost_lists - 1] < f.axis;
+    if (ghost_lists == 0 || after_earlier_axes) list_axis[ghost_lists++] = f.axis;
+    add_face(kind == BoundaryKind::Radiation ? radiating[ghost_lists - 1] : ghosts[ghost_lists - 1], f);
     if (kind != BoundaryKind::Temperature) continue;
     add_face(held, f);
     held.held_point[f.axis][face % 2] = f.face_point;
@@ -253,7 +266,10 @@ DeviceBoundaryFill::DeviceBoundaryFill(const Problem& p, FillPart part, FillRows
   if (ghost_lists == 0) return;
   holds_ = held.count > 0;
   if (holds_) lists_[launches_++] = held;
-  for (int list = 0; list < ghost_lists; ++list) lists_[launches_++] = ghosts[list];
+  for (int list = 0; list < ghost_lists; ++list) {
+    radiating_[launches_] = radiating[list];
+    lists_[launches_++] = ghosts[list];
+  }
 }
 
 template <typename T>
@@ -261,12 +277,19 @@ void DeviceBoundaryFill::operator()(T* u, cudaStream_t stream) const {
   for (int list = 0; list < launches_; ++list) {
     if (list == 0 && holds_) {
       hold_face_points<T><<<blocks_of(lists_[list]), kThreads, 0, stream>>>(lists_[list], u);
-    } else {
+      HEAT_CUDA_CHECK_LAUNCH();
+      continue;
+    }
+    if (lists_[list].count > 0) {
       with_radius(order_, [&](auto radius) {
         fill_ghosts<T, decltype(radius)::value><<<blocks_of(lists_[list]), kThreads, 0, stream>>>(lists_[list], u);
       });
+      HEAT_CUDA_CHECK_LAUNCH();
     }
-    HEAT_CUDA_CHECK_LAUNCH();
+    if (radiating_[list].count > 0) {
+      fill_radiation_rows<T><<<blocks_of(radiating_[list]), kThreads, 0, stream>>>(radiating_[list], u);
+      HEAT_CUDA_CHECK_LAUNCH();
+    }
   }
 }
 

@@ -12,6 +12,8 @@
 // corners), so they fill after the launch of those axes: 1 to 4 launches (four: y and z periodic
 // beside a temperature x face). A field that only the next stencil reads (a pass's operand, a
 // stage field) needs no edges (FillRows::StencilRead): one launch, two with a temperature face.
+// A radiation face's rows (fill_face_row: an r x r solve a row) go in a kernel of their own beside
+// the launch of their axis's faces, so that the other kinds' kernel keeps its registers.
 // The fill moves about (2r + 1) * 6/n of a field, an x face's rows in whole sectors (at order 8
 // in float a row reads two and writes one). Compiled without contracting multiply-adds
 // (backends/CMakeLists.txt), so each ghost rounds as the host's does: the same bits.
@@ -65,7 +67,8 @@ class DeviceFillArrays {
 class DeviceBoundaryFill {
  public:
   DeviceBoundaryFill() = default;  // fills nothing
-  // The fill of `part` of p's conditions on `rows`, its face lists kept on the current device.
+  // The fill of `part` of p's conditions on `rows`, its face lists kept on the current device; a
+  // radiation face's only as FillPart::Full (its fill is not affine: logic_error).
   // `arrays`: the device's copies of what the fill reads beside the field (DeviceFillArrays(p));
   // null where p's fill reads none (no source beside a temperature face, no material fields).
   DeviceBoundaryFill(const Problem& p, FillPart part, FillRows rows = FillRows::Whole,
@@ -82,8 +85,9 @@ class DeviceBoundaryFill {
   static constexpr int kMostLists = 4;
   // The temperature faces' points (if any), then the ghosts: one list, or one per axis where a
   // periodic face's rows cross the ghosts of the axes before it. Each goes to its kernel as a
-  // parameter (4 KB at most: about 2 KB).
-  FaceFillList lists_[kMostLists];
+  // parameter (4 KB at most: about 2 KB). A ghost launch's radiation faces are in radiating_ at
+  // its index, filled by a kernel of their own beside it.
+  FaceFillList lists_[kMostLists], radiating_[kMostLists];
   int launches_ = 0;
   bool holds_ = false;  // lists_[0] holds temperature faces' points
   int order_ = 2;       // the kernels' radius, order_ / 2

@@ -1,3 +1,4 @@
+#include "backends/cuda/stage_form.hpp"
 #include "backends/registry.hpp"
 
 namespace heat {
@@ -6,10 +7,14 @@ void register_naive_backend(BackendRegistry& registry);
 void register_reuse_backend(BackendRegistry& registry);
 void register_tiled_backend(BackendRegistry& registry);
 
+// Each steps a problem with a radiation face in the stage form (stage_form.hpp), as cpu steps it
+// in the reference's.
 void register_cuda_backends(BackendRegistry& registry) {
-  register_naive_backend(registry);
-  register_reuse_backend(registry);
-  register_tiled_backend(registry);
+  BackendRegistry own;
+  register_naive_backend(own);
+  register_reuse_backend(own);
+  register_tiled_backend(own);
+  for (const BackendEntry& entry : own.entries()) registry.add(with_stage_form_for_radiation(entry));
 }
 
 }  // namespace heat

@@ -4,7 +4,8 @@
 // (--halo-overlap on) or exchanging first (off). The same run on 1, 2 and 3 ranks writes bitwise the
 // same snapshots, through host memory and by the copy engines (ranks sharing the machine's GPUs,
 // so one GPU suffices) and, where every rank has a GPU of its own, through NCCL; so too with
-// material fields, each rank's box of them uploaded once. Skipped without a GPU.
+// material fields, each rank's box of them uploaded once; radiation faces are refused (one GPU
+// alone). Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -185,6 +186,33 @@ TEST(MpirunGpuRanks, NcclRanksWithoutAGpuOfTheirOwnExitTwo) {
   EXPECT_EQ(result.exit_code, 2) << result.output;
   EXPECT_NE(result.output.find("GPU"), std::string::npos) << result.output;
   EXPECT_FALSE(fs::exists(out + "/heat.hdf.series")) << "work started before the refusal";
+}
+
+// A radiation face steps in the stage form on one GPU alone: GPU ranks refuse it before any work,
+// naming the face and cpu ranks, and auto takes cpu on ranks, whose run goes on.
+TEST(MpirunGpuRanks, RadiationFacesOnGpuRanksExitTwoAndAutoTakesCpu) {
+  HEAT_REQUIRE_GPU();
+  const std::vector<std::string> radiating = {"--n", "40", "--order", "2", "--bc-x-low", "radiation:0.5,300",
+                                              "--init", "uniform:350", "--steps", "2"};
+  for (const char* backend : {"naive", "tiled"}) {
+    const std::string out = test::temp_directory(std::string("gpu-radiation-") + backend);
+    std::vector<std::string> args = radiating;
+    args.insert(args.end(), {"--backend", backend, "--output", out});
+    const auto result = test::run_on(2, args);
+    EXPECT_EQ(result.exit_code, 2) << backend << ":\n" << result.output;
+    EXPECT_NE(result.output.find("--backend " + std::string(backend) +
+                                 " cannot run on GPU ranks with --bc-x-low radiation:0.5,300"),
+              std::string::npos)
+        << result.output;
+    EXPECT_NE(result.output.find("run cpu ranks (--backend cpu)"), std::string::npos) << result.output;
+    EXPECT_FALSE(fs::exists(out + "/heat.hdf.series")) << "work started before the refusal";
+  }
+  const std::string json = test::temp_directory("gpu-radiation-auto") + "/run.json";
+  std::vector<std::string> args = radiating;
+  args.insert(args.end(), {"--format", "none", "--json", json});
+  const auto result = test::run_on(2, args);
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(test::read_text(json).find("\"backend\": \"cpu\""), std::string::npos) << test::read_text(json);
 }
 
 // A failure on one GPU rank mid-run (the test hook, as a CUDA error would) ends every rank with
