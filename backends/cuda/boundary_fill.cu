@@ -46,6 +46,16 @@ __device__ int row_of_thread(const FaceFillList& list, int k) {
 // The thread's first line along the higher other axis; it takes each gridDim.y * kLines-th after.
 __device__ int first_line_of_thread() { return int(blockIdx.y) * kLines + int(threadIdx.x) / kWarp; }
 
+// act(f, i0, i1) for each row (i0, i1) of the list's face f that this thread takes.
+template <class Act>
+__device__ void for_each_row_of_thread(const FaceFillList& list, Act&& act) {
+  const int k = face_of_block(list);
+  const FaceFill& f = list.face[k];
+  const int i0 = row_of_thread(list, k);
+  if (i0 >= f.row_count[0]) return;
+  for (int i1 = first_line_of_thread(); i1 < f.row_count[1]; i1 += gridDim.y * kLines) act(f, i0, i1);
+}
+
 // The 32-byte sector an x face's row's ghosts lie in (a row's r ghosts are neighbours along x).
 // Where they lie in one sector whose other values are the row's points in [r, n - r), the row's
 // thread writes it whole, those points rewritten with the values they hold (no face's ghosts, and
@@ -168,22 +178,15 @@ __global__ void __launch_bounds__(kThreads, 4) fill_ghosts(const __grid_constant
 // rows go in the same place in the launch order as the other faces' of their axis.
 template <typename T>
 __global__ void __launch_bounds__(kThreads) fill_radiation_rows(const __grid_constant__ FaceFillList list, T* __restrict__ u) {
-  const int k = face_of_block(list);
-  const FaceFill& f = list.face[k];
-  const int i0 = row_of_thread(list, k);
-  if (i0 >= f.row_count[0]) return;
-  for (int i1 = first_line_of_thread(); i1 < f.row_count[1]; i1 += gridDim.y * kLines) fill_face_row(f, u, f.row_base(i0, i1));
+  for_each_row_of_thread(list, [&](const FaceFill& f, int i0, int i1) { fill_face_row(f, u, f.row_base(i0, i1)); });
 }
 
 // The list's temperature faces' points, a thread a row, each where no later axis's face holds it.
 template <typename T>
 __global__ void __launch_bounds__(kThreads) hold_face_points(const __grid_constant__ FaceFillList list, T* __restrict__ u) {
-  const int k = face_of_block(list);
-  const FaceFill& f = list.face[k];
-  const int i0 = row_of_thread(list, k);
-  if (i0 >= f.row_count[0]) return;
-  for (int i1 = first_line_of_thread(); i1 < f.row_count[1]; i1 += gridDim.y * kLines)
+  for_each_row_of_thread(list, [&](const FaceFill& f, int i0, int i1) {
     if (!held_by_later_axis(list, f, i0, i1)) hold_face_point(f, u, f.row_base(i0, i1));
+  });
 }
 
 void add_face(FaceFillList& list, const FaceFill& f) {
