@@ -331,11 +331,19 @@ phase_faces() {
   for backend in "${CUDA_BACKENDS[@]}"; do
     TAIL_LINES=2 step "faces-memcheck-$backend" compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN" --nx 37 \
       --ny 29 --nz 23 --order 8 --steps 2 --init randn --backend "$backend" "${faces[@]}" --format none --quiet
+    # A radiation face: the stage form's passes and the fill's radiation rows kernel.
+    for tool in memcheck racecheck; do
+      TAIL_LINES=2 step "radiation-$tool-$backend" compute-sanitizer --tool "$tool" --error-exitcode 9 "$BIN" --nx 37 \
+        --ny 29 --nz 23 --order 8 --steps 2 --init uniform:350 --backend "$backend" --bc radiation:0.5,300 \
+        --bc-x-low insulated --format none --quiet
+    done
     for precision in float double; do
       TAIL_LINES=3 step "t-end-$backend-$precision" "$BIN" --n 40 --order 6 --t-end 0.00123 --check --backend "$backend" \
         --precision "$precision" "${faces[@]}" --format none
     done
   done
+  TAIL_LINES=2 step faces-memcheck-device-fill compute-sanitizer --tool memcheck --error-exitcode 9 \
+    "$BUILD/tests/test_cuda_boundary_fill" --gtest_filter='DeviceBoundaryFill.*' --gtest_brief=1
   TAIL_LINES=12 step faces-bench "$BUILD/benchmarks/heatrk4-bench" --sizes 600 --orders 8 2 --precisions float \
     --backends tiled --repeats 5 --faces layer insulated periodic convective:1,0 --csv "$OUT/faces.csv"
   # Each fill launch alone, its time and DRAM bytes (the field's first fill, then four fills a step:
