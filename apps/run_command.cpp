@@ -29,7 +29,6 @@
 #include "core/number_text.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "backends/cuda/process_gpu.hpp"
-#include "backends/cuda/stage_form.hpp"
 #include "backends/cpu/pass_sweep.hpp"
 #include "backends/registry.hpp"
 #include "check/reference.hpp"
@@ -241,9 +240,6 @@ int run_with_options(const RunOptions& given, RunReport* report_out) {
     output_lock = require_usable_output_paths(plan, options, from_file && loaded.has_run_state, ranks.is_root());
     monitors = make_run_monitors(plan, ranks.is_root());
     entry = default_registry().find(plan.backend);
-    if (entry->uses_cuda && ranks.size() > 1)
-      if (const std::string why = stage_form_ranks_refusal(plan.problem.boundaries); !why.empty())
-        throw InputError("--backend " + plan.backend + " " + why);
     const RankGrid rank_grid = run_rank_grid(plan, *entry, ranks);
     if (entry->uses_cuda) {
       plan.gpu_halos = ranks.gpu_route(plan.asked_gpu_halos, neighbouring_ranks(rank_grid, z_periodic(plan.problem)));

@@ -18,7 +18,7 @@
 #include "core/number_text.hpp"
 #include "backends/cuda/gpu_info.hpp"
 #include "backends/registry.hpp"
-#include "parallel/ranks.hpp"
+#include "parallel/rank_grid.hpp"
 #include "stencils/stencil.hpp"
 #include "check/norms.hpp"
 
@@ -76,13 +76,9 @@ Grid resolve_grid(const RunOptions& o, int order) {
 // sources and step material fields: `materials`, the option that gives them, or ""; tiled's
 // material passes take 5.13 ms a step at 600^3 in float on an H200, cpu many times that). A
 // radiation face steps in the stage form on either (backends/cuda/stage_form.hpp), on the GPU at
-// its memory's bandwidth, many times the host's; but on one GPU alone, so ranks take cpu. Asked
-// before a rank knows its device, so without starting a context on the one asked about (find_gpu).
+// its memory's bandwidth, many times the host's. Asked before a rank knows its device, so without
+// starting a context on the one asked about (find_gpu).
 std::string auto_backend(int device, const Boundaries& boundaries, const std::string& materials, std::string& note) {
-  if (any_radiation(boundaries) && process_ranks().size() > 1) {
-    note = "auto: cpu, whose ranks step radiation faces (GPU ranks do not)";
-    return "cpu";
-  }
   const GpuInfo gpu = find_gpu(device);
   if (gpu.available && default_registry().find("tiled")) {
     note = "auto: CUDA device " + std::to_string(device) + " (" + gpu.name + ") found";

@@ -45,8 +45,7 @@ inline std::vector<BoundaryCase> boundary_cases() {
 // Radiation faces (heat into the body EPS sigma (T_INF^4 - T^4), in kelvin) beside the other
 // kinds, on radiating_field's temperatures: cell Biot numbers 4 EPS sigma T^3 h / K of 0.13 at
 // most (380 K, h 1/20, K 1), and a radiated flux that moves the ghosts by kelvins, so that the
-// nonlinear closure shows. Apart from boundary_cases(): GPU ranks refuse it, and it needs a field
-// of absolute temperatures.
+// nonlinear closure shows. Apart from boundary_cases(): it needs a field of absolute temperatures.
 inline BoundaryCase radiation_case() {
   using K = BoundaryKind;
   return {"radiation",

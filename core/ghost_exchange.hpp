@@ -52,6 +52,9 @@ struct GhostSides {
   // is periodic across ranks (the ghost planes beyond a grid's end are then planes of the field
   // a rank writes, which must hold the step's values after every step). The same on every rank.
   bool fills_ghosts = false;
+  // A face of the whole grid radiates: every rank steps RK4's stage form (steps_stage_form), a
+  // radiating face of its own box or not.
+  bool radiates = false;
   // On a rank grid that splits x or y: whether the box has `planes` ghost points beside its lower
   // ([axis][0]) and upper ([axis][1]) side across x (axis 0) and y (1).
   std::array<std::array<bool, 2>, 2> across{};
@@ -128,6 +131,15 @@ class HaloExchange {
 template <typename T>
 bool fills_ghosts(const Boundaries& boundaries, HaloExchange<T>* exchange) {
   return exchange ? exchange->sides().fills_ghosts : !all_layer(boundaries);
+}
+
+// Whether a backend for a problem with `boundaries` (a whole grid, or a rank's box made with
+// `exchange`) steps RK4's stage form, which a radiation face's fill (not affine in the field)
+// needs. A box asks its exchange, as for fills_ghosts: a middle rank's box has no face of the grid,
+// and a rank stepping another form would exchange other fields than its neighbours.
+template <typename T>
+bool steps_stage_form(const Boundaries& boundaries, HaloExchange<T>* exchange) {
+  return exchange ? exchange->sides().radiates : any_radiation(boundaries);
 }
 
 }  // namespace heat

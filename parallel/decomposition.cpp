@@ -128,6 +128,7 @@ Slab decompose(const Grid& global, int order, const RankGrid& rank_grid, int ran
   s.y = split_axis(1, global.ny, r, ghost, rank_grid.ranks[1], position[1], periodic(1));
   s.wraps = periodic(2) && ranks > 1;
   s.fills_ghosts = !all_layer(boundaries) || s.wraps || s.x.wraps || s.y.wraps;
+  s.radiates = any_radiation(boundaries);
   // Wrapped, every rank has two neighbours: the even split is the balanced one.
   if (s.wraps) side_planes = 0;
   s.scheme = scheme;

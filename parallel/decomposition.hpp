@@ -58,6 +58,7 @@ struct Slab {
   // The ranks fill ghosts around every pass: a face's condition is not layer, or an axis wraps. The same
   // on every rank, as the exchanges are (GhostSides::fills_ghosts), whatever its box's faces.
   bool fills_ghosts = false;
+  bool radiates = false;  // a face radiates: every rank steps the stage form (GhostSides::radiates)
   GhostScheme scheme = GhostScheme::PerStage;  // the scheme the ghost planes are laid out for
   int ghost = 0;        // ghost planes on each side that has a neighbour, exchanged with it
   int owned_begin = 0;  // global z of the first plane this rank computes

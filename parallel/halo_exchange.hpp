@@ -83,6 +83,7 @@ inline HaloLayout halo_layout(const Slab& s, const Grid& global) {
 
 inline GhostSides ghost_sides(const Slab& s) {
   GhostSides sides{s.has_lower_neighbour(), s.has_upper_neighbour(), s.ghost, s.fills_ghosts};
+  sides.radiates = s.radiates;
   sides.across = {{{s.x.has_lower_neighbour(), s.x.has_upper_neighbour()},
                    {s.y.has_lower_neighbour(), s.y.has_upper_neighbour()}}};
   return sides;

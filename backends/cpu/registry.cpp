@@ -23,7 +23,7 @@ namespace {
 // of an affine system alone: such a problem steps in the stage form, the reference's, on either.
 template <template <typename> class Impl, typename T>
 std::unique_ptr<Backend<T>> make_cpu_backend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange) {
-  if (any_radiation(p.boundaries)) return std::make_unique<CpuReferenceBackend<T>>(p, exchange);
+  if (steps_stage_form(p.boundaries, exchange)) return std::make_unique<CpuReferenceBackend<T>>(p, exchange);
   if (!exchange) return std::make_unique<Impl<T>>(p, o);
   if constexpr (std::is_same_v<Impl<T>, CpuFastBackend<T>>) {
     const auto grouping =

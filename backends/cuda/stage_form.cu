@@ -1,6 +1,8 @@
 #include "backends/cuda/stage_form.hpp"
 
+#include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "backends/cuda/cuda_backend.cuh"
 #include "backends/cuda/global_stencil.cuh"
@@ -52,12 +54,16 @@ constexpr double kStageFormArraysMoved = 17.0;
 template <typename T>
 class StageFormBackend final : public CudaBackend<T> {
  public:
-  StageFormBackend(const Problem& p, const BackendOptions& o, const std::string& name)
+  // `exchange`: null for a whole grid; a rank's box is stepped whole after u's exchange, each stage
+  // right on r planes fewer, so that the fourth's are right on the own planes (cuda_ghost_scheme).
+  // The fills are each box's faces': on a side with a neighbour, none.
+  StageFormBackend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange, const std::string& name)
       : CudaBackend<T>(p, o, kStageFormArrays * p.grid.points() * sizeof(T), name), rk_(make_rk4_constants<T>(p.dt)) {
     if (p.source || p.materials) throw std::logic_error("the CUDA stage form steps no source and no material fields");
     for (DeviceBuffer<T>& input : inputs_) input = DeviceBuffer<T>(p.grid.points());
     sum_ = DeviceBuffer<T>(p.grid.points());
     input_fill_ = DeviceBoundaryFill(p, FillPart::Full, FillRows::StencilRead, &this->fill_arrays_);
+    this->take_exchange(exchange);
   }
 
   void set_step_dt(double dt) override { rk_ = make_rk4_constants<T>(dt); }
@@ -96,13 +102,15 @@ class StageFormBackend final : public CudaBackend<T> {
 template <typename T>
 std::unique_ptr<Backend<T>> make_stage_form_backend(const Problem& p, const BackendOptions& o, HaloExchange<T>* exchange,
                                                     const std::string& name) {
-  if (exchange) throw InputError(name + " " + stage_form_ranks_refusal(p.boundaries));
-  return std::make_unique<StageFormBackend<T>>(p, o, name);
+  return std::make_unique<StageFormBackend<T>>(p, o, exchange, name);
 }
 
 }  // namespace
 
 BackendEntry with_stage_form_for_radiation(BackendEntry e) {
+  e.ghost_scheme = [scheme = e.ghost_scheme](const Problem& p) {
+    return any_radiation(p.boundaries) ? cuda_ghost_scheme(p) : scheme(p);
+  };
   const auto bytes_per_point = e.bytes_per_point;
   e.bytes_per_point = [bytes_per_point](const Problem& p, std::size_t size) {
     return any_radiation(p.boundaries) ? kStageFormArraysMoved * double(size) : bytes_per_point(p, size);
@@ -113,11 +121,11 @@ BackendEntry with_stage_form_for_radiation(BackendEntry e) {
   };
   e.make_float = [make = e.make_float, name = e.name](const Problem& p, const BackendOptions& o,
                                                       HaloExchange<float>* exchange) {
-    return any_radiation(p.boundaries) ? make_stage_form_backend<float>(p, o, exchange, name) : make(p, o, exchange);
+    return steps_stage_form(p.boundaries, exchange) ? make_stage_form_backend<float>(p, o, exchange, name) : make(p, o, exchange);
   };
   e.make_double = [make = e.make_double, name = e.name](const Problem& p, const BackendOptions& o,
                                                         HaloExchange<double>* exchange) {
-    return any_radiation(p.boundaries) ? make_stage_form_backend<double>(p, o, exchange, name) : make(p, o, exchange);
+    return steps_stage_form(p.boundaries, exchange) ? make_stage_form_backend<double>(p, o, exchange, name) : make(p, o, exchange);
   };
   return e;
 }

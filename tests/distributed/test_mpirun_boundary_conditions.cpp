@@ -78,8 +78,16 @@ void expect_every_face_set_the_same_on_1_2_and_3_ranks(const std::string& backen
     }
 }
 
+// A run of radiating `faces` in double from a uniform 400 K, which they draw towards their T_INF.
+std::vector<std::string> radiation_args(const std::string& backend, int order, const std::vector<std::string>& faces,
+                                        const std::string& output) {
+  std::vector<std::string> args = run_args(backend, order, "double", faces, output);
+  *std::find(args.begin(), args.end(), "randn") = "uniform:400";
+  return args;
+}
+
 // Radiation faces (not affine: both cpu backends step them in the stage form) on z, where the
-// slabs end, and on x, from a uniform 400 K that they draw towards their T_INF.
+// slabs end, and on x.
 TEST(MpirunBoundaryConditions, RadiationBitwiseEqualOn1To3Ranks) {
   const std::vector<std::string> faces = {"--bc-z-low",  "radiation:0.9,300", "--bc-z-high", "radiation:0.4,600",
                                           "--bc-x-low",  "radiation:0.7,250", "--bc-x-high", "insulated",
@@ -87,14 +95,36 @@ TEST(MpirunBoundaryConditions, RadiationBitwiseEqualOn1To3Ranks) {
   for (const char* backend : {"cpu", "cpu_reference"})
     for (int order : {2, 8}) {
       const std::string label = std::string(backend) + " radiation order " + std::to_string(order);
-      expect_same_on_1_2_and_3_ranks(
-          [&](const std::string& out) {
-            std::vector<std::string> args = run_args(backend, order, "double", faces, out);
-            *std::find(args.begin(), args.end(), "randn") = "uniform:400";
-            return args;
-          },
-          label, "heat_000030.hdf");
+      expect_same_on_1_2_and_3_ranks([&](const std::string& out) { return radiation_args(backend, order, faces, out); },
+                                     label, "heat_000030.hdf");
     }
+}
+
+// A radiating face that some ranks' boxes lack: a z face, beside which the middle of 3 slabs is
+// not; an x face, beside which the upper half of a 2x1x1 grid is not. Every rank steps the stage
+// form all the same (the fast cpu backend's own form is another, whose exchanges carry other
+// fields).
+TEST(MpirunBoundaryConditions, RadiationOnOneFaceBitwiseEqualOnRanksBesideNone) {
+  for (int order : {2, 8}) {
+    const std::string label = "cpu order " + std::to_string(order) + " radiation on one ";
+    const std::vector<std::string> z_face = {"--bc-z-low", "radiation:0.9,300", "--bc-z-high", "insulated"};
+    expect_same_on_1_2_and_3_ranks([&](const std::string& out) { return radiation_args("cpu", order, z_face, out); },
+                                   label + "z face", "heat_000030.hdf");
+    const std::vector<std::string> x_face = {"--bc-x-low", "radiation:0.7,250", "--bc-y-high", "insulated"};
+    const auto x_args = [&](const std::string& out) {
+      std::vector<std::string> args = radiation_args("cpu", order, x_face, out);
+      *(std::find(args.begin(), args.end(), "--nx") + 1) = "41";
+      return args;
+    };
+    const std::string one = test::temp_directory("bc-x-radiation1");
+    ASSERT_EQ(run_on(1, x_args(one)).exit_code, 0) << label;
+    const std::string grid = test::temp_directory("bc-x-radiation2x1x1");
+    std::vector<std::string> args = x_args(grid);
+    args.insert(args.end(), {"--ranks-grid", "2x1x1"});
+    const auto result = run_on(2, args);
+    ASSERT_EQ(result.exit_code, 0) << label << "x face:\n" << result.output;
+    expect_same_snapshots(one, grid, label + "x face on 2x1x1");
+  }
 }
 
 TEST(MpirunBoundaryConditions, CpuBitwiseEqualOn1To3RanksFloat) {

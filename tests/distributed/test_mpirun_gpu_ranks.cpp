@@ -4,8 +4,8 @@
 // (--halo-overlap on) or exchanging first (off). The same run on 1, 2 and 3 ranks writes bitwise the
 // same snapshots, through host memory and by the copy engines (ranks sharing the machine's GPUs,
 // so one GPU suffices) and, where every rank has a GPU of its own, through NCCL; so too with
-// material fields, each rank's box of them uploaded once; radiation faces are refused (one GPU
-// alone). Skipped without a GPU.
+// material fields, each rank's box of them uploaded once, and with radiation faces. Skipped
+// without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -188,31 +188,39 @@ TEST(MpirunGpuRanks, NcclRanksWithoutAGpuOfTheirOwnExitTwo) {
   EXPECT_FALSE(fs::exists(out + "/heat.hdf.series")) << "work started before the refusal";
 }
 
-// A radiation face steps in the stage form on one GPU alone: GPU ranks refuse it before any work,
-// naming the face and cpu ranks, and auto takes cpu on ranks, whose run goes on.
-TEST(MpirunGpuRanks, RadiationFacesOnGpuRanksExitTwoAndAutoTakesCpu) {
+// Radiation faces (RK4's stage form, each rank's box stepped whole after u's exchange) on 1, 2 and
+// 3 ranks sharing a GPU through host memory: the same bits, with the radiating face on every
+// rank's box (x, z wrapping the ranks) or on the end ranks' alone (z), where the middle rank steps
+// the stage form all the same. A random field (faces drawing it towards T_INF), so that every
+// rank's planes change in float. auto takes tiled on ranks.
+TEST(MpirunGpuRanks, RadiationFacesBitwiseEqualOn1To3Ranks) {
   HEAT_REQUIRE_GPU();
-  const std::vector<std::string> radiating = {"--n", "40", "--order", "2", "--bc-x-low", "radiation:0.5,300",
-                                              "--init", "uniform:350", "--steps", "2"};
-  for (const char* backend : {"naive", "tiled"}) {
-    const std::string out = test::temp_directory(std::string("gpu-radiation-") + backend);
-    std::vector<std::string> args = radiating;
-    args.insert(args.end(), {"--backend", backend, "--output", out});
-    const auto result = test::run_on(2, args);
-    EXPECT_EQ(result.exit_code, 2) << backend << ":\n" << result.output;
-    EXPECT_NE(result.output.find("--backend " + std::string(backend) +
-                                 " cannot run on GPU ranks with --bc-x-low radiation:0.5,300"),
-              std::string::npos)
-        << result.output;
-    EXPECT_NE(result.output.find("run cpu ranks (--backend cpu)"), std::string::npos) << result.output;
-    EXPECT_FALSE(fs::exists(out + "/heat.hdf.series")) << "work started before the refusal";
-  }
+  const std::vector<std::vector<std::string>> face_sets = {
+      {"--bc-x-low", "radiation:0.7,2.5", "--bc-z-low", "periodic", "--bc-z-high", "periodic"},
+      {"--bc-z-low", "radiation:0.9,3", "--bc-z-high", "radiation:0.4,0.5", "--bc-x-high", "insulated"}};
+  for (const char* backend : {"naive", "tiled"})
+    for (int order : {2, 8})
+      for (std::size_t faces = 0; faces < face_sets.size(); ++faces) {
+        const GpuRun run{backend, order, "float"};
+        const std::string label =
+            std::string(backend) + " order " + std::to_string(order) + " radiation faces " + std::to_string(faces);
+        const std::string one = test::temp_directory("gpu-radiation1");
+        const auto single = test::run_on(1, run_args(run, one, face_sets[faces]));
+        ASSERT_EQ(single.exit_code, 0) << label << ":\n" << single.output;
+        for (int ranks : {2, 3}) {
+          const std::string out = test::temp_directory("gpu-radiation" + std::to_string(ranks));
+          std::vector<std::string> extra = face_sets[faces];
+          extra.insert(extra.end(), {"--halo-exchange", "host"});
+          const auto result = test::run_on(ranks, run_args(run, out, extra));
+          ASSERT_EQ(result.exit_code, 0) << label << " on " << ranks << " ranks:\n" << result.output;
+          test::expect_same_snapshots(one, out, label + " on " + std::to_string(ranks) + " ranks");
+        }
+      }
   const std::string json = test::temp_directory("gpu-radiation-auto") + "/run.json";
-  std::vector<std::string> args = radiating;
-  args.insert(args.end(), {"--format", "none", "--json", json});
-  const auto result = test::run_on(2, args);
+  const auto result = test::run_on(2, {"--n", "40", "--order", "2", "--bc-x-low", "radiation:0.5,300", "--init",
+                                       "uniform:350", "--steps", "2", "--format", "none", "--json", json});
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  EXPECT_NE(test::read_text(json).find("\"backend\": \"cpu\""), std::string::npos) << test::read_text(json);
+  EXPECT_NE(test::read_text(json).find("\"backend\": \"tiled\""), std::string::npos) << test::read_text(json);
 }
 
 // A failure on one GPU rank mid-run (the test hook, as a CUDA error would) ends every rank with

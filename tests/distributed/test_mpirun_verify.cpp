@@ -35,11 +35,12 @@ std::map<std::string, std::vector<std::string>> condition_results(const std::str
   return results;
 }
 
-// The names of verify's condition rows: each boundary case, each source case with "+source", and
-// each of those with each material case.
+// The names of verify's condition rows: each boundary case, the radiation case, each source case
+// with "+source", and each of those with each material case.
 std::vector<std::string> condition_row_names() {
   std::vector<std::string> names;
   for (const BoundaryCase& faces : boundary_cases()) names.push_back(faces.name);
+  names.push_back(radiation_case().name);
   for (const BoundaryCase& faces : source_cases()) names.push_back(std::string(faces.name) + "+source");
   const Grid any{5, 5, 5};
   for (const MaterialCase& fields : material_cases(any, 1))
@@ -87,6 +88,7 @@ std::vector<std::pair<std::string, bool>> condition_rows_with_periodic_plane() {
   };
   std::vector<std::pair<std::string, bool>> rows;
   for (const BoundaryCase& faces : boundary_cases()) rows.emplace_back(faces.name, periodic_plane(faces.faces));
+  rows.emplace_back(radiation_case().name, periodic_plane(radiation_case().faces));
   for (const BoundaryCase& faces : source_cases())
     rows.emplace_back(std::string(faces.name) + "+source", periodic_plane(faces.faces));
   const Grid any{5, 5, 5};
